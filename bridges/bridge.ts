@@ -1,0 +1,85 @@
+/**
+ * The bridge contract: a chat platform on one side, the mindlink core on the other.
+ *
+ * A bridge turns platform events into {@link InboundMessage}s / command
+ * invocations handed to the core, and delivers the core's posts. It decides
+ * nothing about rights or goals: the core does (`src/core.ts`, `src/rights.ts`).
+ */
+import type { Destination, Identity, Post } from '../src/store/schema.ts';
+
+/** The platforms mindlink speaks. */
+export type Platform = 'console' | 'telegram' | 'discord';
+
+/** Where a message came from and where its replies go. */
+export interface ChatContext {
+  platform: Platform;
+  /** The sender. */
+  from: Identity;
+  /** The sender's display name (for mentions and new persons). */
+  fromName: string;
+  /** Where replies go. */
+  dest: Destination;
+  /** `private`: a DM with the bot; `group`: a group, supergroup or guild channel; `console`: the local console. */
+  chatKind: 'private' | 'group' | 'console';
+  /** The platform id of the message (replies thread to it), or null. */
+  messageId: string | null;
+  /** Discord: the guild of the channel. */
+  guild?: string;
+  /** Discord: the sender's role ids in that guild. */
+  roles?: string[];
+  /** Discord: the sender may manage the guild. */
+  canManageGuild?: boolean;
+}
+
+/** A chat message (not a command) for the core to route. */
+export interface InboundMessage extends ChatContext {
+  text: string;
+  /** The avatar whose post this message replies to, when the platform says so. */
+  replyToAvatar?: string;
+}
+
+/** A command typed or chosen on a platform. */
+export interface CommandInvocation extends ChatContext {
+  /** Command name without slash, e.g. `goal`. */
+  name: string;
+  /** The raw argument text (console/Telegram), parsed by the command's schema. */
+  argsText?: string;
+  /** Already-structured options (Discord slash commands). */
+  options?: Record<string, unknown>;
+}
+
+/** What a delivery attempt ended with. */
+export type DeliveryOutcome =
+  /** Accepted by the platform; the ids of the messages it became. */
+  | { ok: true; messageIds: string[] }
+  /** Try again later (network error, 429 …) after at least `retryAfterMs`. */
+  | { ok: false; retry: true; retryAfterMs: number; reason: string }
+  /** Never deliverable (bot blocked, chat gone): drop it and unlink the chat. */
+  | { ok: false; retry: false; reason: string };
+
+/**
+ * A chat platform.
+ *
+ * @example
+ * const bridge = new ConsoleBridge(process.stdin, process.stdout);
+ * await bridge.start(core);
+ */
+export interface Bridge {
+  readonly platform: Platform;
+  /** Longest message the platform accepts; longer posts are split on line boundaries. */
+  readonly maxMessageLength: number;
+  /** Connect and start handing events to the core. */
+  start(core: BridgeHost): Promise<void>;
+  /** Stop taking events and close connections. */
+  stop(): Promise<void>;
+  /** Send one post (already split to {@link Bridge.maxMessageLength}). */
+  deliver(post: Post, parts: string[]): Promise<DeliveryOutcome>;
+}
+
+/** What the core offers a bridge. */
+export interface BridgeHost {
+  /** Route a chat message (goal, question, direction, `stop`). Never throws. */
+  handleMessage(msg: InboundMessage): Promise<void>;
+  /** Run a command. Never throws; the reply is posted to `inv.dest`. */
+  runCommand(inv: CommandInvocation): Promise<void>;
+}

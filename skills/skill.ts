@@ -1,0 +1,53 @@
+/**
+ * The skill contract: one game ability, one file.
+ *
+ * Every skill has an id, a description (also the LLM tool description), zod
+ * params, a timeout, optional preconditions, and `run(game, params, signal)`
+ * that honours the `AbortSignal` and returns `{ ok, code, detail }` with a
+ * stable code. The scripted engine and the LLM engine use the same registry
+ * (`skills/index.ts`).
+ */
+import type { z } from 'zod';
+import type { AvatarGame } from '../src/game/game.ts';
+
+/** Stable result codes. Skills may add their own, but reuse these where they fit. */
+export type SkillCode =
+  | 'done'
+  | 'no_target'
+  | 'missing_tool'
+  | 'missing_material'
+  | 'unreachable'
+  | 'timeout'
+  | 'aborted'
+  | 'unsupported_by_server'
+  | 'not_connected'
+  | 'precondition_failed'
+  | 'bad_params'
+  | 'threw'
+  | (string & {});
+
+/** What a skill run ends with. `detail` is one short human sentence. */
+export interface SkillResult {
+  ok: boolean;
+  code: SkillCode;
+  detail: string;
+}
+
+/**
+ * A skill.
+ *
+ * @example
+ * export const goTo: Skill<typeof params> = {
+ *   id: 'go_to', description: 'Walk to x y z', params, timeoutMs: 60_000,
+ *   async run(game, { x, y, z }, signal) { … return { ok: true, code: 'done', detail: 'arrived' }; },
+ * };
+ */
+export interface Skill<P extends z.ZodType = z.ZodType> {
+  id: string;
+  description: string;
+  params: P;
+  timeoutMs: number;
+  /** A quick check before running; return a failed result to refuse, or null to go ahead. */
+  preconditions?(game: AvatarGame, params: z.infer<P>): SkillResult | null;
+  run(game: AvatarGame, params: z.infer<P>, signal: AbortSignal): Promise<SkillResult>;
+}

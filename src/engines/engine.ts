@@ -1,0 +1,94 @@
+/**
+ * The engine contract: one turn of the avatar's "mind".
+ *
+ * The goal loop builds a structured {@link TurnRequest} (with its rendered
+ * text prompt) and the engine returns the reply text, which ends in the
+ * reporting protocol (`STATUS: …`, `GOAL: …`, `SUBTASK: …`, `DIRECTION: …`).
+ * An engine that acts in the game (scripted, or LLM tool calls) does so
+ * during the turn and must honour the `AbortSignal` (owner stop, new goal).
+ */
+import type { Logger } from 'pino';
+import type { AvatarGame } from '../game/game.ts';
+
+/** Why the loop is prompting. */
+export type TurnKind = 'choose' | 'continue' | 'blocked' | 'wrapup' | 'resume' | 'fresh' | 'question' | 'direction';
+
+/** The current goal as the engine sees it. */
+export interface GoalView {
+  text: string;
+  setBy: 'owner' | 'self';
+}
+
+/** An open owner direction. */
+export interface DirectionView {
+  n: number;
+  text: string;
+  at: string;
+}
+
+/** One structured request to an engine. */
+export interface TurnRequest {
+  kind: TurnKind;
+  avatar: string;
+  goal: GoalView | null;
+  /** The short direction summary (≤ ~700 chars) carried by every automatic prompt. */
+  directionSummary: string;
+  /** All open owner direction, newest last. */
+  directions: DirectionView[];
+  /** TASK.md: the avatar's own part (≤ 6 KB on resume/fresh), or all of it. */
+  task: string;
+  /** "try something different", "rewrite TASK.md short", "take another route, or pick another goal"… */
+  nudges: string[];
+  /** The owner's message for `question` / `direction` turns. */
+  message?: string;
+  /** The last finished goals (newest last), for `choose`. */
+  recentGoals?: string[];
+  /** Parked owner goals, for `choose`. */
+  parkedGoals?: string[];
+  /** The last completion check that failed ("the check says …"), for `continue`. */
+  checkFailure?: string;
+  /** The full rendered text prompt (what a text model reads). */
+  prompt: string;
+}
+
+/** The engine's answer to one turn. */
+export interface TurnReply {
+  /** Free text followed by the reporting protocol lines. */
+  text: string;
+  /** Token usage when the engine is metered. */
+  usage?: { promptTokens: number; completionTokens: number };
+}
+
+/** Size and age of the engine's current conversation, for fresh-session rotation. */
+export interface SessionInfo {
+  startedAt: number;
+  /** Characters kept in the conversation. */
+  size: number;
+}
+
+/**
+ * An engine instance belongs to one avatar.
+ *
+ * @example
+ * const reply = await engine.turn(request, signal);
+ * const status = parseProtocol(reply.text).status;
+ */
+export interface Engine {
+  readonly name: string;
+  /** Take one turn. Throws {@link ProviderRefusedError} when the provider refuses (out of credit, bad key). */
+  turn(request: TurnRequest, signal: AbortSignal): Promise<TurnReply>;
+  /** The current conversation's age and size. */
+  session(): SessionInfo;
+  /** Start a fresh conversation (called only between turns). */
+  resetSession(): void;
+}
+
+/** What an engine gets when it is created for an avatar. */
+export interface EngineContext {
+  avatar: string;
+  game: AvatarGame;
+  log: Logger;
+}
+
+/** Builds an engine for an avatar. */
+export type EngineFactory = (ctx: EngineContext) => Engine;

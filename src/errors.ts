@@ -1,0 +1,60 @@
+/**
+ * The error kinds of mindlink.
+ *
+ * Only a {@link UserError} has a message meant for a chat. Anything else that
+ * reaches a boundary (a command dispatch, a loop turn, a bridge handler) is
+ * logged with a reference and shown in chat as "something went wrong (ref …)".
+ */
+
+/**
+ * A failure the user caused or can act on. Its `message` is shown in chat as is.
+ *
+ * @example
+ * throw new UserError('unknown_avatar', 'There is no avatar called "bob".');
+ */
+export class UserError extends Error {
+  /** A stable identifier, for tests and logs. */
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'UserError';
+    this.code = code;
+  }
+}
+
+/**
+ * The model provider refused to serve: out of credit, or the key is not valid.
+ * The goal loop stops the avatar and sends no further requests.
+ */
+export class ProviderRefusedError extends Error {
+  /** Short reason for the chat line, e.g. `insufficient_quota: You exceeded your quota`. */
+  readonly reason: string;
+  constructor(reason: string) {
+    super(`the model provider refused: ${reason}`);
+    this.name = 'ProviderRefusedError';
+    this.reason = reason;
+  }
+}
+
+/** A data file could not be read or does not match its schema. Start-up stops; the file is left untouched. */
+export class StoreCorruptError extends Error {
+  readonly file: string;
+  constructor(file: string, detail: string) {
+    super(`data file ${file} is unreadable: ${detail}. Fix or move it away; mindlink did not change it.`);
+    this.name = 'StoreCorruptError';
+    this.file = file;
+  }
+}
+
+/** A configuration value is invalid. The message is one line naming the key. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** A short random reference that ties a chat line "something went wrong (ref …)" to its log line. */
+export function errorRef(): string {
+  return Math.random().toString(36).slice(2, 8);
+}

@@ -1,0 +1,92 @@
+/**
+ * The game contract: what the goal loop and the engines see of Minecraft.
+ *
+ * The loop knows only {@link AvatarGame} (connected or not, a {@link Snapshot},
+ * a few events); skills and the scripted engine also use the live mineflayer
+ * `bot` of a connected game.
+ */
+import type { EventEmitter } from 'node:events';
+import type { Bot } from 'mineflayer';
+
+/** A block position or point in the world. */
+export interface Vec3Like {
+  x: number;
+  y: number;
+  z: number;
+}
+
+/** An entity near the avatar. */
+export interface NearbyEntity {
+  name: string;
+  kind: 'player' | 'hostile' | 'passive' | 'other';
+  distance: number;
+  position: Vec3Like;
+}
+
+/** What the avatar sees and carries, read at one instant. Plain data, safe to serialise. */
+export interface Snapshot {
+  position: Vec3Like;
+  health: number;
+  food: number;
+  xp: { level: number; points: number };
+  /** Item name (registry name, e.g. `oak_log`) → count over all inventory slots. */
+  inventory: Record<string, number>;
+  /** 0–24000 ticks. */
+  timeOfDay: number;
+  dimension: string;
+  /** Notable block name → distance of the nearest one (logs, ores, water, crafting table…). */
+  nearbyBlocks: Record<string, number>;
+  nearbyEntities: NearbyEntity[];
+  /** Epoch ms. */
+  takenAt: number;
+}
+
+/** The connection state of one avatar's game. */
+export type GameState = 'idle' | 'connecting' | 'connected' | 'down' | 'ended';
+
+/** Events of an {@link AvatarGame}, in the past tense. */
+export interface GameEvents {
+  /** Spawned in the world (first time or after a reconnect). */
+  connected: [];
+  /** The connection dropped; it is retried with backoff. */
+  disconnected: [reason: string];
+  /** Kicked or banned: the game will not reconnect on its own. */
+  ended: [reason: string];
+  /** A player whispered to the avatar. */
+  whispered: [from: string, text: string];
+}
+
+/**
+ * One avatar's presence in a Minecraft server.
+ *
+ * @example
+ * game.on('connected', () => loop.wake());
+ * const snap = game.snapshot(); // undefined while not connected
+ */
+export interface AvatarGame extends EventEmitter<GameEvents> {
+  readonly username: string;
+  readonly state: GameState;
+  /** Connect (and keep reconnecting with backoff until {@link AvatarGame.stop}). Resolves once the first attempt started. */
+  start(): Promise<void>;
+  /** Leave the game and stop reconnecting. */
+  stop(): Promise<void>;
+  /** The current snapshot, or undefined while not connected. */
+  snapshot(): Snapshot | undefined;
+  /** The live mineflayer bot while connected (for skills), else undefined. */
+  readonly bot: Bot | undefined;
+}
+
+/**
+ * A fingerprint of what a turn can change: position (to the block), XP, inventory.
+ * Two equal fingerprints mean the turn changed nothing in the world.
+ */
+export function worldFingerprint(s: Snapshot | undefined): string {
+  if (!s) return 'offline';
+  const pos = `${Math.floor(s.position.x)},${Math.floor(s.position.y)},${Math.floor(s.position.z)}`;
+  const inv = Object.entries(s.inventory)
+    .filter(([, n]) => n > 0)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, n]) => `${k}:${n}`)
+    .join(',');
+  return `${pos}|${s.xp.level}:${s.xp.points}|${inv}`;
+}

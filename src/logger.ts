@@ -1,0 +1,72 @@
+/**
+ * Logging: pino to stderr (pretty on a TTY), with tokens redacted.
+ * stdout belongs to the console bridge's chat lines and is never logged to.
+ */
+import pino, { type Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+const REDACT = [
+  'token',
+  '*.token',
+  'config.TELEGRAM_TOKEN',
+  'config.DISCORD_TOKEN',
+  'config.LLM_API_KEY',
+  'TELEGRAM_TOKEN',
+  'DISCORD_TOKEN',
+  'LLM_API_KEY',
+  'apiKey',
+  '*.apiKey',
+  'headers.authorization',
+  '*.headers.authorization',
+];
+
+/** Strings that must never appear in a log line or a chat post (the configured secrets). */
+const secrets = new Set<string>();
+
+/** Register a secret so that {@link scrubSecrets} and the logger remove it wherever it appears. */
+export function registerSecret(value: string | undefined): void {
+  if (value && value.length >= 6) secrets.add(value);
+}
+
+/**
+ * Replace every registered secret, and anything shaped like a bot token or API key, with `[redacted]`.
+ *
+ * @example
+ * scrubSecrets('token 123:ABC') // → 'token [redacted]' once 123:ABC is registered
+ */
+export function scrubSecrets(text: string): string {
+  let out = text;
+  for (const s of secrets) out = out.split(s).join('[redacted]');
+  return out
+    .replace(/\b\d{6,}:[A-Za-z0-9_-]{30,}\b/g, '[redacted]') // Telegram bot token shape
+    .replace(/\bsk-[A-Za-z0-9_-]{16,}\b/g, '[redacted]') // OpenAI-style key
+    .replace(/\b[A-Za-z0-9_-]{24,}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}\b/g, '[redacted]'); // Discord token shape
+}
+
+/**
+ * Create the root logger, writing to stderr.
+ *
+ * @example
+ * const log = createLogger('info'); log.info({ avatar: 'demo' }, 'spawned');
+ */
+export function createLogger(level: string, opts: { pretty?: boolean } = {}): Logger {
+  const pretty = opts.pretty ?? process.stderr.isTTY === true;
+  const hooks = {
+    streamWrite: (s: string) => scrubSecrets(s),
+  };
+  if (pretty) {
+    return pino({
+      level,
+      redact: REDACT,
+      hooks,
+      transport: { target: 'pino-pretty', options: { destination: 2, colorize: true } },
+    });
+  }
+  return pino({ level, redact: REDACT, hooks }, pino.destination({ fd: 2, sync: false }));
+}
+
+/** A logger that drops everything, for tests. */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' });
+}

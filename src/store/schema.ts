@@ -1,0 +1,172 @@
+/**
+ * The shapes of mindlink's data files (lowdb JSON under DATA_DIR), as zod schemas.
+ * Each file is validated after read; a file that does not match stops start-up.
+ */
+import { z } from 'zod';
+
+/** A chat identity: `telegram:<userId>`, `discord:<userId>` or `console:local`. */
+export const IdentitySchema = z.string().regex(/^(telegram|discord|console):[A-Za-z0-9_-]+$/);
+export type Identity = z.infer<typeof IdentitySchema>;
+
+/**
+ * A chat destination: `console`, `telegram:<chatId>`, `discord:<channelId>`.
+ * (Telegram chat ids of groups are negative: `telegram:-100123`.)
+ */
+export const DestinationSchema = z.string().regex(/^(console|telegram:-?\d+(:\d+)?|discord:\d+)$/);
+export type Destination = z.infer<typeof DestinationSchema>;
+
+export const LoopStateSchema = z.enum(['stopped', 'choosing', 'working', 'wrapup']);
+export type LoopState = z.infer<typeof LoopStateSchema>;
+
+export const GoalSchema = z.object({
+  text: z.string(),
+  setBy: z.enum(['owner', 'self']),
+  /** The person who set an owner goal (pinged on Done). */
+  setById: z.string().nullable(),
+  startedAt: z.string(),
+  /** Inventory when the goal was set, for "collect N more" checks; null until a snapshot was seen. */
+  baseline: z.record(z.string(), z.number()).nullable(),
+  /** Changes whenever the goal changes, so a stale turn can never complete a newer goal. */
+  runToken: z.string(),
+});
+export type Goal = z.infer<typeof GoalSchema>;
+
+export const ParkedGoalSchema = z.object({
+  text: z.string(),
+  setById: z.string().nullable(),
+  parkedAt: z.string(),
+  reason: z.string(),
+});
+export type ParkedGoal = z.infer<typeof ParkedGoalSchema>;
+
+export const DirectionSchema = z.object({
+  n: z.number().int().positive(),
+  text: z.string(),
+  /** ISO time it came. */
+  at: z.string(),
+  by: z.string().nullable(),
+});
+export type Direction = z.infer<typeof DirectionSchema>;
+
+export const DoneDirectionSchema = DirectionSchema.extend({
+  doneAt: z.string(),
+});
+export type DoneDirection = z.infer<typeof DoneDirectionSchema>;
+
+export const DirectionBookSchema = z.object({
+  next: z.number().int().positive(),
+  open: z.array(DirectionSchema),
+  done: z.array(DoneDirectionSchema),
+});
+export type DirectionBook = z.infer<typeof DirectionBookSchema>;
+
+export const AvatarSchema = z.object({
+  name: z.string().regex(/^[A-Za-z0-9_]{3,16}$/),
+  server: z.string(),
+  /** Person id of the owner. */
+  owner: z.string(),
+  engine: z.enum(['scripted', 'llm']),
+  /** Whether the owner wants it playing (resumed on restart). */
+  playing: z.boolean(),
+  state: LoopStateSchema,
+  goal: GoalSchema.nullable(),
+  parked: z.array(ParkedGoalSchema),
+  directions: DirectionBookSchema,
+  /** Engine conversation: started (ISO), for fresh-session rotation. */
+  sessionStartedAt: z.string().nullable(),
+  /** Discord: post every turn's text too. */
+  verbose: z.boolean().default(false),
+  createdAt: z.string(),
+});
+export type Avatar = z.infer<typeof AvatarSchema>;
+
+export const PersonSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  identities: z.array(IdentitySchema),
+  admin: z.boolean(),
+});
+export type Person = z.infer<typeof PersonSchema>;
+
+export const LinkSchema = z.object({
+  avatar: z.string(),
+  dest: DestinationSchema,
+  mode: z.enum(['control', 'watch']),
+  /** Discord guild of the channel, when known. */
+  guild: z.string().optional(),
+  createdAt: z.string(),
+});
+export type Link = z.infer<typeof LinkSchema>;
+
+export const ServerSchema = z.object({
+  id: z.string(),
+  host: z.string().nullable(), // null = embedded
+  port: z.number().int().nullable(),
+  version: z.string(),
+  auth: z.enum(['offline', 'microsoft']),
+});
+export type Server = z.infer<typeof ServerSchema>;
+
+export const ShareSchema = z.object({
+  guild: z.string(),
+  role: z.string(),
+  server: z.string(),
+});
+export type Share = z.infer<typeof ShareSchema>;
+
+/** `state.json`: everything but the outbox and the goal record. */
+export const StateFileSchema = z.object({
+  version: z.literal(1),
+  avatars: z.array(AvatarSchema),
+  persons: z.array(PersonSchema),
+  links: z.array(LinkSchema),
+  servers: z.array(ServerSchema),
+  shares: z.array(ShareSchema),
+});
+export type StateFile = z.infer<typeof StateFileSchema>;
+
+export const PostSchema = z.object({
+  id: z.string(),
+  dest: DestinationSchema,
+  /** The avatar the post is about (stdout prefix `[name] `), or null for `[mindlink] `. */
+  avatar: z.string().nullable(),
+  text: z.string(),
+  /** The one identity this post may ping (on the destination's platform), or null. */
+  ping: IdentitySchema.nullable(),
+  /** Platform message id this post replies to. */
+  replyTo: z.string().nullable(),
+  kind: z.enum(['reply', 'done', 'new_goal', 'direction_done', 'stopped', 'info']),
+  createdAt: z.string(),
+  attempts: z.number().int().nonnegative(),
+  /** Earliest next attempt (epoch ms), after a failure. */
+  notBefore: z.number().nonnegative(),
+});
+export type Post = z.infer<typeof PostSchema>;
+
+/** `outbox.json`: posts not yet accepted by their platform. Delivered posts are removed. */
+export const OutboxFileSchema = z.object({
+  version: z.literal(1),
+  seq: z.number().int().nonnegative(),
+  pending: z.array(PostSchema),
+});
+export type OutboxFile = z.infer<typeof OutboxFileSchema>;
+
+export const GoalRecordEntrySchema = z.object({
+  avatar: z.string(),
+  text: z.string(),
+  setBy: z.enum(['owner', 'self']),
+  setById: z.string().nullable(),
+  started: z.string(),
+  ended: z.string(),
+  outcome: z.enum(['done', 'blocked', 'replaced', 'parked']),
+  note: z.string().optional(),
+});
+export type GoalRecordEntry = z.infer<typeof GoalRecordEntrySchema>;
+
+/** `goal-record.json`: every finished goal, and usage per avatar. */
+export const RecordFileSchema = z.object({
+  version: z.literal(1),
+  goals: z.array(GoalRecordEntrySchema),
+  usage: z.record(z.string(), z.object({ promptTokens: z.number(), completionTokens: z.number(), requests: z.number() })),
+});
+export type RecordFile = z.infer<typeof RecordFileSchema>;
