@@ -17,6 +17,8 @@ export type TurnKind = 'choose' | 'continue' | 'blocked' | 'wrapup' | 'resume' |
 export interface GoalView {
   text: string;
   setBy: 'owner' | 'self';
+  /** Inventory when the goal was set ("collect N" means N more than this), or null if not yet known. */
+  baseline: Record<string, number> | null;
 }
 
 /** An open owner direction. */

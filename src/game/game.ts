@@ -74,6 +74,15 @@ export interface AvatarGame extends EventEmitter<GameEvents> {
   snapshot(): Snapshot | undefined;
   /** The live mineflayer bot while connected (for skills), else undefined. */
   readonly bot: Bot | undefined;
+  /** What the server supports (the embedded flying-squid world cannot craft, has no hunger and no mob AI). */
+  readonly capabilities: GameCapabilities;
+}
+
+/** Features a server may lack; skills refuse quickly with `unsupported_by_server` instead of timing out. */
+export interface GameCapabilities {
+  crafting: boolean;
+  hunger: boolean;
+  mobs: boolean;
 }
 
 /**
