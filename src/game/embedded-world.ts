@@ -1,0 +1,247 @@
+/**
+ * The embedded Minecraft world: a flying-squid server in a child process on 127.0.0.1.
+ *
+ * The child (`src/game/embedded/server.cjs`) is plain CommonJS, started with
+ * `process.execPath` and an IPC channel. Running it out of process keeps its
+ * stdout prompt, its ticking intervals and its process-wide handlers away from
+ * mindlink; its output is logged at debug. It quits when mindlink dies.
+ *
+ * The world uses mindlink's own deterministic generator (flat grass over dirt
+ * over stone, an oak tree in most chunks, a clear spawn at 0 64 0) and is saved
+ * under `<dataDir>/world`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from '../logger.ts';
+import type { Vec3Like } from './game.ts';
+
+/** Options of {@link EmbeddedWorld.start}. */
+export interface EmbeddedWorldOptions {
+  /** The world is saved under `<dataDir>/world`. */
+  dataDir: string;
+  /** TCP port on 127.0.0.1; 0 or absent picks a free one. */
+  port?: number;
+  /** Minecraft version; flying-squid 1.12 serves up to 1.21.4. */
+  version?: string;
+  /** World seed for new worlds (an existing world keeps the seed in its `level.dat`). */
+  seed?: number;
+  /** Chunks sent around each player; at least 3 (with 2, mineflayer never finishes loading chunks). */
+  viewDistance?: number;
+  /** How long to wait for the child to listen. */
+  startTimeoutMs?: number;
+  log: Logger;
+}
+
+/** Defaults of {@link EmbeddedWorldOptions}. */
+export const DefaultEmbeddedWorldOptions = {
+  port: 0,
+  version: '1.21.4',
+  seed: 20240601,
+  viewDistance: 4,
+  startTimeoutMs: 30_000,
+} satisfies Required<Omit<EmbeddedWorldOptions, 'dataDir' | 'log'>>;
+
+/** Events of an {@link EmbeddedWorld}. */
+export interface EmbeddedWorldEvents {
+  /** The child process exited (after {@link EmbeddedWorld.stop} or on its own). */
+  exit: [code: number | null, signal: NodeJS.Signals | null];
+}
+
+type ChildMessage =
+  | { type: 'ready'; port: number }
+  | { type: 'failed'; message: string }
+  | { type: 'reply'; id: number; ok: boolean; result?: unknown; error?: string };
+
+const SERVER_SCRIPT = fileURLToPath(new URL('./embedded/server.cjs', import.meta.url));
+// flying-squid colours its log lines and redraws a `> ` prompt.
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+
+/**
+ * A running embedded world.
+ *
+ * @example
+ * const world = await EmbeddedWorld.start({ dataDir: 'data', log });
+ * const game = new MineflayerGame({ username: 'steve', host: world.host, port: world.port, version: world.version, log, capabilities: EMBEDDED_CAPABILITIES });
+ * await world.stop();
+ */
+export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
+  /** Always 127.0.0.1. */
+  readonly host = '127.0.0.1';
+  readonly port: number;
+  readonly version: string;
+  readonly dataDir: string;
+  #child: ChildProcess;
+  #log: Logger;
+  #exited: Promise<void>;
+  #alive = true;
+  #nextId = 1;
+  #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+
+  private constructor(child: ChildProcess, port: number, version: string, dataDir: string, log: Logger, exited: Promise<void>) {
+    super();
+    this.#child = child;
+    this.port = port;
+    this.version = version;
+    this.dataDir = dataDir;
+    this.#log = log;
+    this.#exited = exited;
+    child.on('message', (m: ChildMessage) => {
+      if (m.type !== 'reply') return;
+      const p = this.#pending.get(m.id);
+      if (!p) return;
+      this.#pending.delete(m.id);
+      if (m.ok) p.resolve(m.result);
+      else p.reject(new Error(m.error ?? 'embedded world request failed'));
+    });
+    child.on('exit', (code, signal) => {
+      this.#alive = false;
+      for (const p of this.#pending.values()) p.reject(new Error('the embedded world exited'));
+      this.#pending.clear();
+      this.#log.info({ code, signal }, 'embedded world exited');
+      this.emit('exit', code, signal);
+    });
+  }
+
+  /**
+   * Start a world and resolve once it accepts connections.
+   * Rejects if the child fails to start (e.g. the port is taken) or does not listen in time.
+   */
+  static async start(opts: EmbeddedWorldOptions): Promise<EmbeddedWorld> {
+    const o = { ...DefaultEmbeddedWorldOptions, ...opts };
+    const log = opts.log.child({ component: 'embedded-world' });
+    const dataDir = path.resolve(o.dataDir);
+    mkdirSync(path.join(dataDir, 'world'), { recursive: true });
+    const config = JSON.stringify({
+      dataDir,
+      host: '127.0.0.1',
+      port: o.port,
+      version: o.version,
+      seed: o.seed,
+      viewDistance: Math.max(3, o.viewDistance),
+    });
+    const started = Date.now();
+    const child = spawn(process.execPath, [SERVER_SCRIPT, config], {
+      // The child's own cwd: flying-squid resolves nothing relative to it once logging is off, but keep it in the data dir.
+      cwd: dataDir,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    const tail: string[] = [];
+    const pipe = (stream: NodeJS.ReadableStream | null, name: string): void => {
+      if (!stream) return;
+      createInterface({ input: stream }).on('line', (raw) => {
+        const line = raw.replace(ANSI, '').replace(/^(> )+/, '').trim();
+        if (!line) return;
+        tail.push(line);
+        if (tail.length > 20) tail.shift();
+        log.debug({ stream: name }, line);
+      });
+    };
+    pipe(child.stdout, 'stdout');
+    pipe(child.stderr, 'stderr');
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`the embedded world did not start within ${o.startTimeoutMs} ms: ${tail.slice(-3).join(' | ')}`));
+      }, o.startTimeoutMs);
+      const onMessage = (m: ChildMessage): void => {
+        if (m.type === 'ready') {
+          cleanup();
+          resolve(m.port);
+        } else if (m.type === 'failed') {
+          cleanup();
+          reject(new Error(`the embedded world failed to start: ${m.message}`));
+        }
+      };
+      const onExit = (code: number | null): void => {
+        cleanup();
+        reject(new Error(`the embedded world exited during start-up (code ${code}): ${tail.slice(-3).join(' | ')}`));
+      };
+      const cleanup = (): void => {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+      };
+      child.on('message', onMessage);
+      child.on('exit', onExit);
+    });
+    log.info({ port, version: o.version, ms: Date.now() - started, dataDir }, 'embedded world listening');
+    return new EmbeddedWorld(child, port, o.version, dataDir, log, exited);
+  }
+
+  /** Whether the child process is still running. */
+  get running(): boolean {
+    return this.#alive;
+  }
+
+  /**
+   * Stop the world: players are kicked with "Server closed", the world is saved, the child exits.
+   * If it has not exited after `graceMs`, it is killed.
+   */
+  async stop(graceMs = 5000): Promise<void> {
+    if (!this.#alive) return this.#exited;
+    if (this.#child.connected) this.#child.send({ type: 'stop' });
+    else this.#child.kill('SIGTERM');
+    const timer = setTimeout(() => {
+      this.#log.warn('embedded world did not exit in time; killing it');
+      this.#child.kill('SIGKILL');
+    }, graceMs);
+    await this.#exited;
+    clearTimeout(timer);
+  }
+
+  #request<T>(op: string, args: Record<string, unknown> = {}): Promise<T> {
+    if (!this.#alive || !this.#child.connected) return Promise.reject(new Error('the embedded world is not running'));
+    const id = this.#nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.#child.send({ type: 'request', id, op, args });
+    });
+  }
+
+  /** Kick a player with a reason (admin; used by tests and the operator). */
+  kick(username: string, reason: string): Promise<void> {
+    return this.#request('kick', { username, reason });
+  }
+
+  /** Put items into a player's inventory (through the server's inventory, not `/give`, whose counts are broken). */
+  give(username: string, item: string, count = 1): Promise<void> {
+    return this.#request('give', { username, item, count });
+  }
+
+  /** Set the block at a position by name (`air` removes it). */
+  setBlock(pos: Vec3Like, name: string): Promise<void> {
+    return this.#request('setBlock', { x: pos.x, y: pos.y, z: pos.z, name });
+  }
+
+  /** The block name at a position (generating the chunk if needed). */
+  blockAt(pos: Vec3Like): Promise<string | null> {
+    return this.#request('blockAt', { x: pos.x, y: pos.y, z: pos.z });
+  }
+
+  /** Every block named in `names` inside the box `from`–`to` (inclusive), as seen by the server. */
+  findBlocks(from: Vec3Like, to: Vec3Like, names: string[]): Promise<Array<Vec3Like & { name: string }>> {
+    return this.#request('findBlocks', { from, to, names });
+  }
+
+  /** Usernames of the players online. */
+  players(): Promise<string[]> {
+    return this.#request('players');
+  }
+
+  /** Teleport a player (server side). */
+  teleport(username: string, pos: Vec3Like): Promise<void> {
+    return this.#request('teleport', { username, ...pos });
+  }
+
+  /** Run a server console command without the slash, e.g. `time set 1000`. */
+  command(text: string): Promise<void> {
+    return this.#request('command', { text });
+  }
+}

@@ -1,0 +1,250 @@
+'use strict';
+/*
+ * The embedded Minecraft world: flying-squid in a child process.
+ *
+ * Started by EmbeddedWorld (src/game/embedded-world.ts) with
+ * `node server.cjs '<json config>'` and an IPC channel. Plain CommonJS so it
+ * needs no TypeScript loader.
+ *
+ * Protocol over IPC:
+ *   child → parent  { type: 'ready', port }            once listening
+ *                   { type: 'failed', message }        start-up failed (then exits 1)
+ *                   { type: 'reply', id, ok, result?, error? }
+ *   parent → child  { type: 'stop' }                   graceful shutdown, then exit 0
+ *                   { type: 'request', id, op, args }  admin operations (see OPS)
+ *
+ * The child quits when the IPC channel closes or the parent process is gone.
+ * flying-squid writes its log (and a `> ` prompt) to stdout; the parent logs it at debug.
+ */
+const path = require('node:path');
+
+const cfg = JSON.parse(process.argv[2] || '{}');
+const PARENT_PID = process.ppid;
+
+let serv;
+let stopping = false;
+
+function send(msg) {
+  if (process.connected) process.send(msg);
+}
+
+async function shutdown(code) {
+  if (stopping) return;
+  stopping = true;
+  const hardExit = setTimeout(() => process.exit(code), 4000);
+  hardExit.unref();
+  try {
+    if (serv) {
+      // Kicking players waits for each to disconnect; do not let one stuck client hold the world.
+      await Promise.race([serv.quit('Server closed'), new Promise((r) => setTimeout(r, 2000))]);
+      serv.stopTickInterval?.();
+      if (serv.overworld?.storageProvider) {
+        await Promise.race([serv.overworld.waitSaving(), new Promise((r) => setTimeout(r, 1500))]);
+      }
+    }
+  } catch (err) {
+    process.stderr.write(`shutdown: ${err && err.stack ? err.stack : String(err)}\n`);
+  }
+  process.exit(code);
+}
+
+process.on('disconnect', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+process.on('SIGINT', () => void shutdown(0));
+// If the parent dies without closing the channel (SIGKILL), notice it within two seconds.
+setInterval(() => {
+  try {
+    process.kill(PARENT_PID, 0);
+  } catch (err) {
+    if (err && err.code === 'ESRCH') void shutdown(0);
+  }
+}, 2000).unref();
+
+function start() {
+  const { createMCServer } = require('flying-squid');
+  const defaults = require('flying-squid/config/default-settings.json');
+  const { Vec3 } = require('vec3');
+
+  serv = createMCServer({
+    ...defaults,
+    motd: 'mindlink embedded world',
+    host: cfg.host || '127.0.0.1',
+    port: cfg.port ?? 0,
+    'max-players': cfg.maxPlayers ?? 100,
+    'online-mode': false,
+    logging: false,
+    gameMode: 0,
+    difficulty: 1,
+    worldFolder: path.join(cfg.dataDir, 'world'),
+    generation: { name: path.join(__dirname, 'generator.cjs'), options: { seed: cfg.seed ?? 20240601 } },
+    'view-distance': Math.max(3, cfg.viewDistance ?? 4),
+    'everybody-op': true,
+    'max-entities': 500,
+    version: cfg.version || '1.21.4',
+    // A debug function also stops flying-squid from installing a process-wide uncaughtException handler that exits.
+    debug: (msg) => {
+      if (cfg.verbose) process.stdout.write(`[debug] ${msg}\n`);
+    },
+  });
+
+  const { registry } = serv;
+  const Item = require('prismarine-item')(registry);
+  const playerTypeId = registry.entitiesByName.player.id;
+  const spawn = new Vec3(0.5, 64, 0.5);
+
+  // A fixed spawn point on the flat, clear area the generator keeps around (0, 0).
+  serv.getSpawnPoint = async () => spawn.clone();
+
+  // 1.21.2+: `entity_teleport` changed shape and flying-squid's writes break the observers' packet stream.
+  // Send `sync_entity_position` (absolute position, zero velocity) instead.
+  serv.on('newEntity', (entity) => {
+    const write = entity._writeOthersNearby;
+    entity._writeOthersNearby = (name, fields) => {
+      if (name === 'entity_teleport' && registry.version['>=']('1.21.2')) {
+        return write('sync_entity_position', {
+          entityId: fields.entityId,
+          x: fields.x,
+          y: fields.y,
+          z: fields.z,
+          dx: 0,
+          dy: 0,
+          dz: 0,
+          yaw: fields.yaw,
+          pitch: fields.pitch,
+          onGround: !!fields.onGround,
+        });
+      }
+      return write(name, fields);
+    };
+  });
+
+  // flying-squid sends the tab list of everyone to the *others* only, so a player who joins later never learns
+  // the names of those already there (mineflayer then has no entity for them). Send the newcomer the whole list
+  // and the others only the newcomer. login.js redefines `serv._sendPlayerList` for every player, so it is
+  // replaced on each new player, after that.
+  const playerInfoEntry = (p) => ({
+    uuid: p.uuid,
+    player: { name: p.username, properties: p.profileProperties || [] },
+    gamemode: p.gameMode,
+    latency: p._client.latency || 0,
+  });
+  const sendPlayerList = (toPlayer) => {
+    const everyone = serv.players.filter((p) => p.username);
+    if (!everyone.includes(toPlayer)) everyone.push(toPlayer);
+    toPlayer._client.write('player_info', { action: { add_player: true }, data: everyone.map(playerInfoEntry) });
+    toPlayer._writeOthers('player_info', { action: { add_player: true }, data: [playerInfoEntry(toPlayer)] });
+  };
+
+  // 1.20.2+ spawns players with the generic spawn_entity packet: give players the player entity type.
+  serv.on('newPlayer', (player) => {
+    player.entityType = playerTypeId;
+    if (serv.supportFeature('playerInfoActionIsBitfield')) serv._sendPlayerList = sendPlayerList;
+  });
+
+  const OPS = {
+    /** Kick a player with a reason. */
+    kick({ username, reason }) {
+      const p = serv.getPlayer(username);
+      if (!p) throw new Error(`no player ${username}`);
+      p.kick(reason || 'You were kicked!');
+      return true;
+    },
+    /** Put `count` of an item into a player's inventory (the `/give` command stores counts as strings). */
+    give({ username, item, count }) {
+      const p = serv.getPlayer(username);
+      if (!p) throw new Error(`no player ${username}`);
+      const def = registry.itemsByName[item];
+      if (!def) throw new Error(`no item ${item}`);
+      let left = count ?? 1;
+      while (left > 0) {
+        const n = Math.min(left, def.stackSize || 64);
+        const slot = p.inventory.firstEmptyInventorySlot();
+        if (slot === null || slot === undefined) throw new Error('inventory full');
+        p.inventory.updateSlot(slot, new Item(def.id, n));
+        left -= n;
+      }
+      return true;
+    },
+    /** Set a block by name (air included). */
+    async setBlock({ x, y, z, name }) {
+      const b = registry.blocksByName[name];
+      if (!b) throw new Error(`no block ${name}`);
+      await serv.setBlock(serv.overworld, new Vec3(x, y, z), b.defaultState);
+      return true;
+    },
+    /** The name of the block at x y z. */
+    async blockAt({ x, y, z }) {
+      const b = await serv.overworld.getBlock(new Vec3(x, y, z));
+      return b ? b.name : null;
+    },
+    /** Positions of blocks with one of `names` in a box (inclusive); loads or generates the chunks. */
+    async findBlocks({ from, to, names }) {
+      const wanted = new Set(names);
+      const out = [];
+      for (let x = from.x; x <= to.x; x++) {
+        for (let z = from.z; z <= to.z; z++) {
+          for (let y = from.y; y <= to.y; y++) {
+            const b = await serv.overworld.getBlock(new Vec3(x, y, z));
+            if (b && wanted.has(b.name)) out.push({ x, y, z, name: b.name });
+          }
+        }
+      }
+      return out;
+    },
+    /** Names of the players online. */
+    players() {
+      return serv.players.map((p) => p.username);
+    },
+    /** Teleport a player. */
+    async teleport({ username, x, y, z }) {
+      const p = serv.getPlayer(username);
+      if (!p) throw new Error(`no player ${username}`);
+      await p.teleport(new Vec3(x, y, z));
+      return true;
+    },
+    /** Run a server console command, e.g. `time set 1000`. */
+    async command({ text }) {
+      await serv.handleCommand(text);
+      return true;
+    },
+  };
+
+  process.on('message', (msg) => {
+    if (!msg || typeof msg !== 'object') return;
+    if (msg.type === 'stop') {
+      void shutdown(0);
+      return;
+    }
+    if (msg.type === 'request') {
+      const op = OPS[msg.op];
+      Promise.resolve()
+        .then(() => {
+          if (!op) throw new Error(`unknown op ${msg.op}`);
+          return op(msg.args || {});
+        })
+        .then(
+          (result) => send({ type: 'reply', id: msg.id, ok: true, result }),
+          (err) => send({ type: 'reply', id: msg.id, ok: false, error: String(err && err.message ? err.message : err) }),
+        );
+    }
+  });
+
+  serv.on('error', (err) => {
+    if (!serv.isReady) {
+      send({ type: 'failed', message: String(err && err.message ? err.message : err) });
+      void shutdown(1);
+    }
+  });
+
+  serv.once('ready', () => {
+    send({ type: 'ready', port: serv.listeningPort });
+  });
+}
+
+try {
+  start();
+} catch (err) {
+  send({ type: 'failed', message: String(err && err.message ? err.message : err) });
+  process.exitCode = 1;
+  setTimeout(() => process.exit(1), 100);
+}
