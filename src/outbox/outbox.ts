@@ -1,0 +1,140 @@
+/**
+ * The persisted outbox: every post the core makes waits here (in
+ * `outbox.json`) until its platform accepted it, so a restart re-sends only
+ * posts that were never accepted, and nothing twice.
+ *
+ * The core calls {@link Outbox.post}; a {@link Courier} per bridge takes the
+ * pending posts of its platform and reports back with
+ * {@link Outbox.delivered}, {@link Outbox.retryLater} or {@link Outbox.drop}.
+ */
+import { EventEmitter } from 'node:events';
+import type { Store } from '../store/store.ts';
+import type { Destination, Identity, Post } from '../store/schema.ts';
+
+/** A platform a post can go to (the same names as a bridge's `platform`). */
+export type OutboxPlatform = 'console' | 'telegram' | 'discord';
+
+/** What the core hands to {@link Outbox.post}; the outbox adds id, time and delivery bookkeeping. */
+export interface NewPost {
+  /** Where the post goes. */
+  dest: Destination;
+  /** The avatar the post is about, or null for a `[mindlink]` post. */
+  avatar: string | null;
+  /** The text, unsplit. */
+  text: string;
+  /** The one identity this post may ping, or null. */
+  ping?: Identity | null;
+  /** Platform message id this post replies to, or null. */
+  replyTo?: string | null;
+  /** What the post is. */
+  kind: Post['kind'];
+}
+
+/**
+ * The platform of a destination.
+ *
+ * @example
+ * platformOf('telegram:-100123') // → 'telegram'
+ */
+export function platformOf(dest: Destination): OutboxPlatform {
+  if (dest === 'console') return 'console';
+  if (dest.startsWith('telegram:')) return 'telegram';
+  if (dest.startsWith('discord:')) return 'discord';
+  throw new Error(`not a destination: ${dest}`);
+}
+
+/** The width of the number in a post id (`p000123`); wider numbers simply grow. */
+const ID_DIGITS = 6;
+
+/**
+ * Posts not yet accepted by their platform, persisted through `store.outbox`.
+ *
+ * Every change is made through the store's serialised writer; call
+ * `store.flush()` to wait until it is on disk.
+ *
+ * @example
+ * const outbox = new Outbox(store);
+ * outbox.post({ dest: 'console', avatar: 'demo', text: 'Done: get 3 logs', kind: 'done' });
+ * outbox.pending('console'); // → [ { id: 'p000001', … } ]
+ */
+export class Outbox extends EventEmitter<{ posted: [Post] }> {
+  private readonly store: Store;
+
+  constructor(store: Store) {
+    super();
+    this.store = store;
+  }
+
+  /** Queue a post (persisted) and emit `posted` with it. Its id comes from the file's sequence, e.g. `p000123`. */
+  post(p: NewPost): Post {
+    const post = this.store.outbox.update((d) => {
+      d.seq += 1;
+      const created: Post = {
+        id: `p${String(d.seq).padStart(ID_DIGITS, '0')}`,
+        dest: p.dest,
+        avatar: p.avatar,
+        text: p.text,
+        ping: p.ping ?? null,
+        replyTo: p.replyTo ?? null,
+        kind: p.kind,
+        createdAt: new Date().toISOString(),
+        attempts: 0,
+        notBefore: 0,
+      };
+      d.pending.push(created);
+      return created;
+    });
+    this.emit('posted', post);
+    return post;
+  }
+
+  /** The pending posts of one platform, in creation order. */
+  pending(platform: OutboxPlatform): Post[] {
+    return this.store.outbox.data.pending.filter((p) => platformOf(p.dest) === platform);
+  }
+
+  /** Every pending post, in creation order. */
+  all(): Post[] {
+    return [...this.store.outbox.data.pending];
+  }
+
+  /** One pending post by id, or undefined once it was delivered or dropped. */
+  get(id: string): Post | undefined {
+    return this.store.outbox.data.pending.find((p) => p.id === id);
+  }
+
+  /** The platform accepted these posts: remove them (persisted). Unknown ids are ignored. */
+  delivered(ids: string[]): void {
+    this.remove(new Set(ids));
+  }
+
+  /** A delivery failed and may succeed later: count the attempt and hold the post until `now + retryAfterMs`. */
+  retryLater(id: string, retryAfterMs: number, now: number = Date.now()): void {
+    if (!this.get(id)) return;
+    this.store.outbox.update((d) => {
+      const post = d.pending.find((p) => p.id === id);
+      if (!post) return;
+      post.attempts += 1;
+      post.notBefore = now + Math.max(0, retryAfterMs);
+    });
+  }
+
+  /** The post can never be delivered: remove it (persisted). */
+  drop(id: string): void {
+    this.remove(new Set([id]));
+  }
+
+  /** Drop every pending post to a chat (it blocked the bot or is gone) and return them. */
+  dropDest(dest: Destination): Post[] {
+    const dropped = this.store.outbox.data.pending.filter((p) => p.dest === dest);
+    if (dropped.length > 0) this.remove(new Set(dropped.map((p) => p.id)));
+    return dropped;
+  }
+
+  private remove(ids: ReadonlySet<string>): void {
+    if (!this.store.outbox.data.pending.some((p) => ids.has(p.id))) return;
+    this.store.outbox.update((d) => {
+      d.pending = d.pending.filter((p) => !ids.has(p.id));
+    });
+  }
+}
