@@ -1,0 +1,83 @@
+/**
+ * The checked completion of a goal (SPEC "Checked goals"), used by the goal
+ * loop for every engine before it posts "Done:", and by the scripted engine
+ * before it says `STATUS: done`.
+ *
+ * - collect / gather / mine / chop / dig N X: N more than held when the goal was set;
+ * - have / get / obtain N X: holding at least N;
+ * - craft N X: N more than held when the goal was set;
+ * - go to x y z: within {@link REACH_DISTANCE} blocks;
+ * - come to <player>: within {@link COME_DISTANCE} blocks, when the player is in sight.
+ *
+ * Everything else (follow, say, explore, eat, unknown goals) cannot be checked.
+ */
+import type { Snapshot } from '../game/game.ts';
+import { parseGoal } from './goal-language.ts';
+import { countItems, itemLabel } from './items.ts';
+
+export { countItems } from './items.ts';
+
+/** The result of checking a goal against the game. `says` is one clause for chat or a "continue" prompt. */
+export type GoalCheck = { checkable: false } | { checkable: true; met: boolean; says: string };
+
+/** A place counts as reached within this many blocks. */
+export const REACH_DISTANCE = 2;
+
+/** "come to <player>" counts as done within this many blocks of the player. */
+export const COME_DISTANCE = 3;
+
+function fmt(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(1).replace(/\.0$/, '');
+}
+
+/**
+ * Check a goal against a snapshot.
+ *
+ * @param goalText the goal as set ("collect 3 oak logs")
+ * @param baseline the inventory when the goal was set; null is treated as an empty inventory
+ * @param snap the current snapshot
+ * @example
+ * checkGoal('collect 3 oak logs', { oak_log: 3 }, snap);
+ * // { checkable: true, met: false, says: 'you hold 2 of the 3 more oak logs needed (5 now, 3 when the goal was set)' }
+ */
+export function checkGoal(goalText: string, baseline: Record<string, number> | null, snap: Snapshot): GoalCheck {
+  const intent = parseGoal(goalText);
+  switch (intent.kind) {
+    case 'collect':
+    case 'craft': {
+      const held = countItems(snap.inventory, intent.item);
+      const mode = intent.kind === 'craft' ? 'more' : intent.mode;
+      if (mode === 'have') {
+        const label = itemLabel(intent.item, intent.count);
+        return {
+          checkable: true,
+          met: held >= intent.count,
+          says: held >= intent.count ? `you hold ${held} ${itemLabel(intent.item, held)} (${intent.count} needed)` : `you hold ${held} of the ${intent.count} ${label} needed`,
+        };
+      }
+      const base = countItems(baseline ?? {}, intent.item);
+      const gained = held - base;
+      const label = itemLabel(intent.item, intent.count);
+      const tail = `(${held} now, ${base} when the goal was set)`;
+      if (gained >= intent.count) {
+        return { checkable: true, met: true, says: `you hold ${gained} more ${itemLabel(intent.item, gained)} than when the goal was set, ${intent.count} needed ${tail}` };
+      }
+      return { checkable: true, met: false, says: `you hold ${Math.max(0, gained)} of the ${intent.count} more ${label} needed ${tail}` };
+    }
+    case 'go_to': {
+      const d = Math.hypot(snap.position.x - intent.x, snap.position.y - intent.y, snap.position.z - intent.z);
+      const where = `${fmt(intent.x)} ${fmt(intent.y)} ${fmt(intent.z)}`;
+      const met = d <= REACH_DISTANCE;
+      return { checkable: true, met, says: met ? `you are at ${where} (${fmt(Math.round(d * 10) / 10)} blocks away)` : `you are ${Math.round(d)} blocks from ${where}` };
+    }
+    case 'come_to': {
+      const name = intent.player.toLowerCase();
+      const seen = snap.nearbyEntities.find((e) => e.kind === 'player' && e.name.toLowerCase() === name);
+      if (!seen) return { checkable: false };
+      const met = seen.distance <= COME_DISTANCE;
+      return { checkable: true, met, says: met ? `you are next to ${seen.name}` : `you are ${Math.round(seen.distance)} blocks from ${seen.name}` };
+    }
+    default:
+      return { checkable: false };
+  }
+}

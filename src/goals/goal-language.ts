@@ -1,0 +1,307 @@
+/**
+ * The goal language: plain-English goals ("collect 10 oak logs", "go to 10 64 -20",
+ * "craft a wooden pickaxe") parsed into {@link GoalIntent}s.
+ *
+ * Used by the scripted engine (what to do) and by the goal loop's completion
+ * check (what "done" means), so both read a goal the same way
+ * (SPEC "Checked goals"): collect / gather / mine / chop / dig N X means N
+ * more than held when the goal was set; have / get / obtain N X means holding
+ * at least N.
+ */
+import { normaliseItem } from './items.ts';
+
+/** What a goal asks for. */
+export type GoalIntent =
+  | { kind: 'collect'; item: string; count: number; mode: 'more' | 'have' }
+  | { kind: 'go_to'; x: number; y: number; z: number }
+  | { kind: 'follow'; player: string }
+  | { kind: 'come_to'; player: string }
+  | { kind: 'craft'; item: string; count: number }
+  | { kind: 'say'; text: string }
+  | { kind: 'explore' }
+  | { kind: 'eat' }
+  | { kind: 'unknown'; reason: string };
+
+/** The most a count-goal may ask for: a full inventory of stacks (36 × 64). */
+export const MAX_COUNT = 2304;
+
+/** The count used when a collect/get goal names no number ("collect some logs"). */
+export const DEFAULT_COUNT = 10;
+
+/** One line listing what the goal language understands, for refusals. */
+export const KNOWN_GOALS =
+  'I know how to collect, mine, chop, get, go to (x y z), follow, come to, craft, say, explore and eat, e.g. "collect 10 oak logs", "go to 10 64 -20", "craft a wooden pickaxe"';
+
+const MORE_VERBS = new Set(['collect', 'gather', 'mine', 'chop', 'dig', 'harvest', 'cut', 'fell', 'quarry', 'pick', 'find', 'grab', 'fetch']);
+const HAVE_VERBS = new Set(['have', 'get', 'obtain', 'acquire', 'hold', 'own']);
+const GO_VERBS = new Set(['go', 'walk', 'run', 'move', 'head', 'travel', 'return', 'navigate', 'sprint', 'goto', 'get', 'teleport']);
+const CRAFT_VERBS = new Set(['craft', 'make']);
+const SAY_VERBS = new Set(['say', 'chat', 'shout', 'announce', 'yell']);
+const EXPLORE_WORDS = /^(explore|wander|roam|scout|look around|go exploring|go explore|wander around|explore around|look about)\b/i;
+const PRONOUNS = new Set(['me', 'you', 'him', 'her', 'them', 'us', 'it', 'someone', 'somebody', 'everyone', 'anyone', 'here', 'there', 'player', 'home']);
+
+const UNITS: Record<string, number> = {
+  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
+  twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
+};
+const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
+
+/** Fixed quantity phrases, longest first. */
+const QUANTITY_PHRASES: [RegExp, number | null][] = [
+  [/^a\s+couple\s+(?:of\s+)?/, 2],
+  [/^a\s+few\s+/, 3],
+  [/^a\s+dozen\s+(?:of\s+)?/, 12],
+  [/^a\s+(?:full\s+)?stack\s+(?:of\s+)?/, 64],
+  [/^a\s+handful\s+(?:of\s+)?/, 5],
+  [/^(?:a|an|one|single)\s+/, 1],
+  [/^(?:some|more|lots\s+of|a\s+lot\s+of|plenty\s+of|enough|any)\s+/, null],
+];
+
+type CountRead = { ok: true; count: number | null; rest: string } | { ok: false; reason: string };
+
+const COUNT_RANGE = `a count must be a whole number from 1 to ${MAX_COUNT}`;
+
+/** Read a leading count (digits, number words, "a", "a dozen", "2 stacks of") off a lower-case phrase. */
+function readCount(phrase: string): CountRead {
+  let p = phrase.trim().replace(/^(?:a|one)\s+(hundred|thousand)\b/, 'one $1');
+  const digits = /^(-?\d+(?:[.,]\d+)?)\s*(?:x\b\s*)?/.exec(p);
+  if (digits) {
+    const raw = digits[1] ?? '';
+    const n = Number(raw.replace(',', '.'));
+    if (!Number.isInteger(n) || n < 1) return { ok: false, reason: COUNT_RANGE };
+    p = p.slice(digits[0].length);
+    const stacks = /^stacks?\s+(?:of\s+)?/.exec(p);
+    const count = stacks ? n * 64 : n;
+    if (stacks) p = p.slice(stacks[0].length);
+    if (count > MAX_COUNT) return { ok: false, reason: `${count} is more than a full inventory holds; ${COUNT_RANGE}` };
+    return { ok: true, count, rest: p };
+  }
+  const words = p.split(/[\s-]+/);
+  let total = 0;
+  let used = 0;
+  let any = false;
+  for (const w of words) {
+    const unit = UNITS[w];
+    const ten = TENS[w];
+    if (unit !== undefined) total += unit;
+    else if (ten !== undefined) total += ten;
+    else if (w === 'hundred' && any) total = total * 100;
+    else if (w === 'hundred' && !any) total = 100;
+    else if (w === 'thousand') total = (any ? total : 1) * 1000;
+    else if (w === 'and' && any) {
+      used += 1;
+      continue;
+    } else break;
+    any = true;
+    used += 1;
+  }
+  if (any) {
+    let rest = words.slice(used).join(' ');
+    const stacks = /^stacks?\s+(?:of\s+)?/.exec(rest);
+    const count = stacks ? total * 64 : total;
+    if (stacks) rest = rest.slice(stacks[0].length);
+    if (count < 1) return { ok: false, reason: COUNT_RANGE };
+    if (count > MAX_COUNT) return { ok: false, reason: `${count} is more than a full inventory holds; ${COUNT_RANGE}` };
+    return { ok: true, count, rest };
+  }
+  for (const [re, n] of QUANTITY_PHRASES) {
+    const m = re.exec(p);
+    if (m) return { ok: true, count: n, rest: p.slice(m[0].length) };
+  }
+  return { ok: true, count: null, rest: p };
+}
+
+/** Clean the goal's wrapping: "Goal:" prefixes, "please", "can you", trailing punctuation. */
+function stripWrapping(text: string): string {
+  let t = text.replace(/\s+/g, ' ').trim();
+  for (let i = 0; i < 4; i += 1) {
+    const before = t;
+    t = t
+      .replace(/^(?:(?:your\s+)?new\s+goal(?:\s+is)?|your\s+goal\s+is|goal)\s*[:\-–]?\s*/i, '')
+      .replace(/^(?:please|pls|plz|can\s+you|could\s+you|would\s+you|will\s+you|i\s+want\s+you\s+to|i'd\s+like\s+you\s+to|you\s+should|try\s+to|let's|lets|now)\s*,?\s+/i, '')
+      .replace(/^go\s+and\s+/i, '')
+      .replace(/^go\s+(?=(?:collect|gather|mine|chop|dig|harvest|get|grab|fetch|find|craft|make|eat|say)\b)/i, '')
+      .replace(/\s*(?:,?\s*please|,?\s*thanks|,?\s*thank you|for\s+me)\s*[.!]*$/i, '')
+      .trim();
+    if (t === before) break;
+  }
+  return t;
+}
+
+/** Strip one pair of quotes around a say text. */
+function unquote(s: string): string {
+  const t = s.trim();
+  const m = /^(["'“”‘’`])([\s\S]*)(["'“”‘’`])$/.exec(t);
+  return m ? (m[2] ?? '').trim() : t;
+}
+
+function unknown(reason: string): GoalIntent {
+  return { kind: 'unknown', reason };
+}
+
+function cannot(goal: string): GoalIntent {
+  const short = goal.length > 60 ? `${goal.slice(0, 57)}…` : goal;
+  return unknown(`I can't ${short.replace(/[.!?]+$/, '')} yet; ${KNOWN_GOALS}`);
+}
+
+const MAX_COORD = 29_999_984;
+
+/** Parse "10 64 -20", "10, 64, -20", "x=10 y=64 z=-20", "(10 64 -20)". */
+function readCoords(rest: string): { x: number; y: number; z: number } | string {
+  const r = rest
+    .replace(/^(?:the\s+)?(?:coordinates|coords|coordinate|position|location|point|block|spot)\s*(?:at\s+)?:?\s*/i, '')
+    .replace(/^at\s+/i, '')
+    .trim();
+  const labelled = { x: /\bx\s*[=:]?\s*(-?\d+(?:\.\d+)?)/i, y: /\by\s*[=:]?\s*(-?\d+(?:\.\d+)?)/i, z: /\bz\s*[=:]?\s*(-?\d+(?:\.\d+)?)/i };
+  let nums: number[] | null = null;
+  if (/\b[xyz]\s*[=:]?\s*-?\d/i.test(r)) {
+    const x = labelled.x.exec(r);
+    const y = labelled.y.exec(r);
+    const z = labelled.z.exec(r);
+    if (!x || !y || !z) return 'I need all three coordinates, like "go to x=10 y=64 z=-20"';
+    nums = [Number(x[1]), Number(y[1]), Number(z[1])];
+  } else if (/^[\s,;()[\]\d.\-+]+$/.test(r) && /\d/.test(r)) {
+    const found = r.match(/[-+]?\d+(?:\.\d+)?/g) ?? [];
+    if (found.length !== 3) return 'I need all three coordinates x y z, like "go to 10 64 -20"';
+    nums = found.map(Number);
+  }
+  if (!nums) return 'I can only go to coordinates, like "go to 10 64 -20" (or "come to <player>")';
+  const [x, y, z] = nums as [number, number, number];
+  if (![x, y, z].every(Number.isFinite)) return 'those coordinates are not numbers';
+  if (Math.abs(x) > MAX_COORD || Math.abs(z) > MAX_COORD) return 'that is outside the world border';
+  if (y < -64 || y > 320) return 'y must be between -64 and 320';
+  return { x, y, z };
+}
+
+/** A player name at the start of the text (case kept), or a reason why there is none. */
+function readPlayer(rest: string, verb: string): string | { reason: string } {
+  const r = rest.replace(/^(?:the\s+)?player\s+/i, '').replace(/^@/, '').trim();
+  const m = /^([A-Za-z0-9_]{1,16})\b/.exec(r);
+  const name = m?.[1];
+  if (!name || PRONOUNS.has(name.toLowerCase())) {
+    return { reason: `tell me which player, e.g. "${verb} alex"` };
+  }
+  return name;
+}
+
+/** Tools and blocks the craft goal accepts; anything else is refused as "no recipe I know". */
+const CRAFTABLE_EXACT = new Set([
+  'stick', 'crafting_table', 'furnace', 'chest', 'torch', 'ladder', 'bowl', 'bread', 'shield', 'bucket', 'shears',
+  'flint_and_steel', 'bow', 'arrow', 'fishing_rod', 'paper', 'book', 'bookshelf', 'glass_pane', 'stone_bricks',
+  'campfire', 'lantern', 'cake', 'cookie', 'pumpkin_pie', 'mushroom_stew', 'beetroot_soup', 'golden_apple',
+  'compass', 'clock', 'map', 'lever', 'piston', 'rail', 'minecart', 'hopper', 'dispenser', 'observer', 'tnt',
+  'stonecutter', 'smoker', 'blast_furnace', 'barrel', 'composter', 'loom', 'anvil', 'grindstone', 'cartography_table',
+  'fletching_table', 'smithing_table', 'enchanting_table', 'jukebox', 'note_block', 'painting', 'item_frame',
+  'armor_stand', 'lead', 'scaffolding', 'sandstone', 'snow_block', 'bone_meal', 'sugar', 'iron_nugget', 'gold_nugget',
+  'iron_block', 'gold_block', 'iron_ingot', 'gold_ingot', 'coal_block', 'white_wool', 'planks', 'oak_planks',
+  'chain', 'iron_bars', 'trapped_chest', 'redstone_torch', 'soul_torch', 'bread', 'hay_block', 'sign', 'boat',
+]);
+const CRAFTABLE_PATTERN =
+  /^(?:(?:wooden|stone|iron|golden|diamond|netherite)_(?:pickaxe|axe|shovel|sword|hoe)|(?:leather|iron|golden|diamond|netherite)_(?:helmet|chestplate|leggings|boots)|[a-z_]+_(?:planks|slab|stairs|door|fence|fence_gate|trapdoor|pressure_plate|button|sign|boat|bed|wall|carpet|banner))$/;
+
+/**
+ * Parse a plain-English goal into an intent; never throws.
+ *
+ * @example
+ * parseGoal('collect 10 oak logs'); // { kind: 'collect', item: 'oak_log', count: 10, mode: 'more' }
+ * parseGoal('get 30 logs');         // { kind: 'collect', item: 'log', count: 30, mode: 'have' }
+ * parseGoal('go to 10 64 -20');     // { kind: 'go_to', x: 10, y: 64, z: -20 }
+ * parseGoal('build a castle');      // { kind: 'unknown', reason: "I can't build a castle yet; …" }
+ */
+export function parseGoal(text: string): GoalIntent {
+  const goal = stripWrapping(String(text ?? '').split('\n')[0] ?? '');
+  if (goal === '') return unknown(`there is no goal there; ${KNOWN_GOALS}`);
+  const lower = goal.toLowerCase().replace(/[.!]+$/, '').trim();
+  const verbMatch = /^([a-z]+)\b\s*(.*)$/.exec(lower);
+  const verb = verbMatch?.[1] ?? '';
+  const restLower = (verbMatch?.[2] ?? '').trim();
+  /** The text after the verb with its original case. */
+  const restOrig = goal.slice(verb.length).trim().replace(/[.!]+$/, '');
+
+  if (SAY_VERBS.has(verb)) {
+    const said = unquote(restOrig.replace(/^(?::|\s)+/, '').replace(/^(?:in\s+chat|out\s+loud|aloud)\s*:?\s*/i, ''));
+    if (said === '') return unknown('say what? e.g. "say hello"');
+    if (said.length > 256) return unknown('that is too long to say in game chat (256 characters at most)');
+    return { kind: 'say', text: said };
+  }
+
+  if (EXPLORE_WORDS.test(lower)) return { kind: 'explore' };
+
+  if (verb === 'eat' || /^(?:have|get)\s+(?:a\s+)?(?:snack|meal|bite|something\s+to\s+eat)\b/.test(lower)) return { kind: 'eat' };
+
+  if (verb === 'follow' || (verb === 'stay' && /^(?:with|near|close\s+to)\s+/.test(restLower)) || verb === 'accompany') {
+    const rest = verb === 'stay' ? restOrig.replace(/^(?:with|near|close\s+to)\s+/i, '') : restOrig;
+    const player = readPlayer(rest, 'follow');
+    return typeof player === 'string' ? { kind: 'follow', player } : unknown(player.reason);
+  }
+
+  if (verb === 'come') {
+    const rest = restOrig.replace(/^(?:back|over)\s+/i, '');
+    const coordsFirst = /^(?:to|towards)\s+(.*)$/i.exec(rest);
+    if (coordsFirst && /\d/.test(coordsFirst[1] ?? '')) {
+      const c = readCoords(coordsFirst[1] ?? '');
+      return typeof c === 'string' ? unknown(c) : { kind: 'go_to', ...c };
+    }
+    const target = rest.replace(/^(?:to|towards|here|over\s+here)\s*,?\s*/i, '').replace(/^(?:to\s+)/i, '');
+    const player = readPlayer(target, 'come to');
+    return typeof player === 'string' ? { kind: 'come_to', player } : unknown(player.reason);
+  }
+
+  if (GO_VERBS.has(verb) && /^(?:back\s+|over\s+)?(?:to|towards|toward|at)\b/.test(restLower)) {
+    const rest = restOrig.replace(/^(?:back\s+|over\s+)?(?:to|towards|toward|at)\s*/i, '');
+    const c = readCoords(rest);
+    return typeof c === 'string' ? unknown(c) : { kind: 'go_to', ...c };
+  }
+
+  const isMore = MORE_VERBS.has(verb);
+  const isHave = HAVE_VERBS.has(verb);
+  if (isMore || isHave || CRAFT_VERBS.has(verb)) {
+    let rest = restLower.replace(/^(?:up|out|down)\s+/, '');
+    if (verb === 'have' || verb === 'get' || verb === 'hold') rest = rest.replace(/^(?:at\s+least|got)\s+/, '');
+    if (/^-\s*\d/.test(rest)) return unknown(COUNT_RANGE);
+    const read = readCount(rest);
+    if (!read.ok) return unknown(read.reason);
+    const itemPhrase = read.rest.replace(/^more\s+/, '').trim();
+    if (itemPhrase === '') return unknown(`${verb} what? e.g. "${verb} 10 oak logs"`);
+    if (/\b(?:then|and\s+(?:collect|gather|mine|chop|dig|get|have|craft|make|go|come|follow|say|explore|eat|build|place))\b/.test(itemPhrase)) return unknown('one goal at a time, please: give me the first step, e.g. "collect 10 oak logs"');
+    const item = normaliseItem(itemPhrase);
+    if (!item) return cannot(goal);
+    if (CRAFT_VERBS.has(verb)) {
+      if (!CRAFTABLE_EXACT.has(item) && !CRAFTABLE_PATTERN.test(item)) {
+        return unknown(`I don't know a recipe for "${itemPhrase}"; I can craft tools, planks, sticks, a crafting table, a furnace, a chest, torches…`);
+      }
+      return { kind: 'craft', item, count: read.count ?? 1 };
+    }
+    return { kind: 'collect', item, count: read.count ?? DEFAULT_COUNT, mode: isMore ? 'more' : 'have' };
+  }
+
+  return cannot(goal);
+}
+
+/**
+ * A short key for "is this the same goal?" comparisons that ignores counts and wording:
+ * "collect 6 oak logs" and "chop 16 oak logs" share the key `collect:oak_log`.
+ *
+ * @example
+ * goalKey('mine 16 stone'); // 'collect:cobblestone'
+ */
+export function goalKey(text: string): string {
+  const intent = parseGoal(text);
+  switch (intent.kind) {
+    case 'collect':
+    case 'craft':
+      return `${intent.kind}:${intent.item}`;
+    case 'go_to':
+      return `go_to:${Math.round(intent.x)},${Math.round(intent.y)},${Math.round(intent.z)}`;
+    case 'follow':
+    case 'come_to':
+      return `${intent.kind}:${intent.player.toLowerCase()}`;
+    case 'say':
+      return `say:${intent.text.toLowerCase()}`;
+    case 'explore':
+    case 'eat':
+      return intent.kind;
+    case 'unknown':
+      return `text:${text.trim().toLowerCase()}`;
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * Item names for the goal language: turning plain English ("oak logs",
+ * "wood", "a wooden pickaxe") into registry-style names, matching a goal's
+ * item against inventory entries (groups such as `log` match every log), and
+ * labelling items for chat.
+ *
+ * Groups: `log` (any `*_log` / `*_stem`), `planks` (any `*_planks`),
+ * `cobblestone` (cobblestone, stone, cobbled deepslate — what "stone" means
+ * to a player who mines it), `wool`, `leaves`, `food`.
+ */
+
+/** Item groups a goal may name instead of one registry item. */
+export const ITEM_GROUPS = ['log', 'planks', 'cobblestone', 'wool', 'leaves', 'food'] as const;
+
+/** Food items (the `food` group, and what the curriculum counts as food). */
+export const FOOD_ITEMS: ReadonlySet<string> = new Set([
+  'apple', 'bread', 'baked_potato', 'carrot', 'potato', 'beetroot', 'sweet_berries', 'glow_berries', 'melon_slice',
+  'cookie', 'pumpkin_pie', 'golden_apple', 'golden_carrot', 'mushroom_stew', 'rabbit_stew', 'beetroot_soup',
+  'dried_kelp', 'beef', 'porkchop', 'chicken', 'mutton', 'rabbit', 'cod', 'salmon', 'cooked_beef',
+  'cooked_porkchop', 'cooked_chicken', 'cooked_mutton', 'cooked_rabbit', 'cooked_cod', 'cooked_salmon',
+]);
+
+const STONE_LIKE = new Set(['cobblestone', 'stone', 'cobbled_deepslate']);
+
+/** Wood species, for "oak wood" → `oak_log` and picking planks from logs. */
+export const WOOD_SPECIES = ['oak', 'spruce', 'birch', 'jungle', 'acacia', 'dark_oak', 'mangrove', 'cherry', 'pale_oak'] as const;
+
+/** Whole-phrase aliases (after articles are removed, before plurals are). */
+const ALIASES: Record<string, string> = {
+  wood: 'log', woods: 'log', log: 'log', logs: 'log', tree: 'log', trees: 'log', timber: 'log', lumber: 'log',
+  'wood log': 'log', 'wood logs': 'log', 'wooden log': 'log', 'wooden logs': 'log', 'tree trunk': 'log', 'tree trunks': 'log',
+  stone: 'cobblestone', stones: 'cobblestone', cobble: 'cobblestone', cobbles: 'cobblestone', cobblestone: 'cobblestone',
+  cobblestones: 'cobblestone', rock: 'cobblestone', rocks: 'cobblestone', 'stone block': 'cobblestone', 'stone blocks': 'cobblestone',
+  plank: 'planks', planks: 'planks', 'wood plank': 'planks', 'wood planks': 'planks', 'wooden plank': 'planks', 'wooden planks': 'planks',
+  'crafting table': 'crafting_table', 'crafting tables': 'crafting_table', workbench: 'crafting_table', workbenches: 'crafting_table',
+  'craft table': 'crafting_table', bench: 'crafting_table',
+  wool: 'wool', leaves: 'leaves', leaf: 'leaves', food: 'food', foods: 'food',
+  iron: 'raw_iron', gold: 'raw_gold', copper: 'raw_copper', 'iron ore': 'raw_iron', 'gold ore': 'raw_gold', 'copper ore': 'raw_copper',
+  diamonds: 'diamond', 'berries': 'sweet_berries', 'sweet berry': 'sweet_berries', 'sweet berries': 'sweet_berries',
+  'glow berries': 'glow_berries', seeds: 'wheat_seeds', seed: 'wheat_seeds', 'wheat seed': 'wheat_seeds', 'wheat seeds': 'wheat_seeds',
+  melon: 'melon_slice', melons: 'melon_slice', 'melon slice': 'melon_slice', 'melon slices': 'melon_slice',
+  torch: 'torch', torches: 'torch', 'glass pane': 'glass_pane', 'glass panes': 'glass_pane',
+};
+
+/** Last words that are already plural in the registry (`oak_planks`, `iron_boots`…). */
+const KEEP_PLURAL = new Set(['planks', 'leaves', 'seeds', 'stairs', 'boots', 'leggings', 'shears', 'bars', 'bricks', 'berries', 'tiles', 'roots', 'fungus']);
+
+/** Tool and armour kinds, for "wood pickaxe" → `wooden_pickaxe`, "gold sword" → `golden_sword`. */
+const GEAR = new Set(['pickaxe', 'axe', 'shovel', 'sword', 'hoe', 'helmet', 'chestplate', 'leggings', 'boots']);
+
+function singular(word: string): string {
+  if (KEEP_PLURAL.has(word) || word.length <= 3) return word;
+  if (word.endsWith('ss') || word.endsWith('us')) return word;
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('axes')) return word.slice(0, -1);
+  if (/(ch|sh|x)es$/.test(word) || (word.length > 5 && word.endsWith('oes'))) return word.slice(0, -2);
+  if (word.endsWith('s')) return word.slice(0, -1);
+  return word;
+}
+
+/**
+ * Normalise an item phrase to a registry-style name or group.
+ * Returns null when the phrase cannot be an item name (empty, odd characters, too long).
+ *
+ * @example
+ * normaliseItem('oak logs');        // 'oak_log'
+ * normaliseItem('wood');            // 'log' (the log group)
+ * normaliseItem('stone');           // 'cobblestone' (accepts stone too)
+ * normaliseItem('wooden pickaxe');  // 'wooden_pickaxe'
+ */
+export function normaliseItem(phrase: string): string | null {
+  let p = phrase
+    .toLowerCase()
+    .replace(/[.!?,;:]+$/g, '')
+    .replace(/\b(please|for me|now|nearby|around here)\b/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  p = p.replace(/^(the|some|more|any|of|a|an)\s+/, '').replace(/^(the|some|more|any|of)\s+/, '');
+  p = p.replace(/^(blocks?|pieces?|units?|stacks?|items?)\s+of\s+/, '');
+  p = p.replace(/^minecraft:/, '').replace(/-/g, ' ').trim();
+  if (p === '') return null;
+  const alias = ALIASES[p];
+  if (alias) return alias;
+  if (!/^[a-z0-9_ ]+$/.test(p)) return null;
+  const words = p.split(/[ _]+/).filter((w) => w !== '');
+  if (words.length === 0 || words.length > 4) return null;
+  const last = singular(words[words.length - 1] ?? '');
+  words[words.length - 1] = last;
+  const joined = words.join(' ');
+  const joinedAlias = ALIASES[joined];
+  if (joinedAlias) return joinedAlias;
+  const first = words[0];
+  if (words.length === 2 && (first === 'wood' || first === 'wooden') && GEAR.has(last)) return `wooden_${last}`;
+  if (words.length === 2 && (first === 'gold' || first === 'golden') && GEAR.has(last)) return `golden_${last}`;
+  const species = words.slice(0, -1).join('_');
+  if ((last === 'wood' || last === 'log' || last === 'trunk') && (WOOD_SPECIES as readonly string[]).includes(species)) return `${species}_log`;
+  if (last === 'plank') return `${species}_planks`;
+  const name = words.join('_');
+  return name.length <= 48 ? name : null;
+}
+
+/**
+ * Does an inventory item (registry name) count toward a goal's item (a name or a group)?
+ *
+ * @example
+ * matchesItem('log', 'birch_log');        // true
+ * matchesItem('cobblestone', 'stone');    // true
+ * matchesItem('oak_log', 'birch_log');    // false
+ */
+export function matchesItem(query: string, itemName: string): boolean {
+  const q = query.replace(/^minecraft:/, '');
+  const n = itemName.replace(/^minecraft:/, '');
+  if (q === n) return true;
+  switch (q) {
+    case 'log':
+      return n.endsWith('_log') || n.endsWith('_stem');
+    case 'planks':
+      return n.endsWith('_planks');
+    case 'cobblestone':
+    case 'stone':
+      return STONE_LIKE.has(n);
+    case 'wool':
+      return n.endsWith('_wool');
+    case 'leaves':
+      return n.endsWith('_leaves');
+    case 'food':
+      return FOOD_ITEMS.has(n);
+    default:
+      return false;
+  }
+}
+
+/**
+ * How many of an item (or group) an inventory holds.
+ *
+ * @example
+ * countItems({ oak_log: 2, birch_log: 3 }, 'log'); // 5
+ */
+export function countItems(inventory: Record<string, number>, item: string): number {
+  let total = 0;
+  for (const [name, n] of Object.entries(inventory)) {
+    if (n > 0 && matchesItem(item, name)) total += n;
+  }
+  return total;
+}
+
+const MASS_NOUNS = new Set([
+  'dirt', 'sand', 'cobblestone', 'stone', 'gravel', 'coal', 'wheat', 'clay', 'snow', 'glass', 'redstone', 'netherrack',
+  'raw_iron', 'raw_gold', 'raw_copper', 'food', 'wool', 'leaves', 'planks', 'sweet_berries', 'glow_berries', 'wheat_seeds',
+  'cobbled_deepslate', 'deepslate', 'grass', 'moss', 'kelp', 'dried_kelp', 'bread', 'lapis_lazuli', 'bone_meal',
+]);
+
+/**
+ * A chat label for an item and count: `oak_log`, 3 → "oak logs"; `cobblestone` → "cobblestone".
+ *
+ * @example
+ * itemLabel('oak_log', 3);      // 'oak logs'
+ * itemLabel('torch', 2);        // 'torches'
+ * itemLabel('log', 1);          // 'log'
+ */
+export function itemLabel(item: string, count: number): string {
+  const base = item.replace(/^minecraft:/, '').replace(/_/g, ' ');
+  if (count === 1 || MASS_NOUNS.has(item) || /s$/.test(base)) return base;
+  if (/(ch|sh|x)$/.test(base)) return `${base}es`;
+  return `${base}s`;
+}

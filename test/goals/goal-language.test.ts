@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { goalKey, MAX_COUNT, parseGoal, type GoalIntent } from '../../src/goals/goal-language.ts';
+
+const understood: [string, GoalIntent][] = [
+  ['collect 10 oak logs', { kind: 'collect', item: 'oak_log', count: 10, mode: 'more' }],
+  ['Collect 30 oak logs', { kind: 'collect', item: 'oak_log', count: 30, mode: 'more' }],
+  ['gather 5 wood', { kind: 'collect', item: 'log', count: 5, mode: 'more' }],
+  ['chop 3 logs', { kind: 'collect', item: 'log', count: 3, mode: 'more' }],
+  ['mine 5 stone', { kind: 'collect', item: 'cobblestone', count: 5, mode: 'more' }],
+  ['dig 8 dirt', { kind: 'collect', item: 'dirt', count: 8, mode: 'more' }],
+  ['get 5 stone', { kind: 'collect', item: 'cobblestone', count: 5, mode: 'have' }],
+  ['have 20 dirt', { kind: 'collect', item: 'dirt', count: 20, mode: 'have' }],
+  ['get 30 logs', { kind: 'collect', item: 'log', count: 30, mode: 'have' }],
+  ['obtain 4 sand', { kind: 'collect', item: 'sand', count: 4, mode: 'have' }],
+  ['collect three logs', { kind: 'collect', item: 'log', count: 3, mode: 'more' }],
+  ['collect twenty-five birch logs', { kind: 'collect', item: 'birch_log', count: 25, mode: 'more' }],
+  ['chop a log', { kind: 'collect', item: 'log', count: 1, mode: 'more' }],
+  ['collect a dozen oak wood', { kind: 'collect', item: 'oak_log', count: 12, mode: 'more' }],
+  ['Goal: mine 2 stacks of stone', { kind: 'collect', item: 'cobblestone', count: 128, mode: 'more' }],
+  ['please go collect 5 sand', { kind: 'collect', item: 'sand', count: 5, mode: 'more' }],
+  ['collect 10 more oak logs.', { kind: 'collect', item: 'oak_log', count: 10, mode: 'more' }],
+  ['collect 10 oak planks', { kind: 'collect', item: 'oak_planks', count: 10, mode: 'more' }],
+  ['get some wood', { kind: 'collect', item: 'log', count: 10, mode: 'have' }],
+  ['go to 10 64 -20', { kind: 'go_to', x: 10, y: 64, z: -20 }],
+  ['go to x=10 y=64 z=-20', { kind: 'go_to', x: 10, y: 64, z: -20 }],
+  ['walk to 10, 64, -20', { kind: 'go_to', x: 10, y: 64, z: -20 }],
+  ['head to (0, 70, 5)', { kind: 'go_to', x: 0, y: 70, z: 5 }],
+  ['get to 1 2 3', { kind: 'go_to', x: 1, y: 2, z: 3 }],
+  ['follow alex', { kind: 'follow', player: 'alex' }],
+  ['Follow Steve_99 for a while', { kind: 'follow', player: 'Steve_99' }],
+  ['come to alex', { kind: 'come_to', player: 'alex' }],
+  ['come here alex', { kind: 'come_to', player: 'alex' }],
+  ['craft a wooden pickaxe', { kind: 'craft', item: 'wooden_pickaxe', count: 1 }],
+  ['craft 4 sticks', { kind: 'craft', item: 'stick', count: 4 }],
+  ['make a crafting table', { kind: 'craft', item: 'crafting_table', count: 1 }],
+  ['craft 2 stone axes', { kind: 'craft', item: 'stone_axe', count: 2 }],
+  ['make four torches', { kind: 'craft', item: 'torch', count: 4 }],
+  ['say hello', { kind: 'say', text: 'hello' }],
+  ['say "hi all"', { kind: 'say', text: 'hi all' }],
+  ['Say Good Morning, Village!', { kind: 'say', text: 'Good Morning, Village' }],
+  ['explore', { kind: 'explore' }],
+  ['explore the area', { kind: 'explore' }],
+  ['wander around', { kind: 'explore' }],
+  ['eat something', { kind: 'eat' }],
+  ['eat', { kind: 'eat' }],
+];
+
+const refused: [string, RegExp][] = [
+  ['build a castle', /can't build a castle/],
+  ['defeat the ender dragon', /can't defeat the ender dragon/],
+  ['fly to the moon', /can't fly to the moon/],
+  ['collect -3 logs', /whole number from 1 to 2304/],
+  ['collect 100000 logs', /more than a full inventory/],
+  ['collect 0 logs', /whole number/],
+  ['collect 2.5 logs', /whole number/],
+  ['go to the village', /only go to coordinates/],
+  ['go to 10 64', /all three coordinates/],
+  ['go to x=10 z=5', /all three coordinates/],
+  ['go to 10 999 5', /y must be between/],
+  ['follow me', /which player/],
+  ['come here', /which player/],
+  ['make a castle', /don't know a recipe/],
+  ['say', /say what/],
+  ['collect', /collect what/],
+  ['', /no goal/],
+  ['collect 10 oak logs and then craft planks', /one goal at a time/],
+  ['dance', /can't dance/],
+  ['collect 5 $$$', /can't collect/],
+];
+
+describe('parseGoal', () => {
+  for (const [text, intent] of understood) {
+    it(`GIVEN "${text}" THEN it parses to ${intent.kind}`, () => {
+      expect(parseGoal(text)).toEqual(intent);
+    });
+  }
+  for (const [text, reason] of refused) {
+    it(`GIVEN "${text}" THEN it is refused with a reason`, () => {
+      const intent = parseGoal(text);
+      expect(intent.kind).toBe('unknown');
+      if (intent.kind === 'unknown') expect(intent.reason).toMatch(reason);
+    });
+  }
+  it('GIVEN a refusal of an unknown verb THEN the reason lists what the language knows', () => {
+    const intent = parseGoal('build a castle');
+    expect(intent.kind === 'unknown' && intent.reason).toMatch(/collect.*go to.*follow.*craft.*say.*explore/);
+  });
+  it('GIVEN the largest allowed count THEN it is accepted', () => {
+    expect(parseGoal(`collect ${MAX_COUNT} dirt`)).toMatchObject({ kind: 'collect', count: MAX_COUNT });
+  });
+});
+
+describe('goalKey', () => {
+  it('GIVEN two wordings of the same collect goal THEN they share a key', () => {
+    expect(goalKey('collect 6 oak logs')).toBe(goalKey('chop 16 oak logs'));
+    expect(goalKey('mine 16 stone')).toBe('collect:cobblestone');
+  });
+  it('GIVEN different goals THEN their keys differ', () => {
+    expect(goalKey('explore')).not.toBe(goalKey('collect 3 logs'));
+  });
+});
