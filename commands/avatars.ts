@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import type { Command } from './command.ts';
+
+const options = z.object({});
+
+/** `/avatars`: the avatars you may see, with state and owner. */
+export const avatars: Command<typeof options> = {
+  name: 'avatars',
+  description: 'List the avatars you can see',
+  usage: '',
+  options,
+  positional: [],
+  async run({ core, chat }) {
+    const list = core.visible(chat);
+    if (list.length === 0) return { avatar: null, text: 'No avatars here yet. An admin creates one with /avatar create <name>.' };
+    const lines = list.map((a) => {
+      const goal = a.goal ? ` — ${a.goal.text.slice(0, 80)}` : '';
+      return `${a.name}: ${core.displayState(a.name)} (owner ${core.personName(a.owner)}, ${a.engine})${goal}`;
+    });
+    return { avatar: null, text: lines.join('\n') };
+  },
+};

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import type { Command } from './command.ts';
+
+const options = z.object({ avatar: z.string({ error: 'name the avatar to link' }), mode: z.enum(['control', 'watch']).default('control') });
+
+/** `/link <avatar> [control|watch]`: post this avatar's news to this chat (and take its messages, in control mode). */
+export const link: Command<typeof options> = {
+  name: 'link',
+  description: 'Link an avatar to this chat: /link <avatar> [control|watch]',
+  usage: '<avatar> [control|watch]',
+  options,
+  positional: ['avatar', 'mode'],
+  async run({ core, chat }, { avatar, mode }) {
+    const a = core.resolveAvatar(chat, avatar);
+    core.requireControl(chat, a);
+    core.link(a.name, chat.dest, mode, chat.guild);
+    return { avatar: a.name, text: `Linked to this chat (${mode}).` };
+  },
+};

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import type { Command } from './command.ts';
+
+const options = z.object({ code: z.string({ error: 'give the code from the mindlink log' }) });
+
+/** `/pair <code>`: become an admin with the one-time code mindlink logs at start while it has no chat admin. */
+export const pair: Command<typeof options> = {
+  name: 'pair',
+  description: 'Become the admin with the one-time code from the mindlink log',
+  usage: '<code>',
+  options,
+  positional: ['code'],
+  platforms: ['telegram', 'discord'],
+  async run({ core, chat }, { code }) {
+    return { avatar: null, text: core.pair(chat, code) };
+  },
+};

@@ -1,0 +1,57 @@
+/**
+ * Text arguments → a command's options (Telegram and the console).
+ * Positional in the order the command declares, `name:value` too; the
+ * `rest` option takes the remaining words.
+ */
+import { UserError } from '../src/errors.ts';
+import type { Command } from './command.ts';
+
+/**
+ * @example
+ * parseCommandArgs(goal, 'get 30 logs demo', ['demo']) // → { text: 'get 30 logs', avatar: 'demo' }
+ */
+export function parseCommandArgs(command: Command, argsText: string, avatarNames: readonly string[]): Record<string, unknown> {
+  const keys = Object.keys(command.options.shape);
+  const named: Record<string, string> = {};
+  const words: string[] = [];
+  for (const token of argsText.trim().split(/\s+/).filter(Boolean)) {
+    const m = /^([a-z]+):(.+)$/i.exec(token);
+    const key = m?.[1]?.toLowerCase();
+    if (m && key && keys.includes(key) && m[2]) named[key] = m[2];
+    else words.push(token);
+  }
+  const values: Record<string, unknown> = { ...named };
+  const order = command.positional.filter((k) => !(k in named));
+  const rest = command.rest && !(command.rest in named) ? command.rest : undefined;
+  if (rest) {
+    const restIndex = order.indexOf(rest);
+    const before = order.slice(0, restIndex);
+    const after = order.slice(restIndex + 1);
+    for (const k of before) {
+      const w = words.shift();
+      if (w !== undefined) values[k] = w;
+    }
+    // Trailing options after the rest (only `avatar` in practice) are taken when the last word is one.
+    for (const k of after.reverse()) {
+      const last = words[words.length - 1];
+      if (last !== undefined && words.length > 1 && (k !== 'avatar' || avatarNames.some((n) => n.toLowerCase() === last.toLowerCase()))) {
+        values[k] = last;
+        words.pop();
+      }
+    }
+    if (words.length > 0) values[rest] = words.join(' ');
+  } else {
+    for (const k of order) {
+      const w = words.shift();
+      if (w !== undefined) values[k] = w;
+    }
+    if (words.length > 0) throw new UserError('bad_args', `Too many words. Usage: /${command.name} ${command.usage}`);
+  }
+  const parsed = command.options.safeParse(values);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = issue?.path[0];
+    throw new UserError('bad_args', `${key ? `${String(key)}: ${issue?.message}. ` : ''}Usage: /${command.name} ${command.usage}`.trim());
+  }
+  return parsed.data as Record<string, unknown>;
+}

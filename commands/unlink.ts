@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import type { Command } from './command.ts';
+
+const options = z.object({ avatar: z.string().optional() });
+
+/** `/unlink [avatar]`: stop posting this avatar's news here. */
+export const unlink: Command<typeof options> = {
+  name: 'unlink',
+  description: 'Unlink an avatar from this chat',
+  usage: '[avatar]',
+  options,
+  positional: ['avatar'],
+  async run({ core, chat }, { avatar }) {
+    const a = core.resolveAvatar(chat, avatar);
+    core.requireControl(chat, a);
+    const had = core.unlink(a.name, chat.dest);
+    return { avatar: a.name, text: had ? 'Unlinked from this chat.' : 'It was not linked to this chat.' };
+  },
+};

@@ -1,0 +1,53 @@
+/**
+ * The production {@link GameProvider}: mineflayer avatars on the embedded
+ * world (started here when `MC_HOST` is unset) or on an external server.
+ */
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { GameProvider } from '../core.ts';
+import { EmbeddedWorld } from './embedded-world.ts';
+import type { GameCapabilities } from './game.ts';
+import { MineflayerGame } from './mineflayer-game.ts';
+import { Reflexes } from './reflexes.ts';
+
+/** What flying-squid cannot do (ENGINEERING.md): crafting, hunger, mob AI. */
+export const EMBEDDED_CAPABILITIES: GameCapabilities = { crafting: false, hunger: false, mobs: false };
+/** A vanilla server does it all. */
+export const VANILLA_CAPABILITIES: GameCapabilities = { crafting: true, hunger: true, mobs: true };
+
+/**
+ * Start the embedded world if needed and return the provider.
+ *
+ * @example
+ * const games = await createGameProvider(config, log);
+ * const core = await Mindlink.start({ config, log, games, engines });
+ */
+export async function createGameProvider(config: Config, log: Logger): Promise<GameProvider> {
+  const world = config.MC_HOST
+    ? undefined
+    : await EmbeddedWorld.start({ dataDir: config.DATA_DIR, ...(config.MC_PORT ? { port: config.MC_PORT } : {}), version: config.MC_VERSION, log });
+  if (world) log.info({ port: world.port, version: world.version }, 'embedded world ready');
+  const reflexes: Reflexes[] = [];
+  return {
+    create(avatar, server, avatarLog) {
+      const embedded = server.host === null;
+      if (embedded && !world) throw new Error(`avatar ${avatar.name} is on the embedded world, but MC_HOST points elsewhere`);
+      const game = new MineflayerGame({
+        username: avatar.name,
+        host: embedded && world ? world.host : (server.host ?? '127.0.0.1'),
+        port: embedded && world ? world.port : (server.port ?? 25565),
+        version: embedded && world ? world.version : server.version,
+        log: avatarLog,
+        capabilities: embedded ? EMBEDDED_CAPABILITIES : VANILLA_CAPABILITIES,
+      });
+      const r = new Reflexes(game, avatarLog);
+      r.start();
+      reflexes.push(r);
+      return game;
+    },
+    async close() {
+      for (const r of reflexes) r.stop();
+      await world?.stop();
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * mindlink's entry point: wiring only.
+ */
+import { ConsoleBridge } from '../bridges/console.ts';
+import { TelegramBridge } from '../bridges/telegram/telegram-bridge.ts';
+import { commandList } from '../commands/index.ts';
+import { loadConfig, type Config } from './config.ts';
+import { Mindlink } from './core.ts';
+import { engineProvider } from './engines/index.ts';
+import { ConfigError, StoreCorruptError } from './errors.ts';
+import { createGameProvider } from './game/provider.ts';
+import { createLogger, registerSecret, type Logger } from './logger.ts';
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+    if (config.ENGINE === 'llm') throw new ConfigError('config: ENGINE=llm is not available in this build yet; use ENGINE=scripted');
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  for (const secret of [config.TELEGRAM_TOKEN, config.DISCORD_TOKEN, config.LLM_API_KEY]) registerSecret(secret);
+  const log: Logger = createLogger(config.LOG_LEVEL);
+
+  // The console reads from the first moment so that lines typed during start-up are queued, not lost.
+  const consoleBridge = config.CONSOLE ? new ConsoleBridge(process.stdin, process.stdout, log.child({ bridge: 'console' })) : undefined;
+
+  let core: Mindlink | undefined;
+  let stopping = false;
+  const shutdown = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping');
+    void (core?.stop() ?? Promise.resolve())
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  try {
+    const games = await createGameProvider(config, log);
+    core = await Mindlink.start({ config, log, games, engines: engineProvider });
+  } catch (err) {
+    if (err instanceof StoreCorruptError) {
+      process.stderr.write(`mindlink: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  if (stopping) return;
+
+  if (consoleBridge) await core.addBridge(consoleBridge);
+  if (config.TELEGRAM_TOKEN) {
+    const telegram = new TelegramBridge({
+      token: config.TELEGRAM_TOKEN,
+      apiRoot: config.TELEGRAM_API_ROOT,
+      log: log.child({ bridge: 'telegram' }),
+      commands: commandList('telegram').map((c) => ({ name: c.name, description: c.description })),
+    });
+    await core.addBridge(telegram, { perChatIntervalMs: 1000, groupPerMinute: 20, globalPerSecond: 30, coalesce: true });
+  }
+  const playing = core.avatars().filter((a) => a.playing).map((a) => a.name);
+  const detail = playing.length > 0 ? `playing: ${playing.join(', ')}` : 'no avatar is playing; /play starts one';
+  consoleBridge?.ready(detail);
+  log.info({ playing }, 'mindlink ready');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`mindlink: start-up failed: ${(err as Error)?.stack ?? String(err)}\n`);
+  process.exit(1);
+});
