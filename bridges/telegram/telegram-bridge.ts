@@ -1,0 +1,358 @@
+/**
+ * The Telegram bridge: a grammy bot on long polling that hands chat messages
+ * and bot commands to the core, and delivers the core's posts as escaped HTML.
+ *
+ * It decides nothing about rights or goals. What it owns is Telegram itself:
+ * which updates are for this bot, who wrote them and where, which avatar a
+ * reply answers, and what Telegram's answer to a send means for the outbox.
+ */
+import { autoRetry } from '@grammyjs/auto-retry';
+import { Bot, GrammyError, HttpError } from 'grammy';
+import type { Message } from 'grammy/types';
+import type { Bridge, BridgeHost, ChatContext, DeliveryOutcome } from '../bridge.ts';
+import { registerSecret, scrubSecrets, type Logger } from '../../src/logger.ts';
+import { splitMessage } from '../../src/outbox/split.ts';
+import type { Identity, Post } from '../../src/store/schema.ts';
+import {
+  TELEGRAM_MAX_MESSAGE_LENGTH,
+  avatarFromPrefix,
+  destinationOf,
+  escapeHtml,
+  isPrivateChatId,
+  mentionHtml,
+  parseCommand,
+  parseDestination,
+  stripLeadingMention,
+} from './format.ts';
+
+/** How a {@link TelegramBridge} connects. */
+export interface TelegramBridgeOptions {
+  /** The bot token from BotFather (`TELEGRAM_TOKEN`). */
+  token: string;
+  /** The Bot API root (`TELEGRAM_API_ROOT`), e.g. `https://api.telegram.org`. */
+  apiRoot: string;
+  log: Logger;
+  /** The command menu, registered with `setMyCommands` (from `commands/index.ts`). */
+  commands: readonly { name: string; description: string }[];
+  /** The display name of an identity, for the mention in a `Done:` ping when the bridge has not seen the person write. */
+  nameOf?: (identity: Identity) => string | undefined;
+  /** Longest `retry_after` (s) waited inside a delivery; a longer one goes back to the outbox. Default 30. */
+  maxRetryAfterSeconds?: number;
+  /** Long-poll timeout of `getUpdates` (s). Default 30. */
+  pollTimeoutSeconds?: number;
+}
+
+/** The default of every optional {@link TelegramBridgeOptions} setting. */
+export const DefaultTelegramBridgeOptions = {
+  maxRetryAfterSeconds: 30,
+  pollTimeoutSeconds: 30,
+} satisfies Required<Pick<TelegramBridgeOptions, 'maxRetryAfterSeconds' | 'pollTimeoutSeconds'>>;
+
+/** Remembered message → avatar pairs (for replies) and names; old entries go first. */
+const MEMORY_LIMIT = 5000;
+/** Posts whose first parts went out before a later part failed. */
+const PROGRESS_LIMIT = 500;
+
+/** grammy types its signal with the abort-controller polyfill; Node's own AbortSignal works the same at run time. */
+type GrammySignal = Parameters<Bot['api']['sendMessage']>[3];
+
+/** Telegram command names: 1–32 of a–z, 0–9, `_`. */
+const COMMAND_NAME = /^[a-z0-9_]{1,32}$/;
+
+/** Put `key` last in a Map used as a bounded, insertion-ordered memory. */
+function remember<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {
+  map.delete(key);
+  map.set(key, value);
+  while (map.size > limit) {
+    const oldest = map.keys().next();
+    if (oldest.done) break;
+    map.delete(oldest.value);
+  }
+}
+
+/** An error as a log field with every secret removed (grammy's network errors carry the URL, token included). */
+function safeError(err: unknown): { type: string; message: string; cause?: string } {
+  if (!(err instanceof Error)) return { type: typeof err, message: scrubSecrets(String(err)) };
+  const out: { type: string; message: string; cause?: string } = { type: err.name, message: scrubSecrets(err.message) };
+  const inner = err instanceof HttpError ? err.error : err.cause;
+  if (inner !== undefined) out.cause = scrubSecrets(inner instanceof Error ? inner.message : String(inner));
+  return out;
+}
+
+/**
+ * A Telegram bot serving mindlink: private chats, groups and supergroups.
+ *
+ * @example
+ * const telegram = new TelegramBridge({ token: config.TELEGRAM_TOKEN, apiRoot: config.TELEGRAM_API_ROOT, log, commands: menu });
+ * await telegram.start(core);
+ * // … on shutdown
+ * await telegram.stop();
+ */
+export class TelegramBridge implements Bridge {
+  readonly platform = 'telegram' as const;
+  readonly maxMessageLength = TELEGRAM_MAX_MESSAGE_LENGTH;
+
+  private readonly bot: Bot;
+  private readonly log: Logger;
+  private readonly commands: readonly { name: string; description: string }[];
+  private readonly nameOf: ((identity: Identity) => string | undefined) | undefined;
+  private readonly pollTimeoutSeconds: number;
+  private host: BridgeHost | null = null;
+  private username = '';
+  private polling: Promise<void> | null = null;
+  /** Aborted by {@link TelegramBridge.stop}: ends a delivery waiting out a 429. */
+  private readonly stopping = new AbortController();
+  private readonly signal = this.stopping.signal as unknown as GrammySignal;
+  /** `chatId:messageId` of the bot's posts → the avatar each was about. */
+  private readonly postAvatars = new Map<string, string>();
+  /** Names people wrote under, for mentions. */
+  private readonly names = new Map<Identity, string>();
+  /** Post id → message ids of the parts already accepted, so a retry sends only the rest. */
+  private readonly progress = new Map<string, { parts: string[]; messageIds: string[] }>();
+  /** Per chat, the handling of its updates in order; chats do not wait for each other. */
+  private readonly chains = new Map<string, Promise<void>>();
+
+  constructor(opts: TelegramBridgeOptions) {
+    registerSecret(opts.token);
+    this.log = opts.log.child({ bridge: 'telegram' });
+    this.commands = opts.commands;
+    this.nameOf = opts.nameOf;
+    this.pollTimeoutSeconds = opts.pollTimeoutSeconds ?? DefaultTelegramBridgeOptions.pollTimeoutSeconds;
+    // A client timeout above the long-poll timeout, so a poll is never cut short by our side.
+    this.bot = new Bot(opts.token, {
+      client: { apiRoot: opts.apiRoot.replace(/\/+$/, ''), timeoutSeconds: this.pollTimeoutSeconds + 30 },
+    });
+    // 429 waits happen here; network and server errors go back to the outbox, which persists its retries.
+    this.bot.api.config.use(
+      autoRetry({
+        maxDelaySeconds: opts.maxRetryAfterSeconds ?? DefaultTelegramBridgeOptions.maxRetryAfterSeconds,
+        maxRetryAttempts: 3,
+        rethrowHttpErrors: true,
+        rethrowInternalServerErrors: true,
+      }),
+    );
+    this.bot.on('message:text', (ctx) => {
+      this.onMessage(ctx.message);
+    });
+    // The one boundary of grammy's middleware: a fault in one update never stops polling.
+    this.bot.catch((err) => {
+      this.log.error({ err: safeError(err.error), update: err.ctx.update.update_id }, 'telegram update handler failed');
+    });
+  }
+
+  /** Connect (`getMe`), register the command menu and start long polling; resolves once polling runs. */
+  async start(host: BridgeHost): Promise<void> {
+    if (this.polling) throw new Error('TelegramBridge already started');
+    this.host = host;
+    try {
+      await this.bot.init();
+    } catch (err) {
+      const e = safeError(err);
+      throw new Error(`Telegram: cannot connect the bot (${e.message}${e.cause ? `: ${e.cause}` : ''})`);
+    }
+    this.username = this.bot.botInfo.username;
+    await this.registerCommands();
+    await new Promise<void>((resolve, reject) => {
+      let started = false;
+      this.polling = this.bot
+        .start({
+          allowed_updates: ['message'],
+          timeout: this.pollTimeoutSeconds,
+          onStart: () => {
+            started = true;
+            resolve();
+          },
+        })
+        .catch((err: unknown) => {
+          if (!started) {
+            reject(new Error(`Telegram: cannot start polling (${safeError(err).message})`));
+            return;
+          }
+          // 401 (token revoked) or 409 (another instance polls): polling has ended for good.
+          this.log.error({ err: safeError(err) }, 'telegram polling stopped');
+        });
+    });
+    this.log.info({ username: this.username }, 'telegram bot polling');
+  }
+
+  /** Stop polling (confirming what was received), then wait for the handlers still running. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    if (this.polling) {
+      try {
+        await this.bot.stop();
+      } catch (err) {
+        this.log.warn({ err: safeError(err) }, 'telegram: could not confirm the last updates on stop');
+      }
+      await this.polling;
+    }
+    await Promise.allSettled([...this.chains.values()]);
+  }
+
+  /**
+   * Send one post: every part escaped as HTML (nothing in the text becomes
+   * markup or a mention), prefixed with `[avatar] `, the first part replying
+   * to `post.replyTo` and, in a group, starting with a mention of `post.ping`.
+   */
+  async deliver(post: Post, parts: string[]): Promise<DeliveryOutcome> {
+    const target = parseDestination(post.dest);
+    if (!target) return { ok: false, retry: false, reason: `not a Telegram destination: ${post.dest}` };
+    const prefix = post.avatar ? `[${post.avatar}] ` : '';
+    const mention = this.mentionFor(post, target.chatId);
+    const messages = this.fit(parts, prefix.length, mention ? mention.visibleLength + 1 : 0);
+
+    const done = this.progress.get(post.id);
+    const already = done && done.parts.every((p, i) => messages[i] === p) ? done : { parts: [], messageIds: [] };
+    const messageIds = [...already.messageIds];
+    for (let i = already.parts.length; i < messages.length; i += 1) {
+      const text = messages[i] as string;
+      const first = i === 0;
+      const html = `${escapeHtml(prefix)}${first && mention ? `${mention.html} ` : ''}${escapeHtml(text)}`;
+      const outcome = await this.send(post, target, html, `${prefix}${text}`, first);
+      if (!outcome.ok) {
+        if (i > 0) remember(this.progress, post.id, { parts: messages.slice(0, i), messageIds }, PROGRESS_LIMIT);
+        return outcome;
+      }
+      messageIds.push(outcome.messageId);
+    }
+    this.progress.delete(post.id);
+    return { ok: true, messageIds };
+  }
+
+  private async registerCommands(): Promise<void> {
+    const menu = this.commands
+      .filter((c) => COMMAND_NAME.test(c.name) && c.description.trim() !== '')
+      .map((c) => ({ command: c.name, description: c.description.slice(0, 256) }));
+    try {
+      await this.bot.api.setMyCommands(menu);
+    } catch (err) {
+      // The menu is a convenience: typed commands work without it.
+      this.log.warn({ err: safeError(err) }, 'telegram: setMyCommands failed');
+    }
+  }
+
+  /** Parts with room for the prefix (and the mention on the first): a part that no longer fits is split again. */
+  private fit(parts: string[], prefixLength: number, mentionLength: number): string[] {
+    const out: string[] = [];
+    parts.forEach((part, i) => {
+      const room = TELEGRAM_MAX_MESSAGE_LENGTH - prefixLength - (i === 0 ? mentionLength : 0);
+      if (part.length <= room) out.push(part);
+      else out.push(...splitMessage(part, Math.max(1, room)));
+    });
+    return out;
+  }
+
+  /** The mention of `post.ping` in a group; none in a private chat (the message itself notifies) or for another platform's identity. */
+  private mentionFor(post: Post, chatId: number): { html: string; visibleLength: number } | null {
+    if (post.ping === null || isPrivateChatId(chatId)) return null;
+    const m = /^telegram:(\d+)$/.exec(post.ping);
+    if (!m || m[1] === undefined) return null;
+    const name = this.names.get(post.ping) ?? this.nameOf?.(post.ping) ?? 'you';
+    return { html: mentionHtml(m[1], name), visibleLength: name.length };
+  }
+
+  /** One sendMessage and what its answer means for the outbox. */
+  private async send(
+    post: Post,
+    target: { chatId: number; threadId: number | undefined },
+    html: string,
+    plain: string,
+    first: boolean,
+  ): Promise<{ ok: true; messageId: string } | Exclude<DeliveryOutcome, { ok: true }>> {
+    const common = {
+      link_preview_options: { is_disabled: true },
+      ...(target.threadId !== undefined ? { message_thread_id: target.threadId } : {}),
+      ...(first && post.replyTo !== null && /^\d+$/.test(post.replyTo)
+        ? { reply_parameters: { message_id: Number(post.replyTo), allow_sending_without_reply: true } }
+        : {}),
+    };
+    try {
+      let sent: Message.TextMessage;
+      try {
+        sent = await this.bot.api.sendMessage(target.chatId, html, { ...common, parse_mode: 'HTML' }, this.signal);
+      } catch (err) {
+        // Escaping makes this unexpected; plain text still reaches the chat, without the mention.
+        if (!(err instanceof GrammyError && err.error_code === 400 && /can't parse entities/i.test(err.description))) throw err;
+        this.log.warn({ err: safeError(err), post: post.id }, 'telegram refused the HTML; sending plain text');
+        sent = await this.bot.api.sendMessage(target.chatId, plain, common, this.signal);
+      }
+      if (post.avatar) remember(this.postAvatars, `${target.chatId}:${sent.message_id}`, post.avatar, MEMORY_LIMIT);
+      return { ok: true, messageId: String(sent.message_id) };
+    } catch (err) {
+      return this.outcomeOf(err);
+    }
+  }
+
+  /** Map a failed send to the outbox's terms. */
+  private outcomeOf(err: unknown): Exclude<DeliveryOutcome, { ok: true }> {
+    if (err instanceof GrammyError) {
+      const reason = scrubSecrets(`${err.error_code}: ${err.description}`);
+      if (err.error_code === 429) return { ok: false, retry: true, retryAfterMs: (err.parameters.retry_after ?? 1) * 1000, reason };
+      if (err.error_code >= 500) return { ok: false, retry: true, retryAfterMs: 0, reason };
+      if (err.error_code === 401) {
+        // Our token, not the chat: keep the post until the token works again.
+        this.log.error({ err: safeError(err) }, 'telegram: the bot token was refused');
+        return { ok: false, retry: true, retryAfterMs: 60_000, reason };
+      }
+      // 403 (blocked, kicked), 400 (chat not found …): this chat will not take it.
+      return { ok: false, retry: false, reason };
+    }
+    // A network failure (or our own stop): the request may not have arrived; the outbox backs off.
+    const e = safeError(err);
+    return { ok: false, retry: true, retryAfterMs: 0, reason: e.cause ? `${e.message} (${e.cause})` : e.message };
+  }
+
+  /** An incoming text message: a command for this bot, or a chat message for the core. */
+  private onMessage(msg: Message & { text: string }): void {
+    const host = this.host;
+    const from = msg.from;
+    // Messages of other bots (in groups) and channel posts are not people talking to their avatars.
+    if (!host || !from || from.is_bot || msg.sender_chat !== undefined) return;
+    if (msg.chat.type === 'channel') return;
+    const identity: Identity = `telegram:${from.id}`;
+    const fromName = [from.first_name, from.last_name].filter(Boolean).join(' ') || from.username || String(from.id);
+    remember(this.names, identity, fromName, MEMORY_LIMIT);
+    const threadId = msg.is_topic_message === true ? msg.message_thread_id : undefined;
+    const chat: ChatContext = {
+      platform: 'telegram',
+      from: identity,
+      fromName,
+      dest: destinationOf(msg.chat.id, threadId),
+      chatKind: msg.chat.type === 'private' ? 'private' : 'group',
+      messageId: String(msg.message_id),
+    };
+
+    const command = parseCommand(msg.text, msg.entities, this.username);
+    if (command) {
+      if (!command.forThisBot) return;
+      // Telegram clients send /start when someone first opens the bot: show them the help.
+      const name = command.name === 'start' && !this.commands.some((c) => c.name === 'start') ? 'help' : command.name;
+      this.enqueue(chat.dest, () => host.runCommand({ ...chat, name, argsText: command.argsText }));
+      return;
+    }
+    const replyToAvatar = this.avatarOfReply(msg);
+    const text = stripLeadingMention(msg.text, this.username);
+    this.enqueue(chat.dest, () => host.handleMessage({ ...chat, text, ...(replyToAvatar ? { replyToAvatar } : {}) }));
+  }
+
+  /** The avatar whose post `msg` replies to: from our own record, else from the post's `[name] ` prefix. */
+  private avatarOfReply(msg: Message): string | null {
+    const replied = msg.reply_to_message;
+    if (!replied || replied.from?.id !== this.bot.botInfo.id) return null;
+    return this.postAvatars.get(`${msg.chat.id}:${replied.message_id}`) ?? avatarFromPrefix(replied.text);
+  }
+
+  /** Run `task` after the chat's earlier updates; one catch per handler so a fault never reaches polling. */
+  private enqueue(key: string, task: () => Promise<void>): void {
+    const previous = this.chains.get(key) ?? Promise.resolve();
+    const next: Promise<void> = previous
+      .then(task)
+      .catch((err: unknown) => {
+        this.log.error({ err: safeError(err), dest: key }, 'telegram message handler failed');
+      })
+      .finally(() => {
+        if (this.chains.get(key) === next) this.chains.delete(key);
+      });
+    this.chains.set(key, next);
+  }
+}

@@ -1,0 +1,500 @@
+/**
+ * A fake Telegram Bot API server for tests: the real grammy `Bot` talks to it
+ * through `client.apiRoot`.
+ *
+ * It behaves like the real API where our code depends on it: `getUpdates`
+ * long-polls for real (held until an update arrives or `timeout` seconds
+ * pass; a missing timeout is 0) and honours `offset` (updates below it are
+ * confirmed and forgotten); `sendMessage` with `parse_mode: HTML` rejects
+ * markup that Telegram would reject (a bare `<` or `&`), and records what a
+ * user would see; a wrong token gets 401. Failures can be injected per
+ * method: 429 with `retry_after`, 403 "bot was blocked by the user", any
+ * error, or a dropped connection.
+ *
+ * @example
+ * const tg = await FakeTelegram.start();
+ * const bot = new Bot(tg.token, { client: { apiRoot: tg.apiRoot } });
+ * tg.sendText({ chat: privateChat(alice), from: alice, text: 'hello' });
+ * const reply = await tg.waitForMessage((m) => m.chat_id === alice.id);
+ * // teardown: await bot.stop(); await startPromise; await tg.close();
+ */
+import { EventEmitter } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { BotCommand, Chat, Message, MessageEntity, Update, User } from 'grammy/types';
+
+/** A user of the fake world. */
+export function user(id: number, firstName: string, extra: Partial<User> = {}): User {
+  return { id, is_bot: false, first_name: firstName, ...extra };
+}
+
+/** The private chat between `u` and the bot (its id is the user's id, as on Telegram). */
+export function privateChat(u: User): Chat.PrivateChat {
+  return { id: u.id, type: 'private', first_name: u.first_name };
+}
+
+/** A basic group (negative id). */
+export function groupChat(id: number, title: string): Chat.GroupChat {
+  return { id: -Math.abs(id), type: 'group', title };
+}
+
+/** A supergroup (id `-100…`). */
+export function supergroupChat(id: number, title: string): Chat.SupergroupChat {
+  return { id: Number(`-100${Math.abs(id)}`), type: 'supergroup', title };
+}
+
+/** A `sendMessage` the fake accepted. */
+export interface SentMessage {
+  chat_id: number;
+  /** The text exactly as the bot sent it (HTML source when parse_mode is HTML). */
+  text: string;
+  parse_mode: string | undefined;
+  /** The text a user sees (markup removed, entities decoded). */
+  plain: string;
+  /** User ids mentioned with `tg://user?id=` links (text mentions): the people this message notifies. */
+  mentions: number[];
+  /** The message this one replies to (from `reply_parameters` or `reply_to_message_id`), or undefined. */
+  reply_to: number | undefined;
+  allow_sending_without_reply: boolean | undefined;
+  link_preview_disabled: boolean;
+  message_thread_id: number | undefined;
+  /** `entities` the bot passed explicitly (not those parsed from HTML). */
+  entities: MessageEntity[] | undefined;
+  /** The Message the fake returned (as a user's client would see it). */
+  message: Message;
+}
+
+/** One API call as received (failed ones included). */
+export interface ApiCall {
+  method: string;
+  params: Record<string, unknown>;
+}
+
+/** A failure to inject into the next call(s) of a method. */
+export type InjectedFailure =
+  /** No failure: answer normally (to let calls through before a scripted failure). */
+  | { kind: 'none' }
+  /** 429 Too Many Requests with `parameters.retry_after`. */
+  | { kind: 'rate_limit'; retryAfter: number }
+  /** 403 Forbidden: bot was blocked by the user. */
+  | { kind: 'blocked' }
+  /** The socket is destroyed before the call is processed (nothing happens on the fake's side). */
+  | { kind: 'drop' }
+  /** Any other API error. */
+  | { kind: 'error'; code: number; description: string };
+
+interface PendingPoll {
+  offset: number;
+  limit: number;
+  res: ServerResponse;
+  timer: NodeJS.Timeout;
+}
+
+interface Waiter {
+  check(): boolean;
+}
+
+const HTML_TAGS = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'a', 'code', 'pre', 'span', 'tg-spoiler', 'tg-emoji', 'blockquote']);
+const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"' };
+
+/** Render Telegram HTML as a client would show it, or say why Telegram would refuse it. */
+export function renderTelegramHtml(src: string): { plain: string; mentions: number[] } | { error: string } {
+  let plain = '';
+  const mentions: number[] = [];
+  const open: string[] = [];
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i] as string;
+    if (c === '<') {
+      const m = /^<(\/?)([a-z-]+)((?:\s+[a-z-]+="[^"<>]*")*)\s*>/i.exec(src.slice(i, i + 300));
+      const tag = m?.[2]?.toLowerCase();
+      if (!m || tag === undefined || !HTML_TAGS.has(tag)) {
+        return { error: `Bad Request: can't parse entities: Unsupported start tag at byte offset ${i}` };
+      }
+      if (m[1] === '/') {
+        if (open.pop() !== tag) return { error: `Bad Request: can't parse entities: Unmatched end tag at byte offset ${i}` };
+      } else {
+        open.push(tag);
+        const userId = /href="tg:\/\/user\?id=(\d+)"/.exec(m[3] ?? '')?.[1];
+        if (tag === 'a' && userId !== undefined) mentions.push(Number(userId));
+      }
+      i += m[0].length;
+    } else if (c === '&') {
+      const m = /^&(lt|gt|amp|quot|#\d+|#x[0-9a-f]+);/i.exec(src.slice(i, i + 12));
+      if (!m || m[1] === undefined) return { error: `Bad Request: can't parse entities: Character '&' is reserved at byte offset ${i}` };
+      const name = m[1].toLowerCase();
+      plain += NAMED_ENTITIES[name] ?? String.fromCodePoint(name.startsWith('#x') ? parseInt(name.slice(2), 16) : Number(name.slice(1)));
+      i += m[0].length;
+    } else if (c === '>') {
+      return { error: `Bad Request: can't parse entities: Character '>' is reserved at byte offset ${i}` };
+    } else {
+      plain += c;
+      i += 1;
+    }
+  }
+  if (open.length > 0) return { error: `Bad Request: can't parse entities: Can't find end tag corresponding to start tag "${open.at(-1) ?? ''}"` };
+  return { plain, mentions };
+}
+
+function asNumber(v: unknown): number | undefined {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  return undefined;
+}
+
+/** Options of {@link FakeTelegram.start}. */
+export interface FakeTelegramOptions {
+  /** The bot's id; the token starts with it. Default 7000001. */
+  botId?: number;
+  /** The bot's username. Default `mindlink_test_bot`. */
+  username?: string;
+}
+
+/** The fake Bot API server. Start one per suite with {@link FakeTelegram.start}; close it after the bot stopped. */
+export class FakeTelegram {
+  /** The only token the fake accepts. */
+  readonly token: string;
+  /** What the bot's `getMe` returns. */
+  readonly bot: User;
+  /** Every accepted `sendMessage`, in order. */
+  readonly sent: SentMessage[] = [];
+  /** Every call received, in order (failed and dropped ones too). */
+  readonly calls: ApiCall[] = [];
+  /** The last `setMyCommands` list, or null. */
+  commands: BotCommand[] | null = null;
+  /** Highest update id the bot confirmed (by asking for a later offset). */
+  confirmedUpTo = 0;
+
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly events = new EventEmitter();
+  private readonly failures = new Map<string, InjectedFailure[]>();
+  private readonly blockedChats = new Set<number>();
+  private readonly messageSeq = new Map<number, number>();
+  private updates: Update[] = [];
+  private readonly polls = new Set<PendingPoll>();
+  private nextUpdateId = 1;
+  private port = 0;
+
+  private constructor(opts: FakeTelegramOptions) {
+    const botId = opts.botId ?? 7000001;
+    this.token = `${botId}:FAKE-test-token-${'x'.repeat(30)}`;
+    this.bot = { id: botId, is_bot: true, first_name: 'mindlink', username: opts.username ?? 'mindlink_test_bot' };
+    this.server = createServer((req, res) => this.onRequest(req, res));
+    this.server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    this.events.setMaxListeners(0);
+  }
+
+  /** Start a fake on 127.0.0.1, port 0. */
+  static async start(opts: FakeTelegramOptions = {}): Promise<FakeTelegram> {
+    const fake = new FakeTelegram(opts);
+    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+    fake.port = (fake.server.address() as AddressInfo).port;
+    return fake;
+  }
+
+  /** The `client.apiRoot` for grammy (no trailing slash). */
+  get apiRoot(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Make the next `times` calls of `method` fail as described. */
+  failNext(method: string, failure: InjectedFailure, times = 1): void {
+    const list = this.failures.get(method) ?? [];
+    for (let n = 0; n < times; n += 1) list.push(failure);
+    this.failures.set(method, list);
+  }
+
+  /** From now on every `sendMessage` to `chatId` answers 403 "bot was blocked by the user". */
+  blockChat(chatId: number): void {
+    this.blockedChats.add(chatId);
+  }
+
+  /** Queue an update (its `update_id` is assigned) and wake a pending long poll. */
+  pushUpdate(update: Omit<Update, 'update_id'>): Update {
+    const full = { ...update, update_id: this.nextUpdateId++ } as Update;
+    this.updates.push(full);
+    for (const poll of [...this.polls]) {
+      const ready = this.readyFor(poll.offset, poll.limit);
+      if (ready.length > 0) this.finishPoll(poll, { ok: true, result: ready });
+    }
+    return full;
+  }
+
+  /**
+   * A user writes `text` in `chat`, as a Telegram client would send it: a
+   * leading `/cmd` or `/cmd@bot` carries a `bot_command` entity; `replyTo`
+   * (a message of this fake, e.g. `sent[i].message`) makes it a reply.
+   */
+  sendText(opts: { chat: Chat; from: User; text: string; replyTo?: Message; edited?: boolean }): Message {
+    const entities: MessageEntity[] = [];
+    const cmd = /^\/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?/.exec(opts.text);
+    if (cmd) entities.push({ type: 'bot_command', offset: 0, length: cmd[0].length });
+    const message = {
+      message_id: this.nextMessageId(opts.chat.id),
+      date: Math.floor(Date.now() / 1000),
+      chat: opts.chat,
+      from: opts.from,
+      text: opts.text,
+      ...(entities.length > 0 ? { entities } : {}),
+      ...(opts.replyTo ? { reply_to_message: opts.replyTo } : {}),
+    } as Message;
+    if (opts.edited) this.pushUpdate({ edited_message: { ...message, edit_date: message.date } } as Omit<Update, 'update_id'>);
+    else this.pushUpdate({ message } as Omit<Update, 'update_id'>);
+    return message;
+  }
+
+  /**
+   * Resolve with the first accepted message (from index `since` of {@link sent}) that matches,
+   * waiting for it if needed; reject after `timeoutMs`.
+   */
+  waitForMessage(predicate: (m: SentMessage) => boolean, opts: { since?: number; timeoutMs?: number } = {}): Promise<SentMessage> {
+    const since = opts.since ?? 0;
+    return this.waitUntil(() => this.sent.slice(since).find(predicate), opts.timeoutMs ?? 10_000, 'a matching sendMessage');
+  }
+
+  /** Resolve with the first call (from index `since` of {@link calls}) of `method` that matches. */
+  waitForCall(method: string, predicate: (c: ApiCall) => boolean = () => true, opts: { since?: number; timeoutMs?: number } = {}): Promise<ApiCall> {
+    const since = opts.since ?? 0;
+    return this.waitUntil(
+      () => this.calls.slice(since).find((c) => c.method === method && predicate(c)),
+      opts.timeoutMs ?? 10_000,
+      `a ${method} call`,
+    );
+  }
+
+  /** Resolve once the bot confirmed update `updateId` (asked getUpdates for a later offset). */
+  waitForConfirmed(updateId: number, timeoutMs = 10_000): Promise<number> {
+    return this.waitUntil(() => (this.confirmedUpTo >= updateId ? this.confirmedUpTo : undefined), timeoutMs, `confirmation of update ${updateId}`);
+  }
+
+  /** Answer pending long polls, close every socket and the server. */
+  async close(): Promise<void> {
+    for (const poll of [...this.polls]) this.finishPoll(poll, { ok: true, result: [] });
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    for (const s of this.sockets) s.destroy();
+    await closed;
+  }
+
+  private waitUntil<T>(probe: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const found = probe();
+      if (found !== undefined) {
+        resolve(found);
+        return;
+      }
+      const waiter: Waiter = {
+        check: () => {
+          const hit = probe();
+          if (hit === undefined) return false;
+          done();
+          resolve(hit);
+          return true;
+        },
+      };
+      const onEvent = (): void => {
+        waiter.check();
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`fake Telegram: no ${what} within ${timeoutMs} ms (sent: ${JSON.stringify(this.sent.map((m) => m.plain))})`));
+      }, timeoutMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        this.events.off('change', onEvent);
+      };
+      this.events.on('change', onEvent);
+    });
+  }
+
+  private nextMessageId(chatId: number): number {
+    const id = (this.messageSeq.get(chatId) ?? 0) + 1;
+    this.messageSeq.set(chatId, id);
+    return id;
+  }
+
+  private readyFor(offset: number, limit: number): Update[] {
+    return this.updates.filter((u) => u.update_id >= offset).slice(0, limit);
+  }
+
+  private finishPoll(poll: PendingPoll, body: unknown, status = 200): void {
+    clearTimeout(poll.timer);
+    this.polls.delete(poll);
+    this.reply(poll.res, status, body);
+  }
+
+  private reply(res: ServerResponse, status: number, body: unknown): void {
+    if (res.writableEnded || res.destroyed) return;
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  }
+
+  private apiError(res: ServerResponse, code: number, description: string, parameters?: Record<string, unknown>): void {
+    this.reply(res, code, { ok: false, error_code: code, description, ...(parameters ? { parameters } : {}) });
+  }
+
+  private onRequest(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', this.apiRoot);
+      const m = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
+      if (!m || m[1] === undefined || m[2] === undefined) {
+        this.apiError(res, 404, 'Not Found');
+        return;
+      }
+      if (decodeURIComponent(m[1]) !== this.token) {
+        this.apiError(res, 401, 'Unauthorized');
+        return;
+      }
+      const params: Record<string, unknown> = Object.fromEntries(url.searchParams);
+      const body = Buffer.concat(chunks).toString('utf8');
+      const type = req.headers['content-type'] ?? '';
+      try {
+        if (body !== '' && type.includes('json')) Object.assign(params, JSON.parse(body) as Record<string, unknown>);
+        else if (body !== '' && type.includes('urlencoded')) Object.assign(params, Object.fromEntries(new URLSearchParams(body)));
+      } catch {
+        this.apiError(res, 400, 'Bad Request: invalid JSON body');
+        return;
+      }
+      this.handle(m[2], params, req, res);
+    });
+  }
+
+  private handle(method: string, params: Record<string, unknown>, req: IncomingMessage, res: ServerResponse): void {
+    this.calls.push({ method, params });
+    this.events.emit('change');
+    const failure = this.failures.get(method)?.shift();
+    if (failure && failure.kind !== 'none') {
+      if (failure.kind === 'drop') req.socket.destroy();
+      else if (failure.kind === 'rate_limit') {
+        this.apiError(res, 429, `Too Many Requests: retry after ${failure.retryAfter}`, { retry_after: failure.retryAfter });
+      } else if (failure.kind === 'blocked') this.apiError(res, 403, 'Forbidden: bot was blocked by the user');
+      else this.apiError(res, failure.code, failure.description);
+      return;
+    }
+    switch (method) {
+      case 'getMe':
+        this.reply(res, 200, { ok: true, result: { ...this.bot, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false } });
+        return;
+      case 'deleteWebhook':
+      case 'answerCallbackQuery':
+        this.reply(res, 200, { ok: true, result: true });
+        return;
+      case 'setMyCommands':
+        this.commands = (params.commands as BotCommand[] | undefined) ?? [];
+        this.events.emit('change');
+        this.reply(res, 200, { ok: true, result: true });
+        return;
+      case 'getUpdates':
+        this.getUpdates(params, res);
+        return;
+      case 'sendMessage':
+        this.sendMessage(params, res);
+        return;
+      default:
+        this.apiError(res, 404, 'Not Found: method not found');
+    }
+  }
+
+  private getUpdates(params: Record<string, unknown>, res: ServerResponse): void {
+    const offset = asNumber(params.offset) ?? 0;
+    const limit = Math.min(100, Math.max(1, asNumber(params.limit) ?? 100));
+    const timeout = Math.max(0, asNumber(params.timeout) ?? 0);
+    if (offset > 0) {
+      // Asking for `offset` confirms every update below it: Telegram forgets them.
+      this.updates = this.updates.filter((u) => u.update_id >= offset);
+      if (offset - 1 > this.confirmedUpTo) {
+        this.confirmedUpTo = offset - 1;
+        this.events.emit('change');
+      }
+    } else if (offset < 0) {
+      this.updates = this.updates.slice(offset);
+    }
+    // Like Telegram, a newer getUpdates ends an older one with 409.
+    for (const poll of [...this.polls]) {
+      this.finishPoll(poll, { ok: false, error_code: 409, description: 'Conflict: terminated by other getUpdates request' }, 409);
+    }
+    const ready = this.readyFor(offset, limit);
+    if (ready.length > 0 || timeout === 0) {
+      this.reply(res, 200, { ok: true, result: ready });
+      return;
+    }
+    const poll: PendingPoll = {
+      offset,
+      limit,
+      res,
+      timer: setTimeout(() => this.finishPoll(poll, { ok: true, result: [] }), timeout * 1000),
+    };
+    this.polls.add(poll);
+    // The client gave up (grammy aborts the poll on stop): forget it; its updates stay queued.
+    res.on('close', () => {
+      clearTimeout(poll.timer);
+      this.polls.delete(poll);
+    });
+  }
+
+  private sendMessage(params: Record<string, unknown>, res: ServerResponse): void {
+    const chatId = asNumber(params.chat_id);
+    const text = typeof params.text === 'string' ? params.text : '';
+    if (chatId === undefined) {
+      this.apiError(res, 400, 'Bad Request: chat not found');
+      return;
+    }
+    if (this.blockedChats.has(chatId)) {
+      this.apiError(res, 403, 'Forbidden: bot was blocked by the user');
+      return;
+    }
+    const parseMode = typeof params.parse_mode === 'string' ? params.parse_mode : undefined;
+    let plain = text;
+    let mentions: number[] = [];
+    if (parseMode === 'HTML') {
+      const rendered = renderTelegramHtml(text);
+      if ('error' in rendered) {
+        this.apiError(res, 400, rendered.error);
+        return;
+      }
+      ({ plain, mentions } = rendered);
+    }
+    if (plain.trim() === '') {
+      this.apiError(res, 400, 'Bad Request: message text is empty');
+      return;
+    }
+    if (plain.length > 4096) {
+      this.apiError(res, 400, 'Bad Request: message is too long');
+      return;
+    }
+    const rp = params.reply_parameters as { message_id?: number; allow_sending_without_reply?: boolean } | undefined;
+    const replyTo = rp?.message_id ?? asNumber(params.reply_to_message_id);
+    const threadId = asNumber(params.message_thread_id);
+    const chat: Chat = chatId > 0 ? { id: chatId, type: 'private', first_name: 'user' } : { id: chatId, type: 'group', title: 'group' };
+    const message = {
+      message_id: this.nextMessageId(chatId),
+      date: Math.floor(Date.now() / 1000),
+      chat,
+      from: this.bot,
+      text: plain,
+      ...(threadId !== undefined ? { message_thread_id: threadId } : {}),
+    } as Message;
+    const lpo = params.link_preview_options as { is_disabled?: boolean } | undefined;
+    this.sent.push({
+      chat_id: chatId,
+      text,
+      parse_mode: parseMode,
+      plain,
+      mentions,
+      reply_to: replyTo,
+      allow_sending_without_reply: rp?.allow_sending_without_reply ?? (params.allow_sending_without_reply as boolean | undefined),
+      link_preview_disabled: lpo?.is_disabled === true || params.disable_web_page_preview === true,
+      message_thread_id: threadId,
+      entities: params.entities as MessageEntity[] | undefined,
+      message,
+    });
+    this.events.emit('change');
+    this.reply(res, 200, { ok: true, result: message });
+  }
+}
