@@ -79,10 +79,11 @@ function readValue(key: Key, raw: string): Reading | null {
     case 'goal': {
       const text = unwrap(value).replace(/\s+/g, ' ').trim();
       // An empty GOAL, or the template's placeholder, is ignored.
-      if (text === '' || /^<[^>]*>$/.test(text)) return { key, goal: null };
+      if (text === '' || /^<[^>]*>(?:\s*\(.*\))?$/.test(text)) return { key, goal: null };
       return { key, goal: cutText(text, GOAL_MAX) };
     }
     case 'subtask': {
+      if (/^[*_`~\s]*done\s*\|\s*blocked/i.test(value)) return null;
       const m = /^[*_`~\s]*(done|blocked)\b[*_`~]*\s*[:\-–—]?\s*(.*)$/i.exec(value);
       if (!m?.[1]) return null;
       const step = unwrap(m[2] ?? '').replace(/\s+/g, ' ').trim();

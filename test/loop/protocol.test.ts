@@ -104,6 +104,8 @@ describe('parseProtocol', () => {
     expect(parseProtocol('GOAL:').goal).toBeNull();
     expect(parseProtocol('GOAL:   ').goal).toBeNull();
     expect(parseProtocol('GOAL: <one line>').goal).toBeNull();
+    expect(parseProtocol('GOAL: <one line>   (only when your goal changes)').goal).toBeNull();
+    expect(parseProtocol('SUBTASK: done|blocked <step>').subtask).toBeNull();
   });
 
   it('GIVEN an empty GOAL after a real one THEN the real one stands', () => {
