@@ -8,6 +8,7 @@
  * It knows nothing of Minecraft beyond a {@link Snapshot} and an {@link Engine}.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { Engine, TurnKind, TurnRequest } from '../engines/engine.ts';
 import { ProviderRefusedError } from '../errors.ts';
@@ -15,7 +16,7 @@ import { worldFingerprint, type AvatarGame, type Snapshot } from '../game/game.t
 import type { Avatar, Goal, GoalRecordEntry, Store } from '../store/store.ts';
 import { completeDirection, summarizeDirections } from './directions.ts';
 import { parseProtocol, type Protocol } from './protocol.ts';
-import { renderPrompt } from './prompts.ts';
+import { NUDGES, renderPrompt } from './prompts.ts';
 import { OWN_REWRITE_LIMIT, ownPart, ownPartForPrompt, ownSize, type TaskFile } from './task-md.ts';
 
 /** What the loop shows as its state: the stored state, or `waiting` while the game is down. */
@@ -64,7 +65,15 @@ const PARK_AFTER_BLOCKED = 3;
  * loop.start();                       // resumes the saved goal, or chooses one
  * loop.setOwnerGoal('collect 3 oak logs', personId);
  */
-export class GoalLoop {
+/** Events of a {@link GoalLoop}, for observers and tests. */
+export interface GoalLoopEvents {
+  /** The next automatic turn is due in `delayMs`. */
+  turnScheduled: [delayMs: number];
+  /** A turn of this kind finished (its reply applied). */
+  turnEnded: [kind: TurnKind];
+}
+
+export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   private readonly d: GoalLoopDeps;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -81,6 +90,7 @@ export class GoalLoop {
   private turnWasAborted = false;
 
   constructor(deps: GoalLoopDeps) {
+    super();
     this.d = deps;
   }
 
@@ -254,6 +264,7 @@ export class GoalLoop {
   private schedule(ms: number): void {
     this.clearTimer();
     if (!this.active) return;
+    this.emit('turnScheduled', ms);
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.running = this.turn().finally(() => {
@@ -350,6 +361,7 @@ export class GoalLoop {
     } else if (!stale) {
       this.applyReply(parsed);
     }
+    this.emit('turnEnded', kind);
 
     // Pacing: a turn that changed nothing (position, inventory/XP, notes, goal) doubles the delay, up to the cap.
     const after = worldFingerprint(this.d.game.snapshot());
@@ -533,11 +545,9 @@ export class GoalLoop {
     }
     const task = taskText ?? '';
     const nudges: string[] = [];
-    if (kind === 'blocked') nudges.push('Your last step was blocked: take another route, or pick another goal.');
-    if (this.unchangedStreak > 0 && kind !== 'question') nudges.push('Your last turn changed nothing: try something different.');
-    if (task && ownSize(task) > OWN_REWRITE_LIMIT && kind !== 'question') {
-      nudges.push('Your part of TASK.md is over 9 KB: rewrite it short (keep goal, plan, done, parked; move history to your lab log).');
-    }
+    if (kind === 'blocked') nudges.push(NUDGES.anotherRoute);
+    if (this.unchangedStreak > 0 && kind !== 'question') nudges.push(NUDGES.tryDifferent);
+    if (task && ownSize(task) > OWN_REWRITE_LIMIT && kind !== 'question') nudges.push(NUDGES.rewriteTask);
     const recent = this.d.store.record.data.goals
       .filter((g) => g.avatar === this.d.avatar && g.outcome === 'done')
       .slice(-5)
