@@ -24,6 +24,10 @@ import { StoreCorruptError } from '../errors.ts';
 export class DataFile<S extends z.ZodType> {
   private readonly db: Low<z.infer<S>>;
   private scheduled = false;
+  /** A write is running; updates made meanwhile set {@link DataFile.dirty} for one follow-up write. */
+  private active = false;
+  private dirty = false;
+  /** Settles once every write requested so far is on disk (or failed). */
   private writing: Promise<void> = Promise.resolve();
   private failure: Error | undefined;
   /** Number of writes that reached the disk (for tests and benchmarks). */
@@ -92,14 +96,26 @@ export class DataFile<S extends z.ZodType> {
     this.scheduled = true;
     queueMicrotask(() => {
       this.scheduled = false;
-      this.writing = this.db
-        .write()
-        .then(() => {
-          this.writes++;
-        })
-        .catch((err: Error) => {
-          this.failure = err;
-        });
+      if (this.active) this.dirty = true;
+      else this.writing = this.writeUntilClean();
     });
+  }
+
+  /** Write, and write once more while updates came in during the last write: one disk write at a time, counted once each. */
+  private async writeUntilClean(): Promise<void> {
+    this.active = true;
+    try {
+      do {
+        this.dirty = false;
+        try {
+          await this.db.write();
+          this.writes++;
+        } catch (err) {
+          this.failure = err as Error;
+        }
+      } while (this.dirty);
+    } finally {
+      this.active = false;
+    }
   }
 }

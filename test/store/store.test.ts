@@ -1,0 +1,196 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { StoreCorruptError } from '../../src/errors.ts';
+import { Store } from '../../src/store/store.ts';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const storeModule = pathToFileURL(join(repoRoot, 'src/store/store.ts')).href;
+
+/**
+ * A writer in a tight loop: each round it adds a person and a post, drops old
+ * ones so the files stay a few hundred KB (a write takes a while), flushes, and
+ * says `wrote N` once round N is on disk — then starts the next round at once.
+ */
+const WRITER = `
+import { Store } from ${JSON.stringify(storeModule)};
+const store = await Store.open(process.argv[2]);
+let n = 0;
+for (const p of store.state.data.persons) {
+  const m = /^n(\\d+)$/.exec(p.id);
+  if (m) n = Math.max(n, Number(m[1]));
+}
+for (;;) {
+  n += 1;
+  const round = n;
+  for (let i = 0; i < 10; i++) {
+    store.state.update((s) => {
+      s.persons.push({ id: 'n' + round + '_' + i, name: 'x'.repeat(200), identities: ['console:local'], admin: false });
+      if (s.persons.length > 1000) s.persons.splice(0, s.persons.length - 1000);
+    });
+    await new Promise((r) => setImmediate(r));
+  }
+  store.state.update((s) => { s.persons.push({ id: 'n' + round, name: 'round', identities: [], admin: false }); });
+  store.outbox.update((o) => {
+    o.seq += 1;
+    o.pending.push({ id: 'p' + o.seq, dest: 'console', avatar: null, text: 'y'.repeat(500), ping: null, replyTo: null, kind: 'info', createdAt: new Date().toISOString(), attempts: 0, notBefore: 0 });
+    if (o.pending.length > 300) o.pending.splice(0, o.pending.length - 300);
+  });
+  await store.flush();
+  process.stdout.write('wrote ' + round + '\\n');
+}
+`;
+
+/** Resolve with the child's Nth `wrote …` line (counting from its start). */
+function nthWrote(child: ChildProcess, n: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let seen = 0;
+    const lines = createInterface({ input: child.stdout! });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    lines.on('line', (line) => {
+      const m = /^wrote (\d+)$/.exec(line);
+      if (!m) return;
+      seen += 1;
+      if (seen === n) {
+        lines.close();
+        resolve(Number(m[1]));
+      }
+    });
+    child.once('exit', (code, signal) => reject(new Error(`writer exited early (${code ?? signal}): ${stderr}`)));
+  });
+}
+
+describe('Store', () => {
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mindlink-store-'));
+  });
+
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('GIVEN a child process writing updates in a tight loop WHEN it is killed with SIGKILL at random moments THEN the store opens, validates, and holds every round it reported', async () => {
+    const script = join(dir, 'writer.mts');
+    await writeFile(script, WRITER);
+    const data = join(dir, 'data');
+    for (let run = 0; run < 5; run++) {
+      const child = spawn(process.execPath, ['--import', 'tsx', script, data], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      let lastReported: number;
+      try {
+        // A random moment: after a random number of rounds, while the next round's writes are in flight.
+        lastReported = await nthWrote(child, 1 + Math.floor(Math.random() * 25));
+      } finally {
+        child.kill('SIGKILL');
+        await exited;
+      }
+
+      const store = await Store.open(data);
+      const ids = new Set(store.state.data.persons.map((p) => p.id));
+      expect(ids.has(`n${lastReported}`)).toBe(true);
+      expect(store.outbox.data.pending.length).toBeGreaterThan(0);
+      await store.flush();
+    }
+  });
+
+  it('GIVEN a state.json that is not JSON THEN Store.open rejects with StoreCorruptError naming the file AND the file is unchanged', async () => {
+    const file = join(dir, 'state.json');
+    const bytes = Buffer.from('{"version":1,"avatars":[ \u00e9 not json');
+    await writeFile(file, bytes);
+    const err = await Store.open(dir).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreCorruptError);
+    expect((err as StoreCorruptError).file).toBe(file);
+    expect((err as Error).message).toContain(file);
+    expect((err as Error).message).toContain('not valid JSON');
+    expect(await readFile(file)).toEqual(bytes);
+  });
+
+  it('GIVEN a state.json that does not match the schema THEN Store.open rejects with StoreCorruptError naming the file and the bad field AND the file is unchanged', async () => {
+    const file = join(dir, 'state.json');
+    const bytes = Buffer.from(JSON.stringify({ version: 1, avatars: 'steve', persons: [], links: [], servers: [], shares: [] }));
+    await writeFile(file, bytes);
+    const err = await Store.open(dir).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreCorruptError);
+    expect((err as StoreCorruptError).file).toBe(file);
+    expect((err as Error).message).toContain(file);
+    expect((err as Error).message).toContain('avatars');
+    expect(await readFile(file)).toEqual(bytes);
+  });
+
+  it('GIVEN a corrupt outbox.json THEN Store.open rejects naming that file and leaves it unchanged', async () => {
+    await (await Store.open(dir)).flush();
+    const file = join(dir, 'outbox.json');
+    const bytes = Buffer.from('{"version":1,"seq":-3,"pending":[]}');
+    await writeFile(file, bytes);
+    const err = await Store.open(dir).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreCorruptError);
+    expect((err as StoreCorruptError).file).toBe(file);
+    expect(await readFile(file)).toEqual(bytes);
+  });
+
+  it('GIVEN an empty dir THEN Store.open creates every file with its defaults', async () => {
+    const store = await Store.open(join(dir, 'nested', 'data'));
+    await store.flush();
+    const state = JSON.parse(await readFile(join(dir, 'nested', 'data', 'state.json'), 'utf8'));
+    expect(state).toEqual({ version: 1, avatars: [], persons: [], links: [], servers: [], shares: [] });
+    const outbox = JSON.parse(await readFile(join(dir, 'nested', 'data', 'outbox.json'), 'utf8'));
+    expect(outbox).toEqual({ version: 1, seq: 0, pending: [] });
+  });
+
+  it('GIVEN 1000 updates in one tick THEN at most 2 writes reach the disk and the last value is there', async () => {
+    const store = await Store.open(dir);
+    const before = store.state.writes;
+    for (let i = 0; i < 1000; i++) {
+      store.state.update((s) => {
+        s.shares = [{ guild: String(i), role: 'r', server: 's' }];
+      });
+    }
+    await store.flush();
+    expect(store.state.writes - before).toBeGreaterThanOrEqual(1);
+    expect(store.state.writes).toBeLessThanOrEqual(2);
+    const onDisk = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
+    expect(onDisk.shares).toEqual([{ guild: '999', role: 'r', server: 's' }]);
+  });
+
+  it('GIVEN updates in 20 ticks while writes are in flight THEN they collapse into fewer disk writes, each counted once, and the last state is on disk', async () => {
+    const store = await Store.open(dir);
+    const before = store.state.writes;
+    for (let i = 0; i < 20; i++) {
+      store.state.update((s) => {
+        s.shares.push({ guild: String(i), role: 'r', server: 's' });
+      });
+      await new Promise((r) => setImmediate(r));
+    }
+    await store.flush();
+    const written = store.state.writes - before;
+    expect(written).toBeGreaterThanOrEqual(2);
+    expect(written).toBeLessThan(20);
+    const onDisk = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
+    expect(onDisk.shares).toHaveLength(20);
+  });
+
+  it('GIVEN an update made while a write is in flight THEN flush resolves only after that update is on disk', async () => {
+    const store = await Store.open(dir);
+    store.state.update((s) => {
+      s.shares.push({ guild: 'first', role: 'r', server: 's' });
+    });
+    await new Promise((r) => setImmediate(r)); // the first write has started
+    store.state.update((s) => {
+      s.shares.push({ guild: 'second', role: 'r', server: 's' });
+    });
+    await store.flush();
+    const onDisk = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
+    expect(onDisk.shares.map((s: { guild: string }) => s.guild)).toEqual(['first', 'second']);
+    const reopened = await Store.open(dir);
+    expect(reopened.state.data.shares).toHaveLength(2);
+  });
+});
