@@ -334,10 +334,13 @@ export class TaskFile {
   /** `<dir>/lab-log.md` */
   readonly labPath: string;
 
-  constructor(
-    private readonly dir: string,
-    private readonly avatar: string,
-  ) {
+  private readonly dir: string;
+  private readonly avatar: string;
+
+  /** `dir` holds this avatar's TASK.md and lab-log.md (created on first use). */
+  constructor(dir: string, avatar: string) {
+    this.dir = dir;
+    this.avatar = avatar;
     this.path = join(dir, 'TASK.md');
     this.labPath = join(dir, 'lab-log.md');
   }
