@@ -1,0 +1,141 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadConfig, parseConfig } from '../src/config.ts';
+import { ConfigError } from '../src/errors.ts';
+
+/** The ConfigError a bad environment gives (fails the test if none is thrown). */
+function configError(env: Record<string, string | undefined>): ConfigError {
+  try {
+    parseConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error(`parseConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('parseConfig', () => {
+  it('GIVEN an empty environment THEN every key has its default', () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      DATA_DIR: 'data',
+      LOG_LEVEL: 'info',
+      CONSOLE: true,
+      ENGINE: 'scripted',
+      ADMINS: [],
+      MC_VERSION: '1.21.4',
+      TELEGRAM_API_ROOT: 'https://api.telegram.org',
+      LLM_BASE_URL: 'https://api.openai.com/v1',
+      LOOP_PACE_MS: 3000,
+      LOOP_MAX_PACE_MS: 60_000,
+    });
+    for (const key of ['MC_HOST', 'MC_PORT', 'TELEGRAM_TOKEN', 'DISCORD_TOKEN', 'DISCORD_API_URL', 'DISCORD_GUILD_ID', 'LLM_API_KEY'] as const) {
+      expect(config[key]).toBeUndefined();
+    }
+  });
+
+  it('GIVEN good values THEN they are parsed into their types', () => {
+    const config = parseConfig({
+      MC_PORT: '25565',
+      CONSOLE: 'off',
+      ENGINE: 'llm',
+      ADMINS: 'telegram:123, discord:456',
+      TELEGRAM_TOKEN: '123456:ABC-def_ghi',
+      TELEGRAM_API_ROOT: 'http://127.0.0.1:8081',
+    });
+    expect(config.MC_PORT).toBe(25565);
+    expect(config.CONSOLE).toBe(false);
+    expect(config.ENGINE).toBe('llm');
+    expect(config.ADMINS).toEqual(['telegram:123', 'discord:456']);
+    expect(config.TELEGRAM_API_ROOT).toBe('http://127.0.0.1:8081');
+  });
+
+  it('GIVEN empty strings THEN they count as unset', () => {
+    const config = parseConfig({ MC_PORT: '', ENGINE: '', ADMINS: '', TELEGRAM_TOKEN: '', CONSOLE: '  ', TELEGRAM_API_ROOT: '' });
+    expect(config.MC_PORT).toBeUndefined();
+    expect(config.ENGINE).toBe('scripted');
+    expect(config.ADMINS).toEqual([]);
+    expect(config.TELEGRAM_TOKEN).toBeUndefined();
+    expect(config.CONSOLE).toBe(true);
+    expect(config.TELEGRAM_API_ROOT).toBe('https://api.telegram.org');
+  });
+
+  it.each([
+    ['MC_PORT', 'abc'],
+    ['MC_PORT', '70000'],
+    ['MC_PORT', '25.5'],
+    ['ENGINE', 'gpt'],
+    ['ADMINS', 'telegram:1,bob'],
+    ['ADMINS', 'slack:42'],
+    ['TELEGRAM_API_ROOT', 'not a url'],
+    ['TELEGRAM_API_ROOT', 'ftp://example.org'],
+    ['CONSOLE', 'maybe'],
+  ])('GIVEN %s=%s THEN a ConfigError of one line names the key', (key, value) => {
+    const err = configError({ [key]: value });
+    expect(err.message).not.toContain('\n');
+    expect(err.message).toContain(key);
+  });
+
+  it('GIVEN a bad key among good ones THEN the message names the bad key only', () => {
+    const err = configError({ ENGINE: 'llm', MC_PORT: 'x', DATA_DIR: '/tmp/d' });
+    expect(err.message).toMatch(/^config: MC_PORT=/);
+    expect(err.message).not.toContain('ENGINE');
+  });
+
+  it('GIVEN a malformed TELEGRAM_TOKEN THEN the message names the key but never shows the token', () => {
+    const token = 'my-very-secret-token-value-0123456789';
+    const err = configError({ TELEGRAM_TOKEN: token });
+    expect(err.message).toContain('TELEGRAM_TOKEN');
+    expect(err.message).not.toContain(token);
+    expect(err.message).not.toContain('secret');
+    expect(err.message).not.toContain('\n');
+  });
+
+  it('GIVEN a too-short DISCORD_TOKEN THEN the message never shows it', () => {
+    const err = configError({ DISCORD_TOKEN: 'short-secret' });
+    expect(err.message).toContain('DISCORD_TOKEN');
+    expect(err.message).not.toContain('short-secret');
+  });
+});
+
+describe('loadConfig', () => {
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mindlink-config-'));
+  });
+
+  afterEach(async () => {
+    vi.unstubAllEnvs();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('GIVEN a .env and the environment THEN the environment wins, and an empty environment value does not hide the file', async () => {
+    const envFile = join(dir, '.env');
+    await writeFile(envFile, ['ENGINE=llm', 'LOG_LEVEL=debug', 'DATA_DIR=/from/file', 'MC_PORT=25565', '# a comment', ''].join('\n'));
+    vi.stubEnv('ENGINE', 'scripted');
+    vi.stubEnv('DATA_DIR', '/from/env');
+    vi.stubEnv('LOG_LEVEL', ''); // empty counts as unset: the file's value applies
+    vi.stubEnv('MC_PORT', '');
+    const config = loadConfig(envFile);
+    expect(config.ENGINE).toBe('scripted');
+    expect(config.DATA_DIR).toBe('/from/env');
+    expect(config.LOG_LEVEL).toBe('debug');
+    expect(config.MC_PORT).toBe(25565);
+  });
+
+  it('GIVEN no .env file THEN the environment alone is used', () => {
+    vi.stubEnv('ENGINE', 'llm');
+    expect(loadConfig(join(dir, 'missing.env')).ENGINE).toBe('llm');
+  });
+
+  it('GIVEN a bad value in .env THEN loadConfig throws a ConfigError naming the key', async () => {
+    const envFile = join(dir, '.env');
+    await writeFile(envFile, 'MC_PORT=port\n');
+    vi.stubEnv('MC_PORT', '');
+    expect(() => loadConfig(envFile)).toThrow(ConfigError);
+    expect(() => loadConfig(envFile)).toThrow(/MC_PORT/);
+  });
+});
