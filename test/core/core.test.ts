@@ -1,0 +1,281 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConsoleBridge } from '../../bridges/console.ts';
+import type { InboundMessage } from '../../bridges/bridge.ts';
+import { parseConfig } from '../../src/config.ts';
+import { Mindlink } from '../../src/core.ts';
+import { StoreCorruptError } from '../../src/errors.ts';
+import { silentLogger } from '../../src/logger.ts';
+import { FakeGame } from '../fakes/fake-game.ts';
+import { TestEngine, type Script } from '../fakes/test-engine.ts';
+
+interface Running {
+  core: Mindlink;
+  stdin: PassThrough;
+  lines: string[];
+  engines: Map<string, TestEngine>;
+  games: Map<string, FakeGame>;
+  /** Resolves with the first stdout line matching, waiting for it if needed. */
+  line(re: RegExp): Promise<string>;
+  send(text: string): void;
+}
+
+const dirs: string[] = [];
+const running: Mindlink[] = [];
+
+async function tempDir(): Promise<string> {
+  const d = await mkdtemp(join(tmpdir(), 'mindlink-core-'));
+  dirs.push(d);
+  return d;
+}
+
+const defaultScript: Script = (req) => {
+  if (req.kind === 'question') return `You asked: ${req.message}\nSTATUS: working`;
+  if (req.kind === 'choose') return 'GOAL: explore\nSTATUS: working';
+  return 'STATUS: working';
+};
+
+async function startCore(dataDir: string, opts: { console?: boolean; script?: Script; env?: Record<string, string> } = {}): Promise<Running> {
+  const config = parseConfig({ DATA_DIR: dataDir, LOOP_PACE_MS: '50', LOOP_MAX_PACE_MS: '200', ...opts.env });
+  const engines = new Map<string, TestEngine>();
+  const games = new Map<string, FakeGame>();
+  const core = await Mindlink.start({
+    config,
+    log: silentLogger(),
+    games: {
+      create: (avatar) => {
+        const g = new FakeGame(avatar.name);
+        games.set(avatar.name, g);
+        return g;
+      },
+      close: async () => {},
+    },
+    engines: (_kind, ctx) => {
+      const e = new TestEngine(opts.script ?? defaultScript);
+      engines.set(ctx.avatar, e);
+      return e;
+    },
+  });
+  running.push(core);
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const lines: string[] = [];
+  const waiters: { re: RegExp; resolve: (l: string) => void }[] = [];
+  let buf = '';
+  stdout.on('data', (chunk: Buffer) => {
+    buf += chunk.toString('utf8');
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const l = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      lines.push(l);
+      for (const w of [...waiters]) {
+        if (w.re.test(l)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(l);
+        }
+      }
+    }
+  });
+  if (opts.console !== false) await core.addBridge(new ConsoleBridge(stdin, stdout, silentLogger()));
+  return {
+    core,
+    stdin,
+    lines,
+    engines,
+    games,
+    line: (re) => {
+      const found = lines.find((l) => re.test(l));
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve) => waiters.push({ re, resolve }));
+    },
+    send: (text) => stdin.write(`${text}\n`),
+  };
+}
+
+afterEach(async () => {
+  for (const c of running.splice(0)) await c.stop();
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
+describe('core over the console bridge', () => {
+  it('GIVEN a first start THEN demo exists, is playing and linked to the console', async () => {
+    const r = await startCore(await tempDir());
+    expect(r.core.avatars().map((a) => [a.name, a.playing, a.engine])).toEqual([['demo', true, 'scripted']]);
+    expect(r.core.store.state.data.links).toMatchObject([{ avatar: 'demo', dest: 'console', mode: 'control' }]);
+    await r.line(/^\[demo\] New goal \(my choice\): explore$/);
+  });
+
+  it('GIVEN Goal:, a question, a direction and /status on stdin THEN each gets its reply line', async () => {
+    const r = await startCore(await tempDir());
+    r.send('Goal: collect 3 oak logs');
+    await r.line(/^\[demo\] New goal from console: collect 3 oak logs\.$/);
+    r.send('how many logs do you have?');
+    await r.line(/^\[demo\] You asked: how many logs do you have\?$/);
+    r.send('stay near the village');
+    await r.line(/^\[demo\] Noted as direction #1\.$/);
+    r.send('/direction');
+    await r.line(/^\[demo\] #1 \(\d{4}-\d{2}-\d{2}\) stay near the village$/);
+    r.send('/status');
+    await r.line(/^\[demo\] (working|choosing|wrapup) · goal: collect 3 oak logs \(set by console\)$/);
+    await r.line(/^\[demo\] position 0 64 0 \(overworld\) · health 20\/20 · food 20\/20$/);
+    expect(r.lines.every((l) => /^\[(demo|mindlink)\] /.test(l))).toBe(true);
+  });
+
+  it('GIVEN a 2500-character message THEN it is refused and nothing is stored', async () => {
+    const r = await startCore(await tempDir());
+    r.send(`Goal: ${'x'.repeat(2500)}`);
+    await r.line(/^\[mindlink\] That message is 2506 characters; the limit is 2000\. Nothing was stored/);
+    r.send(`${'y'.repeat(2500)}`);
+    await r.line(/That message is 2500 characters/);
+    const demo = r.core.avatar('demo');
+    expect(demo?.goal?.text ?? '').not.toContain('xxx');
+    expect(demo?.directions.open).toEqual([]);
+  });
+
+  it('GIVEN a lone "stop" THEN the avatar stops with no engine call, keeps its goal, and /play resumes it', async () => {
+    const r = await startCore(await tempDir());
+    r.send('Goal: explore');
+    await r.line(/New goal from console: explore/);
+    const engine = r.engines.get('demo') as TestEngine;
+    const before = engine.requests.length;
+    r.send('stop');
+    await r.line(/^\[demo\] Stopped\. My goal is kept: \/play resumes it\.$/);
+    expect(engine.requests.filter((q) => q.kind === 'question' || /stop/.test(q.message ?? ''))).toEqual([]);
+    expect(engine.requests.length).toBeLessThanOrEqual(before + 1); // at most the turn already under way
+    expect(r.core.displayState('demo')).toBe('stopped');
+    expect(r.games.get('demo')?.stops).toBe(1);
+    r.send('where are you?');
+    await r.line(/^\[demo\] I'm stopped, so I can't look around\. \/play demo starts me\.$/);
+    r.send('/status');
+    await r.line(/^\[demo\] stopped · goal: explore/);
+    r.send('/play');
+    await r.line(/^\[demo\] Playing\. Resuming my goal: explore$/);
+    await engine.nextTurn(engine.requests.length + 1).then((q) => expect(q.kind).toBe('resume'));
+  });
+
+  it('GIVEN a chat with two avatars THEN a message needs a name, and "name: …" addresses one', async () => {
+    const r = await startCore(await tempDir());
+    r.send('/avatar create steve');
+    await r.line(/^\[steve\] Created steve on embedded \(scripted engine\), linked to this chat\./);
+    r.send('Goal: explore');
+    await r.line(/^\[mindlink\] Several avatars here: demo, steve\. Name one/);
+    r.send('steve: Goal: go to 1 64 1');
+    await r.line(/^\[steve\] New goal from console: go to 1 64 1\. I'm stopped: \/play steve starts me\.$/);
+    r.send('/status steve');
+    await r.line(/^\[steve\] stopped · goal: go to 1 64 1/);
+    r.send('/goal collect 5 dirt demo');
+    await r.line(/^\[demo\] New goal from console: collect 5 dirt\.$/);
+    r.send('/avatars');
+    await r.line(/^\[mindlink\] steve: stopped \(owner console, scripted\)/);
+  });
+
+  it('GIVEN unknown commands and bad arguments THEN clear one-line refusals', async () => {
+    const r = await startCore(await tempDir());
+    r.send('/fly');
+    await r.line(/^\[mindlink\] There is no \/fly command\. \/help lists them\.$/);
+    r.send('/avatar create x');
+    await r.line(/^\[mindlink\] An avatar name is 3–16 letters/);
+    r.send('/link');
+    await r.line(/^\[mindlink\] avatar: .*Usage: \/link <avatar> \[control\|watch\]$/);
+    r.send('/help');
+    await r.line(/^\[mindlink\] \/goal <text> \[avatar\] — /);
+  });
+});
+
+describe('rights', () => {
+  const tg = (from: string, text: string, dest = `telegram:${from.split(':')[1]}`): InboundMessage => ({
+    platform: 'telegram',
+    from,
+    fromName: `user${from}`,
+    dest,
+    chatKind: dest === `telegram:${from.split(':')[1]}` ? 'private' : 'group',
+    messageId: '1',
+    text,
+  });
+
+  it('GIVEN a stranger THEN every message gets one refusal that names no avatar', async () => {
+    const r = await startCore(await tempDir(), { console: false });
+    await r.core.handleMessage(tg('telegram:99', 'Goal: collect 3 oak logs'));
+    await r.core.handleMessage(tg('telegram:99', 'demo: where are you?'));
+    await r.core.runCommand({ ...tg('telegram:99', ''), name: 'status', argsText: 'demo' });
+    await r.core.runCommand({ ...tg('telegram:99', ''), name: 'avatars', argsText: '' });
+    const posts = r.core.outbox.pending('telegram');
+    expect(posts).toHaveLength(4);
+    for (const p of posts) {
+      expect(p.text).toMatch(/^I don't know you yet\./);
+      expect(p.text).not.toMatch(/demo/);
+    }
+    expect(r.core.avatar('demo')?.goal?.text ?? null).not.toBe('collect 3 oak logs');
+  });
+
+  it('GIVEN a watcher in a linked group THEN questions and /status work but goals are refused', async () => {
+    const r = await startCore(await tempDir(), { console: false });
+    r.core.link('demo', 'telegram:-100', 'control');
+    await r.core.handleMessage(tg('telegram:5', 'Goal: explore', 'telegram:-100'));
+    await r.core.runCommand({ ...tg('telegram:5', '', 'telegram:-100'), name: 'status', argsText: '' });
+    const posts = r.core.outbox.pending('telegram');
+    expect(posts[0]?.text).toBe("You can't control demo: ask its owner.");
+    expect(posts[1]?.text).toMatch(/^(working|choosing|waiting|wrapup) · /);
+  });
+
+  it('GIVEN an ADMINS identity THEN it controls every avatar', async () => {
+    const r = await startCore(await tempDir(), { console: false, env: { ADMINS: 'telegram:7' } });
+    await r.core.handleMessage(tg('telegram:7', 'demo: Goal: collect 2 dirt'));
+    expect(r.core.avatar('demo')?.goal?.text).toBe('collect 2 dirt');
+  });
+
+  it('GIVEN a pairing code THEN a wrong code is refused and rate-limited, the right one makes an admin once', async () => {
+    const r = await startCore(await tempDir(), { console: false, env: { TELEGRAM_TOKEN: '123456:ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghi' } });
+    const code = r.core.pairingCode as string;
+    expect(code).toMatch(/^[0-9a-f]{10}$/);
+    for (let i = 0; i < 6; i++) await r.core.runCommand({ ...tg('telegram:8', ''), name: 'pair', argsText: 'nope' });
+    await r.core.runCommand({ ...tg('telegram:8', ''), name: 'pair', argsText: code });
+    const texts = r.core.outbox.pending('telegram').map((p) => p.text);
+    expect(texts.slice(0, 5)).toEqual(Array(5).fill('That pairing code is not valid.'));
+    expect(texts[5]).toMatch(/Too many wrong codes/);
+    expect(texts[6]).toMatch(/Too many wrong codes/);
+    await r.core.runCommand({ ...tg('telegram:9', ''), name: 'pair', argsText: code });
+    expect(r.core.outbox.pending('telegram').at(-1)?.text).toMatch(/^Paired: usertelegram:9 is now an admin/);
+    await r.core.runCommand({ ...tg('telegram:10', ''), name: 'pair', argsText: code });
+    expect(r.core.outbox.pending('telegram').at(-1)?.text).toBe('That pairing code is not valid.');
+    expect(r.core.pairingCode).toBeNull();
+  });
+});
+
+describe('restart', () => {
+  it('GIVEN a goal and a post not yet delivered WHEN mindlink restarts THEN the goal resumes and the post is delivered exactly once', async () => {
+    const dir = await tempDir();
+    const first = await startCore(dir, { console: false });
+    first.core.setGoal('demo', 'collect 3 oak logs', 'console');
+    first.core.postAbout('demo', 'info', 'a post written before the restart', null);
+    await first.core.stop();
+    running.splice(running.indexOf(first.core), 1);
+
+    const second = await startCore(dir);
+    await second.line(/^\[demo\] a post written before the restart$/);
+    const engine = second.engines.get('demo') as TestEngine;
+    const req = await engine.nextTurn(1);
+    expect(req.kind).toBe('resume');
+    expect(req.goal?.text).toBe('collect 3 oak logs');
+    await second.core.idle();
+    await second.core.stop();
+    running.splice(running.indexOf(second.core), 1);
+
+    const third = await startCore(dir);
+    await third.core.idle();
+    expect(third.lines.filter((l) => l.includes('a post written before the restart'))).toEqual([]);
+    expect(second.lines.filter((l) => l.includes('a post written before the restart'))).toHaveLength(1);
+  });
+
+  it('GIVEN a corrupt state.json THEN start-up stops with an error naming the file, which is left untouched', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'state.json'), '{"version":1,"avatars":[{"name":');
+    await expect(startCore(dir)).rejects.toThrow(StoreCorruptError);
+    await expect(startCore(dir)).rejects.toThrow(/state\.json/);
+    expect(await readFile(join(dir, 'state.json'), 'utf8')).toBe('{"version":1,"avatars":[{"name":');
+  });
+});
