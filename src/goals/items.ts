@@ -106,6 +106,7 @@ export function normaliseItem(phrase: string): string | null {
  * matchesItem('log', 'birch_log');        // true
  * matchesItem('cobblestone', 'stone');    // true
  * matchesItem('oak_log', 'birch_log');    // false
+ * matchesItem('pickaxe', 'stone_pickaxe'); // true
  */
 export function matchesItem(query: string, itemName: string): boolean {
   const q = query.replace(/^minecraft:/, '');
@@ -126,7 +127,8 @@ export function matchesItem(query: string, itemName: string): boolean {
     case 'food':
       return FOOD_ITEMS.has(n);
     default:
-      return false;
+      // A one-word kind names every variant: "pickaxe" → wooden_pickaxe, "bed" → red_bed, "ingot" → iron_ingot.
+      return !q.includes('_') && n.endsWith(`_${q}`);
   }
 }
 

@@ -1,0 +1,192 @@
+/**
+ * The survival curriculum (seed 002): a deterministic early-game progression
+ * the scripted engine picks self goals from.
+ *
+ * wood → planks → sticks → crafting table → wooden pickaxe → stone →
+ * stone tools → food → shelter materials.
+ *
+ * Each step is a goal in the goal language with an `isDone(snapshot)`
+ * predicate. A later tier implies the earlier gather steps are done (the
+ * logs were crafted into planks, so "collect logs" is not asked again).
+ * Steps the server cannot do (crafting on the embedded world) are skipped.
+ */
+import type { GameCapabilities, Snapshot } from '../game/game.ts';
+import { goalKey, parseGoal } from '../goals/goal-language.ts';
+import { countItems, FOOD_ITEMS, WOOD_SPECIES } from '../goals/items.ts';
+
+/** One curriculum step. */
+export interface CurriculumStep {
+  id: string;
+  /** Does this step need crafting on the server? */
+  needsCrafting: boolean;
+  /** Is the step done, given what the avatar holds and sees? */
+  isDone(snap: Snapshot, caps: GameCapabilities): boolean;
+  /** The goal (goal language) to work on this step now. */
+  goal(snap: Snapshot): string;
+}
+
+const has = (snap: Snapshot, item: string): boolean => countItems(snap.inventory, item) > 0;
+const hasAny = (snap: Snapshot, items: string[]): boolean => items.some((i) => has(snap, i));
+
+const PICKAXES = ['wooden_pickaxe', 'stone_pickaxe', 'iron_pickaxe', 'golden_pickaxe', 'diamond_pickaxe', 'netherite_pickaxe'];
+const BETTER_THAN_WOOD = ['stone_pickaxe', 'iron_pickaxe', 'diamond_pickaxe', 'netherite_pickaxe'];
+
+/** The wood species to name: the nearest log in sight, else the one held most, else none. */
+function woodSpecies(snap: Snapshot): string | null {
+  const seen = Object.entries(snap.nearbyBlocks)
+    .filter(([name]) => name.endsWith('_log'))
+    .sort(([, a], [, b]) => a - b)[0];
+  const fromName = (name: string): string | null => {
+    const s = name.replace(/_log$/, '');
+    return (WOOD_SPECIES as readonly string[]).includes(s) ? s : null;
+  };
+  if (seen) return fromName(seen[0]);
+  const held = Object.entries(snap.inventory)
+    .filter(([name, n]) => name.endsWith('_log') && n > 0)
+    .sort(([, a], [, b]) => b - a)[0];
+  return held ? fromName(held[0]) : null;
+}
+
+function woodWords(snap: Snapshot): string {
+  const s = woodSpecies(snap);
+  return s ? `${s.replace(/_/g, ' ')} logs` : 'logs';
+}
+
+function plankWords(snap: Snapshot): string {
+  const held = Object.entries(snap.inventory)
+    .filter(([name, n]) => name.endsWith('_log') && n > 0)
+    .sort(([, a], [, b]) => b - a)[0];
+  const s = held ? held[0].replace(/_log$/, '') : (woodSpecies(snap) ?? 'oak');
+  return `${s.replace(/_/g, ' ')} planks`;
+}
+
+/** Logs, counting planks and crafted wood as logs already gathered. */
+function woodGathered(snap: Snapshot): number {
+  return countItems(snap.inventory, 'log') + countItems(snap.inventory, 'planks') / 4 + countItems(snap.inventory, 'stick') / 8;
+}
+
+/** Remaining count toward a target (at least 1). */
+const remaining = (target: number, held: number): number => Math.max(1, Math.ceil(target - held));
+
+/** The steps, in order. */
+export const CURRICULUM: readonly CurriculumStep[] = [
+  {
+    id: 'wood',
+    needsCrafting: false,
+    isDone: (s, caps) => woodGathered(s) >= 16 || (caps.crafting && hasAny(s, ['crafting_table', ...PICKAXES])),
+    goal: (s) => `collect ${remaining(16, woodGathered(s))} ${woodWords(s)}`,
+  },
+  {
+    id: 'planks',
+    needsCrafting: true,
+    isDone: (s) => countItems(s.inventory, 'planks') >= 8 || hasAny(s, ['crafting_table', ...PICKAXES]),
+    goal: (s) => `craft ${remaining(8, countItems(s.inventory, 'planks'))} ${plankWords(s)}`,
+  },
+  {
+    id: 'sticks',
+    needsCrafting: true,
+    isDone: (s) => countItems(s.inventory, 'stick') >= 4 || hasAny(s, PICKAXES),
+    goal: (s) => `craft ${remaining(4, countItems(s.inventory, 'stick'))} sticks`,
+  },
+  {
+    id: 'crafting_table',
+    needsCrafting: true,
+    isDone: (s) => has(s, 'crafting_table') || (s.nearbyBlocks['crafting_table'] ?? Infinity) <= 16 || hasAny(s, PICKAXES),
+    goal: () => 'make a crafting table',
+  },
+  {
+    id: 'wooden_tools',
+    needsCrafting: true,
+    isDone: (s) => hasAny(s, PICKAXES),
+    goal: () => 'craft a wooden pickaxe',
+  },
+  {
+    id: 'stone',
+    needsCrafting: false,
+    isDone: (s) => countItems(s.inventory, 'cobblestone') >= 16 || hasAny(s, BETTER_THAN_WOOD),
+    goal: (s) => `mine ${remaining(16, countItems(s.inventory, 'cobblestone'))} stone`,
+  },
+  {
+    id: 'stone_tools',
+    needsCrafting: true,
+    isDone: (s) => hasAny(s, BETTER_THAN_WOOD),
+    goal: () => 'craft a stone pickaxe',
+  },
+  {
+    id: 'stone_sword',
+    needsCrafting: true,
+    isDone: (s) => hasAny(s, ['stone_sword', 'iron_sword', 'diamond_sword', 'netherite_sword']),
+    goal: () => 'craft a stone sword',
+  },
+  {
+    id: 'food',
+    needsCrafting: false,
+    // Eating is the one food step the goal language has; it is due when hungry and holding food.
+    isDone: (s, caps) => !caps.hunger || s.food >= 14 || !Object.keys(s.inventory).some((i) => FOOD_ITEMS.has(i) && (s.inventory[i] ?? 0) > 0),
+    goal: () => 'eat something',
+  },
+  {
+    id: 'shelter',
+    needsCrafting: false,
+    isDone: (s) => countItems(s.inventory, 'dirt') + countItems(s.inventory, 'cobblestone') >= 48,
+    goal: (s) => `get ${Math.max(1, 48 - countItems(s.inventory, 'cobblestone'))} dirt`,
+  },
+];
+
+/** Goals for when the curriculum is done or everything in it was just tried. */
+export const FILLER_GOALS: readonly string[] = ['explore', 'collect 16 logs', 'mine 16 stone', 'collect 16 sand', 'collect 16 dirt'];
+
+/** Can the server do this goal at all? (Crafting on a server without crafting cannot work.) */
+function feasible(goal: string, caps: GameCapabilities): boolean {
+  const intent = parseGoal(goal);
+  if (intent.kind === 'unknown') return false;
+  if (intent.kind === 'craft' && !caps.crafting) return false;
+  if (intent.kind === 'eat' && !caps.hunger) return false;
+  return true;
+}
+
+/**
+ * The curriculum step the avatar is on: the first step not done that the server can do.
+ *
+ * @example
+ * currentStep(snap, { crafting: false, hunger: false, mobs: false })?.id; // 'wood'
+ */
+export function currentStep(snap: Snapshot, caps: GameCapabilities): CurriculumStep | undefined {
+  return CURRICULUM.find((step) => !(step.needsCrafting && !caps.crafting) && !step.isDone(snap, caps));
+}
+
+/**
+ * Choose the next self goal: a parked owner goal first, then the first
+ * unfinished curriculum step, then a filler goal; never what was just
+ * finished (same goal key as the last recent goal), nor a goal finished
+ * twice in the last five. Always returns a goal.
+ *
+ * @param recentGoals finished goals, newest last
+ * @param parked parked owner goals, oldest first
+ * @example
+ * nextSelfGoal(snap, { crafting: false, hunger: false, mobs: false }, [], []); // 'collect 16 oak logs'
+ */
+export function nextSelfGoal(snap: Snapshot, caps: GameCapabilities, recentGoals: string[], parked: string[]): string {
+  const lastFive = recentGoals.slice(-5).map(goalKey);
+  const lastKey = lastFive[lastFive.length - 1];
+  const tooRecent = (goal: string): boolean => {
+    const key = goalKey(goal);
+    return key === lastKey || lastFive.filter((k) => k === key).length >= 2;
+  };
+
+  for (const goal of parked) {
+    if (feasible(goal, caps) && goalKey(goal) !== lastKey) return goal;
+  }
+
+  const candidates: string[] = [];
+  for (const step of CURRICULUM) {
+    if (step.needsCrafting && !caps.crafting) continue;
+    if (step.isDone(snap, caps)) continue;
+    candidates.push(step.goal(snap));
+  }
+  candidates.push(...FILLER_GOALS);
+  for (const goal of candidates) {
+    if (feasible(goal, caps) && !tooRecent(goal)) return goal;
+  }
+  return lastKey === 'explore' ? 'collect 16 logs' : 'explore';
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { currentStep, nextSelfGoal } from '../../src/engines/curriculum.ts';
+import { parseGoal } from '../../src/goals/goal-language.ts';
+import { EMBEDDED, makeSnapshot, VANILLA } from './avatar-game-stub.ts';
+
+describe('survival curriculum', () => {
+  it('GIVEN an empty inventory with oak trees in sight THEN the first goal is to collect 16 oak logs', () => {
+    const snap = makeSnapshot({ nearbyBlocks: { oak_log: 5 } });
+    expect(nextSelfGoal(snap, EMBEDDED, [], [])).toBe('collect 16 oak logs');
+    expect(nextSelfGoal(snap, VANILLA, [], [])).toBe('collect 16 oak logs');
+  });
+
+  it('GIVEN 10 logs already held THEN it asks only for the 6 still missing', () => {
+    expect(nextSelfGoal(makeSnapshot({ inventory: { birch_log: 10 } }), EMBEDDED, [], [])).toBe('collect 6 birch logs');
+  });
+
+  it('GIVEN 16 logs on a vanilla server THEN the next step is crafting planks from them', () => {
+    expect(nextSelfGoal(makeSnapshot({ inventory: { spruce_log: 16 } }), VANILLA, [], [])).toBe('craft 8 spruce planks');
+  });
+
+  it('GIVEN 16 logs on the embedded world (no crafting) THEN crafting steps are skipped and it mines stone', () => {
+    const goal = nextSelfGoal(makeSnapshot({ inventory: { oak_log: 16 } }), EMBEDDED, [], []);
+    expect(goal).toBe('mine 16 stone');
+    expect(currentStep(makeSnapshot({ inventory: { oak_log: 16 } }), EMBEDDED)?.id).toBe('stone');
+  });
+
+  it('GIVEN planks, sticks and a crafting table on vanilla THEN the next goal is a wooden pickaxe', () => {
+    const snap = makeSnapshot({ inventory: { oak_planks: 8, stick: 4, crafting_table: 1 } });
+    expect(nextSelfGoal(snap, VANILLA, [], [])).toBe('craft a wooden pickaxe');
+  });
+
+  it('GIVEN a wooden pickaxe on vanilla THEN it mines stone, then makes stone tools', () => {
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), VANILLA, [], [])).toBe('mine 16 stone');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, cobblestone: 20 } }), VANILLA, [], [])).toBe('craft a stone pickaxe');
+  });
+
+  it('GIVEN hunger on vanilla with food held THEN it eats; on the embedded world (no hunger) it never does', () => {
+    const inv = { stone_pickaxe: 1, stone_sword: 1, bread: 3 };
+    expect(nextSelfGoal(makeSnapshot({ inventory: inv, food: 6 }), VANILLA, [], [])).toBe('eat something');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { ...inv, oak_log: 16, cobblestone: 16 }, food: 6 }), EMBEDDED, [], [])).not.toBe('eat something');
+  });
+
+  it('GIVEN stone and logs on the embedded world THEN it gathers shelter material, then explores', () => {
+    expect(nextSelfGoal(makeSnapshot({ inventory: { oak_log: 16, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('get 32 dirt');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { oak_log: 16, cobblestone: 16, dirt: 32 } }), EMBEDDED, [], [])).toBe('explore');
+  });
+
+  it('GIVEN the last finished goal was the one the curriculum wants THEN it does not repeat it', () => {
+    const snap = makeSnapshot({ nearbyBlocks: { oak_log: 5 } });
+    const goal = nextSelfGoal(snap, EMBEDDED, ['collect 16 oak logs'], []);
+    expect(goal).not.toBe('collect 16 oak logs');
+    expect(parseGoal(goal).kind).not.toBe('unknown');
+  });
+
+  it('GIVEN explore was just done and everything else is done THEN it picks something other than explore', () => {
+    const snap = makeSnapshot({ inventory: { oak_log: 16, cobblestone: 16, dirt: 32 } });
+    expect(nextSelfGoal(snap, EMBEDDED, ['explore'], [])).not.toBe('explore');
+  });
+
+  it('GIVEN a parked owner goal THEN it is offered first', () => {
+    expect(nextSelfGoal(makeSnapshot(), EMBEDDED, [], ['collect 10 sand'])).toBe('collect 10 sand');
+  });
+
+  it('GIVEN a parked goal the server cannot do or the language cannot read THEN it is passed over', () => {
+    const snap = makeSnapshot({ nearbyBlocks: { oak_log: 5 } });
+    expect(nextSelfGoal(snap, EMBEDDED, [], ['craft a wooden pickaxe', 'build a castle'])).toBe('collect 16 oak logs');
+  });
+
+  it('GIVEN any capabilities THEN every chosen goal parses in the goal language', () => {
+    const snaps = [makeSnapshot(), makeSnapshot({ inventory: { oak_log: 16 } }), makeSnapshot({ inventory: { oak_log: 16, cobblestone: 16, dirt: 40 } })];
+    for (const caps of [EMBEDDED, VANILLA]) {
+      for (const s of snaps) {
+        const goal = nextSelfGoal(s, caps, ['explore', 'collect 16 logs'], []);
+        expect(parseGoal(goal).kind, goal).not.toBe('unknown');
+        if (!caps.crafting) expect(parseGoal(goal).kind).not.toBe('craft');
+      }
+    }
+  });
+});
