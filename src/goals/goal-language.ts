@@ -38,7 +38,7 @@ const GO_VERBS = new Set(['go', 'walk', 'run', 'move', 'head', 'travel', 'return
 const CRAFT_VERBS = new Set(['craft', 'make']);
 const SAY_VERBS = new Set(['say', 'chat', 'shout', 'announce', 'yell']);
 const EXPLORE_WORDS = /^(explore|wander|roam|scout|look around|go exploring|go explore|wander around|explore around|look about)\b/i;
-const PRONOUNS = new Set(['me', 'you', 'him', 'her', 'them', 'us', 'it', 'someone', 'somebody', 'everyone', 'anyone', 'here', 'there', 'player', 'home']);
+const PRONOUNS = new Set(['the', 'a', 'an', 'this', 'that', 'my', 'your', 'our', 'me', 'you', 'him', 'her', 'them', 'us', 'it', 'someone', 'somebody', 'everyone', 'anyone', 'here', 'there', 'player', 'home']);
 
 const UNITS: Record<string, number> = {
   zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
