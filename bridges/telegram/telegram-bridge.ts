@@ -114,7 +114,8 @@ export class TelegramBridge implements Bridge {
 
   constructor(opts: TelegramBridgeOptions) {
     registerSecret(opts.token);
-    this.log = opts.log.child({ bridge: 'telegram' });
+    // main.ts may already hand in a child bound to this bridge; bind once, not twice.
+    this.log = opts.log.bindings().bridge === undefined ? opts.log.child({ bridge: 'telegram' }) : opts.log;
     this.commands = opts.commands;
     this.nameOf = opts.nameOf;
     this.pollTimeoutSeconds = opts.pollTimeoutSeconds ?? DefaultTelegramBridgeOptions.pollTimeoutSeconds;
