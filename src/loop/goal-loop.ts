@@ -351,6 +351,10 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     if (reply.usage) this.recordUsage(reply.usage);
 
     const parsed = parseProtocol(reply.text);
+    this.d.log.info(
+      { avatar: this.d.avatar, kind, status: parsed.status, goal: parsed.goal ?? undefined, reply: parsed.body.slice(0, 200) },
+      'turn',
+    );
     this.applyDirections(parsed);
 
     const current = this.rec.goal;

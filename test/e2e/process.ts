@@ -1,0 +1,70 @@
+/**
+ * Runs the real mindlink process (`src/main.ts` under tsx) for end-to-end tests
+ * and reads its stdout line by line.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface MindlinkProcess {
+  child: ChildProcess;
+  lines: string[];
+  stderr: string[];
+  /** The first stdout line matching (already seen or still to come), or a rejection after `timeoutMs`. */
+  line(re: RegExp, timeoutMs?: number): Promise<string>;
+  send(text: string): void;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+/** Start mindlink with the given environment (on top of this one, with CONSOLE on). */
+export function startMindlink(env: Record<string, string>, opts: { detached?: boolean } = {}): MindlinkProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, CONSOLE: 'on', LOG_LEVEL: 'info', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: opts.detached ?? false,
+  });
+  const lines: string[] = [];
+  const stderr: string[] = [];
+  const waiters: { re: RegExp; resolve: (l: string) => void }[] = [];
+  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (l) => {
+    lines.push(l);
+    for (const w of [...waiters]) {
+      if (w.re.test(l)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(l);
+      }
+    }
+  });
+  createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (l) => {
+    stderr.push(l);
+    if (stderr.length > 400) stderr.shift();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    lines,
+    stderr,
+    exited,
+    send: (text) => child.stdin?.write(`${text}\n`),
+    line: (re, timeoutMs = 60_000) => {
+      const found = lines.find((l) => re.test(l));
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          reject(new Error(`no stdout line matching ${re} within ${timeoutMs} ms.\nstdout:\n${lines.join('\n')}\nstderr (tail):\n${stderr.slice(-30).join('\n')}`));
+        }, timeoutMs);
+        waiters.push({
+          re,
+          resolve: (l) => {
+            clearTimeout(timer);
+            resolve(l);
+          },
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startMindlink, type MindlinkProcess } from './process.ts';
+
+/** Pids of the process's children (the embedded world), from /proc. */
+function childrenOf(pid: number): number[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((s) => Number(s.trim()))
+      .filter((n) => n > 0);
+  } catch {
+    return []; // ps exits 1 when there are none
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('signals', () => {
+  let dir = '';
+  let m: MindlinkProcess | undefined;
+
+  afterEach(async () => {
+    if (m && m.child.exitCode === null) {
+      m.child.kill('SIGKILL');
+      await m.exited;
+    }
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('GIVEN Ctrl-C to the whole process group THEN mindlink and its embedded world exit, code 0, state flushed; stdin EOF did not stop it', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mindlink-sig-'));
+    m = startMindlink({ DATA_DIR: dir }, { detached: true });
+    await m.line(/^\[mindlink\] ready/, 90_000);
+    const pid = m.child.pid as number;
+    const world = childrenOf(pid);
+    expect(world.length).toBeGreaterThan(0);
+    m.send('Goal: go to 5 64 5');
+    await m.line(/^\[demo\] New goal from console: go to 5 64 5\.$/);
+    m.child.stdin?.end(); // EOF on stdin does not stop mindlink
+    m.send = () => {};
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(m.child.exitCode).toBeNull();
+    process.kill(-pid, 'SIGINT');
+    expect(await m.exited).toBe(0);
+    for (const w of world) expect(alive(w)).toBe(false);
+    const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as { avatars: { name: string; playing: boolean; goal: { text: string } | null }[] };
+    expect(state.avatars[0]).toMatchObject({ name: 'demo', playing: true, goal: { text: 'go to 5 64 5' } });
+  }, 150_000);
+
+  it('GIVEN a bad config value THEN start-up stops with one line naming the key', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mindlink-cfg-'));
+    m = startMindlink({ DATA_DIR: dir, MC_PORT: 'banana' });
+    expect(await m.exited).toBe(1);
+    expect(m.stderr.filter((l) => l.trim())).toEqual([expect.stringMatching(/^config: MC_PORT="banana" /)]);
+    expect(m.lines).toEqual([]);
+  }, 60_000);
+});
