@@ -186,8 +186,12 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
    */
   async stop(graceMs = 5000): Promise<void> {
     if (!this.#alive) return this.#exited;
-    if (this.#child.connected) this.#child.send({ type: 'stop' });
-    else this.#child.kill('SIGTERM');
+    // The child may be exiting already (Ctrl-C reaches the whole process group): a failed send is expected then.
+    if (this.#child.connected) {
+      this.#child.send({ type: 'stop' }, (err) => {
+        if (err) this.#log.debug({ err }, 'stop message not delivered; the world is exiting already');
+      });
+    } else this.#child.kill('SIGTERM');
     const timer = setTimeout(() => {
       this.#log.warn('embedded world did not exit in time; killing it');
       this.#child.kill('SIGKILL');
@@ -201,7 +205,11 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
       this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.#child.send({ type: 'request', id, op, args });
+      this.#child.send({ type: 'request', id, op, args }, (err) => {
+        if (!err) return;
+        this.#pending.delete(id);
+        reject(err);
+      });
     });
   }
 
