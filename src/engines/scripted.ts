@@ -232,6 +232,7 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     if (before.checkable && before.met) return done(req, goal, t, `${before.says}`);
 
     let prefix = '';
+    let planFrom = snap;
     if (req.kind === 'blocked') {
       const hard = t.lastFailure && HARD_CODES.has(t.lastFailure.code);
       if (hard || t.rerouted) return switchGoal(req, goal.text, t.blockedWhy ?? t.lastFailure?.detail ?? 'no way forward');
@@ -241,10 +242,12 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
         const ex = await run('explore', {}, t, signal);
         if (signal.aborted) return protocol('Stopped.', 'working');
         prefix = ex.ok ? 'I explored somewhere new and tried again. ' : `I tried to explore first (${ex.detail}). `;
+        planFrom = ctx.game.snapshot() ?? snap;
       }
     }
 
-    const plan = planSkill(intent, goal, ctx.game.snapshot() ?? snap);
+    // A snapshot costs a scan of nearby blocks: one before the skill, one after.
+    const plan = planSkill(intent, goal, planFrom);
     if (!plan) return blocked(t, 'I do not know how to do that');
     const result = await run(plan.id, plan.params, t, signal);
     if (signal.aborted) return protocol('Stopped.', 'working');
