@@ -413,8 +413,16 @@ export class Mindlink implements BridgeHost {
 
   // ───────────────────────────── chat in ─────────────────────────────
 
+  /** Platforms whose bridge is configured; posts to others would never be delivered, so they are not queued. */
+  private platformEnabled(platform: Platform): boolean {
+    if (platform === 'console') return this.config.CONSOLE;
+    if (platform === 'telegram') return this.config.TELEGRAM_TOKEN !== undefined;
+    return this.config.DISCORD_TOKEN !== undefined;
+  }
+
   /** Post a reply into the chat a message or command came from. */
   reply(chat: ChatContext, avatar: string | null, text: string): void {
+    if (!this.platformEnabled(chat.platform)) return;
     this.outbox.post({ dest: chat.dest, avatar, text: scrubSecrets(text), replyTo: chat.messageId, ping: null, kind: 'reply' });
   }
 
@@ -424,6 +432,7 @@ export class Mindlink implements BridgeHost {
     const person = pingPerson ? s.persons.find((p) => p.id === pingPerson) : undefined;
     for (const link of s.links.filter((l) => l.avatar === name)) {
       const platform = platformOf(link.dest);
+      if (!this.platformEnabled(platform)) continue;
       const ping = platform === 'console' ? null : (person?.identities.find((i) => i.startsWith(`${platform}:`)) ?? null);
       this.outbox.post({ dest: link.dest, avatar: name, text: scrubSecrets(text), ping, replyTo: null, kind });
     }

@@ -197,8 +197,10 @@ describe('rights', () => {
     text,
   });
 
+  const TOKEN = { TELEGRAM_TOKEN: '123456:ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghi' };
+
   it('GIVEN a stranger THEN every message gets one refusal that names no avatar', async () => {
-    const r = await startCore(await tempDir(), { console: false });
+    const r = await startCore(await tempDir(), { console: false, env: TOKEN });
     await r.core.handleMessage(tg('telegram:99', 'Goal: collect 3 oak logs'));
     await r.core.handleMessage(tg('telegram:99', 'demo: where are you?'));
     await r.core.runCommand({ ...tg('telegram:99', ''), name: 'status', argsText: 'demo' });
@@ -213,7 +215,7 @@ describe('rights', () => {
   });
 
   it('GIVEN a watcher in a linked group THEN questions and /status work but goals are refused', async () => {
-    const r = await startCore(await tempDir(), { console: false });
+    const r = await startCore(await tempDir(), { console: false, env: TOKEN });
     r.core.link('demo', 'telegram:-100', 'control');
     await r.core.handleMessage(tg('telegram:5', 'Goal: explore', 'telegram:-100'));
     await r.core.runCommand({ ...tg('telegram:5', '', 'telegram:-100'), name: 'status', argsText: '' });
@@ -228,8 +230,16 @@ describe('rights', () => {
     expect(r.core.avatar('demo')?.goal?.text).toBe('collect 2 dirt');
   });
 
+  it('GIVEN a platform without its bridge configured THEN nothing is queued for it', async () => {
+    const r = await startCore(await tempDir(), { console: false });
+    r.core.link('demo', 'telegram:-100', 'control');
+    r.core.postAbout('demo', 'info', 'hello', null);
+    await r.core.handleMessage(tg('telegram:5', 'where are you?', 'telegram:-100'));
+    expect(r.core.outbox.pending('telegram')).toEqual([]);
+  });
+
   it('GIVEN a pairing code THEN a wrong code is refused and rate-limited, the right one makes an admin once', async () => {
-    const r = await startCore(await tempDir(), { console: false, env: { TELEGRAM_TOKEN: '123456:ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghi' } });
+    const r = await startCore(await tempDir(), { console: false, env: TOKEN });
     const code = r.core.pairingCode as string;
     expect(code).toMatch(/^[0-9a-f]{10}$/);
     for (let i = 0; i < 6; i++) await r.core.runCommand({ ...tg('telegram:8', ''), name: 'pair', argsText: 'nope' });
