@@ -22,6 +22,8 @@ type Status = 'working' | 'done' | 'blocked';
 const HARD_CODES = new Set(['unsupported_by_server', 'missing_tool', 'missing_material', 'bad_params', 'unknown_skill']);
 /** Failures of the moment: keep working. */
 const TRANSIENT_CODES = new Set(['not_connected', 'aborted', 'preempted', 'timeout']);
+/** How long a goal this engine reported blocked is passed over when choosing. */
+const BLOCK_MEMORY_MS = 10 * 60_000;
 /** The most a collect or craft run asks for at once (the skills' own limit); bigger goals take several turns. */
 const MAX_PER_RUN = 256;
 /** How many times in a row a soft failure (no_target, unreachable…) may repeat before the goal is blocked. */
@@ -170,6 +172,16 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     return req.directions.find((d) => parseGoal(d.text).kind !== 'unknown' && goalKey(d.text) === key)?.n;
   };
 
+  /** Goal keys this engine reported blocked lately → when; not chosen again for a while. */
+  const blockedAt = new Map<string, number>();
+  const markBlocked = (goalText: string): void => {
+    blockedAt.set(goalKey(goalText), Date.now());
+  };
+  const blockedLately = (goalText: string): boolean => {
+    const at = blockedAt.get(goalKey(goalText));
+    return at !== undefined && Date.now() - at < BLOCK_MEMORY_MS;
+  };
+
   const choose = (req: TurnRequest, exclude: string[] = []): { goal: string; why: string } => {
     const snap = snapshotOrEmpty();
     const caps = ctx.game.capabilities;
@@ -180,16 +192,22 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
       const intent = parseGoal(d.text);
       if (intent.kind === 'unknown' || serverCannot(intent, caps)) continue;
       const text = asGoalText(d.text);
-      if (recentKeys.has(goalKey(text))) continue;
+      if (recentKeys.has(goalKey(text)) || blockedLately(text)) continue;
       return { goal: text, why: `your direction #${d.n}` };
     }
-    const parked = (req.parkedGoals ?? []).filter((g) => !excluded.has(goalKey(g)));
-    const goal = nextSelfGoal(snap, caps, recent, parked);
+    const parked = (req.parkedGoals ?? []).filter((g) => !excluded.has(goalKey(g)) && !blockedLately(g));
+    let goal = nextSelfGoal(snap, caps, recent, parked);
+    // A goal blocked a moment ago counts as just done: ask again without it (a few times at most).
+    for (let i = 0; i < 5 && blockedLately(goal); i += 1) {
+      recent.push(goal);
+      goal = nextSelfGoal(snap, caps, recent, parked);
+    }
     const why = parked.some((g) => g === goal) ? 'a goal you set earlier' : 'the next step of my survival plan';
     return { goal, why };
   };
 
   const switchGoal = (req: TurnRequest, goalText: string, reason: string): string => {
+    markBlocked(goalText);
     const next = choose(req, [goalText]);
     const t = trackFor(goalText);
     t.outcome = 'blocked';
@@ -200,6 +218,7 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
   const blocked = (t: GoalTrack, reason: string): string => {
     t.outcome = 'blocked';
     t.blockedWhy = reason;
+    markBlocked(t.text);
     return protocol(`I'm blocked: ${reason}.`, 'blocked');
   };
 

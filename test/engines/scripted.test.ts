@@ -307,3 +307,20 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     expect(lesson.text).toMatch(/^Lesson: "collect 3 oak logs" done in \d+ s with 1 collect run; that works here\./);
   });
 });
+
+describe('scripted engine, choosing after a block', () => {
+  it('GIVEN a direction goal that was just blocked THEN choose does not pick it again straight away', async () => {
+    const game = new StubGame({ state: 'connected', snap: makeSnapshot(), capabilities: VANILLA });
+    const engine = createScriptedEngine({ avatar: 'demo', game, log });
+    const directions = [{ n: 1, text: 'follow me around', at: '' }, { n: 2, text: 'go to 5 64 5', at: '' }];
+    const first = await engine.turn(request('choose', { directions }), live());
+    expect(goalOf(first.text)).toBe('go to 5 64 5');
+    const blockedTurn = request('blocked', { goal: goal('go to 5 64 5', null, 'self'), directions });
+    await engine.turn(blockedTurn, live()); // first: another route (explore, retry)
+    const blockedReply = await engine.turn(blockedTurn, live()); // then: another goal
+    expect(goalOf(blockedReply.text)).toBeDefined();
+    expect(goalOf(blockedReply.text)).not.toBe('go to 5 64 5');
+    const again = await engine.turn(request('choose', { directions }), live());
+    expect(goalOf(again.text)).not.toBe('go to 5 64 5');
+  });
+});
