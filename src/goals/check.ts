@@ -60,7 +60,7 @@ export function checkGoal(goalText: string, baseline: Record<string, number> | n
       const label = itemLabel(intent.item, intent.count);
       const tail = `(${held} now, ${base} when the goal was set)`;
       if (gained >= intent.count) {
-        return { checkable: true, met: true, says: `you hold ${gained} more ${itemLabel(intent.item, gained)} than when the goal was set, ${intent.count} needed ${tail}` };
+        return { checkable: true, met: true, says: `you hold ${gained} more ${itemLabel(intent.item, gained)}, ${intent.count} needed ${tail}` };
       }
       return { checkable: true, met: false, says: `you hold ${Math.max(0, gained)} of the ${intent.count} more ${label} needed ${tail}` };
     }
