@@ -10,6 +10,7 @@ import { engineProvider } from './engines/index.ts';
 import { ConfigError, StoreCorruptError } from './errors.ts';
 import { createGameProvider } from './game/provider.ts';
 import { createLogger, registerSecret, type Logger } from './logger.ts';
+import { personOf } from './rights.ts';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -54,6 +55,7 @@ async function main(): Promise<void> {
   }
   if (stopping) return;
 
+  const running = core;
   if (consoleBridge) await core.addBridge(consoleBridge);
   if (config.TELEGRAM_TOKEN) {
     const telegram = new TelegramBridge({
@@ -61,6 +63,7 @@ async function main(): Promise<void> {
       apiRoot: config.TELEGRAM_API_ROOT,
       log: log.child({ bridge: 'telegram' }),
       commands: commandList('telegram').map((c) => ({ name: c.name, description: c.description })),
+      nameOf: (identity) => personOf(running.store.state.data, identity)?.name,
     });
     await core.addBridge(telegram, { perChatIntervalMs: 1000, groupPerMinute: 20, globalPerSecond: 30, coalesce: true });
   }
