@@ -7,6 +7,7 @@
  */
 import type { EventEmitter } from 'node:events';
 import type { Bot } from 'mineflayer';
+import type { SkillGate } from './skill-gate.ts';
 
 /** A block position or point in the world. */
 export interface Vec3Like {
@@ -76,6 +77,11 @@ export interface AvatarGame extends EventEmitter<GameEvents> {
   readonly bot: Bot | undefined;
   /** What the server supports (the embedded flying-squid world cannot craft, has no hunger and no mob AI). */
   readonly capabilities: GameCapabilities;
+  /**
+   * The avatar's skill gate, when the game has one (the mineflayer game does): skills run one at a time
+   * through it and reflexes pre-empt them. A game without one (a test fake) runs skills directly.
+   */
+  readonly gate?: SkillGate;
 }
 
 /** Features a server may lack; skills refuse quickly with `unsupported_by_server` instead of timing out. */

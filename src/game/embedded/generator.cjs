@@ -116,11 +116,13 @@ function generation(options) {
     const treeZ = 2 + Math.floor(rnd() * 12);
     const hasTree = rnd() < 0.85 && !nearSpawn(baseX + treeX, baseZ + treeZ, SPAWN_CLEAR);
     if (hasTree) {
-      const height = 4 + Math.floor(rnd() * 2);
+      // Trunk of 5–6 logs; the canopy starts one below the top, so the lowest three or four logs stand clear
+      // and their drops fall to the ground.
+      const height = 5 + Math.floor(rnd() * 2);
       const top = SURFACE_Y + height;
       set(treeX, SURFACE_Y, treeZ, S.dirt);
-      for (let y = top - 2; y <= top + 1; y++) {
-        const r = y >= top ? 1 : 2;
+      for (let y = top - 1; y <= top + 1; y++) {
+        const r = y === top + 1 ? 1 : 2;
         for (let dx = -r; dx <= r; dx++) {
           for (let dz = -r; dz <= r; dz++) {
             if (r === 2 && Math.abs(dx) === 2 && Math.abs(dz) === 2) continue;

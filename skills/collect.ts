@@ -1,0 +1,132 @@
+/**
+ * collect: gather `count` more of a block's drop (logs, stone → cobblestone, dirt, sand, coal…).
+ */
+import type { Bot } from 'mineflayer';
+import type { Block } from 'prismarine-block';
+import type { Entity } from 'prismarine-entity';
+import type { Vec3 } from 'vec3';
+import { z } from 'zod';
+import type { Skill } from './skill.ts';
+import { done, fail, goals, onBot, sleep, UnreachableError, walk } from './common.ts';
+import { blocksYielding, countCarried, itemQuery } from './items.ts';
+
+const params = z.object({
+  item: z.string().min(1).max(64).describe('block or item name or group: log, oak_log, stone, cobblestone, dirt, sand, gravel, coal…'),
+  count: z.number().int().min(1).max(256).default(1).describe('how many more to gather'),
+});
+
+/** How far collect looks for blocks. */
+const SEARCH_RADIUS = 64;
+/** Blocks that could not be reached are skipped; this many in a row ends the skill. */
+const MAX_UNREACHABLE = 5;
+
+function nearestTarget(bot: Bot, ids: number[], skip: Set<string>): Block | undefined {
+  const me = bot.entity.position;
+  const found = bot
+    .findBlocks({ matching: ids, maxDistance: SEARCH_RADIUS, count: 64 })
+    .filter((p) => !skip.has(p.toString()))
+    .sort((a, b) => a.distanceSquared(me) - b.distanceSquared(me));
+  for (const p of found) {
+    const b = bot.blockAt(p);
+    if (b && ids.includes(b.type)) return b;
+  }
+  return undefined;
+}
+
+/** Whether the bot can harvest the block with something it carries (vanilla rules). */
+function hasHarvestTool(bot: Bot, block: Block): boolean {
+  const tools = block.harvestTools;
+  if (!tools) return true;
+  return bot.inventory.items().some((i) => tools[i.type]);
+}
+
+async function equipFor(bot: Bot, block: Block): Promise<void> {
+  const tool = bot.pathfinder.bestHarvestTool(block);
+  if (tool && bot.heldItem?.type !== tool.type) await bot.equip(tool, 'hand');
+}
+
+/** Walk over the drops near `at` until the count rises or a few seconds pass. Drops out of reach (on leaves) are left. */
+async function pickUp(bot: Bot, query: string, before: number, at: Vec3, signal: AbortSignal): Promise<void> {
+  const deadline = Date.now() + 3000;
+  let chasing: Entity | undefined;
+  try {
+    while (Date.now() < deadline) {
+      if (countCarried(bot, query) > before) return;
+      const feetY = bot.entity.position.y;
+      const drop: Entity | null = bot.nearestEntity(
+        (e) => e.name === 'item' && e.position.distanceTo(at) < 6 && Math.abs(e.position.y - feetY) < 1.5,
+      );
+      if (drop && drop !== chasing) {
+        chasing = drop;
+        bot.pathfinder.setGoal(new goals.GoalNear(drop.position.x, drop.position.y, drop.position.z, 1));
+      }
+      await sleep(100, signal);
+    }
+  } finally {
+    if (chasing) bot.pathfinder.setGoal(null);
+  }
+}
+
+/** Wait (briefly) until the bot stands on the ground: digging in the air takes five times as long. */
+async function settle(bot: Bot, signal: AbortSignal): Promise<void> {
+  const deadline = Date.now() + 1500;
+  while (!bot.entity.onGround && Date.now() < deadline) await sleep(50, signal);
+}
+
+/** The `collect` skill. */
+export const collect: Skill<typeof params> = {
+  id: 'collect',
+  description:
+    'Gather N more of a block drop: finds the nearest matching block within 64 blocks, walks to it, digs it and picks up the drop. ' +
+    'item: log (any log), oak_log, stone/cobblestone, dirt, sand, gravel, coal, …',
+  params,
+  timeoutMs: 180_000,
+  run(game, { item, count }, signal) {
+    return onBot(game, 'collect', signal, async (bot, sig) => {
+      const query = itemQuery(item);
+      const ids = blocksYielding(bot, query);
+      if (ids.length === 0) return fail('no_target', `no block gives ${item}`);
+      const start = countCarried(bot, query);
+      const goal = start + count;
+      const skip = new Set<string>();
+      let unreachable = 0;
+      let fruitless = 0;
+      while (countCarried(bot, query) < goal) {
+        const got = countCarried(bot, query) - start;
+        const block = nearestTarget(bot, ids, skip);
+        if (!block) {
+          return fail('no_target', `no ${item} within ${SEARCH_RADIUS} blocks (got ${got} of ${count})`);
+        }
+        // flying-squid drops a block's loot whatever the tool; a vanilla server drops nothing without the right tool.
+        if (game.capabilities.crafting && !hasHarvestTool(bot, block)) {
+          return fail('missing_tool', `${block.name} needs a tool I do not carry (got ${got} of ${count})`);
+        }
+        const key = block.position.toString();
+        try {
+          await walk(bot, new goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), sig, `to the ${block.name}`);
+        } catch (err) {
+          if (!(err instanceof UnreachableError)) throw err;
+          skip.add(key);
+          if (++unreachable >= MAX_UNREACHABLE) return fail('unreachable', `cannot reach any ${item} (got ${got} of ${count})`);
+          continue;
+        }
+        unreachable = 0;
+        const target = bot.blockAt(block.position);
+        if (!target || !ids.includes(target.type)) continue;
+        if (!bot.canDigBlock(target)) {
+          skip.add(key);
+          continue;
+        }
+        const before = countCarried(bot, query);
+        await equipFor(bot, target);
+        await settle(bot, sig);
+        await bot.dig(target, true);
+        await pickUp(bot, query, before, target.position.offset(0.5, 0.5, 0.5), sig);
+        if (countCarried(bot, query) > before) fruitless = 0;
+        else if (++fruitless >= 4) return fail('no_drop', `digging ${target.name} gave me nothing (got ${got} of ${count})`);
+      }
+      const total = countCarried(bot, query);
+      return done(`collected ${total - start} ${item} (now carrying ${total})`);
+    });
+  },
+};

@@ -1,0 +1,139 @@
+/**
+ * Shared plumbing for skills: the skill gate, prompt stopping on abort,
+ * pathfinding with stable failure codes, and result helpers.
+ */
+import type { Bot } from 'mineflayer';
+import pf from 'mineflayer-pathfinder';
+import type { AvatarGame } from '../src/game/game.ts';
+import { PreemptedError } from '../src/game/skill-gate.ts';
+import type { SkillResult } from './skill.ts';
+
+const { goals } = pf;
+export { goals };
+
+/** A failed path: the target cannot be reached from here. */
+export class UnreachableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnreachableError';
+  }
+}
+
+/** A successful result. */
+export function done(detail: string): SkillResult {
+  return { ok: true, code: 'done', detail };
+}
+
+/** A failed result with a stable code. */
+export function fail(code: string, detail: string): SkillResult {
+  return { ok: false, code, detail };
+}
+
+/** The result of a skill whose signal aborted: `preempted` when a reflex interrupted it, else `aborted`. */
+export function stoppedResult(id: string, signal: AbortSignal): SkillResult {
+  const reason: unknown = signal.reason;
+  if (reason instanceof PreemptedError) return fail('preempted', `${id} was interrupted (${reason.by})`);
+  return fail('aborted', `${id} was stopped`);
+}
+
+/** Stop everything the bot is doing with its body: pathing, digging, held keys. */
+export function stopBody(bot: Bot): void {
+  try {
+    bot.pathfinder?.stop();
+    bot.pathfinder?.setGoal(null);
+  } catch (err) {
+    bot.emit('error', err as Error);
+  }
+  bot.stopDigging();
+  bot.clearControlStates();
+}
+
+/** Throw the signal's reason if it has aborted. */
+export function checkAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
+}
+
+/** A promise that rejects when `signal` aborts. */
+export function whenAborted(signal: AbortSignal): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    const fire = (): void => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    if (signal.aborted) fire();
+    else signal.addEventListener('abort', fire, { once: true });
+  });
+}
+
+/** Sleep, or reject early when `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(t);
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    };
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Run a skill's body on the live bot, through the game's skill gate: on abort the bot stops at once
+ * (pathfinder, digging, controls) and the result is `aborted` or `preempted`; a thrown
+ * {@link UnreachableError} becomes `unreachable`. Anything else thrown reaches the runner (`threw`).
+ */
+export async function onBot(
+  game: AvatarGame,
+  id: string,
+  outer: AbortSignal,
+  body: (bot: Bot, signal: AbortSignal) => Promise<SkillResult>,
+): Promise<SkillResult> {
+  const attempt = async (signal: AbortSignal): Promise<SkillResult> => {
+    const bot = game.bot;
+    if (!bot) return fail('not_connected', 'not in the game right now');
+    if (signal.aborted) return stoppedResult(id, signal);
+    const onAbort = (): void => stopBody(bot);
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await Promise.race([body(bot, signal), whenAborted(signal)]);
+    } catch (err) {
+      if (signal.aborted) return stoppedResult(id, signal);
+      if (err instanceof UnreachableError) return fail('unreachable', err.message);
+      throw err;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      if (!signal.aborted && bot.pathfinder?.isMoving()) stopBody(bot);
+    }
+  };
+  if (!game.gate) return attempt(outer);
+  try {
+    return await game.gate.run(id, outer, attempt);
+  } catch (err) {
+    // The gate rejects when the signal aborts while the skill still waits for its turn.
+    if (outer.aborted) return stoppedResult(id, outer);
+    throw err;
+  }
+}
+
+/**
+ * Walk to a pathfinder goal. Rejects with {@link UnreachableError} when no path exists,
+ * or with the abort reason when `signal` aborts.
+ */
+export async function walk(bot: Bot, goal: InstanceType<typeof goals.Goal>, signal: AbortSignal, what = 'there'): Promise<void> {
+  checkAborted(signal);
+  try {
+    await bot.pathfinder.goto(goal);
+  } catch (err) {
+    checkAborted(signal);
+    const name = (err as Error)?.name ?? '';
+    if (name === 'NoPath' || name === 'Timeout' || /no path|took to long|timeout/i.test((err as Error)?.message ?? '')) {
+      throw new UnreachableError(`cannot find a way ${what}`);
+    }
+    throw err;
+  }
+  checkAborted(signal);
+}

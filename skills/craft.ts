@@ -1,0 +1,74 @@
+/**
+ * craft: craft an item from the inventory, placing a crafting table when the recipe needs one.
+ *
+ * The embedded flying-squid world does not implement crafting (even the 2×2 grid times out):
+ * there the skill refuses at once with `unsupported_by_server`.
+ */
+import type { Bot } from 'mineflayer';
+import type { Block } from 'prismarine-block';
+import { z } from 'zod';
+import type { Skill } from './skill.ts';
+import { done, fail, goals, onBot, walk } from './common.ts';
+import { itemQuery } from './items.ts';
+import { place } from './place.ts';
+
+const params = z.object({
+  item: z.string().min(1).max(64),
+  count: z.number().int().min(1).max(256).default(1),
+});
+
+/** A concrete item for a group name: `planks` → the planks of a log species carried, `log` → oak_log. */
+function concreteItem(bot: Bot, query: string): string {
+  if (query === 'planks') {
+    const log = bot.inventory.items().find((i) => i.name.endsWith('_log'));
+    return log ? log.name.replace(/_log$/, '_planks') : 'oak_planks';
+  }
+  if (query === 'log') return 'oak_log';
+  return query;
+}
+
+/** The `craft` skill. */
+export const craft: Skill<typeof params> = {
+  id: 'craft',
+  description: 'Craft count of an item (e.g. planks, stick, crafting_table, wooden_pickaxe) from the inventory; places a crafting table if the recipe needs one.',
+  params,
+  timeoutMs: 60_000,
+  preconditions(game) {
+    if (!game.capabilities.crafting) return fail('unsupported_by_server', 'this server does not support crafting');
+    return null;
+  },
+  run(game, { item, count }, signal) {
+    if (!game.capabilities.crafting) return Promise.resolve(fail('unsupported_by_server', 'this server does not support crafting'));
+    return onBot(game, 'craft', signal, async (bot, sig) => {
+      const name = concreteItem(bot, itemQuery(item));
+      const def = bot.registry.itemsByName[name];
+      if (!def) return fail('bad_params', `there is no item called ${item}`);
+      let table: Block | null = bot.findBlock({ matching: bot.registry.blocksByName.crafting_table?.id ?? -1, maxDistance: 32 });
+      let recipe = bot.recipesFor(def.id, null, 1, null)[0] ?? (table ? bot.recipesFor(def.id, null, 1, table)[0] : undefined);
+      if (!recipe) {
+        const needsTable = bot.recipesAll(def.id, null, true).length > 0;
+        const hasTable = bot.inventory.items().some((i) => i.name === 'crafting_table');
+        if (needsTable && !table && hasTable && bot.recipesFor(def.id, null, 1, true as unknown as Block).length > 0) {
+          const placed = await place.run(game, { item: 'crafting_table' }, sig);
+          if (!placed.ok) return fail('no_target', `could not place a crafting table: ${placed.detail}`);
+          table = bot.findBlock({ matching: bot.registry.blocksByName.crafting_table?.id ?? -1, maxDistance: 8 });
+          recipe = table ? bot.recipesFor(def.id, null, 1, table)[0] : undefined;
+        }
+        if (!recipe) {
+          if (bot.recipesAll(def.id, null, null).length === 0 && !needsTable) return fail('bad_params', `${name} cannot be crafted`);
+          return fail('missing_material', `I lack the ingredients for ${name}`);
+        }
+      }
+      const times = Math.ceil(count / recipe.result.count);
+      const useTable = recipe.requiresTable ? table : null;
+      if (useTable && bot.entity.position.distanceTo(useTable.position) > 4) {
+        await walk(bot, new goals.GoalNear(useTable.position.x, useTable.position.y, useTable.position.z, 2), sig, 'to the crafting table');
+      }
+      const before = bot.inventory.count(def.id, null);
+      await bot.craft(recipe, times, useTable ?? undefined);
+      const made = bot.inventory.count(def.id, null) - before;
+      if (made <= 0) return fail('missing_material', `crafting ${name} made nothing`);
+      return done(`crafted ${made} ${name}`);
+    });
+  },
+};

@@ -1,0 +1,45 @@
+/**
+ * follow: keep within range of a player for a while.
+ */
+import { z } from 'zod';
+import type { Skill } from './skill.ts';
+import { done, fail, goals, onBot, sleep } from './common.ts';
+
+const params = z.object({
+  player: z.string().min(1).max(32),
+  range: z.number().min(1).max(32).default(3),
+  durationMs: z.number().int().min(1000).max(600_000).default(30_000),
+});
+
+/** The `follow` skill. */
+export const follow: Skill<typeof params> = {
+  id: 'follow',
+  description: 'Follow a player, staying within range blocks (default 3), for durationMs (default 30 s) or until stopped.',
+  params,
+  timeoutMs: 610_000,
+  run(game, { player, range, durationMs }, signal) {
+    return onBot(game, 'follow', signal, async (bot, sig) => {
+      const target = bot.players[player]?.entity;
+      if (!target) return fail('no_target', `I cannot see ${player}`);
+      bot.pathfinder.setGoal(new goals.GoalFollow(target, range), true);
+      const until = Date.now() + durationMs;
+      let lostSince: number | undefined;
+      try {
+        while (Date.now() < until) {
+          await sleep(250, sig);
+          const seen = bot.players[player]?.entity;
+          if (!seen || !bot.entities[seen.id]) {
+            lostSince ??= Date.now();
+            if (Date.now() - lostSince > 5000) return fail('no_target', `lost sight of ${player}`);
+          } else {
+            if (lostSince !== undefined && seen !== target) bot.pathfinder.setGoal(new goals.GoalFollow(seen, range), true);
+            lostSince = undefined;
+          }
+        }
+      } finally {
+        bot.pathfinder.setGoal(null);
+      }
+      return done(`followed ${player} for ${Math.round(durationMs / 1000)} s`);
+    });
+  },
+};

@@ -1,0 +1,82 @@
+/**
+ * place: put a block from the inventory next to the avatar, or at x y z.
+ */
+import type { Bot } from 'mineflayer';
+import type { Block } from 'prismarine-block';
+import type { Vec3 } from 'vec3';
+import { z } from 'zod';
+import type { Skill } from './skill.ts';
+import { done, fail, goals, onBot, walk } from './common.ts';
+import { matchesItem } from './items.ts';
+
+const params = z.object({
+  item: z.string().min(1).max(64),
+  x: z.number().int().optional(),
+  y: z.number().int().optional(),
+  z: z.number().int().optional(),
+});
+
+const FACES: Array<[number, number, number]> = [
+  [0, -1, 0],
+  [1, 0, 0],
+  [-1, 0, 0],
+  [0, 0, 1],
+  [0, 0, -1],
+  [0, 1, 0],
+];
+
+function isFree(block: Block | null): boolean {
+  return !!block && (block.name === 'air' || block.name === 'cave_air' || block.boundingBox === 'empty') && block.name !== 'water' && block.name !== 'lava';
+}
+
+/** A solid neighbour of `at` to place against, and the face vector from it to `at`. */
+function reference(bot: Bot, at: Vec3): { ref: Block; face: Vec3 } | undefined {
+  for (const [dx, dy, dz] of FACES) {
+    const ref = bot.blockAt(at.offset(dx, dy, dz));
+    if (ref && ref.boundingBox === 'block') return { ref, face: at.minus(ref.position) };
+  }
+  return undefined;
+}
+
+/** A free spot next to the bot with solid ground under it, not where the bot stands. */
+function spotNextTo(bot: Bot): Vec3 | undefined {
+  const feet = bot.entity.position.floored();
+  for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1], [1, -1], [-1, 1], [2, 0], [0, 2], [-2, 0], [0, -2]] as const) {
+    const p = feet.offset(dx, 0, dz);
+    const below = bot.blockAt(p.offset(0, -1, 0));
+    if (isFree(bot.blockAt(p)) && below?.boundingBox === 'block') return p;
+  }
+  return undefined;
+}
+
+/** The `place` skill. */
+export const place: Skill<typeof params> = {
+  id: 'place',
+  description: 'Place a block from the inventory next to me, or at x y z.',
+  params,
+  timeoutMs: 60_000,
+  run(game, { item, x, y, z: zz }, signal) {
+    return onBot(game, 'place', signal, async (bot, sig) => {
+      const stack = bot.inventory.items().find((i) => matchesItem(item, i.name) && bot.registry.blocksByName[i.name]);
+      if (!stack) return fail('missing_material', `I have no ${item} to place`);
+      let at: Vec3 | undefined;
+      if (x !== undefined && y !== undefined && zz !== undefined) {
+        at = bot.entity.position.floored().set(x, y, zz);
+        if (!isFree(bot.blockAt(at))) return fail('precondition_failed', `${x} ${y} ${zz} is not free`);
+        if (bot.entity.position.distanceTo(at.offset(0.5, 0.5, 0.5)) > 4) {
+          await walk(bot, new goals.GoalNear(x, y, zz, 3), sig, `near ${x} ${y} ${zz}`);
+        }
+      } else {
+        at = spotNextTo(bot);
+        if (!at) return fail('no_target', 'no free spot next to me');
+      }
+      const r = reference(bot, at);
+      if (!r) return fail('no_target', `nothing to place the ${stack.name} against at ${at.x} ${at.y} ${at.z}`);
+      await bot.equip(stack, 'hand');
+      await bot.placeBlock(r.ref, r.face);
+      const placed = bot.blockAt(at);
+      if (placed?.name !== stack.name) return fail('not_placed', `the ${stack.name} did not stay at ${at.x} ${at.y} ${at.z}`);
+      return done(`placed ${stack.name} at ${at.x} ${at.y} ${at.z}`);
+    });
+  },
+};

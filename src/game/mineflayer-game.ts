@@ -1,0 +1,272 @@
+/**
+ * One avatar's mineflayer connection: connect, wait for the world around the
+ * spawn point, reconnect with capped exponential backoff, stop for good on a
+ * kick or ban, and expose a {@link Snapshot} and the live bot to skills.
+ */
+import { EventEmitter } from 'node:events';
+import mineflayer, { type Bot } from 'mineflayer';
+import pf from 'mineflayer-pathfinder';
+import type { Logger } from '../logger.ts';
+import type { AvatarGame, GameCapabilities, GameEvents, GameState, Snapshot } from './game.ts';
+import { SkillGate } from './skill-gate.ts';
+import { takeSnapshot } from './snapshot.ts';
+
+const { pathfinder, Movements } = pf;
+
+/** What the embedded flying-squid world supports: no crafting, no hunger, no mob AI. */
+export const EMBEDDED_CAPABILITIES: GameCapabilities = Object.freeze({ crafting: false, hunger: false, mobs: false });
+/** What a vanilla (or Paper/Spigot) server supports. */
+export const VANILLA_CAPABILITIES: GameCapabilities = Object.freeze({ crafting: true, hunger: true, mobs: true });
+
+/** Options of a {@link MineflayerGame}. */
+export interface MineflayerGameOptions {
+  username: string;
+  host: string;
+  port: number;
+  version: string;
+  log: Logger;
+  capabilities: GameCapabilities;
+  /** Backoff between connection attempts: doubles from `minMs` up to `maxMs`. */
+  reconnect?: { minMs: number; maxMs: number };
+  /** Give up on an attempt that has not spawned (and loaded the chunks around it) within this time. */
+  spawnTimeoutMs?: number;
+  /** `offline` (default; the embedded world and offline-mode servers) or `microsoft`. */
+  auth?: 'offline' | 'microsoft';
+}
+
+/** Defaults of the optional {@link MineflayerGameOptions}. */
+export const DefaultMineflayerGameOptions = {
+  reconnect: { minMs: 1000, maxMs: 30_000 },
+  spawnTimeoutMs: 30_000,
+  auth: 'offline',
+} satisfies Required<Pick<MineflayerGameOptions, 'reconnect' | 'spawnTimeoutMs' | 'auth'>>;
+
+/**
+ * Whether a kick reason means "do not come back": the avatar was kicked or banned, as opposed to the
+ * server shutting down or restarting (which also disconnects with a "kick" packet).
+ *
+ * @example
+ * isFinalKick('You were kicked!') // → true
+ * isFinalKick('Server closed')    // → false
+ */
+export function isFinalKick(reason: string): boolean {
+  const r = reason.toLowerCase();
+  if (/(server (is )?(closed|closing|stopp|shut|restart)|shutting down|shutdown|restart)/.test(r)) return false;
+  return /\b(kick(ed)?|ban(ned)?)\b/.test(r);
+}
+
+/** Plain text of a kick reason, which arrives as a string, JSON chat, or NBT chat (1.20.3+). */
+export function reasonText(reason: unknown): string {
+  if (reason == null) return '';
+  if (typeof reason === 'string') {
+    try {
+      return reasonText(JSON.parse(reason));
+    } catch {
+      // Not JSON: the reason is already plain text.
+      return reason;
+    }
+  }
+  if (typeof reason !== 'object') return String(reason);
+  const r = reason as Record<string, unknown>;
+  if (r.type === 'compound' && r.value && typeof r.value === 'object') {
+    const v = r.value as Record<string, { value?: unknown }>;
+    const parts: string[] = [];
+    if (v.text?.value !== undefined) parts.push(String(v.text.value));
+    if (v.translate?.value !== undefined) parts.push(String(v.translate.value));
+    return parts.join(' ');
+  }
+  if (r.type === 'string' && 'value' in r) return String(r.value);
+  const parts: string[] = [];
+  if (typeof r.text === 'string') parts.push(r.text);
+  if (typeof r.translate === 'string') parts.push(r.translate);
+  if (Array.isArray(r.extra)) for (const e of r.extra) parts.push(reasonText(e));
+  if (Array.isArray(r.with)) for (const e of r.with) parts.push(reasonText(e));
+  return parts.join(' ').trim();
+}
+
+/**
+ * An avatar in a Minecraft server through mineflayer (with the pathfinder plugin).
+ *
+ * @example
+ * const game = new MineflayerGame({ username: 'steve', host: world.host, port: world.port, version: world.version, log, capabilities: EMBEDDED_CAPABILITIES });
+ * game.on('connected', () => log.info('in the world'));
+ * await game.start();
+ * // … later
+ * await game.stop();
+ */
+export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGame {
+  readonly username: string;
+  readonly capabilities: GameCapabilities;
+  /** One skill at a time; reflexes pre-empt through it. */
+  readonly gate = new SkillGate();
+  #opts: MineflayerGameOptions & typeof DefaultMineflayerGameOptions;
+  #log: Logger;
+  #state: GameState = 'idle';
+  #bot: Bot | undefined;
+  /** The bot of the current attempt, spawned or not. */
+  #attempt: Bot | undefined;
+  #stopping = false;
+  #failures = 0;
+  #retryTimer: NodeJS.Timeout | undefined;
+  #spawnTimer: NodeJS.Timeout | undefined;
+
+  constructor(opts: MineflayerGameOptions) {
+    super();
+    this.#opts = { ...DefaultMineflayerGameOptions, ...opts } as MineflayerGameOptions & typeof DefaultMineflayerGameOptions;
+    this.username = opts.username;
+    this.capabilities = opts.capabilities;
+    this.#log = opts.log.child({ avatar: opts.username, component: 'game' });
+  }
+
+  /** `idle` before start and after stop, `connecting`, `connected`, `down` (retrying), `ended` (kicked/banned). */
+  get state(): GameState {
+    return this.#state;
+  }
+
+  /** The live bot while connected. */
+  get bot(): Bot | undefined {
+    return this.#state === 'connected' ? this.#bot : undefined;
+  }
+
+  /** Connect; resolves once the first attempt has started (listen for `connected`). */
+  async start(): Promise<void> {
+    if (this.#state !== 'idle' && this.#state !== 'ended') return;
+    this.#stopping = false;
+    this.#failures = 0;
+    this.#connect();
+  }
+
+  /** Leave the game (quit and wait for the connection to end) and stop reconnecting. */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    clearTimeout(this.#retryTimer);
+    clearTimeout(this.#spawnTimer);
+    this.gate.abortCurrent(new Error('the game is stopping'));
+    const bot = this.#attempt;
+    if (bot) {
+      const ended = new Promise<void>((resolve) => bot.once('end', () => resolve()));
+      try {
+        bot.pathfinder?.stop();
+        bot.quit('bye');
+      } catch (err) {
+        this.#log.debug({ err }, 'quit failed; closing the socket');
+        bot._client.end('bye');
+      }
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        ended,
+        new Promise<void>((resolve) => {
+          timer = setTimeout(() => {
+            bot._client.socket?.destroy();
+            resolve();
+          }, 3000);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+    this.#attempt = undefined;
+    this.#bot = undefined;
+    if (this.#state !== 'ended') this.#state = 'idle';
+  }
+
+  /** The current snapshot, or undefined while not connected. */
+  snapshot(): Snapshot | undefined {
+    const bot = this.bot;
+    if (!bot?.entity) return undefined;
+    return takeSnapshot(bot);
+  }
+
+  #connect(): void {
+    if (this.#stopping) return;
+    this.#state = 'connecting';
+    const { host, port, version, username, auth, spawnTimeoutMs } = this.#opts;
+    this.#log.debug({ host, port, attempt: this.#failures + 1 }, 'connecting');
+    let bot: Bot;
+    try {
+      bot = mineflayer.createBot({ host, port, version, username, auth, hideErrors: true, logErrors: false });
+    } catch (err) {
+      this.#log.warn({ err }, 'could not create the bot');
+      this.#scheduleRetry('create failed');
+      return;
+    }
+    this.#attempt = bot;
+    bot.loadPlugin(pathfinder);
+    let kickReason: string | undefined;
+    let lastError: Error | undefined;
+    let spawned = false;
+
+    this.#spawnTimer = setTimeout(() => {
+      if (!spawned && this.#attempt === bot) {
+        this.#log.warn({ ms: spawnTimeoutMs }, 'no spawn in time; retrying');
+        bot.end('spawn timeout');
+      }
+    }, spawnTimeoutMs);
+
+    bot.once('spawn', () => {
+      void (async () => {
+        try {
+          await bot.waitForChunksToLoad();
+        } catch (err) {
+          this.#log.debug({ err }, 'waiting for chunks failed');
+        }
+        if (this.#attempt !== bot || this.#stopping || !bot.entity) return;
+        clearTimeout(this.#spawnTimer);
+        spawned = true;
+        const movements = new Movements(bot);
+        movements.canDig = true;
+        movements.allow1by1towers = true;
+        bot.pathfinder.setMovements(movements);
+        bot.pathfinder.thinkTimeout = 10_000;
+        this.#bot = bot;
+        this.#failures = 0;
+        this.#state = 'connected';
+        this.#log.info({ position: bot.entity.position.floored().toString() }, 'spawned');
+        this.emit('connected');
+      })();
+    });
+    bot.on('kicked', (reason) => {
+      kickReason = reasonText(reason);
+      this.#log.info({ reason: kickReason }, 'kicked');
+    });
+    bot.on('error', (err) => {
+      lastError = err;
+      this.#log.debug({ err: err.message }, 'connection error');
+    });
+    bot.on('whisper', (from, text) => {
+      if (from !== this.username) this.emit('whispered', from, text);
+    });
+    bot.once('end', (why) => {
+      clearTimeout(this.#spawnTimer);
+      if (this.#attempt !== bot) return;
+      this.#attempt = undefined;
+      this.#bot = undefined;
+      this.gate.abortCurrent(new Error('disconnected'));
+      const wasConnected = this.#state === 'connected';
+      if (this.#stopping) return;
+      const reason = kickReason ?? lastError?.message ?? why ?? 'connection closed';
+      if (kickReason !== undefined && isFinalKick(kickReason)) {
+        this.#state = 'ended';
+        this.#log.warn({ reason }, 'kicked for good; not reconnecting');
+        this.emit('ended', reason);
+        return;
+      }
+      this.#state = 'down';
+      if (wasConnected) {
+        this.#log.info({ reason }, 'disconnected');
+        this.emit('disconnected', reason);
+      }
+      this.#scheduleRetry(reason);
+    });
+  }
+
+  #scheduleRetry(reason: string): void {
+    if (this.#stopping) return;
+    this.#state = 'down';
+    const { minMs, maxMs } = this.#opts.reconnect;
+    const delay = Math.min(maxMs, minMs * 2 ** Math.min(this.#failures, 20));
+    this.#failures++;
+    this.#log.debug({ reason, delay, attempt: this.#failures }, 'reconnecting later');
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = setTimeout(() => this.#connect(), delay);
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * Reflexes: fast reactions with no engine call, in priority order
+ * defend (a hostile within 4 blocks → fight) > eat (food < 14 and food carried)
+ * > flee (health ≤ 6 and a hostile within 16).
+ *
+ * A reflex pre-empts the running skill through the game's skill gate: that
+ * skill returns `preempted`, the reflex runs its own skill, then the gate is
+ * released and the loop's next skill may start.
+ */
+import type { Bot } from 'mineflayer';
+import type { Logger } from '../logger.ts';
+import { runSkill } from '../../skills/run.ts';
+import { eat } from '../../skills/eat.ts';
+import { fight } from '../../skills/fight.ts';
+import { flee } from '../../skills/flee.ts';
+import type { Skill } from '../../skills/skill.ts';
+import type { MineflayerGame } from './mineflayer-game.ts';
+import { isHostile } from './snapshot.ts';
+
+/** Options of {@link Reflexes}. */
+export interface ReflexOptions {
+  /** How often the reflexes look around. */
+  tickMs?: number;
+  /** After a reflex fails, the same reflex waits this long before trying again. */
+  cooldownMs?: number;
+}
+
+/** Defaults of {@link ReflexOptions}. */
+export const DefaultReflexOptions = { tickMs: 500, cooldownMs: 5000 } satisfies Required<ReflexOptions>;
+
+/** Distance at which a hostile is fought. */
+export const DEFEND_RANGE = 4;
+/** Eat below this food level. */
+export const EAT_BELOW = 14;
+/** Flee at or below this health with a hostile within {@link FLEE_SCAN}. */
+export const FLEE_AT_HEALTH = 6;
+const FLEE_SCAN = 16;
+
+interface Action {
+  reflex: 'defend' | 'eat' | 'flee';
+  skill: Skill;
+  params: Record<string, unknown>;
+  why: string;
+}
+
+/** Pick the reflex that should fire now, if any. Pure: reads the bot only. */
+export function chooseReflex(bot: Bot): Action | undefined {
+  const me = bot.entity?.position;
+  if (!me) return undefined;
+  const hostile = bot.nearestEntity((e) => isHostile(e) && e.position.distanceTo(me) <= FLEE_SCAN);
+  const d = hostile ? hostile.position.distanceTo(me) : Infinity;
+  if (hostile && d <= DEFEND_RANGE) {
+    return { reflex: 'defend', skill: fight, params: { target: hostile.name }, why: `${hostile.name} at ${d.toFixed(1)} blocks` };
+  }
+  const foods = bot.registry.foodsByName;
+  if (bot.food < EAT_BELOW && bot.inventory.items().some((i) => foods[i.name])) {
+    return { reflex: 'eat', skill: eat, params: {}, why: `food ${bot.food}/20` };
+  }
+  if (hostile && bot.health <= FLEE_AT_HEALTH) {
+    return {
+      reflex: 'flee',
+      skill: flee,
+      params: { from: { x: hostile.position.x, z: hostile.position.z } },
+      why: `health ${bot.health}/20 with ${hostile.name} at ${d.toFixed(1)} blocks`,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * The reflex loop of one avatar.
+ *
+ * @example
+ * const reflexes = new Reflexes(game, log); reflexes.start(); … reflexes.stop();
+ */
+export class Reflexes {
+  #game: MineflayerGame;
+  #log: Logger;
+  #opts: Required<ReflexOptions>;
+  #timer: NodeJS.Timeout | undefined;
+  #busy = false;
+  #controller: AbortController | undefined;
+  #cooldownUntil = new Map<string, number>();
+
+  constructor(game: MineflayerGame, log: Logger, opts: ReflexOptions = {}) {
+    this.#game = game;
+    this.#log = log.child({ avatar: game.username, component: 'reflexes' });
+    this.#opts = { ...DefaultReflexOptions, ...opts };
+  }
+
+  /** Start ticking (idempotent). */
+  start(): void {
+    if (this.#timer) return;
+    this.#timer = setInterval(() => this.tick(), this.#opts.tickMs);
+    this.#timer.unref();
+  }
+
+  /** Stop ticking and abort a reflex in progress. */
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#controller?.abort(new Error('reflexes stopped'));
+  }
+
+  /** Look once and act if needed (also called by the timer). */
+  tick(): void {
+    if (this.#busy || this.#game.state !== 'connected') return;
+    const bot = this.#game.bot;
+    if (!bot) return;
+    const action = chooseReflex(bot);
+    if (!action) return;
+    if ((this.#cooldownUntil.get(action.reflex) ?? 0) > Date.now()) return;
+    this.#busy = true;
+    const controller = new AbortController();
+    this.#controller = controller;
+    const interrupted = this.#game.gate.current;
+    this.#log.info({ reflex: action.reflex, why: action.why, interrupted }, `reflex: ${action.reflex}`);
+    const started = Date.now();
+    void this.#game.gate
+      .preempt(action.reflex, () => runSkill(action.skill, this.#game, action.params, controller.signal))
+      .then((result) => {
+        this.#log.info({ reflex: action.reflex, code: result.code, ms: Date.now() - started }, `reflex ${action.reflex}: ${result.detail}`);
+        if (!result.ok) this.#cooldownUntil.set(action.reflex, Date.now() + this.#opts.cooldownMs);
+      })
+      .catch((err: unknown) => {
+        this.#log.warn({ err, reflex: action.reflex }, 'reflex failed');
+        this.#cooldownUntil.set(action.reflex, Date.now() + this.#opts.cooldownMs);
+      })
+      .finally(() => {
+        this.#busy = false;
+        if (this.#controller === controller) this.#controller = undefined;
+      });
+  }
+}
