@@ -1,0 +1,57 @@
+/**
+ * The scripted engine against the real embedded world (flying-squid in a child
+ * process) and a real mineflayer avatar: "collect 3 oak logs" reaches done.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import type { TurnRequest } from '../../src/engines/engine.ts';
+import { createScriptedEngine } from '../../src/engines/scripted.ts';
+import { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
+import { checkGoal } from '../../src/goals/check.ts';
+
+const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }, pino.destination(2));
+
+describe('scripted engine in the embedded world', () => {
+  let dir: string;
+  let world: EmbeddedWorld;
+  let game: MineflayerGame;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'mindlink-scripted-'));
+    world = await EmbeddedWorld.start({ dataDir: dir, log });
+    game = new MineflayerGame({ username: 'scripty', host: world.host, port: world.port, version: world.version, log, capabilities: EMBEDDED_CAPABILITIES });
+    const connected = new Promise<void>((resolve) => game.once('connected', () => resolve()));
+    await game.start();
+    await connected;
+  }, 90_000);
+
+  afterAll(async () => {
+    await game?.stop();
+    await world?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('GIVEN the goal "collect 3 oak logs" THEN continue turns reach STATUS done, and the check agrees', async () => {
+    const engine = createScriptedEngine({ avatar: 'scripty', game, log });
+    const baseline = { ...(game.snapshot()?.inventory ?? {}) };
+    const goal = { text: 'collect 3 oak logs', setBy: 'owner' as const, baseline };
+    const req: TurnRequest = { kind: 'continue', avatar: 'scripty', goal, directionSummary: '', directions: [], task: '', nudges: [], prompt: 'continue' };
+    let status = 'working';
+    const replies: string[] = [];
+    for (let turn = 0; turn < 4 && status === 'working'; turn += 1) {
+      // Like the goal loop, prompt only while the game is connected.
+      if (game.state !== 'connected') await new Promise<void>((resolve) => game.once('connected', () => resolve()));
+      const reply = await engine.turn(req, new AbortController().signal);
+      replies.push(reply.text);
+      status = /^STATUS: (\w+)$/m.exec(reply.text)?.[1] ?? 'working';
+    }
+    expect(status, replies.join('\n---\n')).toBe('done');
+    const snap = game.snapshot();
+    expect(snap).toBeDefined();
+    if (snap) expect(checkGoal(goal.text, baseline, snap)).toMatchObject({ checkable: true, met: true });
+  }, 240_000);
+});
