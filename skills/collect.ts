@@ -6,6 +6,7 @@ import type { Block } from 'prismarine-block';
 import type { Entity } from 'prismarine-entity';
 import type { Vec3 } from 'vec3';
 import { z } from 'zod';
+import { findBlocksFast } from '../src/game/block-search.ts';
 import type { Skill } from './skill.ts';
 import { done, fail, goals, onBot, sleep, UnreachableError, walk } from './common.ts';
 import { blocksYielding, countCarried, itemQuery } from './items.ts';
@@ -22,8 +23,7 @@ const MAX_UNREACHABLE = 5;
 
 function nearestTarget(bot: Bot, ids: number[], skip: Set<string>): Block | undefined {
   const me = bot.entity.position;
-  const found = bot
-    .findBlocks({ matching: ids, maxDistance: SEARCH_RADIUS, count: 64 })
+  const found = findBlocksFast(bot, ids, { maxDistance: SEARCH_RADIUS, count: skip.size + 16 })
     .filter((p) => !skip.has(p.toString()))
     .sort((a, b) => a.distanceSquared(me) - b.distanceSquared(me));
   for (const p of found) {

@@ -6,6 +6,7 @@
  */
 import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
+import { findBlocksFast } from './block-search.ts';
 import type { NearbyEntity, Snapshot } from './game.ts';
 
 /** How far the snapshot looks for notable blocks and entities. */
@@ -86,7 +87,7 @@ export function nearbyBlocks(bot: Bot, force = false): Record<string, number> {
   }
   const out: Record<string, number> = {};
   for (const { ids: matching } of ids(bot)) {
-    const found = bot.findBlocks({ matching, maxDistance: SNAPSHOT_RADIUS, count: 8 });
+    const found = findBlocksFast(bot, matching, { maxDistance: SNAPSHOT_RADIUS, count: 1 });
     let best: { name: string; d: number } | undefined;
     for (const p of found) {
       const d = p.offset(0.5, 0.5, 0.5).distanceTo(pos);

@@ -1,0 +1,65 @@
+/**
+ * Helpers for the game tests: a real embedded world in a temp dir, real mineflayer games, and
+ * waiting on conditions with a deadline (never fixed sleeps).
+ */
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
+import { createLogger, silentLogger, type Logger } from '../../src/logger.ts';
+
+/** A logger for tests: silent unless TEST_LOG is set (e.g. TEST_LOG=debug). */
+export function testLogger(): Logger {
+  const level = process.env.TEST_LOG;
+  return level ? createLogger(level, { pretty: false }) : silentLogger();
+}
+
+/** A fresh temp data dir and a function that removes it. */
+export function tempDataDir(prefix: string): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(path.join(tmpdir(), `mindlink-${prefix}-`));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Start an embedded world in `dir`. */
+export function startWorld(dir: string, log: Logger, port?: number): Promise<EmbeddedWorld> {
+  return EmbeddedWorld.start({ dataDir: dir, log, ...(port !== undefined ? { port } : {}) });
+}
+
+/** A connected game on the world (waits for `connected`). */
+export async function connectedGame(world: EmbeddedWorld, username: string, log: Logger): Promise<MineflayerGame> {
+  const game = new MineflayerGame({
+    username,
+    host: world.host,
+    port: world.port,
+    version: world.version,
+    log,
+    capabilities: EMBEDDED_CAPABILITIES,
+    reconnect: { minMs: 200, maxMs: 1000 },
+  });
+  const connected = once(game, 'connected');
+  await game.start();
+  await connected;
+  return game;
+}
+
+/** Poll `cond` every 50 ms until it holds; throws after `ms`. */
+export async function waitFor(cond: () => boolean, ms: number, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Resolve with the args of the next `event`, or reject after `ms`. */
+export async function nextEvent<T extends unknown[]>(emitter: NodeJS.EventEmitter, event: string, ms: number): Promise<T> {
+  const ac = new AbortController();
+  const timer = setTimeout(() => ac.abort(new Error(`no ${event} within ${ms} ms`)), ms);
+  try {
+    return (await once(emitter, event, { signal: ac.signal })) as T;
+  } finally {
+    clearTimeout(timer);
+  }
+}

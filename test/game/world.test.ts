@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import { isFinalKick, reasonText, type MineflayerGame } from '../../src/game/mineflayer-game.ts';
+import { worldFingerprint } from '../../src/game/game.ts';
+import { connectedGame, nextEvent, startWorld, tempDataDir, testLogger, waitFor } from './helpers.ts';
+
+const log = testLogger();
+const data = tempDataDir('world');
+let world: EmbeddedWorld;
+const games: MineflayerGame[] = [];
+
+beforeAll(async () => {
+  world = await startWorld(data.dir, log);
+});
+
+afterAll(async () => {
+  await Promise.all(games.map((g) => g.stop()));
+  await world?.stop();
+  data.remove();
+});
+
+describe('embedded world and mineflayer game', () => {
+  it('GIVEN a fresh world WHEN an avatar joins THEN the snapshot has position, vitals, inventory, time, dimension, trees nearby and the other player', async () => {
+    const alice = await connectedGame(world, 'alice', log);
+    games.push(alice);
+    const bob = await connectedGame(world, 'bob', log);
+    games.push(bob);
+    await world.give('alice', 'bread', 3);
+    await waitFor(() => (alice.snapshot()?.inventory.bread ?? 0) === 3, 5000, 'bread in the inventory');
+    await waitFor(() => (alice.snapshot()?.nearbyEntities ?? []).some((e) => e.name === 'bob'), 5000, 'alice to see bob');
+
+    const s = alice.snapshot();
+    expect(alice.state).toBe('connected');
+    expect(s).toBeDefined();
+    if (!s) return;
+    expect(Math.floor(s.position.y)).toBe(64);
+    expect(Math.abs(s.position.x)).toBeLessThan(3);
+    expect(s.health).toBe(20);
+    expect(s.food).toBe(20);
+    expect(s.xp).toEqual({ level: expect.any(Number), points: expect.any(Number) });
+    expect(s.inventory).toEqual({ bread: 3 });
+    expect(s.timeOfDay).toBeGreaterThanOrEqual(0);
+    expect(s.timeOfDay).toBeLessThan(24000);
+    expect(s.dimension).toBe('overworld');
+    expect(s.nearbyBlocks.oak_log).toBeLessThanOrEqual(32);
+    expect(s.nearbyBlocks.stone).toBeLessThan(8);
+    expect(s.nearbyEntities.find((e) => e.name === 'bob')?.kind).toBe('player');
+    expect(worldFingerprint(s)).toMatch(/bread:3$/);
+    // Bob joined later and still sees alice (the tab-list fix).
+    expect((bob.snapshot()?.nearbyEntities ?? []).some((e) => e.name === 'alice')).toBe(true);
+  });
+
+  it('GIVEN a kick reason THEN kicked/banned end the game and a server shutdown does not', () => {
+    expect(isFinalKick('You were kicked!')).toBe(true);
+    expect(isFinalKick('banned')).toBe(true);
+    expect(isFinalKick('Your account is banned!')).toBe(true);
+    expect(isFinalKick('Server closed')).toBe(false);
+    expect(isFinalKick('Server is restarting, you were kicked')).toBe(false);
+    expect(isFinalKick('timed out')).toBe(false);
+    expect(reasonText({ type: 'compound', value: { text: { type: 'string', value: 'banned' } } })).toBe('banned');
+    expect(reasonText('{"text":"You were kicked!"}')).toBe('You were kicked!');
+  });
+
+  it('GIVEN a connected avatar WHEN the server kicks it with "banned" THEN it ends with the reason and does not reconnect', async () => {
+    const carol = await connectedGame(world, 'carol', log);
+    games.push(carol);
+    let reconnected = false;
+    carol.on('connected', () => (reconnected = true));
+    const ended = nextEvent<[string]>(carol, 'ended', 10_000);
+    await world.kick('carol', 'banned');
+    const [reason] = await ended;
+    expect(reason).toContain('banned');
+    expect(carol.state).toBe('ended');
+    expect(carol.snapshot()).toBeUndefined();
+    // Another avatar connects afterwards (longer than carol's 200 ms backoff): carol has not come back meanwhile.
+    const erin = await connectedGame(world, 'erin', log);
+    games.push(erin);
+    const players = await world.players();
+    expect(players).toContain('erin');
+    expect(players).not.toContain('carol');
+    expect(reconnected).toBe(false);
+  });
+
+  it('GIVEN trees and a changed block WHEN the world is stopped and started again on the same port THEN avatars reconnect by themselves and the world is the same', async () => {
+    const dave = await connectedGame(world, 'dave', log);
+    games.push(dave);
+    const box = { from: { x: -40, y: 64, z: -40 }, to: { x: 40, y: 66, z: 40 } };
+    const logsBefore = await world.findBlocks(box.from, box.to, ['oak_log']);
+    expect(logsBefore.length).toBeGreaterThan(10);
+    await world.setBlock({ x: 3, y: 64, z: 3 }, 'gold_block');
+
+    const port = world.port;
+    const disconnected = nextEvent<[string]>(dave, 'disconnected', 15_000);
+    await world.stop();
+    const [reason] = await disconnected;
+    expect(reason).toMatch(/closed|end|socket/i);
+    expect(dave.state).not.toBe('ended');
+
+    const reconnected = nextEvent(dave, 'connected', 30_000);
+    world = await startWorld(data.dir, log, port);
+    await reconnected;
+    expect(dave.state).toBe('connected');
+    expect(dave.snapshot()).toBeDefined();
+
+    const logsAfter = await world.findBlocks(box.from, box.to, ['oak_log']);
+    expect(logsAfter).toEqual(logsBefore);
+    expect(await world.blockAt({ x: 3, y: 64, z: 3 })).toBe('gold_block');
+    await waitFor(() => dave.bot?.blockAt(dave.bot.entity.position.floored().set(3, 64, 3))?.name === 'gold_block', 5000, 'dave to see the gold block');
+  });
+});
