@@ -36,6 +36,8 @@ interface Running {
  */
 export class SkillGate {
   #current: Running | undefined;
+  /** Skills started and not settled yet (queued or running): a reflex pre-empts all of them. */
+  #active = new Set<AbortController>();
   /** The tail of the queue: resolves when everything started so far has settled. */
   #tail: Promise<void> = Promise.resolve();
   #inReflex = new AsyncLocalStorage<string>();
@@ -43,6 +45,11 @@ export class SkillGate {
   /** Label of the running skill or reflex, if any. */
   get current(): string | undefined {
     return this.#current?.label;
+  }
+
+  /** Whether a skill is running or waiting for its turn. */
+  get busy(): boolean {
+    return this.#active.size > 0 || this.#current !== undefined;
   }
 
   /**
@@ -60,11 +67,13 @@ export class SkillGate {
     let settle!: () => void;
     const settled = new Promise<void>((r) => (settle = r));
     this.#tail = before.then(() => settled);
+    this.#active.add(controller);
     try {
       await Promise.race([before, abortPromise(controller.signal)]);
       this.#current = { label, controller, settled };
       return await fn(controller.signal);
     } finally {
+      this.#active.delete(controller);
       signal.removeEventListener('abort', onAbort);
       if (this.#current?.controller === controller) this.#current = undefined;
       settle();
@@ -72,11 +81,11 @@ export class SkillGate {
   }
 
   /**
-   * Interrupt the running skill (if any), wait until it has stopped, then run `fn` with the gate held.
+   * Interrupt the running skill and any waiting ones, wait until they have stopped, then run `fn` with the gate held.
    * Skills started while `fn` runs wait for it; skills `fn` itself runs pass through.
    */
   async preempt<T>(label: string, fn: () => Promise<T>): Promise<T> {
-    this.#current?.controller.abort(new PreemptedError(label));
+    for (const c of this.#active) c.abort(new PreemptedError(label));
     const before = this.#tail;
     let settle!: () => void;
     const settled = new Promise<void>((r) => (settle = r));
@@ -94,6 +103,7 @@ export class SkillGate {
 
   /** Abort whatever runs now (used when the game stops). */
   abortCurrent(reason: Error): void {
+    for (const c of this.#active) c.abort(reason);
     this.#current?.controller.abort(reason);
   }
 }

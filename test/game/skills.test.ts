@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
+import { runSkill, skills } from '../../skills/index.ts';
+import type { Skill } from '../../skills/skill.ts';
+import { connectedGame, startWorld, tempDataDir, testLogger, waitFor } from './helpers.ts';
+
+const log = testLogger();
+const data = tempDataDir('skills');
+let world: EmbeddedWorld;
+let alice: MineflayerGame;
+let bob: MineflayerGame;
+
+function skill(id: string): Skill {
+  const s = skills[id];
+  if (!s) throw new Error(`no skill ${id}`);
+  return s;
+}
+
+function run(game: MineflayerGame, id: string, params: unknown, signal = new AbortController().signal) {
+  return runSkill(skill(id), game, params, signal);
+}
+
+function pos(game: MineflayerGame) {
+  const p = game.bot?.entity.position;
+  if (!p) throw new Error(`${game.username} is not in the game`);
+  return p;
+}
+
+beforeAll(async () => {
+  world = await startWorld(data.dir, log);
+  alice = await connectedGame(world, 'alice', log);
+  bob = await connectedGame(world, 'bob', log);
+});
+
+afterAll(async () => {
+  await Promise.all([alice?.stop(), bob?.stop()]);
+  await world?.stop();
+  data.remove();
+});
+
+describe('skills on the embedded world', () => {
+  it('GIVEN trees nearby WHEN alice collects 3 logs THEN she carries at least 3 logs', async () => {
+    const r = await run(alice, 'collect', { item: 'logs', count: 3 });
+    expect(r).toMatchObject({ ok: true, code: 'done' });
+    const logs = Object.entries(alice.snapshot()?.inventory ?? {})
+      .filter(([name]) => name.endsWith('_log'))
+      .reduce((n, [, c]) => n + c, 0);
+    expect(logs).toBeGreaterThanOrEqual(3);
+  });
+
+  it('GIVEN a spot 12 blocks away WHEN alice goes there THEN she ends within 2 blocks', async () => {
+    const target = { x: 12, y: 64, z: -8 };
+    const r = await run(alice, 'go_to', target);
+    expect(r).toMatchObject({ ok: true, code: 'done' });
+    const p = pos(alice);
+    expect(Math.hypot(p.x - target.x, p.y - target.y, p.z - target.z)).toBeLessThanOrEqual(2);
+  });
+
+  it('GIVEN bob walking away WHEN alice follows bob THEN she keeps within range while he moves', async () => {
+    await world.teleport('bob', { x: 3.5, y: 64, z: 3.5 });
+    await world.teleport('alice', { x: 1.5, y: 64, z: 1.5 });
+    await waitFor(() => pos(alice).distanceTo(pos(bob)) < 4, 5000, 'alice and bob together');
+    const follow = run(alice, 'follow', { player: 'bob', range: 3, durationMs: 9000 });
+    const walk = run(bob, 'go_to', { x: 3, y: 64, z: -14, range: 1 });
+    const distances: number[] = [];
+    let bobDone = false;
+    void walk.then(() => (bobDone = true));
+    // Sample the distance every 100 ms while bob walks 18 blocks (the follower re-plans, so it lags a little).
+    while (!bobDone) {
+      distances.push(pos(alice).distanceTo(pos(bob)));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await walk).toMatchObject({ ok: true });
+    await waitFor(() => pos(alice).distanceTo(pos(bob)) <= 3.5, 5000, 'alice to catch up');
+    expect(distances.length).toBeGreaterThan(10);
+    const mean = distances.reduce((a, b) => a + b, 0) / distances.length;
+    expect(mean).toBeLessThan(5);
+    expect(Math.max(...distances)).toBeLessThan(8);
+    expect(await follow).toMatchObject({ ok: true, code: 'done' });
+  });
+
+  it('GIVEN alice walking far away WHEN the caller aborts THEN she stops within 1 s and the skill says aborted', async () => {
+    const ac = new AbortController();
+    const going = run(alice, 'go_to', { x: 400, y: 64, z: 400 }, ac.signal);
+    await waitFor(() => alice.bot?.pathfinder.isMoving() === true, 10_000, 'alice to start walking');
+    const t = Date.now();
+    const abortedAt = pos(alice).clone();
+    ac.abort();
+    const r = await going;
+    expect(r.code).toBe('aborted');
+    await waitFor(() => alice.bot?.pathfinder.isMoving() === false && !alice.bot.getControlState('forward'), 1000, 'alice to stop');
+    expect(Date.now() - t).toBeLessThan(1000);
+    // Walking speed is ~4.3 blocks/s: she did not carry on walking after the abort.
+    expect(pos(alice).distanceTo(abortedAt)).toBeLessThan(2);
+    expect(alice.gate.current).toBeUndefined();
+  });
+
+  it('GIVEN a long explore WHEN a reflex pre-empts it THEN the skill returns preempted and the reflex runs', async () => {
+    const exploring = run(alice, 'explore', { distance: 200 });
+    await waitFor(() => alice.gate.current === 'explore' && alice.bot?.pathfinder.isMoving() === true, 10_000, 'explore to start');
+    const said = await alice.gate.preempt('test-reflex', () => run(alice, 'say', { text: 'excuse me' }));
+    const r = await exploring;
+    expect(r.code).toBe('preempted');
+    expect(r.detail).toContain('test-reflex');
+    expect(said).toMatchObject({ ok: true, code: 'done' });
+  });
+
+  it('GIVEN the embedded world WHEN asked to craft THEN craft refuses at once with unsupported_by_server', async () => {
+    const t = Date.now();
+    const r = await run(alice, 'craft', { item: 'planks', count: 4 });
+    expect(r).toMatchObject({ ok: false, code: 'unsupported_by_server' });
+    expect(Date.now() - t).toBeLessThan(200);
+  });
+
+  it('GIVEN dirt in the inventory WHEN alice places a block THEN it stands next to her', async () => {
+    await world.give('alice', 'dirt', 2);
+    await waitFor(() => (alice.snapshot()?.inventory.dirt ?? 0) >= 2, 5000, 'dirt');
+    const r = await run(alice, 'place', { item: 'dirt' });
+    expect(r).toMatchObject({ ok: true, code: 'done' });
+    const m = /at (-?\d+) (-?\d+) (-?\d+)/.exec(r.detail);
+    expect(m).not.toBeNull();
+    if (!m) return;
+    expect(await world.blockAt({ x: Number(m[1]), y: Number(m[2]), z: Number(m[3]) })).toBe('dirt');
+  });
+
+  it('GIVEN no food, no hostiles and no such player THEN eat, fight, flee and come_to fail with stable codes', async () => {
+    expect((await run(bob, 'eat', {})).code).toBe('no_food');
+    expect((await run(alice, 'fight', {})).code).toBe('no_target');
+    expect((await run(alice, 'flee', {})).code).toBe('no_target');
+    expect((await run(alice, 'come_to', { player: 'nobody' })).code).toBe('no_target');
+    expect((await run(alice, 'follow', { player: 'nobody' })).code).toBe('no_target');
+    expect((await run(alice, 'collect', { item: 'diamond', count: 1 })).code).toBe('no_target');
+    expect((await run(alice, 'go_to', { x: 1 })).code).toBe('bad_params');
+  });
+
+  it('GIVEN bread and a full food bar on a server without hunger THEN eat says not hungry', async () => {
+    await world.give('bob', 'bread', 1);
+    await waitFor(() => (bob.snapshot()?.inventory.bread ?? 0) >= 1, 5000, 'bread');
+    expect(await run(bob, 'eat', {})).toMatchObject({ ok: true, code: 'not_hungry' });
+  });
+
+  it('GIVEN bob nearby WHEN alice says hello and comes to bob THEN bob hears it and she stands near him', async () => {
+    const heard = new Promise<string>((resolve) => bob.bot?.on('chat', (u, m) => {
+      if (u === 'alice') resolve(m);
+    }));
+    expect(await run(alice, 'say', { text: '/kick bob hello' })).toMatchObject({ ok: true });
+    expect(await heard).toBe('kick bob hello');
+    expect(bob.state).toBe('connected');
+    expect(await run(alice, 'come_to', { player: 'bob' })).toMatchObject({ ok: true, code: 'done' });
+    expect(pos(alice).distanceTo(pos(bob))).toBeLessThanOrEqual(3);
+  });
+});
