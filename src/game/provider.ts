@@ -6,14 +6,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { GameProvider } from '../core.ts';
 import { EmbeddedWorld } from './embedded-world.ts';
-import type { GameCapabilities } from './game.ts';
-import { MineflayerGame } from './mineflayer-game.ts';
+import { EMBEDDED_CAPABILITIES, MineflayerGame, VANILLA_CAPABILITIES } from './mineflayer-game.ts';
 import { Reflexes } from './reflexes.ts';
-
-/** What flying-squid cannot do (ENGINEERING.md): crafting, hunger, mob AI. */
-export const EMBEDDED_CAPABILITIES: GameCapabilities = { crafting: false, hunger: false, mobs: false };
-/** A vanilla server does it all. */
-export const VANILLA_CAPABILITIES: GameCapabilities = { crafting: true, hunger: true, mobs: true };
 
 /**
  * Start the embedded world if needed and return the provider.
