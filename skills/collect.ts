@@ -67,6 +67,23 @@ async function pickUp(bot: Bot, query: string, before: number, at: Vec3, signal:
   }
 }
 
+/** Dig, giving up (and stopping) after `ms`; false when it did not finish. */
+async function digWithin(bot: Bot, block: Block, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => {
+      bot.stopDigging();
+      resolve(false);
+    }, ms);
+  });
+  try {
+    // A dig that fails (the block changed, out of reach) is skipped like one that takes too long.
+    return await Promise.race([bot.dig(block, true).then(() => true, () => false), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Wait (briefly) until the bot stands on the ground: digging in the air takes five times as long. */
 async function settle(bot: Bot, signal: AbortSignal): Promise<void> {
   const deadline = Date.now() + 1500;
@@ -103,7 +120,8 @@ export const collect: Skill<typeof params> = {
         }
         const key = block.position.toString();
         try {
-          await walk(bot, new goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), sig, `to the ${block.name}`);
+          const far = block.position.distanceTo(bot.entity.position);
+          await walk(bot, new goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), sig, `to the ${block.name}`, 10_000 + far * 1000);
         } catch (err) {
           if (!(err instanceof UnreachableError)) throw err;
           skip.add(key);
@@ -120,7 +138,10 @@ export const collect: Skill<typeof params> = {
         const before = countCarried(bot, query);
         await equipFor(bot, target);
         await settle(bot, sig);
-        await bot.dig(target, true);
+        if (!(await digWithin(bot, target, bot.digTime(target) + 5000))) {
+          skip.add(key);
+          continue;
+        }
         await pickUp(bot, query, before, target.position.offset(0.5, 0.5, 0.5), sig);
         if (countCarried(bot, query) > before) fruitless = 0;
         else if (++fruitless >= 4) return fail('no_drop', `digging ${target.name} gave me nothing (got ${got} of ${count})`);

@@ -120,20 +120,41 @@ export async function onBot(
 }
 
 /**
- * Walk to a pathfinder goal. Rejects with {@link UnreachableError} when no path exists,
+ * Walk to a pathfinder goal. Rejects with {@link UnreachableError} when no path exists or the walk
+ * takes longer than `timeoutMs` (the pathfinder can keep retrying forever when the bot is stuck),
  * or with the abort reason when `signal` aborts.
  */
-export async function walk(bot: Bot, goal: InstanceType<typeof goals.Goal>, signal: AbortSignal, what = 'there'): Promise<void> {
+export async function walk(
+  bot: Bot,
+  goal: InstanceType<typeof goals.Goal>,
+  signal: AbortSignal,
+  what = 'there',
+  timeoutMs = 60_000,
+): Promise<void> {
   checkAborted(signal);
+  let timer: NodeJS.Timeout | undefined;
+  let timedOut = false;
   try {
-    await bot.pathfinder.goto(goal);
+    await Promise.race([
+      bot.pathfinder.goto(goal),
+      new Promise<void>((_, reject) => {
+        timer = setTimeout(() => {
+          timedOut = true;
+          stopBody(bot);
+          reject(new UnreachableError(`could not get ${what} in ${Math.round(timeoutMs / 1000)} s`));
+        }, timeoutMs);
+      }),
+    ]);
   } catch (err) {
     checkAborted(signal);
+    if (err instanceof UnreachableError) throw err;
     const name = (err as Error)?.name ?? '';
-    if (name === 'NoPath' || name === 'Timeout' || /no path|took to long|timeout/i.test((err as Error)?.message ?? '')) {
+    if (timedOut || name === 'NoPath' || name === 'Timeout' || /no path|took to long|timeout/i.test((err as Error)?.message ?? '')) {
       throw new UnreachableError(`cannot find a way ${what}`);
     }
     throw err;
+  } finally {
+    clearTimeout(timer);
   }
   checkAborted(signal);
 }
