@@ -9,6 +9,7 @@ import { PreemptedError } from '../src/game/skill-gate.ts';
 import type { SkillResult } from './skill.ts';
 
 const { goals } = pf;
+/** mineflayer-pathfinder's goals (GoalNear, GoalFollow, …), re-exported for skills. */
 export { goals };
 
 /** A failed path: the target cannot be reached from here. */

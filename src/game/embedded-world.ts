@@ -71,8 +71,11 @@ const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
   /** Always 127.0.0.1. */
   readonly host = '127.0.0.1';
+  /** The port the world listens on (the one asked for, or the free one it found). */
   readonly port: number;
+  /** The Minecraft version it serves. */
   readonly version: string;
+  /** The data dir; the world is saved in its `world/` folder. */
   readonly dataDir: string;
   #child: ChildProcess;
   #log: Logger;

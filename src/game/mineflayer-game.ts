@@ -95,7 +95,9 @@ export function reasonText(reason: unknown): string {
  * await game.stop();
  */
 export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGame {
+  /** The avatar's player name. */
   readonly username: string;
+  /** What the server supports (see {@link EMBEDDED_CAPABILITIES}). */
   readonly capabilities: GameCapabilities;
   /** One skill at a time; reflexes pre-empt through it. */
   readonly gate = new SkillGate();
