@@ -6,27 +6,12 @@ import { EventEmitter } from 'node:events';
 import type { Bot } from 'mineflayer';
 import type { AvatarGame, GameCapabilities, GameEvents, GameState, Snapshot } from '../../src/game/game.ts';
 
-/** The embedded flying-squid world's capabilities. */
-export const EMBEDDED: GameCapabilities = { crafting: false, hunger: false, mobs: false };
-/** A vanilla server's capabilities. */
-export const VANILLA: GameCapabilities = { crafting: true, hunger: true, mobs: true };
+import { EMBEDDED_CAPABILITIES as EMBEDDED } from '../../src/game/mineflayer-game.ts';
 
+/** The embedded flying-squid world's and a vanilla server's capabilities. */
+export { EMBEDDED_CAPABILITIES as EMBEDDED, VANILLA_CAPABILITIES as VANILLA } from '../../src/game/mineflayer-game.ts';
 /** A snapshot with sensible defaults, overridable field by field. */
-export function makeSnapshot(over: Partial<Snapshot> = {}): Snapshot {
-  return {
-    position: { x: 0, y: 64, z: 0 },
-    health: 20,
-    food: 20,
-    xp: { level: 0, points: 0 },
-    inventory: {},
-    timeOfDay: 1000,
-    dimension: 'overworld',
-    nearbyBlocks: {},
-    nearbyEntities: [],
-    takenAt: 0,
-    ...over,
-  };
-}
+export { snapshotOf as makeSnapshot } from '../fakes/fake-game.ts';
 
 /** An AvatarGame stand-in whose state and snapshot the test controls. */
 export class StubGame extends EventEmitter<GameEvents> implements AvatarGame {

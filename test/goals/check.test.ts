@@ -1,23 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../src/game/game.ts';
 import { checkGoal, countItems } from '../../src/goals/check.ts';
 import { itemLabel, matchesItem, normaliseItem } from '../../src/goals/items.ts';
+import { snapshotOf } from '../fakes/fake-game.ts';
 
-function snap(over: Partial<Snapshot> = {}): Snapshot {
-  return {
-    position: { x: 0, y: 64, z: 0 },
-    health: 20,
-    food: 20,
-    xp: { level: 0, points: 0 },
-    inventory: {},
-    timeOfDay: 1000,
-    dimension: 'overworld',
-    nearbyBlocks: {},
-    nearbyEntities: [],
-    takenAt: 0,
-    ...over,
-  };
-}
+const snap = snapshotOf;
 
 describe('countItems and item names', () => {
   it('GIVEN logs of several kinds THEN the log group counts them all and oak_log only oak', () => {
