@@ -151,6 +151,12 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
 
   /** Stop prompting without changing the stored `playing` flag (process shutdown: resumed on the next start). */
   async pause(reason = 'shutdown'): Promise<void> {
+    this.halt(reason);
+    await this.running;
+  }
+
+  /** No more turns: abort the running one, drop the timer and the game listeners. */
+  private halt(reason: string): void {
     if (this.active) this.d.log.info({ avatar: this.d.avatar, reason }, 'loop stopped');
     this.active = false;
     this.clearTimer();
@@ -158,7 +164,6 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     this.d.game.off('connected', this.onConnected);
     this.d.game.off('whispered', this.onWhisper);
     this.d.game.off('ended', this.onEnded);
-    await this.running;
   }
 
   /** Wake a loop waiting out its delay (owner message, whisper). */
@@ -246,12 +251,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
       rec.playing = false;
       rec.state = 'stopped';
     });
-    this.active = false;
-    this.clearTimer();
-    this.turnAbort?.abort(new Error(reason));
-    this.d.game.off('connected', this.onConnected);
-    this.d.game.off('whispered', this.onWhisper);
-    this.d.game.off('ended', this.onEnded);
+    this.halt(reason);
     this.d.post('stopped', `Stopped: ${reason}`);
     this.d.onSelfStop(reason);
   }
