@@ -85,6 +85,8 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   private checkFailure: string | undefined;
   private unchangedStreak = 0;
   private blockedStreak = 0;
+  /** What the engine said when it last reported `blocked` (first line), for the owner's "parked" line. */
+  private blockedReason = '';
   private crashes: number[] = [];
   private wakeRequested = false;
   private turnWasAborted = false;
@@ -413,6 +415,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     this.checkFailure = undefined;
     if (p.status === 'blocked') {
       this.blockedStreak++;
+      this.blockedReason = (p.body.split('\n').find((l) => l.trim()) ?? '').trim().slice(0, 200);
       if (goal.setBy === 'owner' && this.blockedStreak >= PARK_AFTER_BLOCKED) {
         this.parkOwnerGoal(goal, 'blocked repeatedly');
         this.nextKind = 'wrapup';
@@ -437,9 +440,10 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     const old = rec.goal;
     const parked = rec.parked.find((g) => normalise(g.text) === normalise(text));
     const snap = this.d.game.snapshot();
+    const parkReason = this.blockedStreak > 0 && this.blockedReason ? this.blockedReason : 'I took another goal for now';
     this.d.store.state.update(() => {
       if (old) {
-        if (old.setBy === 'owner') this.parkOwnerGoalInPlace(old, 'the avatar took another goal');
+        if (old.setBy === 'owner') this.parkOwnerGoalInPlace(old, parkReason);
         else this.recordGoal(old, this.blockedStreak > 0 ? 'blocked' : 'replaced');
       }
       rec.goal = {
@@ -453,6 +457,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
       if (parked) rec.parked = rec.parked.filter((g) => g !== parked);
       rec.state = 'working';
     });
+    if (old?.setBy === 'owner') this.d.post('info', `Parked your goal for later: ${old.text} (${parkReason})`);
     this.d.post('new_goal', parked ? `Back to your goal: ${text}` : `New goal (my choice): ${text}`);
     void this.d.syncTask();
   }
@@ -478,7 +483,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
       rec.state = 'choosing';
     });
     this.blockedStreak = 0;
-    this.d.post('info', `Parked your goal for later (${reason}): ${goal.text}`);
+    this.d.post('info', `Parked your goal for later: ${goal.text} (${reason})`);
     void this.d.syncTask();
   }
 

@@ -201,6 +201,7 @@ describe('goal loop', () => {
     expect(t3.kind).toBe('blocked');
     expect(t3.req.prompt).toMatch(/take another route, or pick another goal/i);
     expect(h.rec().parked.map((p) => p.text)).toEqual(['collect 5 sand']);
+    expect(h.posts.map((p) => p.text)).toContain('Parked your goal for later: collect 5 sand (There is no sand.)');
     expect(h.posts.map((p) => p.text)).toContain('New goal (my choice): go to 0 64 0');
     const t4 = await turn(h, t3.next); // go to: done
     expect(h.posts.map((p) => p.text)).toContain('Done: go to 0 64 0');
@@ -226,7 +227,7 @@ describe('goal loop', () => {
       kinds.push(t.kind);
     }
     expect(kinds).toEqual(['continue', 'wrapup', 'blocked', 'blocked', 'wrapup', 'choose']);
-    expect(h.posts.map((p) => p.text)).toContain('Parked your goal for later (blocked repeatedly): collect 5 sand');
+    expect(h.posts.map((p) => p.text)).toContain('Parked your goal for later: collect 5 sand (blocked repeatedly)');
   });
 
   it('GIVEN an unchanged world THEN the delay doubles to a 60 s cap, and an owner message wakes the loop at once', async () => {
