@@ -82,9 +82,18 @@ export class Mindlink implements BridgeHost {
     const store = await Store.open(opts.config.DATA_DIR);
     const core = new Mindlink(opts.config, opts.log, store, new Outbox(store), opts);
     core.seed();
-    for (const a of store.state.data.avatars) core.runtime(a.name);
+    // One avatar that cannot start (its engine or server is gone) must not keep the others from playing.
     for (const a of store.state.data.avatars) {
-      if (a.playing) await core.play(a.name);
+      try {
+        core.runtime(a.name);
+        if (a.playing) await core.play(a.name);
+      } catch (err) {
+        opts.log.error({ err, avatar: a.name }, 'avatar cannot start; it stays stopped');
+        store.state.update(() => {
+          a.playing = false;
+          a.state = 'stopped';
+        });
+      }
     }
     await store.flush();
     return core;
@@ -220,7 +229,13 @@ export class Mindlink implements BridgeHost {
 
   /** The loop state to show for an avatar. */
   displayState(name: string): DisplayState {
-    return this.runtime(name).loop.displayState;
+    try {
+      return this.runtime(name).loop.displayState;
+    } catch (err) {
+      // An avatar whose engine or server cannot be built is not running.
+      this.log.debug({ err, avatar: name }, 'no runtime');
+      return 'stopped';
+    }
   }
 
   /** The live game of an avatar (for /status). */
@@ -240,10 +255,20 @@ export class Mindlink implements BridgeHost {
       throw new UserError('unknown_server', `Unknown server "${opts.server}". Servers: ${servers.map((s) => s.id).join(', ')}.`);
     }
     const avatar = this.newAvatar(name, ownerId, server, opts.engine ?? this.config.ENGINE, false);
-    this.store.state.update((s) => {
-      s.avatars.push(avatar);
-      if (opts.linkTo) s.links.push({ avatar: name, dest: opts.linkTo, mode: 'control', createdAt: this.now().toISOString() });
-    });
+    this.store.state.update((s) => s.avatars.push(avatar));
+    try {
+      this.runtime(name);
+    } catch (err) {
+      // Its engine or game cannot be built: leave nothing half-created behind.
+      this.store.state.update((s) => {
+        s.avatars = s.avatars.filter((a) => a !== avatar);
+      });
+      throw err;
+    }
+    if (opts.linkTo) {
+      const dest = opts.linkTo;
+      this.store.state.update((s) => s.links.push({ avatar: name, dest, mode: 'control', createdAt: this.now().toISOString() }));
+    }
     await this.syncTask(name);
     return avatar;
   }

@@ -7,8 +7,9 @@ import { ConsoleBridge } from '../../bridges/console.ts';
 import type { InboundMessage } from '../../bridges/bridge.ts';
 import { parseConfig } from '../../src/config.ts';
 import { Mindlink } from '../../src/core.ts';
-import { StoreCorruptError } from '../../src/errors.ts';
+import { StoreCorruptError, UserError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/logger.ts';
+import type { Avatar } from '../../src/store/schema.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
 import { TestEngine, type Script } from '../fakes/test-engine.ts';
 
@@ -53,7 +54,8 @@ async function startCore(dataDir: string, opts: { console?: boolean; script?: Sc
       },
       close: async () => {},
     },
-    engines: (_kind, ctx) => {
+    engines: (kind, ctx) => {
+      if (kind === 'llm') throw new UserError('engine_unavailable', 'The llm engine is not available in this test.');
       const e = new TestEngine(opts.script ?? defaultScript);
       engines.set(ctx.avatar, e);
       return e;
@@ -173,6 +175,14 @@ describe('core over the console bridge', () => {
     await r.line(/^\[mindlink\] steve: stopped \(owner console, scripted\)/);
   });
 
+  it('GIVEN an engine that cannot be built THEN /avatar create refuses and stores nothing', async () => {
+    const r = await startCore(await tempDir());
+    r.send('/avatar create bob engine:llm');
+    await r.line(/^\[mindlink\] The llm engine is not available in this test\.$/);
+    expect(r.core.avatar('bob')).toBeUndefined();
+    expect(r.core.store.state.data.links.filter((l) => l.avatar === 'bob')).toEqual([]);
+  });
+
   it('GIVEN unknown commands and bad arguments THEN clear one-line refusals', async () => {
     const r = await startCore(await tempDir());
     r.send('/fly');
@@ -279,6 +289,21 @@ describe('restart', () => {
     await third.core.idle();
     expect(third.lines.filter((l) => l.includes('a post written before the restart'))).toEqual([]);
     expect(second.lines.filter((l) => l.includes('a post written before the restart'))).toHaveLength(1);
+  });
+
+  it('GIVEN a stored avatar whose engine cannot be built THEN the others still start and it stays stopped', async () => {
+    const dir = await tempDir();
+    const first = await startCore(dir, { console: false });
+    first.core.store.state.update((s) => {
+      s.avatars.push({ ...(s.avatars[0] as Avatar), name: 'bob', engine: 'llm', playing: true });
+    });
+    await first.core.stop();
+    running.splice(running.indexOf(first.core), 1);
+    const second = await startCore(dir, { console: false });
+    expect(second.core.avatar('bob')).toMatchObject({ playing: false, state: 'stopped' });
+    expect(second.core.displayState('demo')).not.toBe('stopped');
+    await second.core.runCommand({ platform: 'console', from: 'console:local', fromName: 'console', dest: 'console', chatKind: 'console', messageId: null, name: 'avatars', argsText: '' });
+    expect(second.core.outbox.pending('console').at(-1)?.text).toMatch(/^demo: .*\nbob: stopped \(owner console, llm\)$/);
   });
 
   it('GIVEN a corrupt state.json THEN start-up stops with an error naming the file, which is left untouched', async () => {
