@@ -108,3 +108,43 @@ describe('embedded world and mineflayer game', () => {
     await waitFor(() => dave.bot?.blockAt(dave.bot.entity.position.floored().set(3, 64, 3))?.name === 'gold_block', 5000, 'dave to see the gold block');
   });
 });
+
+describe('player data across a world restart', () => {
+  const log2 = testLogger();
+  const data2 = tempDataDir('players');
+  let w: EmbeddedWorld;
+  let erin: MineflayerGame | undefined;
+
+  afterAll(async () => {
+    await erin?.stop();
+    await w?.stop();
+    data2.remove();
+  });
+
+  it('GIVEN an avatar with items away from spawn WHEN the world restarts (with it connected, or after it left) THEN its inventory and place are kept', async () => {
+    w = await startWorld(data2.dir, log2);
+    erin = await connectedGame(w, 'erin', log2);
+    await w.give('erin', 'oak_log', 7);
+    await w.teleport('erin', { x: 9.5, y: 64, z: -7.5 });
+    await waitFor(() => (erin?.snapshot()?.inventory.oak_log ?? 0) === 7 && Math.abs((erin?.snapshot()?.position.x ?? 0) - 9.5) < 1, 10_000, 'items and teleport');
+
+    // Restart with the avatar still connected: the world saves it before it closes.
+    const port = w.port;
+    const down = nextEvent(erin, 'disconnected', 15_000);
+    await w.stop();
+    await down;
+    const up = nextEvent(erin, 'connected', 30_000);
+    w = await startWorld(data2.dir, log2, port);
+    await up;
+    expect(erin.snapshot()?.inventory.oak_log).toBe(7);
+    expect(erin.snapshot()?.position.x).toBeCloseTo(9.5, 0);
+
+    // The avatar leaves first (as on a mindlink shutdown), then the world stops right away.
+    await erin.stop();
+    await w.stop();
+    w = await startWorld(data2.dir, log2, port);
+    erin = await connectedGame(w, 'erin', log2);
+    expect(erin.snapshot()?.inventory.oak_log).toBe(7);
+    expect(erin.snapshot()?.position.z).toBeCloseTo(-7.5, 0);
+  }, 120_000);
+});

@@ -23,6 +23,8 @@ const PARENT_PID = process.ppid;
 
 let serv;
 let stopping = false;
+/** Player saves under way (see the `newPlayer` hook). */
+const pendingSaves = new Set();
 
 function send(msg) {
   if (process.connected) process.send(msg);
@@ -35,8 +37,14 @@ async function shutdown(code) {
   hardExit.unref();
   try {
     if (serv) {
+      // Save everyone still here (inventory, place) before they are kicked, and wait for saves under way.
+      await Promise.race([
+        Promise.all([...serv.players.map((p) => p.save()), ...pendingSaves]),
+        new Promise((r) => setTimeout(r, 1500)),
+      ]);
       // Kicking players waits for each to disconnect; do not let one stuck client hold the world.
       await Promise.race([serv.quit('Server closed'), new Promise((r) => setTimeout(r, 2000))]);
+      await Promise.race([Promise.all([...pendingSaves]), new Promise((r) => setTimeout(r, 1000))]);
       serv.stopTickInterval?.();
       if (serv.overworld?.storageProvider) {
         await Promise.race([serv.overworld.waitSaving(), new Promise((r) => setTimeout(r, 1500))]);
@@ -137,6 +145,16 @@ function start() {
 
   // 1.20.2+ spawns players with the generic spawn_entity packet: give players the player entity type.
   serv.on('newPlayer', (player) => {
+    // flying-squid saves a player on logout without waiting; track those writes so a shutdown waits for them.
+    const save = player.save;
+    player.save = () => {
+      const p = Promise.resolve()
+        .then(() => save())
+        .catch((err) => process.stderr.write(`saving ${player.username} failed: ${err && err.message}\n`))
+        .finally(() => pendingSaves.delete(p));
+      pendingSaves.add(p);
+      return p;
+    };
     player.entityType = playerTypeId;
     if (serv.supportFeature('playerInfoActionIsBitfield')) serv._sendPlayerList = sendPlayerList;
   });
