@@ -307,6 +307,33 @@ describe('goal loop', () => {
     expect(h.engine.requests.length).toBe(1);
   });
 
+  it('GIVEN a kick or ban from the game server THEN the avatar stops with the reason and sends no more prompts', async () => {
+    const h = await harness(() => 'STATUS: working');
+    const d0 = await start(h);
+    h.loop.setOwnerGoal('explore', 'owner1');
+    const t1 = await turn(h, d0);
+    h.game.state = 'ended';
+    h.game.emit('ended', 'You are banned from this server');
+    expect(h.posts.at(-1)).toEqual({ kind: 'stopped', text: 'Stopped: the game server ended the session: You are banned from this server', ping: null });
+    expect(h.selfStops).toHaveLength(1);
+    expect(h.rec()).toMatchObject({ playing: false, state: 'stopped' });
+    const n = h.engine.requests.length;
+    await vi.advanceTimersByTimeAsync(t1.next + 10 * MAX);
+    expect(h.engine.requests.length).toBe(n);
+  });
+
+  it('GIVEN an in-game whisper WHEN the loop waits out a long delay THEN it wakes at once', async () => {
+    const h = await harness(() => 'STATUS: working');
+    const d0 = await start(h);
+    h.loop.setOwnerGoal('explore', 'owner1');
+    let t = await turn(h, d0);
+    t = await turn(h, t.next);
+    expect(t.next).toBe(12_000);
+    const scheduled = once(h.loop, 'turnScheduled');
+    h.game.emit('whispered', 'alex', 'hi demo');
+    expect(((await scheduled) as [number])[0]).toBe(0);
+  });
+
   it('GIVEN three crashes within a few minutes THEN the avatar stops with "crash loop"', async () => {
     const h = await harness(() => new Error('engine exploded'));
     const d0 = await start(h);
