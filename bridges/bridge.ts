@@ -55,7 +55,14 @@ export type DeliveryOutcome =
   /** Try again later (network error, 429 …) after at least `retryAfterMs`. */
   | { ok: false; retry: true; retryAfterMs: number; reason: string }
   /** Never deliverable (bot blocked, chat gone): drop it and unlink the chat. */
-  | { ok: false; retry: false; reason: string };
+  | { ok: false; retry: false; reason: string }
+  /**
+   * The chat lives at another address now (a Telegram group upgraded to a
+   * supergroup): nothing was delivered; the chat's links and pending posts
+   * move to `movedTo` (same platform) and this post is sent there at once.
+   * Not a failed attempt: it counts for no backoff.
+   */
+  | { ok: false; movedTo: Destination; reason: string };
 
 /**
  * A chat platform.
@@ -82,4 +89,10 @@ export interface BridgeHost {
   handleMessage(msg: InboundMessage): Promise<void>;
   /** Run a command. Never throws; the reply is posted to `inv.dest`. */
   runCommand(inv: CommandInvocation): Promise<void>;
+  /**
+   * The platform announced that the chat at `from` now lives at `to` (a
+   * Telegram group upgraded to a supergroup): every link of `from` points at
+   * `to` and its pending posts go there. Safe to call twice for one move.
+   */
+  chatMoved?(from: Destination, to: Destination): void;
 }

@@ -159,6 +159,7 @@ export class Mindlink implements BridgeHost {
       bridge,
       log: this.log.child({ courier: bridge.platform }),
       onUndeliverable: (dest, reason) => this.unlinkDest(dest, reason),
+      onMoved: (from, to) => this.moveDest(from, to),
       ...courier,
     });
     this.bridges.push({ bridge, courier: c });
@@ -180,6 +181,32 @@ export class Mindlink implements BridgeHost {
     });
     this.outbox.dropDest(dest);
     this.log.warn({ dest, reason, links: removed }, 'chat unreachable: unlinked');
+  }
+
+  /**
+   * A chat got a new address (a Telegram group upgraded to a supergroup):
+   * every link of `from` points at `to` instead (an avatar already linked to
+   * `to` keeps that link, so none is doubled) and its pending posts go there.
+   * Calling it again for the same move changes nothing.
+   */
+  moveDest(from: Destination, to: Destination): void {
+    if (from === to) return;
+    if (platformOf(from) !== platformOf(to)) throw new Error(`a chat cannot move from ${from} to another platform (${to})`);
+    const links = this.store.state.update((s) => {
+      const moving = s.links.filter((l) => l.dest === from);
+      if (moving.length === 0) return 0;
+      const linkedThere = new Set(s.links.filter((l) => l.dest === to).map((l) => l.avatar));
+      s.links = s.links.flatMap((l) => (l.dest !== from ? [l] : linkedThere.has(l.avatar) ? [] : [{ ...l, dest: to }]));
+      return moving.length;
+    });
+    const posts = this.outbox.moveDest(from, to).length;
+    if (links > 0 || posts > 0) this.log.info({ from, to, links, posts }, 'chat moved: its links and pending posts follow it');
+    else this.log.debug({ from, to }, 'chat moved: nothing was linked there');
+  }
+
+  /** The platform announced a chat's new address: see {@link Mindlink.moveDest}. */
+  chatMoved(from: Destination, to: Destination): void {
+    this.moveDest(from, to);
   }
 
   // ───────────────────────────── avatars ─────────────────────────────

@@ -135,6 +135,13 @@ export class TelegramBridge implements Bridge {
     this.bot.on('message:text', (ctx) => {
       this.onMessage(ctx.message);
     });
+    // A group upgraded to a supergroup: Telegram says so in the old group and again in the new supergroup.
+    this.bot.on('message:migrate_to_chat_id', (ctx) => {
+      this.onChatMoved(ctx.message.chat.id, ctx.message.migrate_to_chat_id);
+    });
+    this.bot.on('message:migrate_from_chat_id', (ctx) => {
+      this.onChatMoved(ctx.message.migrate_from_chat_id, ctx.message.chat.id);
+    });
     // The one boundary of grammy's middleware: a fault in one update never stops polling.
     this.bot.catch((err) => {
       this.log.error({ err: safeError(err.error), update: err.ctx.update.update_id }, 'telegram update handler failed');
@@ -288,6 +295,11 @@ export class TelegramBridge implements Bridge {
   private outcomeOf(err: unknown): Exclude<DeliveryOutcome, { ok: true }> {
     if (err instanceof GrammyError) {
       const reason = scrubSecrets(`${err.error_code}: ${err.description}`);
+      const movedTo = err.parameters.migrate_to_chat_id;
+      if (err.error_code === 400 && movedTo !== undefined) {
+        // The group became a supergroup: the chat itself (a basic group has no forum topics to carry over).
+        return { ok: false, movedTo: destinationOf(movedTo), reason };
+      }
       if (err.error_code === 429) return { ok: false, retry: true, retryAfterMs: (err.parameters.retry_after ?? 1) * 1000, reason };
       if (err.error_code >= 500) return { ok: false, retry: true, retryAfterMs: 0, reason };
       if (err.error_code === 401) {
@@ -334,6 +346,20 @@ export class TelegramBridge implements Bridge {
     const replyToAvatar = this.avatarOfReply(msg);
     const text = stripLeadingMention(msg.text, this.username);
     this.enqueue(chat.dest, () => host.handleMessage({ ...chat, text, ...(replyToAvatar ? { replyToAvatar } : {}) }));
+  }
+
+  /**
+   * A group now lives at another chat id: tell the core, in order with the
+   * group's other updates. Only the chat itself moves: a basic group has no
+   * forum topics, so no `telegram:<chat>:<thread>` destination of it exists.
+   */
+  private onChatMoved(fromChatId: number, toChatId: number): void {
+    const host = this.host;
+    if (!host?.chatMoved || fromChatId === toChatId) return;
+    const from = destinationOf(fromChatId);
+    const to = destinationOf(toChatId);
+    this.log.debug({ from, to }, 'telegram: group upgraded to a supergroup');
+    this.enqueue(from, async () => host.chatMoved?.(from, to));
   }
 
   /** The avatar whose post `msg` replies to: from our own record, else from the post's `[name] ` prefix. */

@@ -5,8 +5,8 @@
  */
 import type { Bridge, DeliveryOutcome } from '../../bridges/bridge.ts';
 import type { Logger } from '../logger.ts';
-import type { Destination, Post } from '../store/schema.ts';
-import type { Outbox } from './outbox.ts';
+import { DestinationSchema, type Destination, type Post } from '../store/schema.ts';
+import { platformOf, type Outbox } from './outbox.ts';
 import { splitMessage } from './split.ts';
 
 /** How a {@link Courier} delivers. */
@@ -19,6 +19,11 @@ export interface CourierOptions {
   log: Logger;
   /** A post to `dest` was refused for good (bot blocked, chat gone); the core unlinks the chat. */
   onUndeliverable?(dest: Destination, reason: string): void;
+  /**
+   * The chat at `from` now lives at `to` (a Telegram group became a
+   * supergroup); the core relinks it. Called before the post is sent again to `to`.
+   */
+  onMoved?(from: Destination, to: Destination): void;
   /** Least time between the starts of two deliveries to one destination (ms). Default 0. */
   perChatIntervalMs?: number;
   /** Most deliveries per minute to one Telegram group (chat id < 0). Default: no limit. */
@@ -38,7 +43,7 @@ export const DefaultCourierOptions = {
   globalPerSecond: Number.POSITIVE_INFINITY,
   coalesce: false,
   backoff: { minMs: 1_000, maxMs: 300_000 },
-} satisfies Required<Omit<CourierOptions, 'outbox' | 'bridge' | 'log' | 'onUndeliverable'>>;
+} satisfies Required<Omit<CourierOptions, 'outbox' | 'bridge' | 'log' | 'onUndeliverable' | 'onMoved'>>;
 
 /** A sliding window of start times, for "at most N per period". */
 class RateWindow {
@@ -84,6 +89,11 @@ function groupChatOf(dest: Destination): string | null {
  *   destination wait `max(retryAfterMs, backoff)`; the backoff doubles per
  *   attempt up to `backoff.maxMs`.
  * - `{ retry: false }`: the post is dropped and `onUndeliverable` called.
+ * - `{ movedTo }`: `onMoved` is called, every pending post of the old
+ *   destination moves to the new one (in the outbox, in creation order), and
+ *   the same post goes out there at once, ahead of the posts that were behind it.
+ * - A post is never in flight twice, even when its destination changed while
+ *   it was in flight.
  * - Wakes on the outbox's `posted` events and on (unref'd) timers; never polls.
  *
  * @example
@@ -97,6 +107,7 @@ export class Courier {
   private readonly bridge: Bridge;
   private readonly log: Logger;
   private readonly onUndeliverable: ((dest: Destination, reason: string) => void) | undefined;
+  private readonly onMoved: ((from: Destination, to: Destination) => void) | undefined;
   private readonly perChatIntervalMs: number;
   private readonly groupPerMinute: number;
   private readonly coalesce: boolean;
@@ -106,6 +117,8 @@ export class Courier {
   private readonly groups = new Map<string, RateWindow>();
   private readonly global: RateWindow;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Ids of the posts in flight: a post moved to another destination mid-delivery must not start again there. */
+  private readonly sending = new Set<string>();
   private idleWaiters: Array<() => void> = [];
   private running = false;
   private pumpScheduled = false;
@@ -118,6 +131,7 @@ export class Courier {
     this.bridge = opts.bridge;
     this.log = opts.log.child({ component: 'courier', platform: opts.bridge.platform });
     this.onUndeliverable = opts.onUndeliverable;
+    this.onMoved = opts.onMoved;
     this.perChatIntervalMs = opts.perChatIntervalMs ?? DefaultCourierOptions.perChatIntervalMs;
     this.groupPerMinute = opts.groupPerMinute ?? DefaultCourierOptions.groupPerMinute;
     this.coalesce = opts.coalesce ?? DefaultCourierOptions.coalesce;
@@ -194,7 +208,7 @@ export class Courier {
       const state = this.destState(dest);
       if (state.inFlight) continue; // its completion pumps again
       const head = queue[0];
-      if (!head) continue;
+      if (!head || this.sending.has(head.id)) continue; // moved here while in flight elsewhere: that completion pumps again
       const readyAt = this.readyAt(dest, head, state, now);
       if (readyAt > now) {
         wakeAt = Math.min(wakeAt, readyAt);
@@ -247,7 +261,7 @@ export class Courier {
     let text = head.text;
     const ids = [head.id];
     for (const next of queue.slice(1)) {
-      if (!plain(next) || next.avatar !== head.avatar) break;
+      if (!plain(next) || next.avatar !== head.avatar || this.sending.has(next.id)) break;
       const joined = `${text}\n${next.text}`;
       if (joined.length > this.bridge.maxMessageLength) break;
       text = joined;
@@ -262,8 +276,11 @@ export class Courier {
     state.lastStart = now;
     this.global.record(now);
     this.groupWindow(dest)?.record(now);
-    const delivery = this.deliver(post, ids).finally(() => {
+    for (const id of ids) this.sending.add(id);
+    // A copy: the outbox may rewrite the pending post's dest while it is in flight (a chat that moved).
+    const delivery = this.deliver(dest, { ...post }, ids).finally(() => {
       state.inFlight = false;
+      for (const id of ids) this.sending.delete(id);
       this.inFlight.delete(delivery);
       this.schedulePump();
       this.settleIdle();
@@ -272,7 +289,7 @@ export class Courier {
   }
 
   /** One delivery attempt and its bookkeeping. Never rejects. */
-  private async deliver(post: Post, ids: string[]): Promise<void> {
+  private async deliver(dest: Destination, post: Post, ids: string[]): Promise<void> {
     const parts = splitMessage(post.text, this.bridge.maxMessageLength);
     if (parts.length === 0) {
       // Nothing visible to send: a blank post is done as it is.
@@ -288,16 +305,20 @@ export class Courier {
       this.log.warn({ err, post: post.id, dest: post.dest }, 'bridge threw while delivering');
     }
     try {
-      this.settle(post, ids, outcome);
+      this.settle(dest, post, ids, outcome);
     } catch (err) {
       this.log.error({ err, post: post.id, dest: post.dest }, 'could not record a delivery outcome');
     }
   }
 
-  private settle(post: Post, ids: string[], outcome: DeliveryOutcome): void {
+  private settle(dest: Destination, post: Post, ids: string[], outcome: DeliveryOutcome): void {
     if (outcome.ok) {
       this.outbox.delivered(ids);
       this.log.debug({ posts: ids, dest: post.dest, messages: outcome.messageIds }, 'delivered');
+      return;
+    }
+    if ('movedTo' in outcome) {
+      this.move(dest, post, outcome.movedTo, outcome.reason);
       return;
     }
     if (outcome.retry) {
@@ -315,6 +336,31 @@ export class Courier {
         this.log.error({ err, dest: post.dest }, 'onUndeliverable failed');
       }
     }
+  }
+
+  /**
+   * The chat of `post` moved: relink (through `onMoved`) and move its queue.
+   * The post stays pending, first of the moved queue, so the pump that follows
+   * this delivery sends it to the new destination at once.
+   */
+  private move(from: Destination, post: Post, to: Destination, reason: string): void {
+    if (to === from || !DestinationSchema.safeParse(to).success || platformOf(to) !== this.bridge.platform) {
+      // A bridge fault: keep the post here and try again later rather than send it somewhere unknown.
+      const delay = this.backoffMs(post.attempts);
+      this.outbox.retryLater(post.id, delay);
+      this.log.error({ post: post.id, dest: from, movedTo: to, reason, delayMs: delay }, 'bridge named an unusable new destination; will retry');
+      return;
+    }
+    if (this.onMoved) {
+      try {
+        this.onMoved(from, to);
+      } catch (err) {
+        this.log.error({ err, from, to }, 'onMoved failed');
+      }
+    }
+    // The core moves the queue too; doing it here (a no-op then) keeps the posts whatever onMoved did.
+    const moved = this.outbox.moveDest(from, to);
+    this.log.debug({ post: post.id, from, to, reason, alsoMoved: moved.length }, 'chat moved; its queue follows');
   }
 
   private backoffMs(attempts: number): number {

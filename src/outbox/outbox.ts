@@ -131,6 +131,23 @@ export class Outbox extends EventEmitter<{ posted: [Post] }> {
     return dropped;
   }
 
+  /**
+   * A chat got a new address: every pending post to `from` now goes to `to`
+   * (persisted), keeping its place in creation order, its attempts and its
+   * retry time. Returns the moved posts.
+   *
+   * @example
+   * outbox.moveDest('telegram:-4200', 'telegram:-1004200'); // → the group's posts, now for the supergroup
+   */
+  moveDest(from: Destination, to: Destination): Post[] {
+    if (from === to || !this.store.outbox.data.pending.some((p) => p.dest === from)) return [];
+    return this.store.outbox.update((d) => {
+      const moved = d.pending.filter((p) => p.dest === from);
+      for (const p of moved) p.dest = to;
+      return moved;
+    });
+  }
+
   private remove(ids: ReadonlySet<string>): void {
     if (!this.store.outbox.data.pending.some((p) => ids.has(p.id))) return;
     this.store.outbox.update((d) => {

@@ -12,7 +12,7 @@ import { silentLogger } from '../../src/logger.ts';
 import type { Post } from '../../src/store/schema.ts';
 import { FakeTelegram, groupChat, privateChat, supergroupChat, user } from '../fakes/telegram-api.ts';
 
-type Event = { type: 'message'; msg: InboundMessage } | { type: 'command'; inv: CommandInvocation };
+type Event = { type: 'message'; msg: InboundMessage } | { type: 'command'; inv: CommandInvocation } | { type: 'moved'; from: string; to: string };
 
 /** Records what the bridge hands the core; optionally throws once to test the handler boundary. */
 class RecordingHost implements BridgeHost {
@@ -26,6 +26,10 @@ class RecordingHost implements BridgeHost {
 
   async runCommand(inv: CommandInvocation): Promise<void> {
     this.record({ type: 'command', inv });
+  }
+
+  chatMoved(from: string, to: string): void {
+    this.record({ type: 'moved', from, to });
   }
 
   private record(e: Event): void {
@@ -58,7 +62,8 @@ class RecordingHost implements BridgeHost {
   }
 }
 
-const textOf = (e: Event): string => (e.type === 'message' ? e.msg.text : `/${e.inv.name} ${e.inv.argsText ?? ''}`);
+const textOf = (e: Event): string =>
+  e.type === 'message' ? e.msg.text : e.type === 'command' ? `/${e.inv.name} ${e.inv.argsText ?? ''}` : `moved ${e.from} → ${e.to}`;
 
 let seq = 0;
 function post(fields: Partial<Post> & Pick<Post, 'dest' | 'text'>): Post {
@@ -278,6 +283,32 @@ describe('TelegramBridge against the fake Bot API', () => {
     tg.failNext('sendMessage', { kind: 'error', code: 400, description: 'Bad Request: chat not found' });
     const outcome = await bridge.deliver(post({ dest: 'telegram:-999', text: 'hello' }), ['hello']);
     expect(outcome).toMatchObject({ ok: false, retry: false });
+  });
+
+  it('GIVEN a group upgraded to a supergroup THEN a send there answers movedTo the supergroup, also for a topic destination, and is never retried to the old id', async () => {
+    const old = groupChat(4600, 'upgraded');
+    const supergroup = tg.migrateChat(old);
+    const outcome = await bridge.deliver(post({ dest: `telegram:${old.id}`, text: 'hello' }), ['hello']);
+    expect(outcome).toEqual({
+      ok: false,
+      movedTo: `telegram:${supergroup.id}`,
+      reason: '400: Bad Request: group chat was upgraded to a supergroup chat',
+    });
+    // A topic id of the old chat means nothing in the new one: the move goes to the chat itself.
+    expect(await bridge.deliver(post({ dest: `telegram:${old.id}:7`, text: 'hi' }), ['hi'])).toMatchObject({ ok: false, movedTo: `telegram:${supergroup.id}` });
+    expect(tg.sent.filter((m) => m.chat_id === old.id)).toEqual([]);
+  });
+
+  it('GIVEN the upgrade service messages (old group, then new supergroup) THEN the core hears chatMoved from the old chat to the new one, and no message', async () => {
+    const old = groupChat(4700, 'upgraded too');
+    const supergroup = tg.migrateChat(old);
+    const since = host.events.length;
+    tg.announceMigration({ from: old, to: supergroup, by: alice });
+    tg.sendText({ chat: supergroup, from: alice, text: 'after the upgrade' });
+    await host.waitFor((e) => e.type === 'message' && e.msg.text === 'after the upgrade', since);
+    const moves = host.events.slice(since).filter((e) => e.type === 'moved');
+    expect(moves.map(textOf)).toEqual([`moved telegram:${old.id} → telegram:${supergroup.id}`, `moved telegram:${old.id} → telegram:${supergroup.id}`]);
+    expect(host.events.slice(since).filter((e) => e.type !== 'moved')).toHaveLength(1);
   });
 
   it('GIVEN a dropped connection THEN the outcome is a retry, and the retry delivers exactly once', async () => {

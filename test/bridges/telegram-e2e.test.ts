@@ -276,3 +276,90 @@ describe('mindlink over Telegram across a restart', () => {
     }
   });
 });
+
+describe('mindlink over Telegram when a group is upgraded to a supergroup', () => {
+  let tg: FakeTelegram;
+  let dir: string;
+  let ml: Running;
+
+  beforeAll(async () => {
+    tg = await FakeTelegram.start();
+    dir = await mkdtemp(join(tmpdir(), 'mindlink-tg-'));
+    ml = await startMindlink(tg, dir, { ADMINS: 'telegram:1001' });
+    const created = tg.sendText({ chat: aliceDm, from: alice, text: '/avatar create steve' });
+    expect((await tg.waitForMessage((s) => s.reply_to === created.message_id)).plain).toMatch(/^\[steve\] Created steve/);
+  });
+
+  afterAll(async () => {
+    await ml.core.stop();
+    await tg.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** Link steve to `chat` from inside it, and wait until the reply is there. */
+  async function linkSteve(chat: Chat): Promise<void> {
+    const m = tg.sendText({ chat, from: alice, text: '/link steve' });
+    const r = await tg.waitForMessage((s) => s.chat_id === chat.id && s.reply_to === m.message_id);
+    expect(r.plain).toBe('[steve] Linked to this chat (control).');
+    await ml.core.idle();
+  }
+
+  const sendsTo = (chatId: number, since: number): number =>
+    tg.calls.slice(since).filter((c) => c.method === 'sendMessage' && c.params.chat_id === chatId).length;
+  const linksOf = (dest: string): string[] => ml.core.store.state.data.links.filter((l) => l.dest === dest).map((l) => `${l.avatar} ${l.mode}`);
+
+  it('GIVEN a linked group that was upgraded WHEN steve posts THEN the refused post and the ones behind it arrive in the supergroup exactly once, and the link follows', async () => {
+    const old = groupChat(5100, 'builders');
+    await linkSteve(old);
+    const supergroup = tg.migrateChat(old);
+    const since = tg.calls.length;
+    const sentBefore = tg.sent.length;
+    const alicePerson = ml.core.store.state.data.persons.find((p) => p.identities.includes('telegram:1001'))?.id ?? null;
+    // Three posts in one go: the first is refused by the old group while the other two wait behind it.
+    ml.core.postAbout('steve', 'info', 'first news', null);
+    ml.core.postAbout('steve', 'done', 'Done: get 3 logs', alicePerson);
+    ml.core.postAbout('steve', 'info', 'last news', null);
+    await tg.waitForMessage((m) => m.chat_id === supergroup.id && m.plain.includes('last news'), { since: sentBefore });
+    await ml.core.idle();
+
+    expect(sendsTo(old.id, since)).toBe(1);
+    const arrived = tg.sent.slice(sentBefore).filter((m) => m.chat_id === supergroup.id);
+    expect(arrived.map((m) => m.plain)).toEqual(['[steve] first news', '[steve] Alice Done: get 3 logs', '[steve] last news']);
+    expect(arrived[1]?.mentions).toEqual([alice.id]);
+    // Alice's DM got each post once too: nothing was dropped or doubled.
+    expect(tg.sent.slice(sentBefore).filter((m) => m.chat_id === alice.id).map((m) => m.plain)).toEqual([
+      '[steve] first news',
+      '[steve] Done: get 3 logs',
+      '[steve] last news',
+    ]);
+    expect(linksOf(`telegram:${old.id}`)).toEqual([]);
+    expect(linksOf(`telegram:${supergroup.id}`)).toEqual(['steve control']);
+    expect(ml.core.outbox.pending('telegram')).toEqual([]);
+
+    // The supergroup is steve's chat now: a question there gets its answer there.
+    const q = tg.sendText({ chat: supergroup, from: alice, text: 'steve: where are you?' });
+    const answer = await tg.waitForMessage((m) => m.chat_id === supergroup.id && m.reply_to === q.message_id);
+    expect(answer.plain).toMatch(/^\[steve\] I'm stopped/);
+  });
+
+  it('GIVEN the upgrade service messages THEN the link moves before anything is sent, is not doubled, and no post ever goes to the old id', async () => {
+    const old = groupChat(5200, 'miners');
+    await linkSteve(old);
+    const supergroup = tg.migrateChat(old);
+    // steve was already linked in the supergroup (someone linked it there before the notice came): that link stays the only one.
+    ml.core.link('steve', `telegram:${supergroup.id}`, 'watch');
+    const since = tg.calls.length;
+    const sentBefore = tg.sent.length;
+    const [, last] = tg.announceMigration({ from: old, to: supergroup, by: alice });
+    await tg.waitForConfirmed(last.update_id);
+    expect(linksOf(`telegram:${old.id}`)).toEqual([]);
+    expect(linksOf(`telegram:${supergroup.id}`)).toEqual(['steve watch']);
+
+    ml.core.postAbout('steve', 'info', 'after the upgrade', null);
+    await tg.waitForMessage((m) => m.chat_id === supergroup.id && m.plain === '[steve] after the upgrade', { since: sentBefore });
+    await ml.core.idle();
+    expect(sendsTo(old.id, since)).toBe(0);
+    expect(tg.sent.slice(sentBefore).filter((m) => m.chat_id === supergroup.id).map((m) => m.plain)).toEqual(['[steve] after the upgrade']);
+    expect(ml.core.outbox.pending('telegram')).toEqual([]);
+  });
+});

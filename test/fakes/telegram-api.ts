@@ -9,7 +9,10 @@
  * markup that Telegram would reject (a bare `<` or `&`), and records what a
  * user would see; a wrong token gets 401. Failures can be injected per
  * method: 429 with `retry_after`, 403 "bot was blocked by the user", any
- * error, or a dropped connection.
+ * error, or a dropped connection. A group can be upgraded to a supergroup
+ * ({@link FakeTelegram.migrateChat}): sends to its old id then fail as on
+ * Telegram, and the service messages can be pushed
+ * ({@link FakeTelegram.announceMigration}).
  *
  * @example
  * const tg = await FakeTelegram.start();
@@ -170,6 +173,8 @@ export class FakeTelegram {
   private readonly events = new EventEmitter();
   private readonly failures = new Map<string, InjectedFailure[]>();
   private readonly blockedChats = new Set<number>();
+  /** Upgraded groups: old chat id → the supergroup's id. */
+  private readonly migrated = new Map<number, number>();
   private readonly messageSeq = new Map<number, number>();
   private updates: Update[] = [];
   private readonly polls = new Set<PendingPoll>();
@@ -211,6 +216,29 @@ export class FakeTelegram {
   /** From now on every `sendMessage` to `chatId` answers 403 "bot was blocked by the user". */
   blockChat(chatId: number): void {
     this.blockedChats.add(chatId);
+  }
+
+  /**
+   * Upgrade a group to a supergroup (by default `-100<id>`, same title): from
+   * now on every `sendMessage` to the old id answers 400 "group chat was
+   * upgraded to a supergroup chat" with `parameters.migrate_to_chat_id`.
+   * Pushes no update: see {@link FakeTelegram.announceMigration}.
+   */
+  migrateChat(group: Chat.GroupChat, to: Chat.SupergroupChat = supergroupChat(Math.abs(group.id), group.title)): Chat.SupergroupChat {
+    this.migrated.set(group.id, to.id);
+    return to;
+  }
+
+  /**
+   * The service messages Telegram sends on an upgrade: one in the old group
+   * (`migrate_to_chat_id`), then one in the supergroup (`migrate_from_chat_id`).
+   * Returns both updates, in that order.
+   */
+  announceMigration(opts: { from: Chat.GroupChat; to: Chat.SupergroupChat; by: User }): [Update, Update] {
+    const date = Math.floor(Date.now() / 1000);
+    const inOld = { message_id: this.nextMessageId(opts.from.id), date, chat: opts.from, from: opts.by, migrate_to_chat_id: opts.to.id } as Message;
+    const inNew = { message_id: this.nextMessageId(opts.to.id), date, chat: opts.to, from: opts.by, migrate_from_chat_id: opts.from.id } as Message;
+    return [this.pushUpdate({ message: inOld } as Omit<Update, 'update_id'>), this.pushUpdate({ message: inNew } as Omit<Update, 'update_id'>)];
   }
 
   /** Queue an update (its `update_id` is assigned) and wake a pending long poll. */
@@ -445,6 +473,11 @@ export class FakeTelegram {
       this.apiError(res, 400, 'Bad Request: chat not found');
       return;
     }
+    const movedTo = this.migrated.get(chatId);
+    if (movedTo !== undefined) {
+      this.apiError(res, 400, 'Bad Request: group chat was upgraded to a supergroup chat', { migrate_to_chat_id: movedTo });
+      return;
+    }
     if (this.blockedChats.has(chatId)) {
       this.apiError(res, 403, 'Forbidden: bot was blocked by the user');
       return;
@@ -471,7 +504,12 @@ export class FakeTelegram {
     const rp = params.reply_parameters as { message_id?: number; allow_sending_without_reply?: boolean } | undefined;
     const replyTo = rp?.message_id ?? asNumber(params.reply_to_message_id);
     const threadId = asNumber(params.message_thread_id);
-    const chat: Chat = chatId > 0 ? { id: chatId, type: 'private', first_name: 'user' } : { id: chatId, type: 'group', title: 'group' };
+    const chat: Chat =
+      chatId > 0
+        ? { id: chatId, type: 'private', first_name: 'user' }
+        : String(chatId).startsWith('-100')
+          ? { id: chatId, type: 'supergroup', title: 'supergroup' }
+          : { id: chatId, type: 'group', title: 'group' };
     const message = {
       message_id: this.nextMessageId(chatId),
       date: Math.floor(Date.now() / 1000),

@@ -151,6 +151,66 @@ describe('Courier', () => {
       expect(bridge.calls.map((call) => call.post.text)).toEqual(['x1', 'x2']);
     });
 
+    it('GIVEN a chat that moved (a group upgraded to a supergroup) THEN onMoved is told, and its queue arrives at the new chat in order, each post once, at once', async () => {
+      const bridge = new RecordingBridge('telegram', 4096, (p) =>
+        p.dest === 'telegram:-4200' ? { ok: false, movedTo: 'telegram:-1004200', reason: '400: Bad Request: group chat was upgraded to a supergroup chat' } : ok,
+      );
+      const onMoved = vi.fn((from: string, to: string) => {
+        outbox.moveDest(from, to); // what the core does when it relinks the chat
+      });
+      const onUndeliverable = vi.fn();
+      const c = courier(bridge, { onMoved, onUndeliverable, backoff: { minMs: 5000, maxMs: 5000 } });
+      post('telegram:-4200', 'a');
+      post('telegram:-4200', 'b');
+      post('telegram:7', 'elsewhere');
+      post('telegram:-4200', 'c');
+      await runUntilIdle(c);
+
+      expect(onMoved).toHaveBeenCalledTimes(1);
+      expect(onMoved).toHaveBeenCalledWith('telegram:-4200', 'telegram:-1004200');
+      expect(onUndeliverable).not.toHaveBeenCalled();
+      expect(bridge.calls.filter((call) => call.post.dest === 'telegram:-4200').map((call) => call.post.text)).toEqual(['a']);
+      const moved = bridge.calls.filter((call) => call.post.dest === 'telegram:-1004200');
+      expect(moved.map((call) => call.post.text)).toEqual(['a', 'b', 'c']);
+      expect(bridge.acceptedLines('telegram:-1004200')).toEqual(['a', 'b', 'c']);
+      expect(bridge.acceptedLines('telegram:7')).toEqual(['elsewhere']);
+      // A move is not a failure: no attempt counted, no backoff waited.
+      expect(moved[0]!.post.attempts).toBe(0);
+      expect(moved[0]!.at - bridge.calls[0]!.at).toBeLessThan(5000);
+      expect(outbox.all()).toEqual([]);
+    });
+
+    it('GIVEN a chat that moved and no onMoved THEN the courier still moves the queue, and nothing is dropped', async () => {
+      const bridge = new RecordingBridge('telegram', 4096, (p) =>
+        p.dest === 'telegram:-4200' ? { ok: false, movedTo: 'telegram:-1004200', reason: 'upgraded' } : ok,
+      );
+      const c = courier(bridge);
+      ['a', 'b', 'c'].forEach((t) => post('telegram:-4200', t));
+      await runUntilIdle(c);
+      expect(bridge.acceptedLines('telegram:-1004200')).toEqual(['a', 'b', 'c']);
+      expect(bridge.calls.map((call) => call.post.text)).toEqual(['a', 'a', 'b', 'c']);
+    });
+
+    it('GIVEN a bridge that names the same chat, or another platform, as the new address THEN the post waits and is retried there, not moved or dropped', async () => {
+      let answers: DeliveryOutcome[] = [
+        { ok: false, movedTo: 'telegram:-4200', reason: 'same chat' },
+        { ok: false, movedTo: 'discord:1', reason: 'another platform' },
+      ];
+      const bridge = new RecordingBridge('telegram', 4096, () => answers.shift() ?? ok);
+      const onMoved = vi.fn();
+      const c = courier(bridge, { onMoved, backoff: { minMs: 100, maxMs: 1000 } });
+      post('telegram:-4200', 'a');
+      await runUntilIdle(c);
+      expect(onMoved).not.toHaveBeenCalled();
+      expect(bridge.calls.map((call) => [call.post.dest, call.post.attempts])).toEqual([
+        ['telegram:-4200', 0],
+        ['telegram:-4200', 1],
+        ['telegram:-4200', 2],
+      ]);
+      expect(bridge.acceptedLines('telegram:-4200')).toEqual(['a']);
+      answers = [];
+    });
+
     it('GIVEN coalescing and a burst of plain posts THEN they arrive in fewer messages that fit the limit, each text exactly once and in order', async () => {
       const bridge = new RecordingBridge('telegram', 60);
       const c = courier(bridge, { coalesce: true, perChatIntervalMs: 1000 });
@@ -290,6 +350,32 @@ describe('Courier', () => {
     await store.flush();
     expect(bridge.calls.map((call) => call.post.text)).toEqual(['a']);
     expect(outbox.all().map((p) => p.text)).toEqual(['b', 'c']);
+  });
+
+  it('GIVEN a post in flight WHEN its chat is moved meanwhile (the service-message path) THEN it never starts twice, and arrives once at the new chat', async () => {
+    const gate = deferred<DeliveryOutcome>();
+    const started = deferred<void>();
+    const bridge = new RecordingBridge('telegram', 4096, (p) => {
+      if (p.dest !== 'telegram:-4200') return ok;
+      started.resolve();
+      return gate.promise;
+    });
+    const c = courier(bridge);
+    post('telegram:-4200', 'a');
+    await started.promise;
+    expect(outbox.moveDest('telegram:-4200', 'telegram:-1004200').map((p) => p.text)).toEqual(['a']);
+    post('telegram:-1004200', 'b'); // wakes the courier while 'a' is still in flight
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(bridge.calls.map((call) => `${call.post.dest} ${call.post.text}`)).toEqual(['telegram:-4200 a']);
+    gate.resolve({ ok: false, movedTo: 'telegram:-1004200', reason: 'upgraded' });
+    await c.idle();
+    // Attempts stay 0: the answer was taken as a move, not as a failure to back off from.
+    expect(bridge.calls.map((call) => `${call.post.dest} ${call.post.text} ${call.post.attempts}`)).toEqual([
+      'telegram:-4200 a 0',
+      'telegram:-1004200 a 0',
+      'telegram:-1004200 b 0',
+    ]);
+    expect(outbox.all()).toEqual([]);
   });
 
   it('GIVEN a restart (new Store, Outbox and Courier on the same dir) THEN pending posts are delivered exactly once and delivered ones never again', async () => {

@@ -62,6 +62,23 @@ describe('Outbox', () => {
     await reopened.flush();
   });
 
+  it('GIVEN pending posts of a chat that moved WHEN moveDest runs and the store is reopened THEN they wait for the new chat, in order, with their retry state', async () => {
+    const outbox = new Outbox(store);
+    const a = outbox.post({ dest: 'telegram:-4200', avatar: 'demo', text: 'a', kind: 'reply' });
+    outbox.post({ dest: 'telegram:5', avatar: 'demo', text: 'b', kind: 'reply' });
+    outbox.post({ dest: 'telegram:-4200', avatar: 'demo', text: 'c', kind: 'info' });
+    outbox.retryLater(a.id, 5000, 1_000_000);
+    expect(outbox.moveDest('telegram:-4200', 'telegram:-1004200').map((p) => p.text)).toEqual(['a', 'c']);
+    expect(outbox.moveDest('telegram:-4200', 'telegram:-1004200')).toEqual([]);
+    await store.flush();
+
+    const reopened = await Store.open(dir);
+    const again = new Outbox(reopened);
+    expect(again.all().map((p) => `${p.dest} ${p.text}`)).toEqual(['telegram:-1004200 a', 'telegram:5 b', 'telegram:-1004200 c']);
+    expect(again.get(a.id)).toMatchObject({ attempts: 1, notBefore: 1_005_000 });
+    await reopened.flush();
+  });
+
   it('GIVEN an undeliverable post THEN drop removes it and nothing else', () => {
     const outbox = new Outbox(store);
     const a = outbox.post({ dest: 'telegram:1', avatar: 'demo', text: 'a', kind: 'reply' });
