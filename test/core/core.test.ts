@@ -303,7 +303,8 @@ describe('restart', () => {
     expect(second.core.avatar('bob')).toMatchObject({ playing: false, state: 'stopped' });
     expect(second.core.displayState('demo')).not.toBe('stopped');
     await second.core.runCommand({ platform: 'console', from: 'console:local', fromName: 'console', dest: 'console', chatKind: 'console', messageId: null, name: 'avatars', argsText: '' });
-    expect(second.core.outbox.pending('console').at(-1)?.text).toMatch(/^demo: .*\nbob: stopped \(owner console, llm\)$/);
+    const reply = second.core.outbox.pending('console').find((p) => p.kind === 'reply');
+    expect(reply?.text).toMatch(/^demo: .*\nbob: stopped \(owner console, llm\)$/);
   });
 
   it('GIVEN a corrupt state.json THEN start-up stops with an error naming the file, which is left untouched', async () => {
