@@ -21,7 +21,7 @@ import { scrubSecrets } from './logger.ts';
 import { Courier, type CourierOptions } from './outbox/courier.ts';
 import { Outbox, platformOf } from './outbox/outbox.ts';
 import { canControl, canWatch, isAdmin, personOf, roleFor, type Role } from './rights.ts';
-import { Store, type Avatar, type Destination, type Person, type Server } from './store/store.ts';
+import { newAvatarRecord, Store, type Avatar, type Destination, type Person, type Server } from './store/store.ts';
 
 /** Builds and tears down the games of avatars (mineflayer in production). */
 export interface GameProvider {
@@ -122,7 +122,7 @@ export class Mindlink implements BridgeHost {
       if (i < 0) s.servers.push(server);
       else s.servers[i] = server;
       if (s.avatars.length === 0) {
-        s.avatars.push(this.newAvatar('demo', 'console', serverId, config.ENGINE, true));
+        s.avatars.push(newAvatarRecord('demo', 'console', serverId, config.ENGINE, true, this.now()));
         s.links.push({ avatar: 'demo', dest: 'console', mode: 'control', createdAt: this.now().toISOString() });
       }
     });
@@ -131,23 +131,6 @@ export class Mindlink implements BridgeHost {
       this.pairingCode = randomBytes(5).toString('hex');
       this.log.warn(`pairing code: ${this.pairingCode} — send "/pair ${this.pairingCode}" to the bot from your chat to become the admin`);
     }
-  }
-
-  private newAvatar(name: string, owner: string, server: string, engine: Avatar['engine'], playing: boolean): Avatar {
-    return {
-      name,
-      server,
-      owner,
-      engine,
-      playing,
-      state: 'stopped',
-      goal: null,
-      parked: [],
-      directions: { next: 1, open: [], done: [] },
-      sessionStartedAt: null,
-      verbose: false,
-      createdAt: this.now().toISOString(),
-    };
   }
 
   // ───────────────────────────── bridges ─────────────────────────────
@@ -281,7 +264,7 @@ export class Mindlink implements BridgeHost {
     if (!server || !servers.some((s) => s.id === server)) {
       throw new UserError('unknown_server', `Unknown server "${opts.server}". Servers: ${servers.map((s) => s.id).join(', ')}.`);
     }
-    const avatar = this.newAvatar(name, ownerId, server, opts.engine ?? this.config.ENGINE, false);
+    const avatar = newAvatarRecord(name, ownerId, server, opts.engine ?? this.config.ENGINE, false, this.now());
     this.store.state.update((s) => s.avatars.push(avatar));
     try {
       this.runtime(name);
@@ -437,7 +420,7 @@ export class Mindlink implements BridgeHost {
     const role = this.roleFor(chat, avatar);
     if (canControl(role)) return;
     if (role === 'stranger') throw new UserError('stranger', STRANGER_REFUSAL);
-    throw new UserError('not_allowed', `You can't control ${avatar.name}: ask its owner.`);
+    throw new UserError('not_allowed', `You can't control ${avatar.name}: ask its owner.`, avatar.name);
   }
 
   /** Try a pairing code; the first right code makes the sender an admin. */
@@ -528,7 +511,7 @@ export class Mindlink implements BridgeHost {
       }
       case 'goal': {
         this.requireControl(msg, avatar);
-        if (!text.trim()) throw new UserError('empty_goal', 'Say what the goal is, e.g. "Goal: collect 10 oak logs".');
+        if (!text.trim()) throw new UserError('empty_goal', 'Say what the goal is, e.g. "Goal: collect 10 oak logs".', avatar.name);
         const goal = oneLine(text);
         this.setGoal(avatar.name, goal, person?.id ?? null);
         const tail = loop.isActive ? '' : ` I'm stopped: /play ${avatar.name} starts me.`;
@@ -583,7 +566,7 @@ export class Mindlink implements BridgeHost {
 
   private replyError(chat: ChatContext, err: unknown, avatar: string | null = null): void {
     if (err instanceof UserError) {
-      this.reply(chat, avatar, err.message);
+      this.reply(chat, err.avatar ?? avatar, err.message);
       return;
     }
     const ref = errorRef();

@@ -15,10 +15,13 @@
 export class UserError extends Error {
   /** A stable identifier, for tests and logs. */
   readonly code: string;
-  constructor(code: string, message: string) {
+  /** The avatar the refusal is about, when there is one (the console prefixes the line with `[name] `). */
+  readonly avatar: string | undefined;
+  constructor(code: string, message: string, avatar?: string) {
     super(message);
     this.name = 'UserError';
     this.code = code;
+    this.avatar = avatar;
   }
 }
 

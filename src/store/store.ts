@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import { DataFile } from './json-file.ts';
-import { OutboxFileSchema, RecordFileSchema, StateFileSchema } from './schema.ts';
+import { OutboxFileSchema, RecordFileSchema, StateFileSchema, type Avatar } from './schema.ts';
 
 export * from './schema.ts';
 
@@ -60,4 +60,27 @@ export class Store {
   async flush(): Promise<void> {
     await Promise.all([this.state.flush(), this.outbox.flush(), this.record.flush()]);
   }
+}
+
+/**
+ * A new avatar record: no goal, no direction, stopped unless `playing`.
+ *
+ * @example
+ * store.state.update((s) => s.avatars.push(newAvatarRecord('steve', ownerId, 'embedded', 'scripted', false, new Date())));
+ */
+export function newAvatarRecord(name: string, owner: string, server: string, engine: Avatar['engine'], playing: boolean, now: Date): Avatar {
+  return {
+    name,
+    server,
+    owner,
+    engine,
+    playing,
+    state: 'stopped',
+    goal: null,
+    parked: [],
+    directions: { next: 1, open: [], done: [] },
+    sessionStartedAt: null,
+    verbose: false,
+    createdAt: now.toISOString(),
+  };
 }

@@ -189,6 +189,10 @@ describe('core over the console bridge', () => {
     await r.line(/^\[mindlink\] There is no \/fly command\. \/help lists them\.$/);
     r.send('/avatar create x');
     await r.line(/^\[mindlink\] An avatar name is 3–16 letters/);
+    r.send('/avatar create watcher1');
+    await r.line(/^\[watcher1\] Created watcher1/);
+    r.send('watcher1: Goal:   ');
+    await r.line(/^\[watcher1\] Say what the goal is/);
     r.send('/link');
     await r.line(/^\[mindlink\] avatar: .*Usage: \/link <avatar> \[control\|watch\]$/);
     r.send('/help');

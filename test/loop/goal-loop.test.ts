@@ -9,7 +9,7 @@ import { silentLogger } from '../../src/logger.ts';
 import { addDirection } from '../../src/loop/directions.ts';
 import { GoalLoop, type LoopPostKind } from '../../src/loop/goal-loop.ts';
 import { TaskFile } from '../../src/loop/task-md.ts';
-import { Store, type Avatar } from '../../src/store/store.ts';
+import { newAvatarRecord, Store, type Avatar } from '../../src/store/store.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
 import { TestEngine, type Script } from '../fakes/test-engine.ts';
 
@@ -28,20 +28,7 @@ interface Harness {
 }
 
 function avatarRecord(): Avatar {
-  return {
-    name: 'steve',
-    server: 'embedded',
-    owner: 'owner1',
-    engine: 'scripted',
-    playing: false,
-    state: 'stopped',
-    goal: null,
-    parked: [],
-    directions: { next: 1, open: [], done: [] },
-    sessionStartedAt: null,
-    verbose: false,
-    createdAt: new Date().toISOString(),
-  };
+  return newAvatarRecord('steve', 'owner1', 'embedded', 'scripted', false, new Date());
 }
 
 const dirs: string[] = [];
