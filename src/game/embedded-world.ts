@@ -185,9 +185,10 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
 
   /**
    * Stop the world: players are kicked with "Server closed", the world is saved, the child exits.
-   * If it has not exited after `graceMs`, it is killed.
+   * If it has not exited after `graceMs`, it is killed. Saving is quick when the machine is idle; the generous
+   * limits (here and in the child) keep a loaded machine from cutting a save short.
    */
-  async stop(graceMs = 5000): Promise<void> {
+  async stop(graceMs = 20_000): Promise<void> {
     if (!this.#alive) return this.#exited;
     // The child may be exiting already (Ctrl-C reaches the whole process group): a failed send is expected then.
     if (this.#child.connected) {

@@ -33,21 +33,21 @@ function send(msg) {
 async function shutdown(code) {
   if (stopping) return;
   stopping = true;
-  const hardExit = setTimeout(() => process.exit(code), 4000);
+  const hardExit = setTimeout(() => process.exit(code), 15_000);
   hardExit.unref();
   try {
     if (serv) {
       // Save everyone still here (inventory, place) before they are kicked, and wait for saves under way.
       await Promise.race([
         Promise.all([...serv.players.map((p) => p.save()), ...pendingSaves]),
-        new Promise((r) => setTimeout(r, 1500)),
+        new Promise((r) => setTimeout(r, 5000)),
       ]);
       // Kicking players waits for each to disconnect; do not let one stuck client hold the world.
-      await Promise.race([serv.quit('Server closed'), new Promise((r) => setTimeout(r, 2000))]);
-      await Promise.race([Promise.all([...pendingSaves]), new Promise((r) => setTimeout(r, 1000))]);
+      await Promise.race([serv.quit('Server closed'), new Promise((r) => setTimeout(r, 3000))]);
+      await Promise.race([Promise.all([...pendingSaves]), new Promise((r) => setTimeout(r, 3000))]);
       serv.stopTickInterval?.();
       if (serv.overworld?.storageProvider) {
-        await Promise.race([serv.overworld.waitSaving(), new Promise((r) => setTimeout(r, 1500))]);
+        await Promise.race([serv.overworld.waitSaving(), new Promise((r) => setTimeout(r, 6000))]);
       }
     }
   } catch (err) {
@@ -67,6 +67,33 @@ setInterval(() => {
     if (err && err.code === 'ESRCH') void shutdown(0);
   }
 }, 2000).unref();
+
+/** Make a prismarine-world save only what it wrote, one save at a time (see the call site). */
+function fixSaving(world) {
+  let chain = Promise.resolve();
+  world.saveNow = function saveNow() {
+    const run = chain.then(async () => {
+      if (this.savingQueue.size === 0) return;
+      const batch = [...this.savingQueue.entries()];
+      for (const [key] of batch) this.savingQueue.delete(key);
+      await Promise.all(
+        batch.map(([key, { chunkX, chunkZ }]) => (this.columns[key] ? this.storageProvider.save(chunkX, chunkZ, this.columns[key]) : undefined)),
+      );
+      for (const [key, { chunkX, chunkZ }] of [...this.unloadQueue.entries()]) {
+        if (!this.savingQueue.has(key)) this.forceUnloadColumn(key, chunkX, chunkZ);
+      }
+      this.emit('doneSaving');
+    });
+    chain = run.catch((err) => process.stderr.write(`saving the world failed: ${err && err.stack ? err.stack : String(err)}\n`));
+    this.finishedSaving = chain;
+    return run;
+  };
+  world.waitSaving = async function waitSaving() {
+    // Everything queued so far, including changes made while an earlier save ran.
+    while (this.savingQueue.size > 0) await this.saveNow();
+    await chain;
+  };
+}
 
 function start() {
   const { createMCServer } = require('flying-squid');
@@ -102,6 +129,14 @@ function start() {
 
   // A fixed spawn point on the flat, clear area the generator keeps around (0, 0).
   serv.getSpawnPoint = async () => spawn.clone();
+
+  // prismarine-world's saveNow() clears the whole saving queue after its writes finish, so a block changed
+  // while a save is in flight is dropped from the queue and never written (and its chunk may then be
+  // unloaded unsaved). Save in one chain, taking only the entries present when each save starts.
+  // The world plugin creates serv.overworld asynchronously: patch it once the plugins are loaded.
+  serv.once('pluginsReady', () => {
+    if (serv.overworld && serv.overworld.storageProvider) fixSaving(serv.overworld);
+  });
 
   // 1.21.2+: `entity_teleport` changed shape and flying-squid's writes break the observers' packet stream.
   // Send `sync_entity_position` (absolute position, zero velocity) instead.
