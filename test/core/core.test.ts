@@ -299,7 +299,7 @@ describe('restart', () => {
     const dir = await tempDir();
     const first = await startCore(dir, { console: false });
     first.core.store.state.update((s) => {
-      s.avatars.push({ ...(s.avatars[0] as Avatar), name: 'bob', engine: 'llm', playing: true });
+      s.avatars.push({ ...(s.avatars[0] as Avatar), name: 'bob', engine: 'llm', playing: true, goal: null });
     });
     await first.core.stop();
     running.splice(running.indexOf(first.core), 1);
