@@ -1,4 +1,5 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleBridge } from '../../bridges/console.ts';
 import { parseConfig } from '../../src/config.ts';
@@ -9,7 +10,23 @@ import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer
 import { startWorld, tempDataDir, testLogger, waitFor } from './helpers.ts';
 
 describe('a game server restart in the middle of a goal', () => {
-  const log = testLogger();
+  // Keep the core's log lines so that a failure shows what the loop and the game did.
+  const logLines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logLines.push(chunk.toString('utf8').trim());
+      if (logLines.length > 300) logLines.shift();
+      done();
+    },
+  });
+  const log = process.env.TEST_LOG ? testLogger() : pino({ level: 'info' }, sink);
+  const until = async (cond: () => boolean, ms: number, what: string): Promise<void> => {
+    try {
+      await waitFor(cond, ms, what);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\nchat:\n${lines.join('\n')}\nlog (tail):\n${logLines.slice(-40).join('\n')}`);
+    }
+  };
   const data = tempDataDir('restart');
   let world: EmbeddedWorld;
   let core: Mindlink;
@@ -49,19 +66,19 @@ describe('a game server restart in the middle of a goal', () => {
   }, 60_000);
 
   it('GIVEN demo working on an owner goal WHEN the world stops and comes back THEN it waits, reconnects by itself and finishes the same goal', async () => {
-    await waitFor(() => core.displayState('demo') !== 'waiting', 30_000, 'demo to join');
+    await until(() => core.displayState('demo') !== 'waiting', 30_000, 'demo to join');
     core.setGoal('demo', 'go to 12 64 12', 'console');
-    await waitFor(() => lines.some((l) => l.startsWith('[demo] Done: go to 12 64 12')), 60_000, 'the first goal');
+    await until(() => lines.some((l) => l.startsWith('[demo] Done: go to 12 64 12')), 120_000, 'the first goal');
 
     core.setGoal('demo', 'go to -14 64 -10', 'console');
     const port = world.port;
     await world.stop();
-    await waitFor(() => core.displayState('demo') === 'waiting', 15_000, 'demo to notice the world is down');
+    await until(() => core.displayState('demo') === 'waiting', 15_000, 'demo to notice the world is down');
     expect(core.avatar('demo')?.goal?.text).toBe('go to -14 64 -10');
 
     world = await startWorld(data.dir, log, port);
-    await waitFor(() => core.displayState('demo') !== 'waiting', 30_000, 'demo to reconnect');
-    await waitFor(() => lines.some((l) => l.startsWith('[demo] Done: go to -14 64 -10')), 90_000, 'the goal after the restart');
+    await until(() => core.displayState('demo') !== 'waiting', 30_000, 'demo to reconnect');
+    await until(() => lines.some((l) => l.startsWith('[demo] Done: go to -14 64 -10')), 120_000, 'the goal after the restart');
     expect(lines.filter((l) => l.startsWith('[demo] Stopped'))).toEqual([]);
-  }, 200_000);
+  }, 400_000);
 });
