@@ -2,6 +2,7 @@
  * mindlink's entry point: wiring only.
  */
 import { ConsoleBridge } from '../bridges/console.ts';
+import { Reflexes } from '../skills/reflexes.ts';
 import { TelegramBridge } from '../bridges/telegram/telegram-bridge.ts';
 import { commandList } from '../commands/index.ts';
 import { loadConfig, type Config } from './config.ts';
@@ -44,7 +45,12 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   try {
-    const games = await createGameProvider(config, log);
+    // Reflexes (defend > eat > flee) act on every avatar's game with no engine call.
+    const games = await createGameProvider(config, log, (game, gameLog) => {
+      const reflexes = new Reflexes(game, gameLog);
+      reflexes.start();
+      return reflexes;
+    });
     core = await Mindlink.start({ config, log, games, engines: engineProvider });
   } catch (err) {
     if (err instanceof StoreCorruptError) {

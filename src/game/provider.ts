@@ -7,21 +7,27 @@ import type { Config } from '../config.ts';
 import type { GameProvider } from '../core.ts';
 import { EmbeddedWorld } from './embedded-world.ts';
 import { EMBEDDED_CAPABILITIES, MineflayerGame, VANILLA_CAPABILITIES } from './mineflayer-game.ts';
-import { Reflexes } from './reflexes.ts';
+
+/** Something attached to each new game (the reflexes), stopped when the provider closes. */
+export type GameAttachment = (game: MineflayerGame, log: Logger) => { stop(): void };
 
 /**
  * Start the embedded world if needed and return the provider.
  *
  * @example
- * const games = await createGameProvider(config, log);
+ * const games = await createGameProvider(config, log, (game, l) => {
+ *   const reflexes = new Reflexes(game, l);
+ *   reflexes.start();
+ *   return reflexes;
+ * });
  * const core = await Mindlink.start({ config, log, games, engines });
  */
-export async function createGameProvider(config: Config, log: Logger): Promise<GameProvider> {
+export async function createGameProvider(config: Config, log: Logger, attach?: GameAttachment): Promise<GameProvider> {
   const world = config.MC_HOST
     ? undefined
     : await EmbeddedWorld.start({ dataDir: config.DATA_DIR, ...(config.MC_PORT ? { port: config.MC_PORT } : {}), version: config.MC_VERSION, log });
   if (world) log.info({ port: world.port, version: world.version }, 'embedded world ready');
-  const reflexes: Reflexes[] = [];
+  const attached: { stop(): void }[] = [];
   return {
     create(avatar, server, avatarLog) {
       const embedded = server.host === null;
@@ -34,13 +40,11 @@ export async function createGameProvider(config: Config, log: Logger): Promise<G
         log: avatarLog,
         capabilities: embedded ? EMBEDDED_CAPABILITIES : VANILLA_CAPABILITIES,
       });
-      const r = new Reflexes(game, avatarLog);
-      r.start();
-      reflexes.push(r);
+      if (attach) attached.push(attach(game, avatarLog));
       return game;
     },
     async close() {
-      for (const r of reflexes) r.stop();
+      for (const a of attached) a.stop();
       await world?.stop();
     },
   };

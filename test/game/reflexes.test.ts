@@ -2,7 +2,7 @@ import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
 import { Vec3 } from 'vec3';
 import { describe, expect, it } from 'vitest';
-import { chooseReflex } from '../../src/game/reflexes.ts';
+import { chooseReflex } from '../../skills/reflexes.ts';
 
 /** Just enough of a bot for chooseReflex: position, vitals, inventory, entities. */
 function fakeBot(opts: { health?: number; food?: number; items?: string[]; zombieAt?: number }): Bot {

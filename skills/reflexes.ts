@@ -8,14 +8,14 @@
  * released and the loop's next skill may start.
  */
 import type { Bot } from 'mineflayer';
-import type { Logger } from '../logger.ts';
-import { runSkill } from '../../skills/run.ts';
-import { eat } from '../../skills/eat.ts';
-import { fight } from '../../skills/fight.ts';
-import { flee } from '../../skills/flee.ts';
-import type { Skill } from '../../skills/skill.ts';
-import type { MineflayerGame } from './mineflayer-game.ts';
-import { isHostile } from './snapshot.ts';
+import type { Logger } from '../src/logger.ts';
+import { runSkill } from './run.ts';
+import { eat } from './eat.ts';
+import { fight } from './fight.ts';
+import { flee } from './flee.ts';
+import type { Skill } from './skill.ts';
+import type { MineflayerGame } from '../src/game/mineflayer-game.ts';
+import { isHostile } from '../src/game/snapshot.ts';
 
 /** Options of {@link Reflexes}. */
 export interface ReflexOptions {
