@@ -13,6 +13,9 @@ import { createGameProvider } from './game/provider.ts';
 import { createLogger, registerSecret, type Logger } from './logger.ts';
 import { personOf } from './rights.ts';
 
+/** How long start-up waits for Telegram before going on without it (it keeps connecting in the background). */
+const TELEGRAM_GRACE_MS = 5000;
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -71,7 +74,20 @@ async function main(): Promise<void> {
       commands: commandList('telegram').map((c) => ({ name: c.name, description: c.description })),
       nameOf: (identity) => personOf(running.store.state.data, identity)?.name,
     });
-    await core.addBridge(telegram, { perChatIntervalMs: 1000, groupPerMinute: 20, globalPerSecond: 30, coalesce: true });
+    const started = core.addBridge(telegram, { perChatIntervalMs: 1000, groupPerMinute: 20, globalPerSecond: 30, coalesce: true });
+    // grammy retries getMe for as long as Telegram is unreachable; that must not hold up the console and the avatars.
+    // A refused token answers at once and stops start-up; an unreachable API connects in the background.
+    const first = await Promise.race([
+      started.then(() => 'up' as const),
+      new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), TELEGRAM_GRACE_MS).unref()),
+    ]).catch((err: unknown) => {
+      process.stderr.write(`config: TELEGRAM_TOKEN was not accepted: ${(err as Error).message}\n`);
+      return process.exit(1);
+    });
+    if (first === 'pending') {
+      log.warn('Telegram is not reachable yet; mindlink keeps trying in the background');
+      started.catch((err: unknown) => log.error({ err }, 'the Telegram bridge could not start'));
+    }
   }
   const playing = core.avatars().filter((a) => a.playing).map((a) => a.name);
   const detail = playing.length > 0 ? `playing: ${playing.join(', ')}` : 'no avatar is playing; /play starts one';

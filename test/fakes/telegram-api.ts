@@ -151,6 +151,8 @@ export interface FakeTelegramOptions {
   botId?: number;
   /** The bot's username. Default `mindlink_test_bot`. */
   username?: string;
+  /** Listen on this port (default: a free one). */
+  port?: number;
 }
 
 /** The fake Bot API server. Start one per suite with {@link FakeTelegram.start}; close it after the bot stopped. */
@@ -193,10 +195,10 @@ export class FakeTelegram {
     this.events.setMaxListeners(0);
   }
 
-  /** Start a fake on 127.0.0.1, port 0. */
+  /** Start a fake on 127.0.0.1 (a free port unless `opts.port`). */
   static async start(opts: FakeTelegramOptions = {}): Promise<FakeTelegram> {
     const fake = new FakeTelegram(opts);
-    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => fake.server.listen(opts.port ?? 0, '127.0.0.1', resolve));
     fake.port = (fake.server.address() as AddressInfo).port;
     return fake;
   }
