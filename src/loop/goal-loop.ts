@@ -353,7 +353,8 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     if (reply.usage) this.recordUsage(reply.usage);
 
     const parsed = parseProtocol(reply.text);
-    this.d.log.info(
+    // Every few seconds per avatar: debug, so an interactive console is not drowned (LOG_LEVEL=debug shows them).
+    this.d.log.debug(
       { avatar: this.d.avatar, kind, status: parsed.status, goal: parsed.goal ?? undefined, reply: parsed.body.slice(0, 200) },
       'turn',
     );

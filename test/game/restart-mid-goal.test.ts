@@ -19,7 +19,7 @@ describe('a game server restart in the middle of a goal', () => {
       done();
     },
   });
-  const log = process.env.TEST_LOG ? testLogger() : pino({ level: 'info' }, sink);
+  const log = process.env.TEST_LOG ? testLogger() : pino({ level: 'debug' }, sink);
   const until = async (cond: () => boolean, ms: number, what: string): Promise<void> => {
     try {
       await waitFor(cond, ms, what);
