@@ -18,8 +18,7 @@ export const goal: Command<typeof options> = {
   positional: ['text', 'avatar'],
   rest: 'text',
   async run({ core, chat }, { text, avatar }) {
-    const a = core.resolveAvatar(chat, avatar);
-    core.requireControl(chat, a);
+    const a = core.controlledAvatar(chat, avatar);
     const goalText = text.replace(/\s+/g, ' ').trim();
     if (!goalText) throw new UserError('empty_goal', 'Say what the goal is, e.g. /goal collect 10 oak logs');
     const person = personOf(core.store.state.data, chat.from) ?? core.ensurePerson(chat.from, chat.fromName);

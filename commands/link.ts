@@ -11,8 +11,7 @@ export const link: Command<typeof options> = {
   options,
   positional: ['avatar', 'mode'],
   async run({ core, chat }, { avatar, mode }) {
-    const a = core.resolveAvatar(chat, avatar);
-    core.requireControl(chat, a);
+    const a = core.controlledAvatar(chat, avatar);
     core.link(a.name, chat.dest, mode, chat.guild);
     return { avatar: a.name, text: `Linked to this chat (${mode}).` };
   },

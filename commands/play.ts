@@ -11,8 +11,7 @@ export const play: Command<typeof options> = {
   options,
   positional: ['avatar'],
   async run({ core, chat }, { avatar }) {
-    const a = core.resolveAvatar(chat, avatar);
-    core.requireControl(chat, a);
+    const a = core.controlledAvatar(chat, avatar);
     if (core.displayState(a.name) !== 'stopped') return { avatar: a.name, text: 'Already playing.' };
     await core.play(a.name);
     const goal = core.avatar(a.name)?.goal;

@@ -11,8 +11,7 @@ export const stop: Command<typeof options> = {
   options,
   positional: ['avatar'],
   async run({ core, chat }, { avatar }) {
-    const a = core.resolveAvatar(chat, avatar);
-    core.requireControl(chat, a);
+    const a = core.controlledAvatar(chat, avatar);
     if (core.displayState(a.name) === 'stopped') return { avatar: a.name, text: 'Already stopped. /play starts me again.' };
     await core.stopAvatar(a.name);
     return { avatar: a.name, text: 'Stopped. My goal is kept: /play resumes it.' };

@@ -11,8 +11,7 @@ export const unlink: Command<typeof options> = {
   options,
   positional: ['avatar'],
   async run({ core, chat }, { avatar }) {
-    const a = core.resolveAvatar(chat, avatar);
-    core.requireControl(chat, a);
+    const a = core.controlledAvatar(chat, avatar);
     const had = core.unlink(a.name, chat.dest);
     return { avatar: a.name, text: had ? 'Unlinked from this chat.' : 'It was not linked to this chat.' };
   },

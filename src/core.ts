@@ -415,6 +415,13 @@ export class Mindlink implements BridgeHost {
     throw new UserError('no_avatar', 'No avatar is linked to this chat. /avatars lists yours; /link <avatar> links one here.');
   }
 
+  /** The avatar a control command means (named, or the only one here), once the sender's right to control it is checked. */
+  controlledAvatar(chat: ChatContext, name?: string | null): Avatar {
+    const avatar = this.resolveAvatar(chat, name);
+    this.requireControl(chat, avatar);
+    return avatar;
+  }
+
   /** Throw unless the sender may control the avatar. */
   requireControl(chat: ChatContext, avatar: Avatar): void {
     const role = this.roleFor(chat, avatar);

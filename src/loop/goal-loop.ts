@@ -538,8 +538,6 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     const age = this.now().getTime() - s.startedAt;
     if (age >= maxAgeMs || s.size > maxSize) {
       this.d.engine.resetSession();
-      const rec = this.rec;
-      this.d.store.state.update(() => (rec.sessionStartedAt = this.now().toISOString()));
       this.d.log.info({ avatar: this.d.avatar, ageMs: age, size: s.size }, 'fresh engine session');
       // The first prompt of the new session says it is fresh (a pending owner direction comes after).
       if (this.nextKind !== 'direction') this.nextKind = 'fresh';

@@ -72,10 +72,6 @@ export const AvatarSchema = z.object({
   goal: GoalSchema.nullable(),
   parked: z.array(ParkedGoalSchema),
   directions: DirectionBookSchema,
-  /** Engine conversation: started (ISO), for fresh-session rotation. */
-  sessionStartedAt: z.string().nullable(),
-  /** Discord: post every turn's text too. */
-  verbose: z.boolean().default(false),
   createdAt: z.string(),
 });
 export type Avatar = z.infer<typeof AvatarSchema>;

@@ -79,8 +79,6 @@ export function newAvatarRecord(name: string, owner: string, server: string, eng
     goal: null,
     parked: [],
     directions: { next: 1, open: [], done: [] },
-    sessionStartedAt: null,
-    verbose: false,
     createdAt: now.toISOString(),
   };
 }
