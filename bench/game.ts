@@ -11,7 +11,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { EmbeddedWorld } from '../src/game/embedded-world.ts';
 import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../src/game/mineflayer-game.ts';
 import { silentLogger } from '../src/logger.ts';
-import { runSkill, skills } from '../skills/index.ts';
+import { getSkill, runSkill } from '../skills/index.ts';
 
 const log = silentLogger();
 const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
@@ -73,7 +73,7 @@ export default async function bench(): Promise<void> {
     const h = monitorEventLoopDelay({ resolution: 10 });
     h.enable();
     const t = performance.now();
-    const collect = skills.collect;
+    const collect = getSkill('collect');
     if (!collect) throw new Error('no collect skill');
     const results = await Promise.all(workers.map((g) => runSkill(collect, g, { item: 'log', count: 3 }, new AbortController().signal)));
     h.disable();

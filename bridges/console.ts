@@ -10,7 +10,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Post } from '../src/store/schema.ts';
-import type { Bridge, BridgeHost, ChatContext, DeliveryOutcome } from './bridge.ts';
+import type { Bridge, BridgeHost, ChatContext, DeliveryOutcome } from '../src/chat.ts';
 
 const CHAT: Omit<ChatContext, 'messageId'> = {
   platform: 'console',

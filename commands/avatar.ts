@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { UserError } from '../src/errors.ts';
-import { personOf } from '../src/rights.ts';
 import type { Command } from './command.ts';
 
 const options = z.object({
@@ -17,14 +15,8 @@ export const avatar: Command<typeof options> = {
   usage: 'create <name> [server] [engine]',
   options,
   positional: ['action', 'name', 'server', 'engine'],
-  async run({ core, chat }, { name, server, engine }) {
-    if (!core.isAdmin(chat)) throw new UserError('not_admin', 'Only an admin can create avatars.');
-    const owner = personOf(core.store.state.data, chat.from) ?? core.ensurePerson(chat.from, chat.fromName);
-    const created = await core.createAvatar(name, owner.id, {
-      ...(server ? { server } : {}),
-      ...(engine ? { engine } : {}),
-      linkTo: chat.dest,
-    });
+  async run({ host, chat }, { name, server, engine }) {
+    const created = await host.createAvatar(chat, name, { ...(server ? { server } : {}), ...(engine ? { engine } : {}) });
     return {
       avatar: created.name,
       text: `Created ${created.name} on ${created.server} (${created.engine} engine), linked to this chat. /play ${created.name} starts it.`,

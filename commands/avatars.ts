@@ -10,12 +10,12 @@ export const avatars: Command<typeof options> = {
   usage: '',
   options,
   positional: [],
-  async run({ core, chat }) {
-    const list = core.visible(chat);
+  async run({ host, chat }) {
+    const list = host.visible(chat);
     if (list.length === 0) return { avatar: null, text: 'No avatars here yet. An admin creates one with /avatar create <name>.' };
     const lines = list.map((a) => {
-      const goal = a.goal ? ` — ${a.goal.text.slice(0, 80)}` : '';
-      return `${a.name}: ${core.displayState(a.name)} (owner ${core.personName(a.owner)}, ${a.engine})${goal}`;
+      const goal = a.record.goal ? ` — ${a.record.goal.text.slice(0, 80)}` : '';
+      return `${a.name}: ${a.state()} (owner ${host.personName(a.record.owner)}, ${a.record.engine})${goal}`;
     });
     return { avatar: null, text: lines.join('\n') };
   },

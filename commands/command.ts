@@ -3,23 +3,26 @@
  *
  * Options are a zod object. Discord builds slash options from it; Telegram
  * and the console parse text into it (positional in the order of
- * `positional`, and `name:value` too). A command returns the reply text; the
- * core posts it to the chat the command came from.
+ * `positional`, and `name:value` too). A command works only through the
+ * {@link CommandHost} (what a command may read and do; rights are checked
+ * there) and returns the reply text; the router posts it to the chat the
+ * command came from.
  */
 import type { z } from 'zod';
-import type { ChatContext, Platform } from '../bridges/bridge.ts';
-import type { Mindlink } from '../src/core.ts';
+import type { ChatContext, Platform } from '../src/chat.ts';
+import type { CommandHost, CommandReply } from '../src/command-host.ts';
+
+export type { CommandHost, CommandReply, ControlledAvatar, WatchedAvatar } from '../src/command-host.ts';
+
+/** Who may run a command: anyone (`/help`, `/pair`), or only someone mindlink knows. */
+export type CommandAccess = 'anyone' | 'known';
 
 /** What a command run gets besides its options. */
 export interface CommandContext {
-  core: Mindlink;
+  host: CommandHost;
   chat: ChatContext;
-}
-
-/** A command's reply: the text, and the avatar it is about (console prefix `[name] `), or null (`[mindlink] `). */
-export interface CommandReply {
-  avatar: string | null;
-  text: string;
+  /** The commands offered on the chat's platform, in /help order. */
+  commands: readonly Command[];
 }
 
 /**
@@ -27,8 +30,8 @@ export interface CommandReply {
  *
  * @example
  * export const play: Command<typeof options> = {
- *   name: 'play', description: 'Start an avatar', options, positional: ['avatar'],
- *   async run({ core, chat }, { avatar }) { … return { avatar: name, text: 'Playing.' }; },
+ *   name: 'play', description: 'Start an avatar', usage: '[avatar]', options, positional: ['avatar'],
+ *   async run({ host, chat }, { avatar }) { const a = host.control(chat, avatar); … return { avatar: a.name, text: 'Playing.' }; },
  * };
  */
 export interface Command<S extends z.ZodObject = z.ZodObject> {
@@ -44,7 +47,7 @@ export interface Command<S extends z.ZodObject = z.ZodObject> {
   rest?: keyof z.infer<S> & string;
   /** Platforms that offer this command; all when absent. */
   platforms?: readonly Platform[];
-  /** Shown only when the LLM engine is configured or used. */
-  llmOnly?: boolean;
+  /** Who may run it; `known` when absent. */
+  access?: CommandAccess;
   run(ctx: CommandContext, options: z.infer<S>): Promise<CommandReply>;
 }

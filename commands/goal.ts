@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { UserError } from '../src/errors.ts';
 import { MAX_MESSAGE_LENGTH } from '../src/loop/classify.ts';
-import { personOf } from '../src/rights.ts';
 import type { Command } from './command.ts';
 
 const options = z.object({
@@ -17,13 +16,12 @@ export const goal: Command<typeof options> = {
   options,
   positional: ['text', 'avatar'],
   rest: 'text',
-  async run({ core, chat }, { text, avatar }) {
-    const a = core.controlledAvatar(chat, avatar);
+  async run({ host, chat }, { text, avatar }) {
+    const a = host.control(chat, avatar);
     const goalText = text.replace(/\s+/g, ' ').trim();
-    if (!goalText) throw new UserError('empty_goal', 'Say what the goal is, e.g. /goal collect 10 oak logs');
-    const person = personOf(core.store.state.data, chat.from) ?? core.ensurePerson(chat.from, chat.fromName);
-    core.setGoal(a.name, goalText, person.id);
-    const stopped = core.displayState(a.name) === 'stopped' ? ` I'm stopped: /play ${a.name} starts me.` : '';
+    if (!goalText) throw new UserError('empty_goal', 'Say what the goal is, e.g. "Goal: collect 10 oak logs" or /goal collect 10 oak logs.', a.name);
+    a.setGoal(goalText);
+    const stopped = a.isPlaying() ? '' : ` I'm stopped: /play ${a.name} starts me.`;
     return { avatar: a.name, text: `New goal from ${chat.fromName}: ${goalText}.${stopped}` };
   },
 };

@@ -10,11 +10,12 @@ export const help: Command<typeof options> = {
   usage: '',
   options,
   positional: [],
-  async run({ core, chat }) {
+  access: 'anyone',
+  async run({ commands }) {
     const lines = [
       'Talk to your avatar: "Goal: collect 10 oak logs" sets its goal; a question ("where are you?") gets an answer;',
       'anything else becomes standing direction (#n). "stop" stops it. With several avatars here, start with a name: "steve: …".',
-      ...core.commandsFor(chat.platform).map((c) => `/${c.name}${c.usage ? ` ${c.usage}` : ''} — ${c.description}`),
+      ...commands.map((c) => `/${c.name}${c.usage ? ` ${c.usage}` : ''} — ${c.description}`),
     ];
     return { avatar: null, text: lines.join('\n') };
   },

@@ -2,11 +2,13 @@
  * The command registry: one line per command. Every bridge serves this list
  * (Discord slash commands, Telegram bot commands, console words).
  */
-import type { Platform } from '../bridges/bridge.ts';
+import type { Platform } from '../src/chat.ts';
+import type { CommandDispatcher } from '../src/command-host.ts';
 import type { Command } from './command.ts';
 import { avatar } from './avatar.ts';
 import { avatars } from './avatars.ts';
 import { direction } from './direction.ts';
+import { dispatchCommand } from './dispatch.ts';
 import { goal } from './goal.ts';
 import { help } from './help.ts';
 import { link } from './link.ts';
@@ -17,7 +19,7 @@ import { status } from './status.ts';
 import { stop } from './stop.ts';
 import { unlink } from './unlink.ts';
 
-export type { Command, CommandContext, CommandReply } from './command.ts';
+export type { Command, CommandContext, CommandHost, CommandReply } from './command.ts';
 export { parseCommandArgs } from './parse.ts';
 
 /** Every command, in /help order. */
@@ -28,8 +30,12 @@ export function commandList(platform: Platform): Command[] {
   return commands.filter((c) => !c.platforms || c.platforms.includes(platform));
 }
 
-/** A command by name (case-insensitive) if offered on the platform. */
-export function findCommand(name: string, platform: Platform): Command | undefined {
-  const n = name.toLowerCase();
-  return commandList(platform).find((c) => c.name === n);
+/**
+ * The production dispatcher over {@link commands}, for the core.
+ *
+ * @example
+ * const core = await Mindlink.start({ config, log, games, engines, skills: createSkillRegistry, commands: createDispatcher() });
+ */
+export function createDispatcher(list: readonly Command[] = commands): CommandDispatcher {
+  return { run: (inv, host) => dispatchCommand(list, inv, host) };
 }

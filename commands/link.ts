@@ -10,9 +10,9 @@ export const link: Command<typeof options> = {
   usage: '<avatar> [control|watch]',
   options,
   positional: ['avatar', 'mode'],
-  async run({ core, chat }, { avatar, mode }) {
-    const a = core.controlledAvatar(chat, avatar);
-    core.link(a.name, chat.dest, mode, chat.guild);
+  async run({ host, chat }, { avatar, mode }) {
+    const a = host.control(chat, avatar);
+    a.link(mode);
     return { avatar: a.name, text: `Linked to this chat (${mode}).` };
   },
 };

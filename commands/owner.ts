@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { UserError } from '../src/errors.ts';
 import { IdentitySchema } from '../src/store/schema.ts';
 import type { Command } from './command.ts';
 
@@ -15,18 +14,13 @@ export const owner: Command<typeof options> = {
   usage: '<avatar> [identity]',
   options,
   positional: ['avatar', 'identity'],
-  async run({ core, chat }, { avatar, identity }) {
-    const a = core.resolveAvatar(chat, avatar);
+  async run({ host, chat }, { avatar, identity }) {
+    const a = host.watch(chat, avatar);
     if (!identity) {
-      const person = core.store.state.data.persons.find((p) => p.id === a.owner);
-      const ids = core.isAdmin(chat) && person ? ` (${person.identities.join(', ')})` : '';
-      return { avatar: a.name, text: `Owner: ${core.personName(a.owner)}${ids}.` };
+      const identities = host.identitiesFor(chat, a.record.owner);
+      const ids = identities.length > 0 ? ` (${identities.join(', ')})` : '';
+      return { avatar: a.name, text: `Owner: ${host.personName(a.record.owner)}${ids}.` };
     }
-    if (!core.isAdmin(chat)) throw new UserError('not_admin', 'Only an admin can change who owns an avatar.');
-    const person = core.ensurePerson(identity, identity);
-    core.store.state.update(() => {
-      a.owner = person.id;
-    });
-    return { avatar: a.name, text: `Owner is now ${person.name}.` };
+    return { avatar: a.name, text: `Owner is now ${host.setOwner(chat, a, identity)}.` };
   },
 };

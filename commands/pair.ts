@@ -11,7 +11,8 @@ export const pair: Command<typeof options> = {
   options,
   positional: ['code'],
   platforms: ['telegram', 'discord'],
-  async run({ core, chat }, { code }) {
-    return { avatar: null, text: core.pair(chat, code) };
+  access: 'anyone',
+  async run({ host, chat }, { code }) {
+    return { avatar: null, text: host.pair(chat, code) };
   },
 };

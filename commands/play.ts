@@ -10,11 +10,10 @@ export const play: Command<typeof options> = {
   usage: '[avatar]',
   options,
   positional: ['avatar'],
-  async run({ core, chat }, { avatar }) {
-    const a = core.controlledAvatar(chat, avatar);
-    if (core.displayState(a.name) !== 'stopped') return { avatar: a.name, text: 'Already playing.' };
-    await core.play(a.name);
-    const goal = core.avatar(a.name)?.goal;
+  async run({ host, chat }, { avatar }) {
+    const a = host.control(chat, avatar);
+    if (a.isPlaying() || !(await a.play())) return { avatar: a.name, text: 'Already playing.' };
+    const goal = a.record.goal;
     return { avatar: a.name, text: goal ? `Playing. Resuming my goal: ${goal.text}` : 'Playing. Choosing my first goal.' };
   },
 };

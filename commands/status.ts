@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { UserError } from '../src/errors.ts';
 import { plainGoal } from '../src/loop/goal-text.ts';
-import { canWatch } from '../src/rights.ts';
 import type { Command } from './command.ts';
 
 const options = z.object({ avatar: z.string().optional() });
@@ -13,19 +11,19 @@ export const status: Command<typeof options> = {
   usage: '[avatar]',
   options,
   positional: ['avatar'],
-  async run({ core, chat }, { avatar }) {
-    const a = core.resolveAvatar(chat, avatar);
-    if (!canWatch(core.roleFor(chat, a))) throw new UserError('not_allowed', `You can't see ${a.name}'s status.`);
-    const state = core.displayState(a.name);
+  async run({ host, chat }, { avatar }) {
+    const a = host.watch(chat, avatar);
+    const { goal, parked } = a.record;
+    const state = a.state();
     const lines: string[] = [];
-    if (a.goal) {
-      const who = a.goal.setBy === 'self' ? 'chosen by me' : `set by ${core.personName(a.goal.setById)}`;
-      lines.push(`${state} · goal: ${plainGoal(a.goal.text)} (${who})`);
+    if (goal) {
+      const who = goal.setBy === 'self' ? 'chosen by me' : `set by ${host.personName(goal.setById)}`;
+      lines.push(`${state} · goal: ${plainGoal(goal.text)} (${who})`);
     } else {
       lines.push(`${state} · no goal${state === 'choosing' ? ' (choosing one)' : ''}`);
     }
-    if (a.parked.length > 0) lines.push(`parked: ${a.parked.map((p) => plainGoal(p.text, 60)).join('; ')}`);
-    const snap = state === 'stopped' ? undefined : core.game(a.name).snapshot();
+    if (parked.length > 0) lines.push(`parked: ${parked.map((p) => plainGoal(p.text, 60)).join('; ')}`);
+    const snap = a.snapshot();
     if (snap) {
       const p = snap.position;
       lines.push(`position ${Math.round(p.x)} ${Math.round(p.y)} ${Math.round(p.z)} (${snap.dimension}) · health ${Math.round(snap.health)}/20 · food ${Math.round(snap.food)}/20`);

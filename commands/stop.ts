@@ -10,10 +10,9 @@ export const stop: Command<typeof options> = {
   usage: '[avatar]',
   options,
   positional: ['avatar'],
-  async run({ core, chat }, { avatar }) {
-    const a = core.controlledAvatar(chat, avatar);
-    if (core.displayState(a.name) === 'stopped') return { avatar: a.name, text: 'Already stopped. /play starts me again.' };
-    await core.stopAvatar(a.name);
+  async run({ host, chat }, { avatar }) {
+    const a = host.control(chat, avatar);
+    if (!(await a.stop())) return { avatar: a.name, text: 'Already stopped. /play starts me again.' };
     return { avatar: a.name, text: 'Stopped. My goal is kept: /play resumes it.' };
   },
 };

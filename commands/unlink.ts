@@ -10,9 +10,9 @@ export const unlink: Command<typeof options> = {
   usage: '[avatar]',
   options,
   positional: ['avatar'],
-  async run({ core, chat }, { avatar }) {
-    const a = core.controlledAvatar(chat, avatar);
-    const had = core.unlink(a.name, chat.dest);
+  async run({ host, chat }, { avatar }) {
+    const a = host.control(chat, avatar);
+    const had = a.unlink();
     return { avatar: a.name, text: had ? 'Unlinked from this chat.' : 'It was not linked to this chat.' };
   },
 };

@@ -7,7 +7,7 @@ import type { Entity } from 'prismarine-entity';
 import type { Vec3 } from 'vec3';
 import { z } from 'zod';
 import { findBlocksFast } from '../src/game/block-search.ts';
-import type { Skill } from './skill.ts';
+import type { Skill } from '../src/game/skill.ts';
 import { done, fail, goals, onBot, sleep, UnreachableError, walk } from './common.ts';
 import { blocksYielding, countCarried, itemQuery } from './items.ts';
 

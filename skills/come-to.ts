@@ -2,7 +2,7 @@
  * come_to: walk up to a player.
  */
 import { z } from 'zod';
-import type { Skill } from './skill.ts';
+import type { Skill } from '../src/game/skill.ts';
 import { done, fail, goals, onBot, walk } from './common.ts';
 
 const params = z.object({ player: z.string().min(1).max(32) });

@@ -6,7 +6,7 @@ import type { Bot } from 'mineflayer';
 import pf from 'mineflayer-pathfinder';
 import type { AvatarGame } from '../src/game/game.ts';
 import { PreemptedError } from '../src/game/skill-gate.ts';
-import type { SkillResult } from './skill.ts';
+import type { SkillResult } from '../src/game/skill.ts';
 
 const { goals } = pf;
 /** mineflayer-pathfinder's goals (GoalNear, GoalFollow, …), re-exported for skills. */

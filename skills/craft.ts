@@ -7,7 +7,7 @@
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import { z } from 'zod';
-import type { Skill } from './skill.ts';
+import type { Skill } from '../src/game/skill.ts';
 import { done, fail, goals, onBot, walk } from './common.ts';
 import { itemQuery } from './items.ts';
 import { place } from './place.ts';

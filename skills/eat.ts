@@ -2,7 +2,7 @@
  * eat: eat the most filling food carried.
  */
 import { z } from 'zod';
-import type { Skill } from './skill.ts';
+import type { Skill } from '../src/game/skill.ts';
 import { done, fail, onBot } from './common.ts';
 
 const params = z.object({});

@@ -3,7 +3,7 @@
  */
 import type { Bot } from 'mineflayer';
 import { z } from 'zod';
-import type { Skill } from './skill.ts';
+import type { Skill } from '../src/game/skill.ts';
 import { done, goals, onBot, walk } from './common.ts';
 
 const params = z.object({ distance: z.number().min(4).max(256).default(32) });

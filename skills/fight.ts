@@ -4,7 +4,7 @@
 import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
 import { z } from 'zod';
-import type { Skill } from './skill.ts';
+import type { Skill } from '../src/game/skill.ts';
 import { done, fail, goals, onBot, sleep } from './common.ts';
 import { isHostile } from '../src/game/snapshot.ts';
 

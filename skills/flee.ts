@@ -2,7 +2,7 @@
  * flee: run away from the nearest hostile (or from a given position).
  */
 import { z } from 'zod';
-import type { Skill } from './skill.ts';
+import type { Skill } from '../src/game/skill.ts';
 import { done, fail, goals, onBot, UnreachableError, walk } from './common.ts';
 import { isHostile } from '../src/game/snapshot.ts';
 

@@ -2,7 +2,7 @@
  * follow: keep within range of a player for a while.
  */
 import { z } from 'zod';
-import type { Skill } from './skill.ts';
+import type { Skill } from '../src/game/skill.ts';
 import { done, fail, goals, onBot, sleep } from './common.ts';
 
 const params = z.object({

@@ -2,7 +2,7 @@
  * go_to: walk to a position.
  */
 import { z } from 'zod';
-import type { Skill } from './skill.ts';
+import type { Skill } from '../src/game/skill.ts';
 import { done, fail, goals, onBot, walk } from './common.ts';
 
 const params = z.object({

@@ -2,7 +2,8 @@
  * The skill registry: the one list the scripted engine, the LLM engine's
  * tools and the reflexes use. A new skill is one file plus one line here.
  */
-import type { Skill } from './skill.ts';
+import type { AvatarGame } from '../src/game/game.ts';
+import type { Skill, SkillRegistry } from '../src/game/skill.ts';
 import { collect } from './collect.ts';
 import { comeTo } from './come-to.ts';
 import { craft } from './craft.ts';
@@ -13,27 +14,35 @@ import { flee } from './flee.ts';
 import { follow } from './follow.ts';
 import { goTo } from './go-to.ts';
 import { place } from './place.ts';
+import { runSkill } from './run.ts';
 import { say } from './say.ts';
 
-export type { Skill, SkillResult, SkillCode } from './skill.ts';
+export type { Skill, SkillResult, SkillCode, SkillRegistry } from '../src/game/skill.ts';
 export { runSkill } from './run.ts';
 
-/** Every skill, by id. */
-export const skills: Record<string, Skill> = {
-  [collect.id]: collect,
-  [goTo.id]: goTo,
-  [follow.id]: follow,
-  [comeTo.id]: comeTo,
-  [craft.id]: craft,
-  [eat.id]: eat,
-  [flee.id]: flee,
-  [fight.id]: fight,
-  [place.id]: place,
-  [say.id]: say,
-  [explore.id]: explore,
-};
+/** Every skill, in registry order. */
+export const skills: readonly Skill[] = [collect, goTo, follow, comeTo, craft, eat, flee, fight, place, say, explore];
 
-/** Look a skill up by id. */
+/** A skill of {@link skills} by id. */
 export function getSkill(id: string): Skill | undefined {
-  return skills[id];
+  return skills.find((s) => s.id === id);
+}
+
+/**
+ * The registry of one avatar's game: `list`, `get` and `run` (through {@link runSkill}) over `list`.
+ *
+ * @example
+ * const engine = createScriptedEngine({ avatar: 'demo', game, log, skills: createSkillRegistry(game) });
+ */
+export function createSkillRegistry(game: AvatarGame, list: readonly Skill[] = skills): SkillRegistry {
+  const byId = new Map(list.map((s) => [s.id, s]));
+  return {
+    list: () => list,
+    get: (id) => byId.get(id),
+    async run(id, params, signal) {
+      const skill = byId.get(id);
+      if (!skill) return { ok: false, code: 'unknown_skill', detail: `I don't have a ${id} skill yet` };
+      return runSkill(skill, game, params, signal);
+    },
+  };
 }

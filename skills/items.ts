@@ -2,12 +2,12 @@
  * Item names for skills: what a phrase like "oak logs", "wood" or "stone"
  * means, and which blocks give it when mined.
  *
- * The naming rules themselves live in `src/goals/items.ts` (the goal language
+ * The naming rules themselves live in `src/game/items.ts` (the goal language
  * and the loop's completion check use them); this file accepts raw phrases and
  * adds the block side that only skills need.
  */
 import type { Bot } from 'mineflayer';
-import { matchesItem as matchesNormalised, normaliseItem } from '../src/goals/items.ts';
+import { matchesItem as matchesNormalised, normaliseItem } from '../src/game/items.ts';
 
 /**
  * The registry-style name or group of a phrase: `oak logs` → `oak_log`, `wood` → `log`, `stone` → `cobblestone`.

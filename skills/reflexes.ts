@@ -5,17 +5,18 @@
  *
  * A reflex pre-empts the running skill through the game's skill gate: that
  * skill returns `preempted`, the reflex runs its own skill, then the gate is
- * released and the loop's next skill may start.
+ * released and the loop's next skill may start. On a game without a gate
+ * (a test fake) the reflex's skill simply runs.
  */
 import type { Bot } from 'mineflayer';
-import type { Logger } from '../src/logger.ts';
+import type { Logger } from 'pino';
+import type { AvatarGame } from '../src/game/game.ts';
+import type { Skill } from '../src/game/skill.ts';
+import { isHostile } from '../src/game/snapshot.ts';
 import { runSkill } from './run.ts';
 import { eat } from './eat.ts';
 import { fight } from './fight.ts';
 import { flee } from './flee.ts';
-import type { Skill } from './skill.ts';
-import type { MineflayerGame } from '../src/game/mineflayer-game.ts';
-import { isHostile } from '../src/game/snapshot.ts';
 
 /** Options of {@link Reflexes}. */
 export interface ReflexOptions {
@@ -74,7 +75,7 @@ export function chooseReflex(bot: Bot): Action | undefined {
  * const reflexes = new Reflexes(game, log); reflexes.start(); … reflexes.stop();
  */
 export class Reflexes {
-  #game: MineflayerGame;
+  #game: AvatarGame;
   #log: Logger;
   #opts: Required<ReflexOptions>;
   #timer: NodeJS.Timeout | undefined;
@@ -82,7 +83,7 @@ export class Reflexes {
   #controller: AbortController | undefined;
   #cooldownUntil = new Map<string, number>();
 
-  constructor(game: MineflayerGame, log: Logger, opts: ReflexOptions = {}) {
+  constructor(game: AvatarGame, log: Logger, opts: ReflexOptions = {}) {
     this.#game = game;
     this.#log = log.child({ avatar: game.username, component: 'reflexes' });
     this.#opts = { ...DefaultReflexOptions, ...opts };
@@ -113,11 +114,11 @@ export class Reflexes {
     this.#busy = true;
     const controller = new AbortController();
     this.#controller = controller;
-    const interrupted = this.#game.gate.current;
-    this.#log.info({ reflex: action.reflex, why: action.why, interrupted }, `reflex: ${action.reflex}`);
+    const gate = this.#game.gate;
+    this.#log.info({ reflex: action.reflex, why: action.why, interrupted: gate?.current }, `reflex: ${action.reflex}`);
     const started = Date.now();
-    void this.#game.gate
-      .preempt(action.reflex, () => runSkill(action.skill, this.#game, action.params, controller.signal))
+    const act = () => runSkill(action.skill, this.#game, action.params, controller.signal);
+    void (gate ? gate.preempt(action.reflex, act) : act())
       .then((result) => {
         this.#log.info({ reflex: action.reflex, code: result.code, ms: Date.now() - started }, `reflex ${action.reflex}: ${result.detail}`);
         if (!result.ok) this.#cooldownUntil.set(action.reflex, Date.now() + this.#opts.cooldownMs);

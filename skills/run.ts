@@ -5,7 +5,7 @@
  * reflexes) runs skills through it.
  */
 import type { AvatarGame } from '../src/game/game.ts';
-import type { Skill, SkillResult } from './skill.ts';
+import type { Skill, SkillResult } from '../src/game/skill.ts';
 
 /**
  * Run one skill to its result; never throws.

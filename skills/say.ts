@@ -2,7 +2,7 @@
  * say: one line of in-game chat.
  */
 import { z } from 'zod';
-import type { Skill } from './skill.ts';
+import type { Skill } from '../src/game/skill.ts';
 import { done, onBot } from './common.ts';
 
 const params = z.object({ text: z.string().min(1).max(2000) });

@@ -1,17 +1,19 @@
 /**
- * mindlink's entry point: wiring only.
+ * mindlink's entry point: wiring only. The one module under `src/` that
+ * imports `bridges/`, `commands/` and `skills/` (the import rules in
+ * `.dependency-cruiser.cjs` allow it and nothing else).
  */
 import { ConsoleBridge } from '../bridges/console.ts';
-import { Reflexes } from '../skills/reflexes.ts';
 import { TelegramBridge } from '../bridges/telegram/telegram-bridge.ts';
-import { commandList } from '../commands/index.ts';
+import { commandList, createDispatcher } from '../commands/index.ts';
+import { createSkillRegistry } from '../skills/index.ts';
+import { Reflexes } from '../skills/reflexes.ts';
 import { loadConfig, type Config } from './config.ts';
 import { Mindlink } from './core.ts';
 import { engineProvider } from './engines/index.ts';
 import { ConfigError, StoreCorruptError } from './errors.ts';
 import { createGameProvider } from './game/provider.ts';
 import { createLogger, registerSecret, type Logger } from './logger.ts';
-import { personOf } from './rights.ts';
 
 /** How long start-up waits for Telegram before going on without it (it keeps connecting in the background). */
 const TELEGRAM_GRACE_MS = 5000;
@@ -54,7 +56,7 @@ async function main(): Promise<void> {
       reflexes.start();
       return reflexes;
     });
-    core = await Mindlink.start({ config, log, games, engines: engineProvider });
+    core = await Mindlink.start({ config, log, games, engines: engineProvider, skills: createSkillRegistry, commands: createDispatcher() });
   } catch (err) {
     if (err instanceof StoreCorruptError) {
       process.stderr.write(`mindlink: ${err.message}\n`);
@@ -72,7 +74,7 @@ async function main(): Promise<void> {
       apiRoot: config.TELEGRAM_API_ROOT,
       log: log.child({ bridge: 'telegram' }),
       commands: commandList('telegram').map((c) => ({ name: c.name, description: c.description })),
-      nameOf: (identity) => personOf(running.store.state.data, identity)?.name,
+      nameOf: (identity) => running.people.personOf(identity)?.name,
     });
     const started = core.addBridge(telegram, { perChatIntervalMs: 1000, groupPerMinute: 20, globalPerSecond: 30, coalesce: true });
     // grammy retries getMe for as long as Telegram is unreachable; that must not hold up the console and the avatars.
@@ -89,7 +91,7 @@ async function main(): Promise<void> {
       started.catch((err: unknown) => log.error({ err }, 'the Telegram bridge could not start'));
     }
   }
-  const playing = core.avatars().filter((a) => a.playing).map((a) => a.name);
+  const playing = core.avatars.all().filter((a) => a.playing).map((a) => a.name);
   const detail = playing.length > 0 ? `playing: ${playing.join(', ')}` : 'no avatar is playing; /play starts one';
   consoleBridge?.ready(detail);
   log.info({ playing }, 'mindlink ready');

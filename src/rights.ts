@@ -1,7 +1,7 @@
 /**
  * Who may do what (SPEC "Who may do what"), decided in one place for every bridge.
  */
-import type { ChatContext } from '../bridges/bridge.ts';
+import type { ChatContext } from './chat.ts';
 import type { Avatar, Person, StateFile } from './store/schema.ts';
 
 /** A person's role towards one avatar, from strongest to weakest. */

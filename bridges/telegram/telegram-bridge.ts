@@ -9,7 +9,7 @@
 import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError, HttpError } from 'grammy';
 import type { Message } from 'grammy/types';
-import type { Bridge, BridgeHost, ChatContext, DeliveryOutcome } from '../bridge.ts';
+import type { Bridge, BridgeHost, ChatContext, DeliveryOutcome } from '../../src/chat.ts';
 import { registerSecret, scrubSecrets, type Logger } from '../../src/logger.ts';
 import { splitMessage } from '../../src/outbox/split.ts';
 import type { Identity, Post } from '../../src/store/schema.ts';

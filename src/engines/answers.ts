@@ -6,7 +6,7 @@
  */
 import type { Snapshot } from '../game/game.ts';
 import type { GoalView } from './engine.ts';
-import { countItems, itemLabel, matchesItem, normaliseItem } from '../goals/items.ts';
+import { countItems, itemLabel, matchesItem, normaliseItem } from '../game/items.ts';
 
 /** What the scripted engine can answer, for the "I can't tell" reply. */
 const CAN_ANSWER = 'ask me what I have, how many of something, where I am, my health or food, the time, my goal, my level or what is nearby';

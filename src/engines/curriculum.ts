@@ -12,7 +12,7 @@
  */
 import type { GameCapabilities, Snapshot } from '../game/game.ts';
 import { goalKey, parseGoal } from '../goals/goal-language.ts';
-import { countItems, FOOD_ITEMS, WOOD_SPECIES } from '../goals/items.ts';
+import { countItems, FOOD_ITEMS, WOOD_SPECIES } from '../game/items.ts';
 
 /** One curriculum step. */
 export interface CurriculumStep {

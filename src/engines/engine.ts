@@ -9,6 +9,7 @@
  */
 import type { Logger } from 'pino';
 import type { AvatarGame } from '../game/game.ts';
+import type { SkillRegistry } from '../game/skill.ts';
 
 /** Why the loop is prompting. */
 export type TurnKind = 'choose' | 'continue' | 'blocked' | 'wrapup' | 'resume' | 'fresh' | 'question' | 'direction';
@@ -90,7 +91,18 @@ export interface EngineContext {
   avatar: string;
   game: AvatarGame;
   log: Logger;
+  /** The avatar's skills, bound to `game` (the LLM engine offers them as tools). */
+  skills: SkillRegistry;
 }
 
-/** Builds an engine for an avatar. */
-export type EngineFactory = (ctx: EngineContext) => Engine;
+/** The engine kinds an avatar record names. */
+export type EngineKind = 'scripted' | 'llm';
+
+/**
+ * Builds the engine of an avatar (the core calls it once per avatar).
+ * Throws a UserError when the kind is not available.
+ *
+ * @example
+ * const engine = engines('scripted', { avatar: 'demo', game, log, skills });
+ */
+export type EngineProvider = (kind: EngineKind, ctx: EngineContext) => Engine;

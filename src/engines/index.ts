@@ -1,15 +1,15 @@
 /**
  * The engines mindlink offers, by name.
  */
-import type { EngineProvider } from '../core.ts';
 import { UserError } from '../errors.ts';
+import type { EngineProvider } from './engine.ts';
 import { createScriptedEngine } from './scripted.ts';
 
 /**
  * The production engine provider.
  *
  * @example
- * const core = await Mindlink.start({ config, log, games, engines: engineProvider });
+ * const core = await Mindlink.start({ config, log, games, engines: engineProvider, skills, commands });
  */
 export const engineProvider: EngineProvider = (kind, ctx) => {
   if (kind === 'scripted') return createScriptedEngine(ctx);

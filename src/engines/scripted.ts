@@ -9,10 +9,10 @@
  */
 import type { GameCapabilities, Snapshot } from '../game/game.ts';
 import type { Engine, EngineContext, GoalView, SessionInfo, TurnReply, TurnRequest } from './engine.ts';
-import { getSkill, runSkill, type SkillResult } from '../../skills/index.ts';
+import type { SkillResult } from '../game/skill.ts';
 import { checkGoal } from '../goals/check.ts';
 import { goalKey, parseGoal, type GoalIntent } from '../goals/goal-language.ts';
-import { countItems } from '../goals/items.ts';
+import { countItems } from '../game/items.ts';
 import { answerQuestion } from './answers.ts';
 import { nextSelfGoal } from './curriculum.ts';
 
@@ -148,7 +148,7 @@ function acknowledge(message: string): string {
  * Create the scripted engine for one avatar.
  *
  * @example
- * const engine = createScriptedEngine({ avatar: 'demo', game, log });
+ * const engine = createScriptedEngine({ avatar: 'demo', game, log, skills: createSkillRegistry(game) });
  * const reply = await engine.turn(request, signal); // "… STATUS: working"
  */
 export function createScriptedEngine(ctx: EngineContext): Engine {
@@ -223,10 +223,9 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
   };
 
   const run = async (id: string, params: Record<string, unknown>, t: GoalTrack, signal: AbortSignal): Promise<SkillResult> => {
-    const skill = getSkill(id);
-    if (!skill) return { ok: false, code: 'unknown_skill', detail: `I don't have a ${id} skill yet` };
+    if (!ctx.skills.get(id)) return { ok: false, code: 'unknown_skill', detail: `I don't have a ${id} skill yet` };
     t.runs[id] = (t.runs[id] ?? 0) + 1;
-    const result = await runSkill(skill, ctx.game, params, signal);
+    const result = await ctx.skills.run(id, params, signal);
     ctx.log.debug({ skill: id, code: result.code, ok: result.ok }, result.detail);
     return result;
   };
@@ -257,7 +256,7 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
       if (hard || t.rerouted) return switchGoal(req, goal.text, t.blockedWhy ?? t.lastFailure?.detail ?? 'no way forward');
       t.rerouted = true;
       t.streak = { code: '', count: 0 };
-      if (intent.kind !== 'explore' && getSkill('explore')) {
+      if (intent.kind !== 'explore' && ctx.skills.get('explore')) {
         const ex = await run('explore', {}, t, signal);
         if (signal.aborted) return protocol('Stopped.', 'working');
         prefix = ex.ok ? 'I explored somewhere new and tried again. ' : `I tried to explore first (${ex.detail}). `;
@@ -287,7 +286,7 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     if (HARD_CODES.has(result.code)) return blocked(t, `${result.detail} (${result.code})`);
     t.streak = t.streak.code === result.code ? { code: result.code, count: t.streak.count + 1 } : { code: result.code, count: 1 };
     if (t.streak.count >= SOFT_LIMIT) return blocked(t, `${result.detail} (${result.code}, ${t.streak.count} times in a row)`);
-    if (result.code === 'no_target' && intent.kind !== 'explore' && getSkill('explore')) {
+    if (result.code === 'no_target' && intent.kind !== 'explore' && ctx.skills.get('explore')) {
       const ex = await run('explore', {}, t, signal);
       if (signal.aborted) return protocol('Stopped.', 'working');
       return protocol(`${prefix}${result.detail}${progress}; I explored to look further and will try again.${ex.ok ? '' : ` (Exploring: ${ex.detail}.)`}`, 'working');

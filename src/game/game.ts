@@ -7,6 +7,7 @@
  */
 import type { EventEmitter } from 'node:events';
 import type { Bot } from 'mineflayer';
+import type { Logger } from 'pino';
 import type { SkillGate } from './skill-gate.ts';
 
 /** A block position or point in the world. */
@@ -82,6 +83,27 @@ export interface AvatarGame extends EventEmitter<GameEvents> {
    * through it and reflexes pre-empt them. A game without one (a test fake) runs skills directly.
    */
   readonly gate?: SkillGate;
+}
+
+/** The server an avatar plays on: `host` null means the embedded world. */
+export interface GameServer {
+  host: string | null;
+  port: number | null;
+  version: string;
+}
+
+/**
+ * Builds and tears down the games of avatars (mineflayer in production, `src/game/provider.ts`).
+ *
+ * @example
+ * const game = games.create({ name: 'demo' }, { host: null, port: null, version: '1.21.4' }, log);
+ * await game.start();
+ */
+export interface GameProvider {
+  /** The game of one avatar on its server (not started). */
+  create(avatar: { readonly name: string }, server: GameServer, log: Logger): AvatarGame;
+  /** Stop whatever the provider started (the embedded world). */
+  close(): Promise<void>;
 }
 
 /** Features a server may lack; skills refuse quickly with `unsupported_by_server` instead of timing out. */

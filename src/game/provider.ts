@@ -4,12 +4,12 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { GameProvider } from '../core.ts';
 import { EmbeddedWorld } from './embedded-world.ts';
+import type { AvatarGame, GameProvider } from './game.ts';
 import { EMBEDDED_CAPABILITIES, MineflayerGame, VANILLA_CAPABILITIES } from './mineflayer-game.ts';
 
 /** Something attached to each new game (the reflexes), stopped when the provider closes. */
-export type GameAttachment = (game: MineflayerGame, log: Logger) => { stop(): void };
+export type GameAttachment = (game: AvatarGame, log: Logger) => { stop(): void };
 
 /**
  * Start the embedded world if needed and return the provider.
@@ -20,7 +20,7 @@ export type GameAttachment = (game: MineflayerGame, log: Logger) => { stop(): vo
  *   reflexes.start();
  *   return reflexes;
  * });
- * const core = await Mindlink.start({ config, log, games, engines });
+ * const core = await Mindlink.start({ config, log, games, engines, skills, commands });
  */
 export async function createGameProvider(config: Config, log: Logger, attach?: GameAttachment): Promise<GameProvider> {
   const world = config.MC_HOST

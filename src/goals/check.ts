@@ -13,9 +13,9 @@
  */
 import type { Snapshot } from '../game/game.ts';
 import { parseGoal } from './goal-language.ts';
-import { countItems, itemLabel } from './items.ts';
+import { countItems, itemLabel } from '../game/items.ts';
 
-export { countItems } from './items.ts';
+export { countItems } from '../game/items.ts';
 
 /** The result of checking a goal against the game. `says` is one clause for chat or a "continue" prompt. */
 export type GoalCheck = { checkable: false } | { checkable: true; met: boolean; says: string };

@@ -8,7 +8,7 @@
  * more than held when the goal was set; have / get / obtain N X means holding
  * at least N.
  */
-import { normaliseItem } from './items.ts';
+import { normaliseItem } from '../game/items.ts';
 
 /** What a goal asks for. */
 export type GoalIntent =

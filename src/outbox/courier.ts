@@ -3,7 +3,7 @@
  * delivers them through its bridge, in order per destination, paced under the
  * platform's rate limits, each post removed only once the platform accepted it.
  */
-import type { Bridge, DeliveryOutcome } from '../../bridges/bridge.ts';
+import type { Bridge, DeliveryOutcome } from '../chat.ts';
 import type { Logger } from '../logger.ts';
 import { DestinationSchema, type Destination, type Post } from '../store/schema.ts';
 import { platformOf, type Outbox } from './outbox.ts';

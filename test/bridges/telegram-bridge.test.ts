@@ -6,7 +6,7 @@ import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeHost, CommandInvocation, InboundMessage } from '../../bridges/bridge.ts';
+import type { BridgeHost, CommandInvocation, InboundMessage } from '../../src/chat.ts';
 import { TelegramBridge } from '../../bridges/telegram/telegram-bridge.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { Post } from '../../src/store/schema.ts';

@@ -13,7 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TelegramBridge } from '../../bridges/telegram/telegram-bridge.ts';
 import { commandList } from '../../commands/index.ts';
 import { parseConfig } from '../../src/config.ts';
-import { Mindlink, type GameProvider } from '../../src/core.ts';
+import { Mindlink } from '../../src/core.ts';
+import type { GameProvider } from '../../src/game/game.ts';
+import { createDispatcher } from '../../commands/index.ts';
+import { createSkillRegistry } from '../../skills/index.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
 import { FakeTelegram, groupChat, privateChat, user, type SentMessage } from '../fakes/telegram-api.ts';
@@ -52,6 +55,8 @@ async function startMindlink(tg: FakeTelegram, dataDir: string, env: Record<stri
   const log = silentLogger();
   const core = await Mindlink.start({
     config,
+    skills: createSkillRegistry,
+    commands: createDispatcher(),
     log,
     games,
     engines: () => new TestEngine(script),
@@ -103,7 +108,7 @@ describe('mindlink over Telegram (real core, real grammy, fake Bot API)', () => 
 
   it('GIVEN a fresh start THEN the command menu comes from commands/ and a pairing code waits', () => {
     expect(tg.commands?.map((c) => c.command)).toEqual(commandList('telegram').map((c) => c.name));
-    expect(ml.core.pairingCode).toMatch(/^[0-9a-f]{10}$/);
+    expect(ml.core.pairing.code).toMatch(/^[0-9a-f]{10}$/);
   });
 
   it('GIVEN a stranger THEN every message gets one refusal line that names no avatar', async () => {
@@ -120,14 +125,14 @@ describe('mindlink over Telegram (real core, real grammy, fake Bot API)', () => 
     }
     const wrong = await say(carolDm, carol, '/pair 0000000000');
     expect(wrong.plain).toBe('That pairing code is not valid.');
-    expect(ml.core.pairingCode).not.toBeNull();
+    expect(ml.core.pairing.code).not.toBeNull();
   });
 
   it('GIVEN the code from the log WHEN Alice sends /pair THEN she becomes the admin and the code is spent', async () => {
-    const code = ml.core.pairingCode ?? '';
+    const code = ml.core.pairing.code ?? '';
     const r = await say(aliceDm, alice, `/pair@mindlink_test_bot ${code}`);
     expect(r.plain).toMatch(/^Paired: Alice is now an admin/);
-    expect(ml.core.pairingCode).toBeNull();
+    expect(ml.core.pairing.code).toBeNull();
     expect((await say(carolDm, carol, `/pair ${code}`)).plain).toBe('That pairing code is not valid.');
   });
 
@@ -142,7 +147,7 @@ describe('mindlink over Telegram (real core, real grammy, fake Bot API)', () => 
     expect((await say(aliceDm, alice, 'Goal: build a <b>house</b> & @everyone')).plain).toBe(
       '[steve] New goal from Alice: build a <b>house</b> & @everyone.',
     );
-    expect(ml.core.avatar('steve')?.goal).toMatchObject({ text: 'build a <b>house</b> & @everyone', setBy: 'owner' });
+    expect(ml.core.avatars.get('steve')?.goal).toMatchObject({ text: 'build a <b>house</b> & @everyone', setBy: 'owner' });
     expect((await say(aliceDm, alice, 'where are you?')).plain).toBe("[steve] I'm at 0 64 0, next to a birch.");
     expect((await say(aliceDm, alice, 'stay near the river')).plain).toBe('[steve] Noted as direction #1.');
     const status = await say(aliceDm, alice, '/status');
@@ -150,7 +155,7 @@ describe('mindlink over Telegram (real core, real grammy, fake Bot API)', () => 
     expect(status.plain).toMatch(/position 0 64 0/);
     expect(status.mentions).toEqual([]);
     expect((await say(aliceDm, alice, '/stop')).plain).toBe('[steve] Stopped. My goal is kept: /play resumes it.');
-    expect(ml.core.avatar('steve')).toMatchObject({ playing: false, state: 'stopped' });
+    expect(ml.core.avatars.get('steve')).toMatchObject({ playing: false, state: 'stopped' });
     expect((await say(aliceDm, alice, '/play steve')).plain).toMatch(/^\[steve\] Playing. Resuming my goal: build a/);
   });
 
@@ -177,7 +182,7 @@ describe('mindlink over Telegram (real core, real grammy, fake Bot API)', () => 
     // A reply to alex's post is for alex, with no name.
     const viaReply = await say(group, alice, 'stay out of caves', answer.message);
     expect(viaReply.plain).toBe('[alex] Noted as direction #1.');
-    expect(ml.core.avatar('steve')?.directions.open.map((d) => d.text)).toEqual(['stay near the river']);
+    expect(ml.core.avatars.get('steve')?.directions.open.map((d) => d.text)).toEqual(['stay near the river']);
   });
 
   it('GIVEN Bob owns steve and sets a goal in the group THEN the done ping mentions exactly Bob, and only in the group', async () => {
@@ -316,9 +321,9 @@ describe('mindlink over Telegram when a group is upgraded to a supergroup', () =
     const sentBefore = tg.sent.length;
     const alicePerson = ml.core.store.state.data.persons.find((p) => p.identities.includes('telegram:1001'))?.id ?? null;
     // Three posts in one go: the first is refused by the old group while the other two wait behind it.
-    ml.core.postAbout('steve', 'info', 'first news', null);
-    ml.core.postAbout('steve', 'done', 'Done: get 3 logs', alicePerson);
-    ml.core.postAbout('steve', 'info', 'last news', null);
+    ml.core.poster.about('steve', 'info', 'first news', null);
+    ml.core.poster.about('steve', 'done', 'Done: get 3 logs', alicePerson);
+    ml.core.poster.about('steve', 'info', 'last news', null);
     await tg.waitForMessage((m) => m.chat_id === supergroup.id && m.plain.includes('last news'), { since: sentBefore });
     await ml.core.idle();
 
@@ -347,7 +352,7 @@ describe('mindlink over Telegram when a group is upgraded to a supergroup', () =
     await linkSteve(old);
     const supergroup = tg.migrateChat(old);
     // steve was already linked in the supergroup (someone linked it there before the notice came): that link stays the only one.
-    ml.core.link('steve', `telegram:${supergroup.id}`, 'watch');
+    ml.core.links.link('steve', `telegram:${supergroup.id}`, 'watch');
     const since = tg.calls.length;
     const sentBefore = tg.sent.length;
     const [, last] = tg.announceMigration({ from: old, to: supergroup, by: alice });
@@ -355,7 +360,7 @@ describe('mindlink over Telegram when a group is upgraded to a supergroup', () =
     expect(linksOf(`telegram:${old.id}`)).toEqual([]);
     expect(linksOf(`telegram:${supergroup.id}`)).toEqual(['steve watch']);
 
-    ml.core.postAbout('steve', 'info', 'after the upgrade', null);
+    ml.core.poster.about('steve', 'info', 'after the upgrade', null);
     await tg.waitForMessage((m) => m.chat_id === supergroup.id && m.plain === '[steve] after the upgrade', { since: sentBefore });
     await ml.core.idle();
     expect(sendsTo(old.id, since)).toBe(0);

@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConsoleBridge } from '../../bridges/console.ts';
-import type { InboundMessage } from '../../bridges/bridge.ts';
+import type { InboundMessage } from '../../src/chat.ts';
 import { parseConfig } from '../../src/config.ts';
 import { Mindlink } from '../../src/core.ts';
+import { createDispatcher } from '../../commands/index.ts';
+import { createSkillRegistry } from '../../skills/index.ts';
 import { StoreCorruptError, UserError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { Avatar } from '../../src/store/schema.ts';
@@ -45,6 +47,8 @@ async function startCore(dataDir: string, opts: { console?: boolean; script?: Sc
   const games = new Map<string, FakeGame>();
   const core = await Mindlink.start({
     config,
+    skills: createSkillRegistry,
+    commands: createDispatcher(),
     log: silentLogger(),
     games: {
       create: (avatar) => {
@@ -106,7 +110,7 @@ afterEach(async () => {
 describe('core over the console bridge', () => {
   it('GIVEN a first start THEN demo exists, is playing and linked to the console', async () => {
     const r = await startCore(await tempDir());
-    expect(r.core.avatars().map((a) => [a.name, a.playing, a.engine])).toEqual([['demo', true, 'scripted']]);
+    expect(r.core.avatars.all().map((a) => [a.name, a.playing, a.engine])).toEqual([['demo', true, 'scripted']]);
     expect(r.core.store.state.data.links).toMatchObject([{ avatar: 'demo', dest: 'console', mode: 'control' }]);
     await r.line(/^\[demo\] New goal \(my choice\): explore$/);
   });
@@ -133,7 +137,7 @@ describe('core over the console bridge', () => {
     await r.line(/^\[mindlink\] That message is 2506 characters; the limit is 2000\. Nothing was stored/);
     r.send(`${'y'.repeat(2500)}`);
     await r.line(/That message is 2500 characters/);
-    const demo = r.core.avatar('demo');
+    const demo = r.core.avatars.get('demo');
     expect(demo?.goal?.text ?? '').not.toContain('xxx');
     expect(demo?.directions.open).toEqual([]);
   });
@@ -148,7 +152,7 @@ describe('core over the console bridge', () => {
     await r.line(/^\[demo\] Stopped\. My goal is kept: \/play resumes it\.$/);
     expect(engine.requests.filter((q) => q.kind === 'question' || /stop/.test(q.message ?? ''))).toEqual([]);
     expect(engine.requests.length).toBeLessThanOrEqual(before + 1); // at most the turn already under way
-    expect(r.core.displayState('demo')).toBe('stopped');
+    expect(r.core.avatars.displayState('demo')).toBe('stopped');
     expect(r.games.get('demo')?.stops).toBe(1);
     r.send('where are you?');
     await r.line(/^\[demo\] I'm stopped, so I can't look around\. \/play demo starts me\.$/);
@@ -179,7 +183,7 @@ describe('core over the console bridge', () => {
     const r = await startCore(await tempDir());
     r.send('/avatar create bob engine:llm');
     await r.line(/^\[mindlink\] The llm engine is not available in this test\.$/);
-    expect(r.core.avatar('bob')).toBeUndefined();
+    expect(r.core.avatars.get('bob')).toBeUndefined();
     expect(r.core.store.state.data.links.filter((l) => l.avatar === 'bob')).toEqual([]);
   });
 
@@ -215,24 +219,24 @@ describe('rights', () => {
 
   it('GIVEN a stranger THEN every message gets one refusal that names no avatar', async () => {
     const r = await startCore(await tempDir(), { console: false, env: TOKEN });
-    await r.core.handleMessage(tg('telegram:99', 'Goal: collect 3 oak logs'));
-    await r.core.handleMessage(tg('telegram:99', 'demo: where are you?'));
-    await r.core.runCommand({ ...tg('telegram:99', ''), name: 'status', argsText: 'demo' });
-    await r.core.runCommand({ ...tg('telegram:99', ''), name: 'avatars', argsText: '' });
+    await r.core.router.handleMessage(tg('telegram:99', 'Goal: collect 3 oak logs'));
+    await r.core.router.handleMessage(tg('telegram:99', 'demo: where are you?'));
+    await r.core.router.runCommand({ ...tg('telegram:99', ''), name: 'status', argsText: 'demo' });
+    await r.core.router.runCommand({ ...tg('telegram:99', ''), name: 'avatars', argsText: '' });
     const posts = r.core.outbox.pending('telegram');
     expect(posts).toHaveLength(4);
     for (const p of posts) {
       expect(p.text).toMatch(/^I don't know you yet\./);
       expect(p.text).not.toMatch(/demo/);
     }
-    expect(r.core.avatar('demo')?.goal?.text ?? null).not.toBe('collect 3 oak logs');
+    expect(r.core.avatars.get('demo')?.goal?.text ?? null).not.toBe('collect 3 oak logs');
   });
 
   it('GIVEN a watcher in a linked group THEN questions and /status work but goals are refused', async () => {
     const r = await startCore(await tempDir(), { console: false, env: TOKEN });
-    r.core.link('demo', 'telegram:-100', 'control');
-    await r.core.handleMessage(tg('telegram:5', 'Goal: explore', 'telegram:-100'));
-    await r.core.runCommand({ ...tg('telegram:5', '', 'telegram:-100'), name: 'status', argsText: '' });
+    r.core.links.link('demo', 'telegram:-100', 'control');
+    await r.core.router.handleMessage(tg('telegram:5', 'Goal: explore', 'telegram:-100'));
+    await r.core.router.runCommand({ ...tg('telegram:5', '', 'telegram:-100'), name: 'status', argsText: '' });
     const posts = r.core.outbox.pending('telegram');
     expect(posts[0]?.text).toBe("You can't control demo: ask its owner.");
     expect(posts[1]?.text).toMatch(/^(working|choosing|waiting|wrapup) · /);
@@ -240,33 +244,33 @@ describe('rights', () => {
 
   it('GIVEN an ADMINS identity THEN it controls every avatar', async () => {
     const r = await startCore(await tempDir(), { console: false, env: { ADMINS: 'telegram:7' } });
-    await r.core.handleMessage(tg('telegram:7', 'demo: Goal: collect 2 dirt'));
-    expect(r.core.avatar('demo')?.goal?.text).toBe('collect 2 dirt');
+    await r.core.router.handleMessage(tg('telegram:7', 'demo: Goal: collect 2 dirt'));
+    expect(r.core.avatars.get('demo')?.goal?.text).toBe('collect 2 dirt');
   });
 
   it('GIVEN a platform without its bridge configured THEN nothing is queued for it', async () => {
     const r = await startCore(await tempDir(), { console: false });
-    r.core.link('demo', 'telegram:-100', 'control');
-    r.core.postAbout('demo', 'info', 'hello', null);
-    await r.core.handleMessage(tg('telegram:5', 'where are you?', 'telegram:-100'));
+    r.core.links.link('demo', 'telegram:-100', 'control');
+    r.core.poster.about('demo', 'info', 'hello', null);
+    await r.core.router.handleMessage(tg('telegram:5', 'where are you?', 'telegram:-100'));
     expect(r.core.outbox.pending('telegram')).toEqual([]);
   });
 
   it('GIVEN a pairing code THEN a wrong code is refused and rate-limited, the right one makes an admin once', async () => {
     const r = await startCore(await tempDir(), { console: false, env: TOKEN });
-    const code = r.core.pairingCode as string;
+    const code = r.core.pairing.code as string;
     expect(code).toMatch(/^[0-9a-f]{10}$/);
-    for (let i = 0; i < 6; i++) await r.core.runCommand({ ...tg('telegram:8', ''), name: 'pair', argsText: 'nope' });
-    await r.core.runCommand({ ...tg('telegram:8', ''), name: 'pair', argsText: code });
+    for (let i = 0; i < 6; i++) await r.core.router.runCommand({ ...tg('telegram:8', ''), name: 'pair', argsText: 'nope' });
+    await r.core.router.runCommand({ ...tg('telegram:8', ''), name: 'pair', argsText: code });
     const texts = r.core.outbox.pending('telegram').map((p) => p.text);
     expect(texts.slice(0, 5)).toEqual(Array(5).fill('That pairing code is not valid.'));
     expect(texts[5]).toMatch(/Too many wrong codes/);
     expect(texts[6]).toMatch(/Too many wrong codes/);
-    await r.core.runCommand({ ...tg('telegram:9', ''), name: 'pair', argsText: code });
+    await r.core.router.runCommand({ ...tg('telegram:9', ''), name: 'pair', argsText: code });
     expect(r.core.outbox.pending('telegram').at(-1)?.text).toMatch(/^Paired: usertelegram:9 is now an admin/);
-    await r.core.runCommand({ ...tg('telegram:10', ''), name: 'pair', argsText: code });
+    await r.core.router.runCommand({ ...tg('telegram:10', ''), name: 'pair', argsText: code });
     expect(r.core.outbox.pending('telegram').at(-1)?.text).toBe('That pairing code is not valid.');
-    expect(r.core.pairingCode).toBeNull();
+    expect(r.core.pairing.code).toBeNull();
   });
 });
 
@@ -274,8 +278,8 @@ describe('restart', () => {
   it('GIVEN a goal and a post not yet delivered WHEN mindlink restarts THEN the goal resumes and the post is delivered exactly once', async () => {
     const dir = await tempDir();
     const first = await startCore(dir, { console: false });
-    first.core.setGoal('demo', 'collect 3 oak logs', 'console');
-    first.core.postAbout('demo', 'info', 'a post written before the restart', null);
+    first.core.avatars.setGoal('demo', 'collect 3 oak logs', 'console');
+    first.core.poster.about('demo', 'info', 'a post written before the restart', null);
     await first.core.stop();
     running.splice(running.indexOf(first.core), 1);
 
@@ -304,9 +308,9 @@ describe('restart', () => {
     await first.core.stop();
     running.splice(running.indexOf(first.core), 1);
     const second = await startCore(dir, { console: false });
-    expect(second.core.avatar('bob')).toMatchObject({ playing: false, state: 'stopped' });
-    expect(second.core.displayState('demo')).not.toBe('stopped');
-    await second.core.runCommand({ platform: 'console', from: 'console:local', fromName: 'console', dest: 'console', chatKind: 'console', messageId: null, name: 'avatars', argsText: '' });
+    expect(second.core.avatars.get('bob')).toMatchObject({ playing: false, state: 'stopped' });
+    expect(second.core.avatars.displayState('demo')).not.toBe('stopped');
+    await second.core.router.runCommand({ platform: 'console', from: 'console:local', fromName: 'console', dest: 'console', chatKind: 'console', messageId: null, name: 'avatars', argsText: '' });
     const reply = second.core.outbox.pending('console').find((p) => p.kind === 'reply');
     expect(reply?.text).toMatch(/^demo: .*\nbob: stopped \(owner console, llm\)$/);
   });

@@ -12,6 +12,7 @@ import { createScriptedEngine } from '../../src/engines/scripted.ts';
 import { EmbeddedWorld } from '../../src/game/embedded-world.ts';
 import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { checkGoal } from '../../src/goals/check.ts';
+import { createSkillRegistry } from '../../skills/index.ts';
 
 const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }, pino.destination(2));
 
@@ -36,7 +37,7 @@ describe('scripted engine in the embedded world', () => {
   }, 60_000);
 
   it('GIVEN the goal "collect 3 oak logs" THEN continue turns reach STATUS done, and the check agrees', async () => {
-    const engine = createScriptedEngine({ avatar: 'scripty', game, log });
+    const engine = createScriptedEngine({ avatar: 'scripty', game, log, skills: createSkillRegistry(game) });
     const baseline = { ...(game.snapshot()?.inventory ?? {}) };
     const goal = { text: 'collect 3 oak logs', setBy: 'owner' as const, baseline };
     const req: TurnRequest = { kind: 'continue', avatar: 'scripty', goal, directionSummary: '', directions: [], task: '', nudges: [], prompt: 'continue' };

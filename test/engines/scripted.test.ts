@@ -1,10 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import pino from 'pino';
 import { z } from 'zod';
 import type { GoalView, TurnKind, TurnRequest } from '../../src/engines/engine.ts';
 import { createScriptedEngine } from '../../src/engines/scripted.ts';
-import { skills, type Skill, type SkillResult } from '../../skills/index.ts';
+import type { Engine } from '../../src/engines/engine.ts';
+import { createSkillRegistry, skills, type Skill, type SkillResult } from '../../skills/index.ts';
 import { EMBEDDED, makeSnapshot, StubGame, VANILLA } from './avatar-game-stub.ts';
 
 const log = pino({ level: 'silent' });
@@ -19,6 +20,11 @@ function goal(text: string, baseline: Record<string, number> | null = null, setB
 
 const live = (): AbortSignal => new AbortController().signal;
 
+/** The scripted engine of `demo` on `game`, with the given skills (the production list by default). */
+function scripted(game: StubGame, list: readonly Skill[] = skills): Engine {
+  return createScriptedEngine({ avatar: 'demo', game, log, skills: createSkillRegistry(game, list) });
+}
+
 function statusOf(text: string): string | undefined {
   return /^STATUS: (\w+)$/m.exec(text)?.[1];
 }
@@ -29,7 +35,7 @@ function goalOf(text: string): string | undefined {
 describe('scripted engine, turns that need no game', () => {
   it('GIVEN a choose turn on the embedded world THEN it picks the first curriculum goal and says GOAL and working', async () => {
     const game = new StubGame({ snap: makeSnapshot({ nearbyBlocks: { oak_log: 3 } }) });
-    const engine = createScriptedEngine({ avatar: 'demo', game, log });
+    const engine = scripted(game);
     const reply = await engine.turn(request('choose'), live());
     expect(engine.name).toBe('scripted');
     expect(goalOf(reply.text)).toBe('collect 16 oak logs');
@@ -38,39 +44,39 @@ describe('scripted engine, turns that need no game', () => {
   });
 
   it('GIVEN a choose turn with an open owner direction in the goal language THEN that direction becomes the goal', async () => {
-    const engine = createScriptedEngine({ avatar: 'demo', game: new StubGame({ snap: makeSnapshot() }), log });
+    const engine = scripted(new StubGame({ snap: makeSnapshot() }));
     const reply = await engine.turn(request('choose', { directions: [{ n: 3, text: 'collect 10 sand', at: '2025-01-01' }] }), live());
     expect(goalOf(reply.text)).toBe('collect 10 sand');
     expect(reply.text).toMatch(/direction #3/);
   });
 
   it('GIVEN a choose turn whose direction goal was just finished THEN it does not pick it again', async () => {
-    const engine = createScriptedEngine({ avatar: 'demo', game: new StubGame({ snap: makeSnapshot() }), log });
+    const engine = scripted(new StubGame({ snap: makeSnapshot() }));
     const req = request('choose', { directions: [{ n: 3, text: 'collect 10 sand', at: '' }], recentGoals: ['collect 10 sand'] });
     expect(goalOf((await engine.turn(req, live())).text)).not.toBe('collect 10 sand');
   });
 
   it('GIVEN a choose turn with no game connection THEN it still chooses a sensible goal', async () => {
-    const engine = createScriptedEngine({ avatar: 'demo', game: new StubGame(), log });
+    const engine = scripted(new StubGame());
     const reply = await engine.turn(request('choose'), live());
     expect(goalOf(reply.text)).toBe('collect 16 logs');
   });
 
   it('GIVEN a question THEN it answers from the snapshot and stays working without a GOAL line', async () => {
     const game = new StubGame({ snap: makeSnapshot({ position: { x: 10, y: 64, z: -20 } }) });
-    const engine = createScriptedEngine({ avatar: 'demo', game, log });
+    const engine = scripted(game);
     const reply = await engine.turn(request('question', { message: 'where are you?', goal: goal('explore') }), live());
     expect(reply.text).toBe("I'm at 10 64 -20 in the overworld.\nSTATUS: working");
   });
 
   it('GIVEN a question while not in the game THEN it says so', async () => {
-    const engine = createScriptedEngine({ avatar: 'demo', game: new StubGame(), log });
+    const engine = scripted(new StubGame());
     const reply = await engine.turn(request('question', { message: 'how many logs do you have?' }), live());
     expect(reply.text).toMatch(/not in the game right now/);
   });
 
   it('GIVEN a standing direction THEN it acknowledges it in a sentence and keeps its goal', async () => {
-    const engine = createScriptedEngine({ avatar: 'demo', game: new StubGame(), log });
+    const engine = scripted(new StubGame());
     const reply = await engine.turn(request('direction', { message: 'stay near the village', goal: goal('explore') }), live());
     expect(reply.text).toBe("Understood: I'll stay near the village.\nSTATUS: working");
     const dont = await engine.turn(request('direction', { message: "Don't dig straight down." }), live());
@@ -78,42 +84,42 @@ describe('scripted engine, turns that need no game', () => {
   });
 
   it('GIVEN a direction that is a goal-language command THEN it replies with a GOAL line', async () => {
-    const engine = createScriptedEngine({ avatar: 'demo', game: new StubGame(), log });
+    const engine = scripted(new StubGame());
     const reply = await engine.turn(request('direction', { message: 'go to 0 64 0' }), live());
     expect(goalOf(reply.text)).toBe('go to 0 64 0');
     expect(statusOf(reply.text)).toBe('working');
   });
 
   it('GIVEN a crafting direction on a server without crafting THEN it notes it and sets no goal', async () => {
-    const engine = createScriptedEngine({ avatar: 'demo', game: new StubGame({ capabilities: EMBEDDED }), log });
+    const engine = scripted(new StubGame({ capabilities: EMBEDDED }));
     const reply = await engine.turn(request('direction', { message: 'craft a wooden pickaxe' }), live());
     expect(goalOf(reply.text)).toBeUndefined();
     expect(reply.text).toMatch(/no crafting/);
   });
 
   it('GIVEN a goal the language cannot read THEN continue says blocked with the reason', async () => {
-    const engine = createScriptedEngine({ avatar: 'demo', game: new StubGame({ state: 'connected', snap: makeSnapshot() }), log });
+    const engine = scripted(new StubGame({ state: 'connected', snap: makeSnapshot() }));
     const reply = await engine.turn(request('continue', { goal: goal('build a castle') }), live());
     expect(statusOf(reply.text)).toBe('blocked');
     expect(reply.text).toMatch(/can't build a castle yet; I know how to collect, mine/);
   });
 
   it('GIVEN the loop asks for another route on an unreadable goal THEN it picks another goal', async () => {
-    const engine = createScriptedEngine({ avatar: 'demo', game: new StubGame({ state: 'connected', snap: makeSnapshot() }), log });
+    const engine = scripted(new StubGame({ state: 'connected', snap: makeSnapshot() }));
     const reply = await engine.turn(request('blocked', { goal: goal('build a castle') }), live());
     expect(statusOf(reply.text)).toBe('working');
     expect(goalOf(reply.text)).toBe('collect 16 logs');
   });
 
   it('GIVEN a craft goal on the embedded world THEN it is blocked because the server cannot craft', async () => {
-    const engine = createScriptedEngine({ avatar: 'demo', game: new StubGame({ state: 'connected', snap: makeSnapshot(), capabilities: EMBEDDED }), log });
+    const engine = scripted(new StubGame({ state: 'connected', snap: makeSnapshot(), capabilities: EMBEDDED }));
     const reply = await engine.turn(request('continue', { goal: goal('craft a wooden pickaxe') }), live());
     expect(statusOf(reply.text)).toBe('blocked');
     expect(reply.text).toMatch(/no crafting/);
   });
 
   it('GIVEN the game is not connected THEN a continue turn stays working and claims nothing', async () => {
-    const engine = createScriptedEngine({ avatar: 'demo', game: new StubGame(), log });
+    const engine = scripted(new StubGame());
     const reply = await engine.turn(request('continue', { goal: goal('collect 3 oak logs') }), live());
     expect(statusOf(reply.text)).toBe('working');
     expect(reply.text).toMatch(/not in the game/);
@@ -121,7 +127,7 @@ describe('scripted engine, turns that need no game', () => {
 
   it('GIVEN the goal is already met THEN continue says done (and retires the direction it came from)', async () => {
     const game = new StubGame({ state: 'connected', snap: makeSnapshot({ inventory: { oak_log: 6 } }) });
-    const engine = createScriptedEngine({ avatar: 'demo', game, log });
+    const engine = scripted(game);
     const reply = await engine.turn(
       request('continue', { goal: goal('collect 3 oak logs', { oak_log: 3 }), directions: [{ n: 2, text: 'collect 3 oak logs', at: '' }] }),
       live(),
@@ -132,13 +138,13 @@ describe('scripted engine, turns that need no game', () => {
   });
 
   it('GIVEN a continue turn with no goal THEN it chooses one', async () => {
-    const engine = createScriptedEngine({ avatar: 'demo', game: new StubGame({ snap: makeSnapshot() }), log });
+    const engine = scripted(new StubGame({ snap: makeSnapshot() }));
     const reply = await engine.turn(request('resume'), live());
     expect(goalOf(reply.text)).toBeDefined();
   });
 
   it('GIVEN an aborted signal THEN it returns at once with working', async () => {
-    const engine = createScriptedEngine({ avatar: 'demo', game: new StubGame({ state: 'connected', snap: makeSnapshot() }), log });
+    const engine = scripted(new StubGame({ state: 'connected', snap: makeSnapshot() }));
     const ac = new AbortController();
     ac.abort();
     const reply = await engine.turn(request('continue', { goal: goal('collect 3 oak logs') }), ac.signal);
@@ -146,7 +152,7 @@ describe('scripted engine, turns that need no game', () => {
   });
 
   it('GIVEN a blocked goal THEN the wrap-up lesson says what blocked it', async () => {
-    const engine = createScriptedEngine({ avatar: 'demo', game: new StubGame({ state: 'connected', snap: makeSnapshot() }), log });
+    const engine = scripted(new StubGame({ state: 'connected', snap: makeSnapshot() }));
     const g = goal('craft a wooden pickaxe');
     await engine.turn(request('continue', { goal: g }), live());
     const reply = await engine.turn(request('wrapup', { goal: g }), live());
@@ -156,7 +162,7 @@ describe('scripted engine, turns that need no game', () => {
   });
 
   it('GIVEN turns were taken THEN the session grows, and a reset empties it', async () => {
-    const engine = createScriptedEngine({ avatar: 'demo', game: new StubGame(), log });
+    const engine = scripted(new StubGame());
     const before = engine.session();
     await engine.turn(request('question', { message: 'where are you?' }), live());
     expect(engine.session().size).toBeGreaterThan(before.size);
@@ -166,14 +172,14 @@ describe('scripted engine, turns that need no game', () => {
 });
 
 describe('scripted engine, skill results (test skills in the registry)', () => {
-  const saved: Record<string, Skill | undefined> = {};
+  /** The registry of this test: the production skills, some replaced or removed. */
+  const list = new Map<string, Skill>();
   let game: StubGame;
   const calls: { id: string; params: unknown }[] = [];
 
   /** Put a test skill under an id for one test; the real one is restored afterwards. */
   function useSkill(id: string, run: (params: Record<string, unknown>) => SkillResult): void {
-    if (!(id in saved)) saved[id] = skills[id];
-    skills[id] = {
+    list.set(id, {
       id,
       description: `test ${id}`,
       params: z.record(z.string(), z.unknown()),
@@ -182,7 +188,7 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
         calls.push({ id, params });
         return run(params as Record<string, unknown>);
       },
-    };
+    });
   }
 
   beforeEach(() => {
@@ -190,12 +196,9 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     game.bot = {} as Bot;
     calls.length = 0;
   });
-  afterEach(() => {
-    for (const [id, skill] of Object.entries(saved)) {
-      if (skill) skills[id] = skill;
-      else delete skills[id];
-      delete saved[id];
-    }
+  beforeEach(() => {
+    list.clear();
+    for (const skill of skills) list.set(skill.id, skill);
   });
 
   it('GIVEN collect 3 more with 1 held THEN it asks the skill for 3 and says done only when the check is met', async () => {
@@ -203,7 +206,7 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
       game.snap = makeSnapshot({ inventory: { oak_log: 1 + Number(p['count']) } });
       return { ok: true, code: 'done', detail: 'collected' };
     });
-    const engine = createScriptedEngine({ avatar: 'demo', game, log });
+    const engine = scripted(game, [...list.values()]);
     const reply = await engine.turn(request('continue', { goal: goal('collect 3 oak logs', { oak_log: 1 }) }), live());
     expect(calls).toEqual([{ id: 'collect', params: { item: 'oak_log', count: 3 } }]);
     expect(statusOf(reply.text)).toBe('done');
@@ -214,7 +217,7 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
       game.snap = makeSnapshot({ inventory: { oak_log: 2 } });
       return { ok: true, code: 'done', detail: 'collected 1 oak_log' };
     });
-    const engine = createScriptedEngine({ avatar: 'demo', game, log });
+    const engine = scripted(game, [...list.values()]);
     const reply = await engine.turn(request('continue', { goal: goal('collect 3 oak logs', { oak_log: 1 }) }), live());
     expect(statusOf(reply.text)).toBe('working');
     expect(reply.text).toMatch(/you hold 1 of the 3 more oak logs needed/);
@@ -223,7 +226,7 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
   it('GIVEN have 5 dirt with 2 held THEN it asks the skill for the 3 missing', async () => {
     game.snap = makeSnapshot({ inventory: { dirt: 2 } });
     useSkill('collect', () => ({ ok: false, code: 'timeout', detail: 'collect took longer than 180 s' }));
-    const engine = createScriptedEngine({ avatar: 'demo', game, log });
+    const engine = scripted(game, [...list.values()]);
     const reply = await engine.turn(request('continue', { goal: goal('have 5 dirt') }), live());
     expect(calls[0]).toEqual({ id: 'collect', params: { item: 'dirt', count: 3 } });
     expect(statusOf(reply.text)).toBe('working');
@@ -232,7 +235,7 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
   it('GIVEN no_target twice in a row THEN it is blocked the second time', async () => {
     useSkill('collect', () => ({ ok: false, code: 'no_target', detail: 'no sand within 64 blocks' }));
     useSkill('explore', () => ({ ok: true, code: 'done', detail: 'explored' }));
-    const engine = createScriptedEngine({ avatar: 'demo', game, log });
+    const engine = scripted(game, [...list.values()]);
     const req = request('continue', { goal: goal('collect 5 sand') });
     const first = await engine.turn(req, live());
     expect(statusOf(first.text)).toBe('working');
@@ -245,7 +248,7 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
   it('GIVEN a blocked goal THEN the blocked turn explores and retries once, then switches goal', async () => {
     useSkill('collect', () => ({ ok: false, code: 'no_target', detail: 'no sand within 64 blocks' }));
     useSkill('explore', () => ({ ok: true, code: 'done', detail: 'explored' }));
-    const engine = createScriptedEngine({ avatar: 'demo', game, log });
+    const engine = scripted(game, [...list.values()]);
     const g = goal('collect 5 sand');
     await engine.turn(request('continue', { goal: g }), live());
     await engine.turn(request('continue', { goal: g }), live());
@@ -261,7 +264,7 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
 
   it('GIVEN the server refuses the skill (unsupported_by_server) THEN it is blocked at once', async () => {
     useSkill('craft', () => ({ ok: false, code: 'unsupported_by_server', detail: 'this server cannot craft' }));
-    const engine = createScriptedEngine({ avatar: 'demo', game, log });
+    const engine = scripted(game, [...list.values()]);
     const reply = await engine.turn(request('continue', { goal: goal('craft 4 sticks') }), live());
     expect(statusOf(reply.text)).toBe('blocked');
     expect(calls[0]).toEqual({ id: 'craft', params: { item: 'stick', count: 4 } });
@@ -269,7 +272,7 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
 
   it('GIVEN a goal that cannot be checked (say) THEN done follows the skill succeeding', async () => {
     useSkill('say', () => ({ ok: true, code: 'done', detail: 'said it' }));
-    const engine = createScriptedEngine({ avatar: 'demo', game, log });
+    const engine = scripted(game, [...list.values()]);
     const reply = await engine.turn(request('continue', { goal: goal('say "hi all"') }), live());
     expect(calls[0]).toEqual({ id: 'say', params: { text: 'hi all' } });
     expect(statusOf(reply.text)).toBe('done');
@@ -280,16 +283,15 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
       game.snap = makeSnapshot({ position: { x: Number(p['x']), y: Number(p['y']), z: Number(p['z']) } });
       return { ok: true, code: 'done', detail: 'arrived' };
     });
-    const engine = createScriptedEngine({ avatar: 'demo', game, log });
+    const engine = scripted(game, [...list.values()]);
     const reply = await engine.turn(request('continue', { goal: goal('go to 10 64 -20') }), live());
     expect(statusOf(reply.text)).toBe('done');
     expect(reply.text).toMatch(/you are at 10 64 -20/);
   });
 
   it('GIVEN a registered skill is missing THEN the goal is blocked with a reason', async () => {
-    if (!('eat' in saved)) saved['eat'] = skills['eat'];
-    delete skills['eat'];
-    const engine = createScriptedEngine({ avatar: 'demo', game, log });
+    list.delete('eat');
+    const engine = scripted(game, [...list.values()]);
     const reply = await engine.turn(request('continue', { goal: goal('eat something') }), live());
     expect(statusOf(reply.text)).toBe('blocked');
     expect(reply.text).toMatch(/don't have a eat skill/);
@@ -300,7 +302,7 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
       game.snap = makeSnapshot({ inventory: { oak_log: 4 } });
       return { ok: true, code: 'done', detail: 'collected' };
     });
-    const engine = createScriptedEngine({ avatar: 'demo', game, log });
+    const engine = scripted(game, [...list.values()]);
     const g = goal('collect 3 oak logs', { oak_log: 1 });
     await engine.turn(request('continue', { goal: g }), live());
     const lesson = await engine.turn(request('wrapup', { goal: g }), live());
@@ -311,7 +313,7 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
 describe('scripted engine, choosing after a block', () => {
   it('GIVEN a direction goal that was just blocked THEN choose does not pick it again straight away', async () => {
     const game = new StubGame({ state: 'connected', snap: makeSnapshot(), capabilities: VANILLA });
-    const engine = createScriptedEngine({ avatar: 'demo', game, log });
+    const engine = scripted(game);
     const directions = [{ n: 1, text: 'follow me around', at: '' }, { n: 2, text: 'go to 5 64 5', at: '' }];
     const first = await engine.turn(request('choose', { directions }), live());
     expect(goalOf(first.text)).toBe('go to 5 64 5');

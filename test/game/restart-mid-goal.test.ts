@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleBridge } from '../../bridges/console.ts';
 import { parseConfig } from '../../src/config.ts';
 import { Mindlink } from '../../src/core.ts';
+import { createDispatcher } from '../../commands/index.ts';
+import { createSkillRegistry } from '../../skills/index.ts';
 import { engineProvider } from '../../src/engines/index.ts';
 import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
 import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
@@ -37,6 +39,8 @@ describe('a game server restart in the middle of a goal', () => {
     const config = parseConfig({ DATA_DIR: data.dir, LOOP_PACE_MS: '200', LOOP_MAX_PACE_MS: '2000' });
     core = await Mindlink.start({
       config,
+      skills: createSkillRegistry,
+      commands: createDispatcher(),
       log,
       games: {
         // Like the production provider, but the world is ours so the test can restart it.
@@ -66,18 +70,18 @@ describe('a game server restart in the middle of a goal', () => {
   }, 60_000);
 
   it('GIVEN demo working on an owner goal WHEN the world stops and comes back THEN it waits, reconnects by itself and finishes the same goal', async () => {
-    await until(() => core.displayState('demo') !== 'waiting', 30_000, 'demo to join');
-    core.setGoal('demo', 'go to 12 64 12', 'console');
+    await until(() => core.avatars.displayState('demo') !== 'waiting', 30_000, 'demo to join');
+    core.avatars.setGoal('demo', 'go to 12 64 12', 'console');
     await until(() => lines.some((l) => l.startsWith('[demo] Done: go to 12 64 12')), 120_000, 'the first goal');
 
-    core.setGoal('demo', 'go to -14 64 -10', 'console');
+    core.avatars.setGoal('demo', 'go to -14 64 -10', 'console');
     const port = world.port;
     await world.stop();
-    await until(() => core.displayState('demo') === 'waiting', 15_000, 'demo to notice the world is down');
-    expect(core.avatar('demo')?.goal?.text).toBe('go to -14 64 -10');
+    await until(() => core.avatars.displayState('demo') === 'waiting', 15_000, 'demo to notice the world is down');
+    expect(core.avatars.get('demo')?.goal?.text).toBe('go to -14 64 -10');
 
     world = await startWorld(data.dir, log, port);
-    await until(() => core.displayState('demo') !== 'waiting', 30_000, 'demo to reconnect');
+    await until(() => core.avatars.displayState('demo') !== 'waiting', 30_000, 'demo to reconnect');
     await until(() => lines.some((l) => l.startsWith('[demo] Done: go to -14 64 -10')), 120_000, 'the goal after the restart');
     expect(lines.filter((l) => l.startsWith('[demo] Stopped'))).toEqual([]);
   }, 400_000);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
-import { runSkill, skills } from '../../skills/index.ts';
-import type { Skill } from '../../skills/skill.ts';
+import { getSkill, runSkill } from '../../skills/index.ts';
+import type { Skill } from '../../src/game/skill.ts';
 import { connectedGame, startWorld, tempDataDir, testLogger, waitFor } from './helpers.ts';
 
 const log = testLogger();
@@ -12,7 +12,7 @@ let alice: MineflayerGame;
 let bob: MineflayerGame;
 
 function skill(id: string): Skill {
-  const s = skills[id];
+  const s = getSkill(id);
   if (!s) throw new Error(`no skill ${id}`);
   return s;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkGoal, countItems } from '../../src/goals/check.ts';
-import { itemLabel, matchesItem, normaliseItem } from '../../src/goals/items.ts';
+import { itemLabel, matchesItem, normaliseItem } from '../../src/game/items.ts';
 import { snapshotOf } from '../fakes/fake-game.ts';
 
 const snap = snapshotOf;

@@ -3,7 +3,7 @@ import { silentLogger } from '../../src/logger.ts';
 import { Courier, type CourierOptions } from '../../src/outbox/courier.ts';
 import { Outbox } from '../../src/outbox/outbox.ts';
 import { Store } from '../../src/store/store.ts';
-import type { DeliveryOutcome } from '../../bridges/bridge.ts';
+import type { DeliveryOutcome } from '../../src/chat.ts';
 import { deferred, RecordingBridge, runUntilIdle, tempDir } from './helpers.ts';
 
 const ok: DeliveryOutcome = { ok: true, messageIds: [] };

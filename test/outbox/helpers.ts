@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { vi } from 'vitest';
-import type { Bridge, DeliveryOutcome, Platform } from '../../bridges/bridge.ts';
+import type { Bridge, DeliveryOutcome, Platform } from '../../src/chat.ts';
 import type { Courier } from '../../src/outbox/courier.ts';
 import type { Post } from '../../src/store/schema.ts';
 

@@ -4,11 +4,12 @@
  * Every skill has an id, a description (also the LLM tool description), zod
  * params, a timeout, optional preconditions, and `run(game, params, signal)`
  * that honours the `AbortSignal` and returns `{ ok, code, detail }` with a
- * stable code. The scripted engine and the LLM engine use the same registry
- * (`skills/index.ts`).
+ * stable code. An engine reaches the skills through the {@link SkillRegistry}
+ * in its context (`skills/index.ts` builds the production one), so the
+ * scripted engine and the LLM engine's tools use the same list.
  */
 import type { z } from 'zod';
-import type { AvatarGame } from '../src/game/game.ts';
+import type { AvatarGame } from './game.ts';
 
 /** Stable result codes. Skills may add their own, but reuse these where they fit. */
 export type SkillCode =
@@ -51,3 +52,27 @@ export interface Skill<P extends z.ZodType = z.ZodType> {
   preconditions?(game: AvatarGame, params: z.infer<P>): SkillResult | null;
   run(game: AvatarGame, params: z.infer<P>, signal: AbortSignal): Promise<SkillResult>;
 }
+
+/**
+ * The skills one avatar can use, bound to its game. Engines get it in their
+ * context (`EngineContext.skills`) and never import `skills/`.
+ *
+ * @example
+ * const r = await ctx.skills.run('collect', { item: 'oak_log', count: 3 }, signal);
+ * if (!r.ok) log.info({ code: r.code }, r.detail);
+ */
+export interface SkillRegistry {
+  /** Every skill, in registry order. */
+  list(): readonly Skill[];
+  /** A skill by id, or undefined. */
+  get(id: string): Skill | undefined;
+  /**
+   * Run a skill to its result; never throws. Validates `params` with the skill's zod schema
+   * (`bad_params`), checks its preconditions, applies its timeout (`timeout`), honours `signal`
+   * (`aborted`), and goes through the game's skill gate; an unknown id gives `unknown_skill`.
+   */
+  run(id: string, params: unknown, signal: AbortSignal): Promise<SkillResult>;
+}
+
+/** Builds the skill registry of one avatar's game. */
+export type SkillRegistryFactory = (game: AvatarGame) => SkillRegistry;

@@ -1,11 +1,13 @@
 /**
- * The bridge contract: a chat platform on one side, the mindlink core on the other.
+ * The chat contracts: a chat platform on one side, the mindlink core on the other.
  *
- * A bridge turns platform events into {@link InboundMessage}s / command
- * invocations handed to the core, and delivers the core's posts. It decides
- * nothing about rights or goals: the core does (`src/core.ts`, `src/rights.ts`).
+ * A bridge (`bridges/`) implements {@link Bridge}: it turns platform events
+ * into {@link InboundMessage}s / command invocations handed to the
+ * {@link BridgeHost} (the message router, `src/router.ts`), and delivers the
+ * core's posts. It decides nothing about rights or goals: the core does
+ * (`src/people/people.ts`, `src/rights.ts`).
  */
-import type { Destination, Identity, Post } from '../src/store/schema.ts';
+import type { Destination, Identity, Post } from './store/schema.ts';
 
 /** The platforms mindlink speaks. */
 export type Platform = 'console' | 'telegram' | 'discord';

@@ -1,0 +1,67 @@
+/**
+ * mindlink's import rules (README "Architecture"): dependencies point inward.
+ * bridges → src, commands → src, skills → src/game; `src/` never imports the
+ * outer folders except its one entry point, `src/main.ts`, which wires
+ * everything. `test/architecture.test.ts` runs these rules, so a forbidden
+ * import fails `npm test`; `npx depcruise src bridges commands skills` shows
+ * the same report.
+ *
+ * TypeScript 7 has no compiler API for dependency-cruiser, so it parses with swc;
+ * `tsPreCompilationDeps` keeps type-only imports, which count like any other.
+ */
+
+/** The core's own parts, which the game and the engines must not reach into. */
+const CORE_PARTS = '^src/(core|main|router|command-host|rights|chat)\\.ts$|^src/(avatars|people|outbox)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'src-not-outward',
+      comment: 'src/ never imports bridges/, commands/ or skills/; only the entry point src/main.ts wires them in.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/main\\.ts$' },
+      to: { path: '^(bridges|commands|skills)/' },
+    },
+    {
+      name: 'game-and-engines-not-core',
+      comment: 'src/game and src/engines are used by the core, never the other way round: their providers sit beside their contracts.',
+      severity: 'error',
+      from: { path: '^src/(game|engines)/' },
+      to: { path: CORE_PARTS },
+    },
+    {
+      name: 'commands-not-bridges',
+      comment: 'A command runs the same on every platform: it never imports a bridge (or a skill).',
+      severity: 'error',
+      from: { path: '^commands/' },
+      to: { path: '^(bridges|skills)/' },
+    },
+    {
+      name: 'bridges-only-src',
+      comment: 'A bridge talks to the core through src/chat.ts; it never imports commands or skills.',
+      severity: 'error',
+      from: { path: '^bridges/' },
+      to: { path: '^(commands|skills)/' },
+    },
+    {
+      name: 'skills-only-game',
+      comment: 'Skills see the game only: src/game (and their own files, node, libraries).',
+      severity: 'error',
+      from: { path: '^skills/' },
+      to: { path: '^(src/(?!game/)|bridges/|commands/)' },
+    },
+    {
+      name: 'not-to-tests',
+      comment: 'Product code never imports test code.',
+      severity: 'error',
+      from: { path: '^(src|bridges|commands|skills)/' },
+      to: { path: '^test/' },
+    },
+  ],
+  options: {
+    parser: 'swc',
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+  },
+};

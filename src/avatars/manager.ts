@@ -1,0 +1,226 @@
+/**
+ * The avatar manager: each avatar's live parts (game, engine, goal loop,
+ * TASK.md), built on first need, and what can be done to an avatar — create,
+ * play, stop, give a goal or a direction, ask — plus keeping TASK.md's
+ * mindlink sections in step with the store. It checks no rights: the router
+ * and the command host do, before calling here.
+ */
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Engine, EngineProvider } from '../engines/engine.ts';
+import { UserError } from '../errors.ts';
+import type { AvatarGame, GameProvider, Snapshot } from '../game/game.ts';
+import type { SkillRegistryFactory } from '../game/skill.ts';
+import { addDirection } from '../loop/directions.ts';
+import { GoalLoop, type DisplayState, type GoalChecker, type LoopPostKind } from '../loop/goal-loop.ts';
+import { TaskFile } from '../loop/task-md.ts';
+import { newAvatarRecord, type Avatar, type Store } from '../store/store.ts';
+
+/** What the manager is built from. */
+export interface AvatarManagerDeps {
+  config: Config;
+  store: Store;
+  log: Logger;
+  games: GameProvider;
+  engines: EngineProvider;
+  skills: SkillRegistryFactory;
+  checkGoal: GoalChecker;
+  /** Post about an avatar to its chats (`ping`: the person id to ping). */
+  post(avatar: string, kind: LoopPostKind, text: string, ping: string | null): void;
+  now(): Date;
+}
+
+/** One avatar's live parts. */
+interface Runtime {
+  game: AvatarGame;
+  engine: Engine;
+  loop: GoalLoop;
+  task: TaskFile;
+}
+
+/**
+ * @example
+ * const avatars = new AvatarManager(deps);
+ * await avatars.resumeAll();            // at start: every avatar that was playing plays again
+ * avatars.setGoal('demo', 'collect 3 oak logs', personId);
+ */
+export class AvatarManager {
+  private readonly runtimes = new Map<string, Runtime>();
+
+  constructor(private readonly d: AvatarManagerDeps) {}
+
+  /** Build every avatar's parts and play those that were playing; one that cannot start stays stopped, the others go on. */
+  async resumeAll(): Promise<void> {
+    const { store, log } = this.d;
+    for (const a of store.state.data.avatars) {
+      try {
+        this.runtime(a.name);
+        if (a.playing) await this.play(a.name);
+      } catch (err) {
+        log.error({ err, avatar: a.name }, 'avatar cannot start; it stays stopped');
+        store.state.update(() => {
+          a.playing = false;
+          a.state = 'stopped';
+        });
+      }
+    }
+  }
+
+  /** Every avatar record. */
+  all(): Avatar[] {
+    return this.d.store.state.data.avatars;
+  }
+
+  /** One avatar by name (case-insensitive). */
+  get(name: string): Avatar | undefined {
+    const n = name.toLowerCase();
+    return this.d.store.state.data.avatars.find((a) => a.name.toLowerCase() === n);
+  }
+
+  private runtime(name: string): Runtime {
+    const existing = this.runtimes.get(name);
+    if (existing) return existing;
+    const avatar = this.get(name);
+    if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
+    const server = this.d.store.state.data.servers.find((s) => s.id === avatar.server);
+    if (!server) throw new UserError('unknown_server', `Avatar ${name} is on server "${avatar.server}", which is not configured.`);
+    const log = this.d.log.child({ avatar: name });
+    const game = this.d.games.create(avatar, server, log);
+    const engine = this.d.engines(avatar.engine, { avatar: name, game, log, skills: this.d.skills(game) });
+    const task = new TaskFile(this.d.store.avatarDir(name), name);
+    const loop = new GoalLoop({
+      avatar: name,
+      store: this.d.store,
+      engine,
+      game,
+      task,
+      log,
+      checkGoal: this.d.checkGoal,
+      post: (kind, text, ping) => this.d.post(name, kind, text, ping ?? null),
+      onSelfStop: () => {
+        void game.stop().catch((err: unknown) => log.error({ err }, 'leaving the game failed'));
+      },
+      syncTask: () => this.syncTask(name),
+      pacing: { baseMs: this.d.config.LOOP_PACE_MS, maxMs: this.d.config.LOOP_MAX_PACE_MS },
+      now: this.d.now,
+    });
+    const rt = { game, engine, loop, task };
+    this.runtimes.set(name, rt);
+    return rt;
+  }
+
+  /** The loop state to show for an avatar (`stopped` for one whose engine or server cannot be built). */
+  displayState(name: string): DisplayState {
+    try {
+      return this.runtime(name).loop.displayState;
+    } catch (err) {
+      this.d.log.debug({ err, avatar: name }, 'no runtime');
+      return 'stopped';
+    }
+  }
+
+  /** Whether the avatar plays (its loop runs): the one meaning of "stopped" is `!isPlaying`. */
+  isPlaying(name: string): boolean {
+    return this.displayState(name) !== 'stopped';
+  }
+
+  /** What the avatar sees and carries now, or undefined while it is stopped or out of the game. */
+  snapshot(name: string): Snapshot | undefined {
+    return this.isPlaying(name) ? this.runtime(name).game.snapshot() : undefined;
+  }
+
+  /** Create an avatar (stopped until play), owned by `ownerId`; nothing is stored if its engine or game cannot be built. */
+  async create(name: string, ownerId: string, opts: { server?: string; engine?: Avatar['engine'] }): Promise<Avatar> {
+    if (!/^[A-Za-z0-9_]{3,16}$/.test(name)) {
+      throw new UserError('bad_name', 'An avatar name is 3–16 letters, digits or _ (it is its Minecraft name).');
+    }
+    if (this.get(name)) throw new UserError('name_taken', `There is already an avatar called ${name}.`);
+    const servers = this.d.store.state.data.servers;
+    const server = opts.server ?? servers[0]?.id;
+    if (!server || !servers.some((s) => s.id === server)) {
+      throw new UserError('unknown_server', `Unknown server "${opts.server}". Servers: ${servers.map((s) => s.id).join(', ')}.`);
+    }
+    const avatar = newAvatarRecord(name, ownerId, server, opts.engine ?? this.d.config.ENGINE, false, this.d.now());
+    this.d.store.state.update((s) => s.avatars.push(avatar));
+    try {
+      this.runtime(name);
+    } catch (err) {
+      this.d.store.state.update((s) => {
+        s.avatars = s.avatars.filter((a) => a !== avatar);
+      });
+      throw err;
+    }
+    await this.syncTask(name);
+    return avatar;
+  }
+
+  /** Start an avatar: join the game and run its loop (resuming its goal). Returns false when it was playing already. */
+  async play(name: string): Promise<boolean> {
+    const rt = this.runtime(name);
+    if (rt.loop.isActive) return false;
+    await rt.game.start();
+    rt.loop.start();
+    return true;
+  }
+
+  /** Stop an avatar: end the loop, leave the game; the goal is kept. Returns false when it was stopped already. */
+  async stop(name: string): Promise<boolean> {
+    const rt = this.runtime(name);
+    const wasPlaying = this.isPlaying(name);
+    await rt.loop.stop('owner stop');
+    await rt.game.stop();
+    return wasPlaying;
+  }
+
+  /** Replace an avatar's goal with an owner goal. */
+  setGoal(name: string, text: string, setById: string | null): void {
+    this.runtime(name).loop.setOwnerGoal(text, setById);
+    void this.syncTask(name);
+  }
+
+  /** Store a new owner direction and hand it to the loop. Returns its number. */
+  addDirection(name: string, text: string, by: string | null): number {
+    const avatar = this.get(name);
+    if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
+    const { added } = this.d.store.state.update(() => addDirection(avatar.directions, text, by, this.d.now()));
+    void this.syncTask(name);
+    this.runtime(name).loop.directionAdded(added.text);
+    return added.n;
+  }
+
+  /** Give an avatar to another person. */
+  setOwner(name: string, personId: string): void {
+    const avatar = this.get(name);
+    if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
+    this.d.store.state.update(() => {
+      avatar.owner = personId;
+    });
+  }
+
+  /** Ask an avatar a question in its own short turn. */
+  async ask(name: string, question: string): Promise<string> {
+    return this.runtime(name).loop.ask(question);
+  }
+
+  /** Rewrite the mindlink sections of an avatar's TASK.md from the store. */
+  async syncTask(name: string): Promise<void> {
+    const avatar = this.get(name);
+    if (!avatar) return;
+    const finished = this.d.store.record.data.goals
+      .filter((g) => g.avatar === name && g.outcome === 'done')
+      .slice(-15)
+      .map((g) => ({ text: g.text, setBy: g.setBy, ended: g.ended, outcome: g.outcome }));
+    try {
+      await this.runtime(name).task.update({ open: avatar.directions.open, done: avatar.directions.done, finished });
+    } catch (err) {
+      this.d.log.error({ err, avatar: name }, 'TASK.md update failed');
+    }
+  }
+
+  /** Process shutdown: every loop pauses between turns (the stored `playing` flag is kept) and every avatar leaves its game. */
+  async shutdown(): Promise<void> {
+    const runtimes = [...this.runtimes.values()];
+    await Promise.all(runtimes.map((rt) => rt.loop.pause('shutdown')));
+    await Promise.all(runtimes.map((rt) => rt.game.stop().catch((err: unknown) => this.d.log.warn({ err }, 'leaving the game failed'))));
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * The command host: everything a command may read and do, and nothing more
+ * (commands live in `commands/` and never see the store or the core's
+ * parts). Rights are checked here, through {@link People}: an avatar handle
+ * comes only from {@link CommandHost.watch} or {@link CommandHost.control},
+ * and admin-only acts check the sender themselves.
+ */
+import type { AvatarManager } from './avatars/manager.ts';
+import type { ChatContext, CommandInvocation } from './chat.ts';
+import type { Snapshot } from './game/game.ts';
+import type { DisplayState } from './loop/goal-loop.ts';
+import type { Links } from './people/links.ts';
+import type { Pairing } from './people/pairing.ts';
+import type { People } from './people/people.ts';
+import type { Avatar } from './store/schema.ts';
+
+/** A command's reply: the text, and the avatar it is about (console prefix `[name] `), or null (`[mindlink] `). */
+export interface CommandReply {
+  avatar: string | null;
+  text: string;
+}
+
+/** An avatar the sender may see from this chat. */
+export interface WatchedAvatar {
+  readonly name: string;
+  /** The stored record (read only): goal, parked goals, directions, owner, engine, server. */
+  readonly record: Readonly<Avatar>;
+  /** The loop state to show. */
+  state(): DisplayState;
+  /** Whether it plays (`state() !== 'stopped'`). */
+  isPlaying(): boolean;
+  /** What it sees and carries now; undefined while stopped or out of the game. */
+  snapshot(): Snapshot | undefined;
+}
+
+/** An avatar the sender may control from this chat. */
+export interface ControlledAvatar extends WatchedAvatar {
+  /** Join the game and run the loop. False when it was playing already. */
+  play(): Promise<boolean>;
+  /** End the loop and leave the game; the goal is kept. False when it was stopped already. */
+  stop(): Promise<boolean>;
+  /** Replace the goal with an owner goal set by the sender. */
+  setGoal(text: string): void;
+  /** Link it to this chat in `mode` (replacing an existing link's mode). */
+  link(mode: 'control' | 'watch'): void;
+  /** Unlink it from this chat. False when it was not linked here. */
+  unlink(): boolean;
+}
+
+/**
+ * What a command may read and do.
+ *
+ * @example
+ * const a = host.control(chat, avatar); // throws UserError unless the sender may control it
+ * if (!(await a.play())) return { avatar: a.name, text: 'Already playing.' };
+ */
+export interface CommandHost {
+  /** The avatar the sender means (named, or the only one here) and may see. Throws UserError otherwise. */
+  watch(chat: ChatContext, name?: string | null): WatchedAvatar;
+  /** The avatar the sender means and may control. Throws UserError otherwise. */
+  control(chat: ChatContext, name?: string | null): ControlledAvatar;
+  /** Every avatar the sender may see from this chat. */
+  visible(chat: ChatContext): WatchedAvatar[];
+  /** Whether the sender is an admin. */
+  isAdmin(chat: ChatContext): boolean;
+  /** Whether the sender may control at least one avatar from here. */
+  controlsAny(chat: ChatContext): boolean;
+  /** Throw the stranger refusal unless mindlink knows the sender. */
+  requireKnown(chat: ChatContext): void;
+  /** Display name of a person id (`someone` for null). */
+  personName(id: string | null): string;
+  /** The identities of a person, shown to admins only (empty for anyone else). */
+  identitiesFor(chat: ChatContext, personId: string): readonly string[];
+  /** Admins: create an avatar owned by the sender, stopped, linked to this chat. */
+  createAvatar(chat: ChatContext, name: string, opts: { server?: string; engine?: Avatar['engine'] }): Promise<Readonly<Avatar>>;
+  /** Admins: give an avatar to the person behind `identity` (created if new). Returns the new owner's name. */
+  setOwner(chat: ChatContext, avatar: WatchedAvatar, identity: string): string;
+  /** Try a pairing code; the reply text. */
+  pair(chat: ChatContext, code: string): string;
+}
+
+/** What the router needs from `commands/`: run one invocation against the host. */
+export interface CommandDispatcher {
+  /** Run the command; its reply. Throws UserError for an unknown command, bad arguments or a refusal. */
+  run(inv: CommandInvocation, host: CommandHost): Promise<CommandReply>;
+}
+
+/** The parts the host is made of. */
+export interface CommandHostParts {
+  avatars: AvatarManager;
+  people: People;
+  links: Links;
+  pairing: Pairing;
+}
+
+/**
+ * The production command host over the core's parts.
+ *
+ * @example
+ * const host = createCommandHost({ avatars, people, links, pairing });
+ */
+export function createCommandHost({ avatars, people, links, pairing }: CommandHostParts): CommandHost {
+  const watched = (record: Avatar): WatchedAvatar => ({
+    name: record.name,
+    record,
+    state: () => avatars.displayState(record.name),
+    isPlaying: () => avatars.isPlaying(record.name),
+    snapshot: () => avatars.snapshot(record.name),
+  });
+  const controlled = (chat: ChatContext, record: Avatar): ControlledAvatar => ({
+    ...watched(record),
+    play: () => avatars.play(record.name),
+    stop: () => avatars.stop(record.name),
+    setGoal: (text) => avatars.setGoal(record.name, text, people.ensurePerson(chat.from, chat.fromName).id),
+    link: (mode) => links.link(record.name, chat.dest, mode, chat.guild),
+    unlink: () => links.unlink(record.name, chat.dest),
+  });
+  return {
+    watch: (chat, name) => watched(people.resolveAvatar(chat, name)),
+    control: (chat, name) => controlled(chat, people.controlledAvatar(chat, name)),
+    visible: (chat) => people.visible(chat).map(watched),
+    isAdmin: (chat) => people.isAdmin(chat),
+    controlsAny: (chat) => people.controlsAny(chat),
+    requireKnown: (chat) => people.requireKnown(chat),
+    personName: (id) => people.personName(id),
+    identitiesFor: (chat, personId) => (people.isAdmin(chat) ? (people.byId(personId)?.identities ?? []) : []),
+    async createAvatar(chat, name, opts) {
+      people.requireAdmin(chat, 'Only an admin can create avatars.');
+      const owner = people.ensurePerson(chat.from, chat.fromName);
+      const created = await avatars.create(name, owner.id, opts);
+      links.link(created.name, chat.dest, 'control');
+      return created;
+    },
+    setOwner(chat, avatar, identity) {
+      people.requireAdmin(chat, 'Only an admin can change who owns an avatar.');
+      const person = people.ensurePerson(identity, identity);
+      avatars.setOwner(avatar.name, person.id);
+      return person.name;
+    },
+    pair: (chat, code) => pairing.pair(chat, code),
+  };
+}

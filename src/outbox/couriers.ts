@@ -1,0 +1,64 @@
+/**
+ * The running bridges, each with the courier that delivers its posts from
+ * the outbox: started together, waited on together, stopped together.
+ */
+import type { Logger } from 'pino';
+import type { Bridge, BridgeHost } from '../chat.ts';
+import type { Destination } from '../store/schema.ts';
+import { Courier, type CourierOptions } from './courier.ts';
+import type { Outbox } from './outbox.ts';
+
+/** Courier settings a bridge may tune (pacing, coalescing, backoff). */
+export type CourierTuning = Partial<Omit<CourierOptions, 'outbox' | 'bridge' | 'log' | 'onUndeliverable' | 'onMoved'>>;
+
+/** What the couriers report back about chats. */
+export interface CourierEvents {
+  /** The chat is gone or blocked the bot. */
+  onUndeliverable(dest: Destination, reason: string): void;
+  /** The chat lives at another address now. */
+  onMoved(from: Destination, to: Destination): void;
+}
+
+/**
+ * @example
+ * const couriers = new Couriers(outbox, log, { onUndeliverable, onMoved });
+ * await couriers.add(bridge, host, { perChatIntervalMs: 1000 });
+ */
+export class Couriers {
+  private readonly running: { bridge: Bridge; courier: Courier }[] = [];
+
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly log: Logger,
+    private readonly events: CourierEvents,
+  ) {}
+
+  /** Start a bridge (handing it `host`) and the courier that delivers its posts. */
+  async add(bridge: Bridge, host: BridgeHost, tuning: CourierTuning = {}): Promise<void> {
+    const courier = new Courier({
+      outbox: this.outbox,
+      bridge,
+      log: this.log.child({ courier: bridge.platform }),
+      onUndeliverable: (dest, reason) => this.events.onUndeliverable(dest, reason),
+      onMoved: (from, to) => this.events.onMoved(from, to),
+      ...tuning,
+    });
+    this.running.push({ bridge, courier });
+    await bridge.start(host);
+    courier.start();
+  }
+
+  /** Wait until every courier delivered what it can now. */
+  async idle(): Promise<void> {
+    await Promise.all(this.running.map((b) => b.courier.idle()));
+  }
+
+  /** Give the couriers up to `graceMs` to deliver, then stop every courier and its bridge. */
+  async stop(graceMs: number): Promise<void> {
+    await Promise.race([this.idle(), new Promise((r) => setTimeout(r, graceMs).unref())]);
+    for (const { bridge, courier } of this.running) {
+      await courier.stop();
+      await bridge.stop().catch((err: unknown) => this.log.warn({ err, platform: bridge.platform }, 'bridge stop failed'));
+    }
+  }
+}

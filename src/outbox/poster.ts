@@ -1,0 +1,50 @@
+/**
+ * What mindlink says, into the outbox: a reply to the chat a message came
+ * from, or a post about an avatar to every chat linked to it. Text is
+ * scrubbed of secrets here; platforms whose bridge is not configured get
+ * nothing queued (it would never be delivered).
+ */
+import type { ChatContext, Platform } from '../chat.ts';
+import type { Config } from '../config.ts';
+import type { LoopPostKind } from '../loop/goal-loop.ts';
+import { scrubSecrets } from '../logger.ts';
+import type { Store } from '../store/store.ts';
+import { platformOf, type Outbox } from './outbox.ts';
+
+/**
+ * @example
+ * poster.reply(chat, 'steve', 'Noted as direction #3.');
+ * poster.about('steve', 'done', 'Done: collect 3 oak logs', ownerId); // pings the owner where they have an identity
+ */
+export class Poster {
+  constructor(
+    private readonly store: Store,
+    private readonly outbox: Outbox,
+    private readonly config: Config,
+  ) {}
+
+  /** Whether the platform's bridge is configured. */
+  private enabled(platform: Platform): boolean {
+    if (platform === 'console') return this.config.CONSOLE;
+    if (platform === 'telegram') return this.config.TELEGRAM_TOKEN !== undefined;
+    return this.config.DISCORD_TOKEN !== undefined;
+  }
+
+  /** Post a reply into the chat a message or command came from (threaded to it). */
+  reply(chat: ChatContext, avatar: string | null, text: string): void {
+    if (!this.enabled(chat.platform)) return;
+    this.outbox.post({ dest: chat.dest, avatar, text: scrubSecrets(text), replyTo: chat.messageId, ping: null, kind: 'reply' });
+  }
+
+  /** Post about an avatar to every chat linked to it; `pingPerson` is pinged where they have an identity on that platform. */
+  about(avatar: string, kind: LoopPostKind, text: string, pingPerson: string | null): void {
+    const s = this.store.state.data;
+    const person = pingPerson ? s.persons.find((p) => p.id === pingPerson) : undefined;
+    for (const link of s.links.filter((l) => l.avatar === avatar)) {
+      const platform = platformOf(link.dest);
+      if (!this.enabled(platform)) continue;
+      const ping = platform === 'console' ? null : (person?.identities.find((i) => i.startsWith(`${platform}:`)) ?? null);
+      this.outbox.post({ dest: link.dest, avatar, text: scrubSecrets(text), ping, replyTo: null, kind });
+    }
+  }
+}

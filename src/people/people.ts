@@ -1,0 +1,145 @@
+/**
+ * People: the persons behind chat identities, and what a sender may do with
+ * an avatar from the chat they write in — the one place rights are checked
+ * (through `src/rights.ts`), for the message router and the command host alike.
+ * It also resolves which avatar a message or command means.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ChatContext } from '../chat.ts';
+import { UserError } from '../errors.ts';
+import { canControl, canWatch, isAdmin, personOf, roleFor, type Role } from '../rights.ts';
+import type { Avatar, Person, Store } from '../store/store.ts';
+
+/** The one refusal a stranger gets: it names no avatar. */
+export const STRANGER_REFUSAL = "I don't know you yet. Ask an admin of this mindlink to give you access; /help lists what you can do.";
+
+/**
+ * @example
+ * const people = new People(store, config.ADMINS);
+ * const avatar = people.controlledAvatar(chat, 'steve'); // throws UserError unless the sender may control steve
+ */
+export class People {
+  constructor(
+    private readonly store: Store,
+    private readonly admins: readonly string[],
+  ) {}
+
+  /** The person behind an identity, if known. */
+  personOf(identity: string): Person | undefined {
+    return personOf(this.store.state.data, identity);
+  }
+
+  /** A person by id. */
+  byId(id: string): Person | undefined {
+    return this.store.state.data.persons.find((p) => p.id === id);
+  }
+
+  /** The person behind an identity, created on first need. */
+  ensurePerson(identity: string, name: string): Person {
+    const existing = this.personOf(identity);
+    if (existing) return existing;
+    const person: Person = { id: `p${Date.now().toString(36)}${randomBytes(2).toString('hex')}`, name, identities: [identity], admin: false };
+    this.store.state.update((s) => s.persons.push(person));
+    return person;
+  }
+
+  /** Display name of a person id. */
+  personName(id: string | null): string {
+    if (!id) return 'someone';
+    return this.byId(id)?.name ?? id;
+  }
+
+  /** Whether the chat's sender is an admin. */
+  isAdmin(chat: ChatContext): boolean {
+    return isAdmin(this.store.state.data, chat, this.admins);
+  }
+
+  /** Throw `message` as a UserError unless the sender is an admin. */
+  requireAdmin(chat: ChatContext, message: string): void {
+    if (!this.isAdmin(chat)) throw new UserError('not_admin', message);
+  }
+
+  /** The sender's role towards an avatar. */
+  roleFor(chat: ChatContext, avatar: Avatar): Role {
+    return roleFor(this.store.state.data, chat, avatar, this.admins);
+  }
+
+  /** Whether mindlink knows the sender at all: an admin, a known person, or someone who may see an avatar from here. */
+  knows(chat: ChatContext): boolean {
+    return this.isAdmin(chat) || this.visible(chat).length > 0 || this.personOf(chat.from) !== undefined;
+  }
+
+  /** Throw the stranger refusal unless {@link People.knows} the sender. */
+  requireKnown(chat: ChatContext): void {
+    if (!this.knows(chat)) throw new UserError('stranger', STRANGER_REFUSAL);
+  }
+
+  /** Avatars the sender may know about from this chat (names usable in addressing and commands). */
+  visible(chat: ChatContext): Avatar[] {
+    return this.store.state.data.avatars.filter((a) => canWatch(this.roleFor(chat, a)));
+  }
+
+  /** Whether the sender may control at least one avatar from this chat. */
+  controlsAny(chat: ChatContext): boolean {
+    return this.store.state.data.avatars.some((a) => canControl(this.roleFor(chat, a)));
+  }
+
+  /** Avatars this chat addresses without a name: those linked here; in a DM or the console, else those the sender owns. */
+  private candidates(chat: ChatContext): Avatar[] {
+    const s = this.store.state.data;
+    const linked = s.links.filter((l) => l.dest === chat.dest).map((l) => l.avatar);
+    const list = s.avatars.filter((a) => linked.includes(a.name));
+    if (list.length > 0 || chat.chatKind === 'group') return list;
+    const person = this.personOf(chat.from);
+    return person ? s.avatars.filter((a) => a.owner === person.id) : [];
+  }
+
+  /**
+   * The avatar a command or message means — the named one, or the only candidate — once the sender may see it.
+   * Throws a UserError that reveals nothing to someone who may not see the avatar.
+   */
+  resolveAvatar(chat: ChatContext, name?: string | null): Avatar {
+    if (name) {
+      const n = name.toLowerCase();
+      const a = this.store.state.data.avatars.find((x) => x.name.toLowerCase() === n);
+      if (!a || !canWatch(this.roleFor(chat, a))) {
+        if (this.visible(chat).length === 0 && !this.isAdmin(chat)) throw new UserError('stranger', STRANGER_REFUSAL);
+        throw new UserError('unknown_avatar', `You have no avatar called "${name}" here. /avatars lists yours.`);
+      }
+      return a;
+    }
+    const list = this.candidates(chat);
+    if (list.length === 1 && list[0]) return list[0];
+    if (list.length > 1) {
+      throw new UserError('which_avatar', `Several avatars here: ${list.map((a) => a.name).join(', ')}. Name one, e.g. "${list[0]?.name}: …" or add the name to the command.`);
+    }
+    if (this.visible(chat).length === 0 && !this.isAdmin(chat)) throw new UserError('stranger', STRANGER_REFUSAL);
+    throw new UserError('no_avatar', 'No avatar is linked to this chat. /avatars lists yours; /link <avatar> links one here.');
+  }
+
+  /** The avatar a control command or message means (named, or the only one here), once the sender's right to control it is checked. */
+  controlledAvatar(chat: ChatContext, name?: string | null): Avatar {
+    const avatar = this.resolveAvatar(chat, name);
+    this.requireControl(chat, avatar);
+    return avatar;
+  }
+
+  /** Throw unless the sender may control the avatar. */
+  requireControl(chat: ChatContext, avatar: Avatar): void {
+    const role = this.roleFor(chat, avatar);
+    if (canControl(role)) return;
+    if (role === 'stranger') throw new UserError('stranger', STRANGER_REFUSAL);
+    throw new UserError('not_allowed', `You can't control ${avatar.name}: ask its owner.`, avatar.name);
+  }
+
+  /**
+   * The person to record as the author of a goal or direction: a known person, or — for someone who
+   * may control (an ADMINS identity, a pilot) — a new one, so goals they set can ping them.
+   */
+  author(chat: ChatContext, avatar: Avatar): Person | undefined {
+    const known = this.personOf(chat.from);
+    if (known) return known;
+    if (canControl(this.roleFor(chat, avatar))) return this.ensurePerson(chat.from, chat.fromName);
+    return undefined;
+  }
+}

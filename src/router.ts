@@ -1,0 +1,113 @@
+/**
+ * The message router: what every bridge talks to ({@link BridgeHost}). A chat
+ * message is checked (length), addressed (a name, a reply, or the only avatar
+ * here), classified (seed 000 "Talking to your avatar") and handed on: a
+ * lone `stop` and `Goal: …` run the `/stop` and `/goal` commands, a question
+ * gets its own short turn, anything else becomes an owner direction. Commands
+ * go to the dispatcher. Every reply and every error goes back to the chat
+ * here, the one catch of this boundary.
+ */
+import type { Logger } from 'pino';
+import type { AvatarManager } from './avatars/manager.ts';
+import type { BridgeHost, ChatContext, CommandInvocation, InboundMessage } from './chat.ts';
+import type { CommandDispatcher, CommandHost } from './command-host.ts';
+import { errorRef, UserError } from './errors.ts';
+import { classifyMessage, MAX_MESSAGE_LENGTH, splitAddress } from './loop/classify.ts';
+import type { Poster } from './outbox/poster.ts';
+import type { Links } from './people/links.ts';
+import { STRANGER_REFUSAL, type People } from './people/people.ts';
+import type { Destination } from './store/schema.ts';
+
+/** The parts the router hands messages to. */
+export interface RouterParts {
+  avatars: AvatarManager;
+  people: People;
+  links: Links;
+  poster: Poster;
+  commands: CommandDispatcher;
+  host: CommandHost;
+  log: Logger;
+}
+
+/**
+ * @example
+ * const router = new MessageRouter(parts);
+ * await bridge.start(router);
+ */
+export class MessageRouter implements BridgeHost {
+  constructor(private readonly p: RouterParts) {}
+
+  /** Route a chat message: goal, question, direction or a lone `stop`. Never throws. */
+  async handleMessage(msg: InboundMessage): Promise<void> {
+    try {
+      await this.route(msg);
+    } catch (err) {
+      this.replyError(msg, err);
+    }
+  }
+
+  /** Run a command; the reply is posted to the chat. Never throws. */
+  async runCommand(inv: CommandInvocation): Promise<void> {
+    try {
+      const reply = await this.p.commands.run(inv, this.p.host);
+      this.p.poster.reply(inv, reply.avatar, reply.text);
+    } catch (err) {
+      this.replyError(inv, err);
+    }
+  }
+
+  /** The platform announced a chat's new address: its links and pending posts follow it. */
+  chatMoved(from: Destination, to: Destination): void {
+    this.p.links.moveDest(from, to);
+  }
+
+  private async route(msg: InboundMessage): Promise<void> {
+    const { avatars, people, poster } = this.p;
+    if (msg.text.length > MAX_MESSAGE_LENGTH) {
+      throw new UserError(
+        'too_long',
+        `That message is ${msg.text.length} characters; the limit is ${MAX_MESSAGE_LENGTH}. Nothing was stored: send it shorter.`,
+      );
+    }
+    const names = people.visible(msg).map((a) => a.name);
+    const addressed = splitAddress(msg.text, names);
+    const avatar = people.resolveAvatar(msg, addressed.name ?? msg.replyToAvatar ?? null);
+    if (people.roleFor(msg, avatar) === 'stranger') throw new UserError('stranger', STRANGER_REFUSAL);
+    const { kind, text } = classifyMessage(addressed.rest);
+
+    switch (kind) {
+      case 'stop':
+        return this.runCommand({ ...msg, name: 'stop', options: { avatar: avatar.name } });
+      case 'goal':
+        return this.runCommand({ ...msg, name: 'goal', options: { text, avatar: avatar.name } });
+      case 'question': {
+        if (!avatars.isPlaying(avatar.name)) {
+          poster.reply(msg, avatar.name, `I'm stopped, so I can't look around. /play ${avatar.name} starts me.`);
+          return;
+        }
+        // Answered in its own turn; the reply comes when the engine has it, without holding up the chat.
+        void avatars
+          .ask(avatar.name, text)
+          .then((answer) => poster.reply(msg, avatar.name, answer))
+          .catch((err: unknown) => this.replyError(msg, err, avatar.name));
+        return;
+      }
+      case 'direction': {
+        people.requireControl(msg, avatar);
+        const n = avatars.addDirection(avatar.name, text, people.author(msg, avatar)?.id ?? null);
+        poster.reply(msg, avatar.name, `Noted as direction #${n}.`);
+        return;
+      }
+    }
+  }
+
+  private replyError(chat: ChatContext, err: unknown, avatar: string | null = null): void {
+    if (err instanceof UserError) {
+      this.p.poster.reply(chat, err.avatar ?? avatar, err.message);
+      return;
+    }
+    const ref = errorRef();
+    this.p.log.error({ err, ref, from: chat.from }, 'handler failed');
+    this.p.poster.reply(chat, avatar, `Something went wrong (ref ${ref}).`);
+  }
+}
