@@ -42,17 +42,18 @@ export const DefaultMineflayerGameOptions = {
 } satisfies Required<Pick<MineflayerGameOptions, 'reconnect' | 'spawnTimeoutMs' | 'auth'>>;
 
 /**
- * Whether a kick reason means "do not come back": the avatar was kicked or banned, as opposed to the
- * server shutting down or restarting (which also disconnects with a "kick" packet).
+ * Whether a kick from the server (mineflayer's `kicked` event: the server sent a disconnect) ends the
+ * game for good. Every kick does, whatever its words ("Flying is not enabled", "banned") — except the
+ * server going down or restarting, or timing the connection out, which also arrive as a kick and after
+ * which mindlink reconnects. A connection that drops without a kick is never final.
  *
  * @example
- * isFinalKick('You were kicked!') // → true
- * isFinalKick('Server closed')    // → false
+ * isFinalKick('Flying is not enabled on this server') // → true
+ * isFinalKick('Server closed')                        // → false
  */
 export function isFinalKick(reason: string): boolean {
   const r = reason.toLowerCase();
-  if (/(server (is )?(closed|closing|stopp|shut|restart)|shutting down|shutdown|restart)/.test(r)) return false;
-  return /\b(kick(ed)?|ban(ned)?)\b/.test(r);
+  return !/(server (is )?(closed|closing|stopp|shut|restart)|shutting down|shutdown|restart|timed? ?out)/.test(r);
 }
 
 /** Plain text of a kick reason, which arrives as a string, JSON chat, or NBT chat (1.20.3+). */
