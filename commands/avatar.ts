@@ -11,8 +11,9 @@ const options = z.object({
 /** `/avatar create <name> [server] [engine]`: an admin creates an avatar (stopped until /play), linked to this chat. */
 export const avatar: Command<typeof options> = {
   name: 'avatar',
-  description: 'Create an avatar: /avatar create <name> [server] [engine] (admins)',
+  description: 'Create an avatar, stopped until /play (admins)',
   usage: 'create <name> [server] [engine]',
+  access: 'admin',
   options,
   positional: ['action', 'name', 'server', 'engine'],
   async run({ host, chat }, { name, server, engine }) {

@@ -8,6 +8,7 @@ export const avatars: Command<typeof options> = {
   name: 'avatars',
   description: 'List the avatars you can see',
   usage: '',
+  access: 'known',
   options,
   positional: [],
   async run({ host, chat }) {

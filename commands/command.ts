@@ -14,8 +14,13 @@ import type { CommandHost, CommandReply } from '../src/command-host.ts';
 
 export type { CommandHost, CommandReply, ControlledAvatar, WatchedAvatar } from '../src/command-host.ts';
 
-/** Who may run a command: anyone (`/help`, `/pair`), or only someone mindlink knows. */
-export type CommandAccess = 'anyone' | 'known';
+/**
+ * Who may run a command: `anyone` (`/help`, `/pair`), someone mindlink `known`s, someone who may
+ * `control` an avatar from here, or an `admin`. The dispatcher keeps strangers out of all but
+ * `anyone`; the finer rights are checked by the host when the command acts (one place), and
+ * `/help` lists only what the asker may run.
+ */
+export type CommandAccess = 'anyone' | 'known' | 'control' | 'admin';
 
 /** What a command run gets besides its options. */
 export interface CommandContext {
@@ -36,7 +41,7 @@ export interface CommandContext {
  */
 export interface Command<S extends z.ZodObject = z.ZodObject> {
   name: string;
-  /** One line, shown in /help and in the platform's command menu (≤ 100 chars). */
+  /** One line, shown in /help and in the platform's command menu (≤ 100 chars); it does not repeat the usage. */
   description: string;
   /** Usage after the name, e.g. `<text> [avatar]`. */
   usage: string;
@@ -47,7 +52,7 @@ export interface Command<S extends z.ZodObject = z.ZodObject> {
   rest?: keyof z.infer<S> & string;
   /** Platforms that offer this command; all when absent. */
   platforms?: readonly Platform[];
-  /** Who may run it; `known` when absent. */
-  access?: CommandAccess;
+  /** Who may run it. */
+  access: CommandAccess;
   run(ctx: CommandContext, options: z.infer<S>): Promise<CommandReply>;
 }

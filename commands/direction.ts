@@ -9,6 +9,7 @@ export const direction: Command<typeof options> = {
   name: 'direction',
   description: "List an avatar's open owner direction",
   usage: '[avatar]',
+  access: 'known',
   options,
   positional: ['avatar'],
   async run({ host, chat }, { avatar }) {

@@ -13,6 +13,7 @@ export const goal: Command<typeof options> = {
   name: 'goal',
   description: 'Give an avatar a new goal, e.g. /goal collect 10 oak logs',
   usage: '<text> [avatar]',
+  access: 'control',
   options,
   positional: ['text', 'avatar'],
   rest: 'text',

@@ -1,9 +1,24 @@
 import { z } from 'zod';
-import type { Command } from './command.ts';
+import type { ChatContext } from '../src/chat.ts';
+import type { Command, CommandHost } from './command.ts';
 
 const options = z.object({});
 
-/** `/help`: the commands and how to talk to an avatar. */
+/** Whether the asker may run the command from this chat (what /help lists). */
+function mayRun(command: Command, host: CommandHost, chat: ChatContext): boolean {
+  switch (command.access) {
+    case 'anyone':
+      return true;
+    case 'known':
+      return host.knows(chat);
+    case 'control':
+      return host.isAdmin(chat) || host.controlsAny(chat);
+    case 'admin':
+      return host.isAdmin(chat);
+  }
+}
+
+/** `/help`: how to talk to an avatar, and the commands the asker may run here. */
 export const help: Command<typeof options> = {
   name: 'help',
   description: 'How to talk to your avatars, and the commands',
@@ -11,11 +26,11 @@ export const help: Command<typeof options> = {
   options,
   positional: [],
   access: 'anyone',
-  async run({ commands }) {
+  async run({ host, chat, commands }) {
     const lines = [
       'Talk to your avatar: "Goal: collect 10 oak logs" sets its goal; a question ("where are you?") gets an answer;',
       'anything else becomes standing direction (#n). "stop" stops it. With several avatars here, start with a name: "steve: …".',
-      ...commands.map((c) => `/${c.name}${c.usage ? ` ${c.usage}` : ''} — ${c.description}`),
+      ...commands.filter((c) => mayRun(c, host, chat)).map((c) => `/${c.name}${c.usage ? ` ${c.usage}` : ''} — ${c.description}`),
     ];
     return { avatar: null, text: lines.join('\n') };
   },

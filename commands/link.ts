@@ -6,8 +6,9 @@ const options = z.object({ avatar: z.string({ error: 'name the avatar to link' }
 /** `/link <avatar> [control|watch]`: post this avatar's news to this chat (and take its messages, in control mode). */
 export const link: Command<typeof options> = {
   name: 'link',
-  description: 'Link an avatar to this chat: /link <avatar> [control|watch]',
+  description: 'Link an avatar to this chat, so its news comes here (and, in control mode, your messages go to it)',
   usage: '<avatar> [control|watch]',
+  access: 'control',
   options,
   positional: ['avatar', 'mode'],
   async run({ host, chat }, { avatar, mode }) {

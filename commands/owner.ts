@@ -10,8 +10,9 @@ const options = z.object({
 /** `/owner <avatar> [identity]`: show who owns an avatar, or (admins) give it to another person, e.g. `telegram:123`. */
 export const owner: Command<typeof options> = {
   name: 'owner',
-  description: 'Show or (admins) change who owns an avatar: /owner <avatar> [telegram:id]',
+  description: 'Show or (admins) change who owns an avatar',
   usage: '<avatar> [identity]',
+  access: 'known',
   options,
   positional: ['avatar', 'identity'],
   async run({ host, chat }, { avatar, identity }) {

@@ -8,6 +8,7 @@ export const play: Command<typeof options> = {
   name: 'play',
   description: 'Start an avatar: it joins the game and works on its goal',
   usage: '[avatar]',
+  access: 'control',
   options,
   positional: ['avatar'],
   async run({ host, chat }, { avatar }) {

@@ -9,6 +9,7 @@ export const status: Command<typeof options> = {
   name: 'status',
   description: "Show an avatar's state, goal, position, health, food and inventory",
   usage: '[avatar]',
+  access: 'known',
   options,
   positional: ['avatar'],
   async run({ host, chat }, { avatar }) {

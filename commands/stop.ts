@@ -8,6 +8,7 @@ export const stop: Command<typeof options> = {
   name: 'stop',
   description: 'Stop an avatar: it leaves the game and keeps its goal',
   usage: '[avatar]',
+  access: 'control',
   options,
   positional: ['avatar'],
   async run({ host, chat }, { avatar }) {

@@ -8,6 +8,7 @@ export const unlink: Command<typeof options> = {
   name: 'unlink',
   description: 'Unlink an avatar from this chat',
   usage: '[avatar]',
+  access: 'control',
   options,
   positional: ['avatar'],
   async run({ host, chat }, { avatar }) {

@@ -65,6 +65,8 @@ export interface CommandHost {
   isAdmin(chat: ChatContext): boolean;
   /** Whether the sender may control at least one avatar from here. */
   controlsAny(chat: ChatContext): boolean;
+  /** Whether mindlink knows the sender: an admin, a known person, or someone who may see an avatar from here. */
+  knows(chat: ChatContext): boolean;
   /** Throw the stranger refusal unless mindlink knows the sender. */
   requireKnown(chat: ChatContext): void;
   /** Display name of a person id (`someone` for null). */
@@ -121,6 +123,7 @@ export function createCommandHost({ avatars, people, links, pairing }: CommandHo
     visible: (chat) => people.visible(chat).map(watched),
     isAdmin: (chat) => people.isAdmin(chat),
     controlsAny: (chat) => people.controlsAny(chat),
+    knows: (chat) => people.knows(chat),
     requireKnown: (chat) => people.requireKnown(chat),
     personName: (id) => people.personName(id),
     identitiesFor: (chat, personId) => (people.isAdmin(chat) ? (people.byId(personId)?.identities ?? []) : []),

@@ -242,6 +242,26 @@ describe('rights', () => {
     expect(posts[1]?.text).toMatch(/^(working|choosing|waiting|wrapup) · /);
   });
 
+  it('GIVEN a stranger, a watcher and the console admin THEN /help lists only the commands each may run, and no description repeats its usage', async () => {
+    const r = await startCore(await tempDir(), { console: false, env: TOKEN });
+    r.core.links.link('demo', 'telegram:-100', 'watch');
+    const helpOf = async (chat: InboundMessage): Promise<string[]> => {
+      await r.core.router.runCommand({ ...chat, name: 'help', argsText: '' });
+      const reply = r.core.outbox.pending(chat.platform).at(-1)?.text ?? '';
+      return reply.split('\n').filter((l) => l.startsWith('/')).map((l) => l.split(' ')[0] ?? '');
+    };
+    expect(await helpOf(tg('telegram:99', ''))).toEqual(['/pair', '/help']);
+    expect(await helpOf(tg('telegram:5', '', 'telegram:-100'))).toEqual(['/status', '/direction', '/avatars', '/owner', '/pair', '/help']);
+    const consoleChat: InboundMessage = { platform: 'console', from: 'console:local', fromName: 'console', dest: 'console', chatKind: 'console', messageId: null, text: '' };
+    const admin = await r.core.router.runCommand({ ...consoleChat, name: 'help', argsText: '' }).then(() => r.core.outbox.all().at(-1)?.text ?? '');
+    expect(admin).toMatch(/^\/avatar create <name> \[server\] \[engine\] — Create an avatar, stopped until \/play \(admins\)$/m);
+    for (const line of admin.split('\n').filter((l) => l.startsWith('/'))) {
+      const [usage, description] = line.split(' — ');
+      expect(description, line).not.toContain(usage);
+      expect(description, line).not.toMatch(/\/\w+ [<[]/);
+    }
+  });
+
   it('GIVEN an ADMINS identity THEN it controls every avatar', async () => {
     const r = await startCore(await tempDir(), { console: false, env: { ADMINS: 'telegram:7' } });
     await r.core.router.handleMessage(tg('telegram:7', 'demo: Goal: collect 2 dirt'));
