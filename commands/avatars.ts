@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { plainGoal } from '../src/text.ts';
 import type { Command } from './command.ts';
 
 const options = z.object({});
 
-/** `/avatars`: the avatars you may see, with state and owner. */
+/** `/avatars`: the avatars you may see, with state, owner and goal (shown as /status shows it, shorter). */
 export const avatars: Command<typeof options> = {
   name: 'avatars',
   description: 'List the avatars you can see',
@@ -15,7 +16,7 @@ export const avatars: Command<typeof options> = {
     const list = host.visible(chat);
     if (list.length === 0) return { avatar: null, text: 'No avatars here yet. An admin creates one with /avatar create <name>.' };
     const lines = list.map((a) => {
-      const goal = a.record.goal ? ` — ${a.record.goal.text.slice(0, 80)}` : '';
+      const goal = a.record.goal ? ` — ${plainGoal(a.record.goal.text, 80)}` : '';
       return `${a.name}: ${a.state()} (owner ${host.personName(a.record.owner)}, ${a.record.engine})${goal}`;
     });
     return { avatar: null, text: lines.join('\n') };

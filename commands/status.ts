@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { plainGoal } from '../src/loop/goal-text.ts';
+import { plainGoal } from '../src/text.ts';
 import type { Command } from './command.ts';
 
 const options = z.object({ avatar: z.string().optional() });

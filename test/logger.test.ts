@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { plainGoal } from '../src/loop/goal-text.ts';
+import { plainGoal } from '../src/text.ts';
 import { registerSecret, scrubSecrets } from '../src/logger.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -13,6 +13,7 @@ import type { SkillResult } from '../game/skill.ts';
 import { checkGoal } from '../goals/check.ts';
 import { goalKey, parseGoal, type GoalIntent } from '../goals/goal-language.ts';
 import { countItems } from '../game/items.ts';
+import { oneLine } from '../text.ts';
 import { answerQuestion } from './answers.ts';
 import { nextSelfGoal } from './curriculum.ts';
 
@@ -47,10 +48,6 @@ function protocol(text: string, status: Status, extra: { goal?: string; directio
   if (extra.goal) lines.push(`GOAL: ${oneLine(extra.goal)}`);
   if (extra.directionDone !== undefined) lines.push(`DIRECTION: done ${extra.directionDone}`);
   return lines.join('\n');
-}
-
-function oneLine(s: string): string {
-  return s.replace(/\s+/g, ' ').trim().slice(0, 300);
 }
 
 /** A direction or message as a goal line: one line, wrapping punctuation removed. */

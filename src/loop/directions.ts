@@ -4,7 +4,7 @@
  * {@link DirectionBook} it is given (the caller passes a lowdb draft).
  */
 import type { Direction, DirectionBook, DoneDirection } from '../store/schema.ts';
-import { cutText } from './protocol.ts';
+import { cutText, oneLine } from '../text.ts';
 
 /** Open direction kept: the 12 newest. */
 export const MAX_OPEN = 12;
@@ -30,11 +30,6 @@ const SUMMARY_QUOTED = 2;
  */
 export function emptyBook(): DirectionBook {
   return { next: 1, open: [], done: [] };
-}
-
-/** Make any text one line: every line break becomes one space, ends trimmed. */
-export function oneLine(text: string): string {
-  return text.replace(/[ \t]*[\r\n\u2028\u2029\v\f\u0085]+[ \t]*/g, ' ').trim();
 }
 
 /** Total characters of open direction text. */

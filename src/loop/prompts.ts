@@ -3,7 +3,7 @@
  * every turn is paid for, and small models follow short prompts best.
  */
 import type { DirectionView, TurnRequest } from '../engines/engine.ts';
-import { cutText } from './protocol.ts';
+import { cutText } from '../text.ts';
 import { formatDirectionLine } from './directions.ts';
 import { ownPartForPrompt, sectionText } from './task-md.ts';
 

@@ -12,6 +12,7 @@
  * emphasis, backticks, bullets, quotes, trailing remarks) and never throws:
  * a line it cannot read is left in the body as ordinary text.
  */
+import { cutText } from '../text.ts';
 
 /** The most characters a `GOAL:` value keeps. */
 export const GOAL_MAX = 300;
@@ -45,18 +46,6 @@ const WRAP = /^[\s*_`~"'“”]+|[\s*_`~"'“”]+$/g;
 /** Strip the wrapping emphasis of a value. */
 function unwrap(value: string): string {
   return value.replace(WRAP, '');
-}
-
-/** Cut a string to at most `max` UTF-16 units without splitting a character, ending with `…` when cut. */
-export function cutText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  if (max <= 0) return '';
-  let out = '';
-  for (const ch of text) {
-    if (out.length + ch.length > max - 1) break;
-    out += ch;
-  }
-  return `${out.trimEnd()}…`;
 }
 
 /** Result of reading one line's value, or null when the value is malformed. */

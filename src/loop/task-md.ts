@@ -11,8 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Direction, DoneDirection } from '../store/schema.ts';
-import { DONE_SHOWN, DONE_TEXT_MAX, formatDirectionLine, isoDay, oneLine } from './directions.ts';
-import { cutText } from './protocol.ts';
+import { cutText, oneLine } from '../text.ts';
+import { DONE_SHOWN, DONE_TEXT_MAX, formatDirectionLine, isoDay } from './directions.ts';
 
 /** The avatar's own sections, in order. */
 export const OWN_SECTIONS: readonly string[] = ['Goal', 'Ambitions', 'Now', 'Plan', "Done, don't redo", 'Parked / blocked'];

@@ -262,6 +262,17 @@ describe('rights', () => {
     }
   });
 
+  it('GIVEN a goal with markup, a secret and many words THEN /avatars shows it as /status does: plain, scrubbed, cut on a word', async () => {
+    const r = await startCore(await tempDir(), { console: false });
+    const goal = `**build** a <b>house</b> with ${TOKEN.TELEGRAM_TOKEN} and ${'more words '.repeat(12)}`;
+    r.core.avatars.setGoal('demo', goal, 'console');
+    const consoleChat: InboundMessage = { platform: 'console', from: 'console:local', fromName: 'console', dest: 'console', chatKind: 'console', messageId: null, text: '' };
+    await r.core.router.runCommand({ ...consoleChat, name: 'avatars', argsText: '' });
+    const line = r.core.outbox.all().at(-1)?.text ?? '';
+    expect(line).toMatch(/^demo: \w+ \(owner console, scripted\) — build a house with \[redacted\] and more words( more words)*…$/);
+    expect(line.split(' — ')[1]?.length).toBeLessThanOrEqual(80);
+  });
+
   it('GIVEN an ADMINS identity THEN it controls every avatar', async () => {
     const r = await startCore(await tempDir(), { console: false, env: { ADMINS: 'telegram:7' } });
     await r.core.router.handleMessage(tg('telegram:7', 'demo: Goal: collect 2 dirt'));
