@@ -7,7 +7,9 @@
  * core's posts. It decides nothing about rights or goals: the core does
  * (`src/people/people.ts`, `src/rights.ts`).
  */
-import type { Destination, Identity, Post } from './store/schema.ts';
+import type { Destination, Identity, Post, SentParts } from './store/schema.ts';
+
+export type { SentParts } from './store/schema.ts';
 
 /** The platforms mindlink speaks. */
 export type Platform = 'console' | 'telegram' | 'discord';
@@ -81,8 +83,13 @@ export interface Bridge {
   start(core: BridgeHost): Promise<void>;
   /** Stop taking events and close connections. */
   stop(): Promise<void>;
-  /** Send one post (already split to {@link Bridge.maxMessageLength}). */
-  deliver(post: Post, parts: string[]): Promise<DeliveryOutcome>;
+  /**
+   * Send one post (already split to {@link Bridge.maxMessageLength}). A platform that sends a post
+   * as several messages starts after `post.sent` (the parts accepted by an earlier attempt, kept in
+   * the outbox) and reports each newly accepted part through `progress`, so a retry — after a
+   * restart too — sends only the rest.
+   */
+  deliver(post: Post, parts: string[], progress?: (sent: SentParts) => void): Promise<DeliveryOutcome>;
 }
 
 /** What the core offers a bridge. */

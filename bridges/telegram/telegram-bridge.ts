@@ -9,7 +9,7 @@
 import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError, HttpError } from 'grammy';
 import type { Message } from 'grammy/types';
-import type { Bridge, BridgeHost, ChatContext, DeliveryOutcome } from '../../src/chat.ts';
+import type { Bridge, BridgeHost, ChatContext, DeliveryOutcome, SentParts } from '../../src/chat.ts';
 import { registerSecret, scrubSecrets, type Logger } from '../../src/logger.ts';
 import { splitMessage } from '../../src/outbox/split.ts';
 import type { Identity, Post } from '../../src/store/schema.ts';
@@ -50,8 +50,6 @@ export const DefaultTelegramBridgeOptions = {
 
 /** Remembered message → avatar pairs (for replies) and names; old entries go first. */
 const MEMORY_LIMIT = 5000;
-/** Posts whose first parts went out before a later part failed. */
-const PROGRESS_LIMIT = 500;
 
 /** grammy types its signal with the abort-controller polyfill; Node's own AbortSignal works the same at run time. */
 type GrammySignal = Parameters<Bot['api']['sendMessage']>[3];
@@ -107,8 +105,6 @@ export class TelegramBridge implements Bridge {
   private readonly postAvatars = new Map<string, string>();
   /** Names people wrote under, for mentions. */
   private readonly names = new Map<Identity, string>();
-  /** Post id → message ids of the parts already accepted, so a retry sends only the rest. */
-  private readonly progress = new Map<string, { parts: string[]; messageIds: string[] }>();
   /** Per chat, the handling of its updates in order; chats do not wait for each other. */
   private readonly chains = new Map<string, Promise<void>>();
 
@@ -202,28 +198,26 @@ export class TelegramBridge implements Bridge {
    * markup or a mention), prefixed with `[avatar] `, the first part replying
    * to `post.replyTo` and, in a group, starting with a mention of `post.ping`.
    */
-  async deliver(post: Post, parts: string[]): Promise<DeliveryOutcome> {
+  async deliver(post: Post, parts: string[], progress: (sent: SentParts) => void = () => {}): Promise<DeliveryOutcome> {
     const target = parseDestination(post.dest);
     if (!target) return { ok: false, retry: false, reason: `not a Telegram destination: ${post.dest}` };
     const prefix = post.avatar ? `[${post.avatar}] ` : '';
     const mention = this.mentionFor(post, target.chatId);
     const messages = this.fit(parts, prefix.length, mention ? mention.visibleLength + 1 : 0);
 
-    const done = this.progress.get(post.id);
-    const already = done && done.parts.every((p, i) => messages[i] === p) ? done : { parts: [], messageIds: [] };
+    // Parts an earlier attempt sent (kept in the outbox) are skipped while they are still the same parts.
+    const done = post.sent;
+    const already = done && done.parts.length < messages.length && done.parts.every((p, i) => messages[i] === p) ? done : { parts: [], messageIds: [] };
     const messageIds = [...already.messageIds];
     for (let i = already.parts.length; i < messages.length; i += 1) {
       const text = messages[i] as string;
       const first = i === 0;
       const html = `${escapeHtml(prefix)}${first && mention ? `${mention.html} ` : ''}${escapeHtml(text)}`;
       const outcome = await this.send(post, target, html, `${prefix}${text}`, first);
-      if (!outcome.ok) {
-        if (i > 0) remember(this.progress, post.id, { parts: messages.slice(0, i), messageIds }, PROGRESS_LIMIT);
-        return outcome;
-      }
+      if (!outcome.ok) return outcome;
       messageIds.push(outcome.messageId);
+      if (i < messages.length - 1) progress({ parts: messages.slice(0, i + 1), messageIds: [...messageIds] });
     }
-    this.progress.delete(post.id);
     return { ok: true, messageIds };
   }
 

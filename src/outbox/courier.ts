@@ -257,7 +257,8 @@ export class Courier {
   private nextBatch(queue: Post[]): { post: Post; ids: string[] } {
     const head = queue[0] as Post;
     const plain = (p: Post): boolean => p.ping === null && p.replyTo === null;
-    if (!this.coalesce || queue.length < 2 || !plain(head)) return { post: head, ids: [head.id] };
+    // A post partly sent already is resent alone, so its remaining parts are the same as before.
+    if (!this.coalesce || queue.length < 2 || !plain(head) || head.sent) return { post: head, ids: [head.id] };
     let text = head.text;
     const ids = [head.id];
     for (const next of queue.slice(1)) {
@@ -298,7 +299,7 @@ export class Courier {
     }
     let outcome: DeliveryOutcome;
     try {
-      outcome = await this.bridge.deliver(post, parts);
+      outcome = await this.bridge.deliver(post, parts, (sent) => this.outbox.partsSent(post.id, sent));
     } catch (err) {
       // A throwing bridge is a transient fault until proven otherwise.
       outcome = { ok: false, retry: true, retryAfterMs: 0, reason: err instanceof Error ? err.message : String(err) };

@@ -9,7 +9,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Store } from '../store/store.ts';
-import type { Destination, Identity, Post } from '../store/schema.ts';
+import type { Destination, Identity, Post, SentParts } from '../store/schema.ts';
 
 /** A platform a post can go to (the same names as a bridge's `platform`). */
 export type OutboxPlatform = 'console' | 'telegram' | 'discord';
@@ -116,6 +116,15 @@ export class Outbox extends EventEmitter<{ posted: [Post] }> {
       if (!post) return;
       post.attempts += 1;
       post.notBefore = now + Math.max(0, retryAfterMs);
+    });
+  }
+
+  /** The platform accepted the first parts of a multi-part post: remember them (persisted) so a retry sends only the rest. */
+  partsSent(id: string, sent: SentParts): void {
+    if (!this.get(id)) return;
+    this.store.outbox.update((d) => {
+      const post = d.pending.find((p) => p.id === id);
+      if (post) post.sent = { parts: [...sent.parts], messageIds: [...sent.messageIds] };
     });
   }
 

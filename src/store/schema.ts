@@ -136,8 +136,16 @@ export const PostSchema = z.object({
   attempts: z.number().int().nonnegative(),
   /** Earliest next attempt (epoch ms), after a failure. */
   notBefore: z.number().nonnegative(),
+  /**
+   * The first parts of a multi-part post the platform accepted already (a later part failed):
+   * the next attempt, after a restart too, sends only the rest.
+   */
+  sent: z.object({ parts: z.array(z.string()), messageIds: z.array(z.string()) }).optional(),
 });
 export type Post = z.infer<typeof PostSchema>;
+
+/** The parts of a post a platform accepted so far, and the message ids they became. */
+export type SentParts = NonNullable<Post['sent']>;
 
 /** `outbox.json`: posts not yet accepted by their platform. Delivered posts are removed. */
 export const OutboxFileSchema = z.object({

@@ -6,7 +6,7 @@ import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeHost, CommandInvocation, InboundMessage } from '../../src/chat.ts';
+import type { BridgeHost, CommandInvocation, InboundMessage, SentParts } from '../../src/chat.ts';
 import { TelegramBridge } from '../../bridges/telegram/telegram-bridge.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { Post } from '../../src/store/schema.ts';
@@ -321,12 +321,14 @@ describe('TelegramBridge against the fake Bot API', () => {
     expect(tg.sent.filter((m) => m.chat_id === -507).map((m) => m.plain)).toEqual(['through a flaky line']);
   });
 
-  it('GIVEN the second part of a post fails THEN the retry sends only the parts not yet accepted', async () => {
+  it('GIVEN the second part of a post fails THEN it reports the accepted part, and a retry with it sends only the rest', async () => {
     const p = post({ dest: 'telegram:-508', text: 'one\ntwo' });
     tg.failNext('sendMessage', { kind: 'none' });
     tg.failNext('sendMessage', { kind: 'error', code: 502, description: 'Bad Gateway' });
-    expect(await bridge.deliver(p, ['one', 'two'])).toMatchObject({ ok: false, retry: true, reason: '502: Bad Gateway' });
-    const retried = await bridge.deliver({ ...p, attempts: 1 }, ['one', 'two']);
+    const reported: SentParts[] = [];
+    expect(await bridge.deliver(p, ['one', 'two'], (s) => reported.push(s))).toMatchObject({ ok: false, retry: true, reason: '502: Bad Gateway' });
+    expect(reported).toEqual([{ parts: ['one'], messageIds: [expect.any(String)] }]);
+    const retried = await bridge.deliver({ ...p, attempts: 1, sent: reported[0] }, ['one', 'two']);
     const sent = tg.sent.filter((m) => m.chat_id === -508);
     expect(sent.map((m) => m.plain)).toEqual(['one', 'two']);
     expect(retried).toEqual({ ok: true, messageIds: sent.map((m) => String(m.message.message_id)) });

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Chat, Message, User } from 'grammy/types';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TelegramBridge } from '../../bridges/telegram/telegram-bridge.ts';
 import { commandList } from '../../commands/index.ts';
 import { parseConfig } from '../../src/config.ts';
@@ -273,6 +273,45 @@ describe('mindlink over Telegram across a restart', () => {
         expect(tg.sent.filter((s) => s.chat_id === alice.id && s.reply_to === id)).toHaveLength(1);
       }
       expect(tg.calls.filter((c) => c.method === 'sendMessage').length).toBe(callsBefore + 2);
+      expect(ml.core.outbox.pending('telegram')).toEqual([]);
+    } finally {
+      await ml?.core.stop();
+      await tg.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('mindlink over Telegram, a long post across a restart', () => {
+  it('GIVEN the first part of a two-part post accepted and the second refused WHEN mindlink restarts THEN only the second is sent, each part exactly once', async () => {
+    const tg = await FakeTelegram.start();
+    const dir = await mkdtemp(join(tmpdir(), 'mindlink-tg-'));
+    const env = { ADMINS: 'telegram:1001' };
+    let ml: Running | null = await startMindlink(tg, dir, env);
+    try {
+      const m1 = tg.sendText({ chat: aliceDm, from: alice, text: '/avatar create steve' });
+      await tg.waitForMessage((s) => s.reply_to === m1.message_id);
+      await ml.core.idle();
+      const line = `${'word '.repeat(19)}end`;
+      const text = Array.from({ length: 60 }, (_, i) => `${i} ${line}`).join('\n'); // ~6000 chars: two messages
+      // The first part goes through; the second is held off longer than the shutdown grace: it stays in the outbox.
+      tg.failNext('sendMessage', { kind: 'none' });
+      tg.failNext('sendMessage', { kind: 'rate_limit', retryAfter: 3 });
+      const mark = tg.calls.length;
+      ml.core.poster.about('steve', 'info', text, null);
+      await tg.waitForCall('sendMessage', (c) => c.params.chat_id === alice.id && String(c.params.text).includes(`59 ${line}`), { since: mark });
+      // The refused part is counted as an attempt; the accepted one is in the outbox with the post.
+      await vi.waitFor(() => expect(ml?.core.outbox.pending('telegram')[0]?.attempts).toBe(1), { timeout: 10_000 });
+      expect(ml.core.outbox.pending('telegram')[0]?.sent?.parts).toHaveLength(1);
+      await ml.core.stop();
+      ml = null;
+
+      ml = await startMindlink(tg, dir, env);
+      await tg.waitForMessage((s) => s.chat_id === alice.id && s.plain.endsWith(`59 ${line}`));
+      await ml.core.idle();
+      const parts = tg.sent.filter((s) => s.chat_id === alice.id && s.plain.startsWith('[steve] ') && /^\[steve\] \d+ word/.test(s.plain));
+      expect(parts).toHaveLength(2);
+      expect(parts.map((s) => s.plain.replace(/^\[steve\] /, '')).join('\n')).toBe(text);
       expect(ml.core.outbox.pending('telegram')).toEqual([]);
     } finally {
       await ml?.core.stop();
