@@ -99,6 +99,12 @@ export interface BridgeHost {
   /** Run a command. Never throws; the reply is posted to `inv.dest`. */
   runCommand(inv: CommandInvocation): Promise<void>;
   /**
+   * Someone sent the bot something mindlink does not read — `what` says what, e.g. `a sticker`,
+   * `a photo`, `an edit` — and gets a one-line reply saying what it reads. Never throws.
+   * A bridge calls it only for what is meant for the bot (a DM, or a reply to one of its posts).
+   */
+  notRead(chat: ChatContext, what: string): Promise<void>;
+  /**
    * The platform announced that the chat at `from` now lives at `to` (a
    * Telegram group upgraded to a supergroup): every link of `from` points at
    * `to` and its pending posts go there. Safe to call twice for one move.

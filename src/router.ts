@@ -56,6 +56,11 @@ export class MessageRouter implements BridgeHost {
     }
   }
 
+  /** Something that is not a new text message (a sticker, a photo, an edit): say what mindlink reads. Never throws. */
+  async notRead(chat: ChatContext, what: string): Promise<void> {
+    this.p.poster.reply(chat, null, `I read new text messages only, so I can't take ${what}. Write your goal, question or direction as text; /help lists the commands.`);
+  }
+
   /** The platform announced a chat's new address: its links and pending posts follow it. */
   chatMoved(from: Destination, to: Destination): void {
     this.p.links.moveDest(from, to);

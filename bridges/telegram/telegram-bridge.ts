@@ -54,6 +54,23 @@ const MEMORY_LIMIT = 5000;
 /** grammy types its signal with the abort-controller polyfill; Node's own AbortSignal works the same at run time. */
 type GrammySignal = Parameters<Bot['api']['sendMessage']>[3];
 
+/** Messages that are not text, as the reply names them. Service messages (members joined, pins …) get no reply. */
+const UNREAD_KINDS: readonly (readonly [string, string])[] = [
+  ['sticker', 'a sticker'],
+  ['photo', 'a photo'],
+  ['animation', 'a GIF'],
+  ['video', 'a video'],
+  ['video_note', 'a video message'],
+  ['voice', 'a voice message'],
+  ['audio', 'an audio file'],
+  ['document', 'a file'],
+  ['location', 'a location'],
+  ['venue', 'a location'],
+  ['contact', 'a contact'],
+  ['poll', 'a poll'],
+  ['dice', 'a dice roll'],
+];
+
 /** Telegram command names: 1–32 of a–z, 0–9, `_`. */
 const COMMAND_NAME = /^[a-z0-9_]{1,32}$/;
 
@@ -131,12 +148,20 @@ export class TelegramBridge implements Bridge {
     this.bot.on('message:text', (ctx) => {
       this.onMessage(ctx.message);
     });
+    // Edits and what is not text are not read; the sender is told so (in a group only when it was meant for the bot).
+    this.bot.on('edited_message', (ctx) => {
+      this.onNotRead(ctx.editedMessage, 'an edit');
+    });
     // A group upgraded to a supergroup: Telegram says so in the old group and again in the new supergroup.
     this.bot.on('message:migrate_to_chat_id', (ctx) => {
       this.onChatMoved(ctx.message.chat.id, ctx.message.migrate_to_chat_id);
     });
     this.bot.on('message:migrate_from_chat_id', (ctx) => {
       this.onChatMoved(ctx.message.migrate_from_chat_id, ctx.message.chat.id);
+    });
+    this.bot.on('message', (ctx) => {
+      const what = UNREAD_KINDS.find(([key]) => key in ctx.message)?.[1];
+      if (what) this.onNotRead(ctx.message, what);
     });
     // The one boundary of grammy's middleware: a fault in one update never stops polling.
     this.bot.catch((err) => {
@@ -309,18 +334,18 @@ export class TelegramBridge implements Bridge {
     return { ok: false, retry: true, retryAfterMs: 0, reason: e.cause ? `${e.message} (${e.cause})` : e.message };
   }
 
-  /** An incoming text message: a command for this bot, or a chat message for the core. */
-  private onMessage(msg: Message & { text: string }): void {
-    const host = this.host;
+  /**
+   * The chat context of a message from a person, or undefined for what is not people talking to
+   * their avatars (messages of other bots, channel posts).
+   */
+  private chatOf(msg: Message): ChatContext | undefined {
     const from = msg.from;
-    // Messages of other bots (in groups) and channel posts are not people talking to their avatars.
-    if (!host || !from || from.is_bot || msg.sender_chat !== undefined) return;
-    if (msg.chat.type === 'channel') return;
+    if (!from || from.is_bot || msg.sender_chat !== undefined || msg.chat.type === 'channel') return undefined;
     const identity: Identity = `telegram:${from.id}`;
     const fromName = [from.first_name, from.last_name].filter(Boolean).join(' ') || from.username || String(from.id);
     remember(this.names, identity, fromName, MEMORY_LIMIT);
     const threadId = msg.is_topic_message === true ? msg.message_thread_id : undefined;
-    const chat: ChatContext = {
+    return {
       platform: 'telegram',
       from: identity,
       fromName,
@@ -328,6 +353,23 @@ export class TelegramBridge implements Bridge {
       chatKind: msg.chat.type === 'private' ? 'private' : 'group',
       messageId: String(msg.message_id),
     };
+  }
+
+  /** An edit, or a message that is not text: in a DM, or as a reply to one of our posts, the core says what it reads. */
+  private onNotRead(msg: Message, what: string): void {
+    const host = this.host;
+    const chat = this.chatOf(msg);
+    if (!host || !chat) return;
+    const meantForUs = chat.chatKind === 'private' || msg.reply_to_message?.from?.id === this.bot.botInfo.id;
+    if (!meantForUs) return;
+    this.enqueue(chat.dest, () => host.notRead(chat, what));
+  }
+
+  /** An incoming text message: a command for this bot, or a chat message for the core. */
+  private onMessage(msg: Message & { text: string }): void {
+    const host = this.host;
+    const chat = this.chatOf(msg);
+    if (!host || !chat) return;
 
     const command = parseCommand(msg.text, msg.entities, this.username);
     if (command) {

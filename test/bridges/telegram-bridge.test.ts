@@ -6,13 +6,17 @@ import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeHost, CommandInvocation, InboundMessage, SentParts } from '../../src/chat.ts';
+import type { BridgeHost, ChatContext, CommandInvocation, InboundMessage, SentParts } from '../../src/chat.ts';
 import { TelegramBridge } from '../../bridges/telegram/telegram-bridge.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { Post } from '../../src/store/schema.ts';
 import { FakeTelegram, groupChat, privateChat, supergroupChat, user } from '../fakes/telegram-api.ts';
 
-type Event = { type: 'message'; msg: InboundMessage } | { type: 'command'; inv: CommandInvocation } | { type: 'moved'; from: string; to: string };
+type Event =
+  | { type: 'message'; msg: InboundMessage }
+  | { type: 'command'; inv: CommandInvocation }
+  | { type: 'notRead'; chat: ChatContext; what: string }
+  | { type: 'moved'; from: string; to: string };
 
 /** Records what the bridge hands the core; optionally throws once to test the handler boundary. */
 class RecordingHost implements BridgeHost {
@@ -26,6 +30,10 @@ class RecordingHost implements BridgeHost {
 
   async runCommand(inv: CommandInvocation): Promise<void> {
     this.record({ type: 'command', inv });
+  }
+
+  async notRead(chat: ChatContext, what: string): Promise<void> {
+    this.record({ type: 'notRead', chat, what });
   }
 
   chatMoved(from: string, to: string): void {
@@ -62,8 +70,12 @@ class RecordingHost implements BridgeHost {
   }
 }
 
-const textOf = (e: Event): string =>
-  e.type === 'message' ? e.msg.text : e.type === 'command' ? `/${e.inv.name} ${e.inv.argsText ?? ''}` : `moved ${e.from} → ${e.to}`;
+function textOf(e: Event): string {
+  if (e.type === 'message') return e.msg.text;
+  if (e.type === 'command') return `/${e.inv.name} ${e.inv.argsText ?? ''}`;
+  if (e.type === 'notRead') return `not read: ${e.what}`;
+  return `moved ${e.from} → ${e.to}`;
+}
 
 let seq = 0;
 function post(fields: Partial<Post> & Pick<Post, 'dest' | 'text'>): Post {
@@ -152,6 +164,29 @@ describe('TelegramBridge against the fake Bot API', () => {
     const e = await host.waitFor((x) => x.type === 'message' && x.msg.text === 'sentinel', since);
     expect(host.events.slice(since)).toEqual([e]);
     expect(e.type === 'message' && e.msg.dest).toBe('telegram:-100777');
+  });
+
+  it('GIVEN a sticker and an edit in a DM, and in a group a photo replying to our post and one that does not THEN the core hears of each meant for the bot', async () => {
+    const dm = privateChat(bob);
+    const group = supergroupChat(778, 'pics');
+    const since = host.events.length;
+    const ours = await bridge.deliver(post({ dest: 'telegram:-100778', avatar: 'steve', text: 'look at this' }), ['look at this']);
+    const ourMessage = tg.sent.find((m) => ours.ok && String(m.message.message_id) === ours.messageIds[0])?.message;
+    tg.pushUpdate({ message: { message_id: 9001, date: 0, chat: dm, from: bob, sticker: { file_id: 's1' } } } as never);
+    tg.sendText({ chat: dm, from: bob, text: 'Goal: get 3 logs', edited: true });
+    tg.pushUpdate({ message: { message_id: 9002, date: 0, chat: group, from: bob, photo: [], reply_to_message: ourMessage } } as never);
+    tg.pushUpdate({ message: { message_id: 9003, date: 0, chat: group, from: bob, photo: [] } } as never);
+    tg.sendText({ chat: group, from: bob, text: 'sentinel' });
+    tg.sendText({ chat: dm, from: bob, text: 'dm sentinel' });
+    await host.waitFor((x) => x.type === 'message' && x.msg.text === 'sentinel', since);
+    await host.waitFor((x) => x.type === 'message' && x.msg.text === 'dm sentinel', since);
+    // Each chat's updates are handled in order; the two chats are independent.
+    const inChat = (dest: string): string[] =>
+      host.events.slice(since).filter((e) => (e.type === 'message' ? e.msg.dest : e.type === 'notRead' ? e.chat.dest : '') === dest).map(textOf);
+    expect(inChat(`telegram:${bob.id}`)).toEqual(['not read: a sticker', 'not read: an edit', 'dm sentinel']);
+    expect(inChat('telegram:-100778')).toEqual(['not read: a photo', 'sentinel']);
+    const photo = host.events.slice(since).find((e) => e.type === 'notRead' && e.what === 'a photo');
+    expect(photo?.type === 'notRead' && photo.chat).toMatchObject({ dest: 'telegram:-100778', from: `telegram:${bob.id}`, messageId: '9002' });
   });
 
   it('GIVEN /start, a plain /status and a leading @mention THEN the core sees help, status and the bare text', async () => {

@@ -159,6 +159,17 @@ describe('mindlink over Telegram (real core, real grammy, fake Bot API)', () => 
     expect((await say(aliceDm, alice, '/play steve')).plain).toMatch(/^\[steve\] Playing. Resuming my goal: build a/);
   });
 
+  it('GIVEN a sticker and an edit in a DM THEN each gets one line saying what mindlink reads, and nothing is stored', async () => {
+    const before = JSON.stringify(ml.core.store.state.data);
+    const sticker = tg.pushUpdate({ message: { message_id: 777001, date: 0, chat: aliceDm, from: alice, sticker: { file_id: 's' } } } as never);
+    const r1 = await tg.waitForMessage((s) => s.chat_id === alice.id && s.reply_to === sticker.message?.message_id);
+    expect(r1.plain).toBe("I read new text messages only, so I can't take a sticker. Write your goal, question or direction as text; /help lists the commands.");
+    const edited = tg.sendText({ chat: aliceDm, from: alice, text: 'Goal: something else', edited: true });
+    const r2 = await tg.waitForMessage((s) => s.chat_id === alice.id && s.reply_to === edited.message_id);
+    expect(r2.plain).toMatch(/^I read new text messages only, so I can't take an edit\./);
+    expect(JSON.stringify(ml.core.store.state.data)).toBe(before);
+  });
+
   it('GIVEN a 2500-character message THEN it is refused and nothing is stored', async () => {
     const before = JSON.stringify(ml.core.store.state.data);
     const r = await say(aliceDm, alice, `Goal: ${'dig '.repeat(700)}`.slice(0, 2500));
