@@ -62,38 +62,43 @@ describe('skills on the embedded world', () => {
     await world.teleport('alice', { x: 1.5, y: 64, z: 1.5 });
     await waitFor(() => pos(alice).distanceTo(pos(bob)) < 4, 5000, 'alice and bob together');
     const follow = run(alice, 'follow', { player: 'bob', range: 3, durationMs: 9000 });
+    const aliceFrom = pos(alice).clone();
     const walk = run(bob, 'go_to', { x: 3, y: 64, z: -14, range: 1 });
+    // Sample the distance at every game tick of bob's, while he walks 18 blocks (the follower re-plans, so it lags a little).
     const distances: number[] = [];
-    let bobDone = false;
-    void walk.then(() => (bobDone = true));
-    // Sample the distance every 100 ms while bob walks 18 blocks (the follower re-plans, so it lags a little).
-    while (!bobDone) {
+    const sample = (): void => {
       distances.push(pos(alice).distanceTo(pos(bob)));
-      await new Promise((r) => setTimeout(r, 100));
+    };
+    bob.bot?.on('physicsTick', sample);
+    try {
+      const walked = await walk;
+      bob.bot?.off('physicsTick', sample);
+      expect(walked).toMatchObject({ ok: true });
+      // She walked along while he walked (not only after him), never falling more than a few blocks behind the range.
+      expect(distances.length).toBeGreaterThan(10);
+      expect(pos(alice).distanceTo(aliceFrom)).toBeGreaterThan(5);
+      expect(Math.max(...distances)).toBeLessThan(8);
+      await waitFor(() => pos(alice).distanceTo(pos(bob)) <= 3.5, 5000, 'alice to catch up');
+    } finally {
+      // The next test needs alice free: the follow ends by itself after its duration.
+      expect(await follow).toMatchObject({ ok: true, code: 'done' });
     }
-    expect(await walk).toMatchObject({ ok: true });
-    await waitFor(() => pos(alice).distanceTo(pos(bob)) <= 3.5, 5000, 'alice to catch up');
-    expect(distances.length).toBeGreaterThan(10);
-    const mean = distances.reduce((a, b) => a + b, 0) / distances.length;
-    expect(mean).toBeLessThan(5);
-    expect(Math.max(...distances)).toBeLessThan(8);
-    expect(await follow).toMatchObject({ ok: true, code: 'done' });
   });
 
-  it('GIVEN alice walking far away WHEN the caller aborts THEN she stops within 1 s and the skill says aborted', async () => {
+  it('GIVEN alice walking far away WHEN the caller aborts THEN she stops where she was and the skill says aborted', async () => {
     const ac = new AbortController();
     const going = run(alice, 'go_to', { x: 400, y: 64, z: 400 }, ac.signal);
     await waitFor(() => alice.bot?.pathfinder.isMoving() === true, 10_000, 'alice to start walking');
-    const t = Date.now();
     const abortedAt = pos(alice).clone();
     ac.abort();
     const r = await going;
     expect(r.code).toBe('aborted');
-    await waitFor(() => alice.bot?.pathfinder.isMoving() === false && !alice.bot.getControlState('forward'), 1000, 'alice to stop');
-    expect(Date.now() - t).toBeLessThan(1000);
+    // The skill stopped the body before it returned: no path, no key held.
+    expect(alice.bot?.pathfinder.isMoving()).toBe(false);
+    expect(alice.bot?.getControlState('forward')).toBe(false);
     // Walking speed is ~4.3 blocks/s: she did not carry on walking after the abort.
     expect(pos(alice).distanceTo(abortedAt)).toBeLessThan(2);
-    expect(alice.gate.current).toBeUndefined();
+    await waitFor(() => alice.gate.current === undefined, 10_000, 'the skill gate to be free');
   });
 
   it('GIVEN a long explore WHEN a reflex pre-empts it THEN the skill returns preempted and the reflex runs', async () => {
@@ -106,11 +111,11 @@ describe('skills on the embedded world', () => {
     expect(said).toMatchObject({ ok: true, code: 'done' });
   });
 
-  it('GIVEN the embedded world WHEN asked to craft THEN craft refuses at once with unsupported_by_server', async () => {
-    const t = Date.now();
-    const r = await run(alice, 'craft', { item: 'planks', count: 4 });
-    expect(r).toMatchObject({ ok: false, code: 'unsupported_by_server' });
-    expect(Date.now() - t).toBeLessThan(200);
+  it('GIVEN the embedded world WHEN asked to craft THEN craft refuses at once with unsupported_by_server, without taking the skill gate', async () => {
+    const refusing = run(alice, 'craft', { item: 'planks', count: 4 });
+    // Its preconditions refused before the run began: nothing waits on the world.
+    expect(alice.gate.busy).toBe(false);
+    expect(await refusing).toMatchObject({ ok: false, code: 'unsupported_by_server' });
   });
 
   it('GIVEN dirt in the inventory WHEN alice places a block THEN it stands next to her', async () => {

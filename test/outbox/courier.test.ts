@@ -45,8 +45,11 @@ describe('Courier', () => {
     });
 
     it('GIVEN interleaved posts to two chats and slow deliveries THEN each chat gets its posts in order, one at a time, while the chats go in parallel', async () => {
+      // Uneven delivery times, the same on every run.
+      const delays = [37, 190, 12, 145, 88, 201, 54, 10, 163, 99, 121, 71, 180, 24, 133, 66, 47, 209, 15, 112];
+      let n = 0;
       const bridge = new RecordingBridge('telegram', 4096, async () => {
-        await new Promise((r) => setTimeout(r, 10 + Math.floor(Math.random() * 200)));
+        await new Promise((r) => setTimeout(r, delays[n++ % delays.length]));
         return ok;
       });
       const c = courier(bridge);

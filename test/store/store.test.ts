@@ -78,17 +78,19 @@ describe('Store', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('GIVEN a child process writing updates in a tight loop WHEN it is killed with SIGKILL at random moments THEN the store opens, validates, and holds every round it reported', async () => {
+  it('GIVEN a child process writing updates in a tight loop WHEN it is killed with SIGKILL at moments spread over its rounds THEN the store opens, validates, and holds every round it reported', async () => {
     const script = join(dir, 'writer.mts');
     await writeFile(script, WRITER);
     const data = join(dir, 'data');
+    // Kill points spread over the rounds, the same on every run.
+    const killAfter = [3, 17, 1, 24, 9];
     for (let run = 0; run < 5; run++) {
       const child = spawn(process.execPath, ['--import', 'tsx', script, data], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       let lastReported: number;
       try {
-        // A random moment: after a random number of rounds, while the next round's writes are in flight.
-        lastReported = await nthWrote(child, 1 + Math.floor(Math.random() * 25));
+        // After that many rounds, while the next round's writes are in flight.
+        lastReported = await nthWrote(child, killAfter[run] ?? 1);
       } finally {
         child.kill('SIGKILL');
         await exited;
