@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { UserError } from '../src/errors.ts';
-import { MAX_MESSAGE_LENGTH } from '../src/loop/classify.ts';
+import { isTooLong, MAX_MESSAGE_LENGTH } from '../src/loop/classify.ts';
 import type { Command } from './command.ts';
 
 const options = z.object({
-  text: z.string().min(1, 'say what the goal is').max(MAX_MESSAGE_LENGTH, `at most ${MAX_MESSAGE_LENGTH} characters`),
+  text: z
+    .string()
+    .min(1, 'say what the goal is')
+    .refine((t) => !isTooLong(t), `at most ${MAX_MESSAGE_LENGTH} characters`),
   avatar: z.string().optional(),
 });
 

@@ -146,16 +146,6 @@ function feasible(goal: string, caps: GameCapabilities): boolean {
 }
 
 /**
- * The curriculum step the avatar is on: the first step not done that the server can do.
- *
- * @example
- * currentStep(snap, { crafting: false, hunger: false, mobs: false })?.id; // 'wood'
- */
-export function currentStep(snap: Snapshot, caps: GameCapabilities): CurriculumStep | undefined {
-  return CURRICULUM.find((step) => !(step.needsCrafting && !caps.crafting) && !step.isDone(snap, caps));
-}
-
-/**
  * Choose the next self goal: a parked owner goal first, then the first
  * unfinished curriculum step, then a filler goal; never what was just
  * finished (same goal key as the last recent goal), nor a goal finished

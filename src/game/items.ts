@@ -9,9 +9,6 @@
  * to a player who mines it), `wool`, `leaves`, `food`.
  */
 
-/** Item groups a goal may name instead of one registry item. */
-export const ITEM_GROUPS = ['log', 'planks', 'cobblestone', 'wool', 'leaves', 'food'] as const;
-
 /** Food items (the `food` group, and what the curriculum counts as food). */
 export const FOOD_ITEMS: ReadonlySet<string> = new Set([
   'apple', 'bread', 'baked_potato', 'carrot', 'potato', 'beetroot', 'sweet_berries', 'glow_berries', 'melon_slice',

@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events';
 import mineflayer, { type Bot } from 'mineflayer';
 import pf from 'mineflayer-pathfinder';
+import { backoffMs } from '../backoff.ts';
 import type { Logger } from '../logger.ts';
 import type { AvatarGame, GameCapabilities, GameEvents, GameState, Snapshot } from './game.ts';
 import { SkillGate } from './skill-gate.ts';
@@ -265,8 +266,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
   #scheduleRetry(reason: string): void {
     if (this.#stopping) return;
     this.#state = 'down';
-    const { minMs, maxMs } = this.#opts.reconnect;
-    const delay = Math.min(maxMs, minMs * 2 ** Math.min(this.#failures, 20));
+    const delay = backoffMs(this.#failures, this.#opts.reconnect);
     this.#failures++;
     this.#log.debug({ reason, delay, attempt: this.#failures }, 'reconnecting later');
     clearTimeout(this.#retryTimer);

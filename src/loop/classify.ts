@@ -17,7 +17,7 @@ const QUESTION_WORD = /^\s*(?:why|what|how|when|where|who|which)\b/i;
  * Whether a message is over {@link MAX_MESSAGE_LENGTH} characters (counted as Unicode code points).
  *
  * @example
- * if (isTooLong(text)) reply(`That message is too long (max ${MAX_MESSAGE_LENGTH} characters); nothing was stored.`);
+ * if (isTooLong(msg.text)) throw new UserError('too_long', 'That message is too long; nothing was stored.');
  */
 export function isTooLong(text: string): boolean {
   if (text.length <= MAX_MESSAGE_LENGTH) return false;

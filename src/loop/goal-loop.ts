@@ -10,6 +10,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
+import { backoffMs, type Backoff } from '../backoff.ts';
 import type { Engine, TurnKind, TurnRequest } from '../engines/engine.ts';
 import { ProviderRefusedError } from '../errors.ts';
 import { worldFingerprint, type AvatarGame, type Snapshot } from '../game/game.ts';
@@ -17,7 +18,7 @@ import type { Avatar, Goal, GoalRecordEntry, Store } from '../store/store.ts';
 import { completeDirection, summarizeDirections } from './directions.ts';
 import { parseProtocol, type Protocol } from './protocol.ts';
 import { NUDGES, renderPrompt } from './prompts.ts';
-import { OWN_REWRITE_LIMIT, ownPart, ownPartForPrompt, ownSize, type TaskFile } from './task-md.ts';
+import { needsRewrite, ownPart, ownPartForPrompt, type TaskFile } from './task-md.ts';
 
 /** What the loop shows as its state: the stored state, or `waiting` while the game is down. */
 export type DisplayState = 'stopped' | 'choosing' | 'working' | 'wrapup' | 'waiting';
@@ -53,6 +54,8 @@ export interface GoalLoopDeps {
   /** Crash loop: this many crashes within `windowMs` stop the avatar. */
   crashLoop?: { count: number; windowMs: number };
   now?: () => Date;
+  /** The jitter source of the backoff (`Math.random` when absent). */
+  random?: () => number;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -101,6 +104,11 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     const a = this.d.store.state.data.avatars.find((x) => x.name === this.d.avatar);
     if (!a) throw new Error(`avatar ${this.d.avatar} is not in the store`);
     return a;
+  }
+
+  /** Crashes and turns that changed nothing back off from the base pace up to the cap. */
+  private get backoff(): Backoff {
+    return { minMs: this.d.pacing.baseMs, maxMs: this.d.pacing.maxMs };
   }
 
   private now(): Date {
@@ -308,7 +316,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
         );
         return;
       }
-      delay = Math.min(this.d.pacing.baseMs * 2 ** this.crashes.length, this.d.pacing.maxMs);
+      delay = backoffMs(this.crashes.length, this.backoff, this.d.random);
     }
     if (!this.active) return;
     if (this.wakeRequested) {
@@ -381,7 +389,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     // A wrap-up (or the turn that leads to one) is bookkeeping, not a failed attempt.
     if (kind === 'wrapup' || this.nextKind === 'wrapup') return this.d.pacing.baseMs;
     this.unchangedStreak++;
-    return Math.min(this.d.pacing.baseMs * 2 ** this.unchangedStreak, this.d.pacing.maxMs);
+    return backoffMs(this.unchangedStreak, this.backoff, this.d.random);
   }
 
   /** Apply STATUS / GOAL / SUBTASK of a (fresh, not stale) reply. */
@@ -555,7 +563,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     const nudges: string[] = [];
     if (kind === 'blocked') nudges.push(NUDGES.anotherRoute);
     if (this.unchangedStreak > 0 && kind !== 'question') nudges.push(NUDGES.tryDifferent);
-    if (task && ownSize(task) > OWN_REWRITE_LIMIT && kind !== 'question') nudges.push(NUDGES.rewriteTask);
+    if (task && needsRewrite(task) && kind !== 'question') nudges.push(NUDGES.rewriteTask);
     const recent = this.d.store.record.data.goals
       .filter((g) => g.avatar === this.d.avatar && g.outcome === 'done')
       .slice(-5)

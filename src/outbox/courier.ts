@@ -3,6 +3,7 @@
  * delivers them through its bridge, in order per destination, paced under the
  * platform's rate limits, each post removed only once the platform accepted it.
  */
+import { backoffMs } from '../backoff.ts';
 import type { Bridge, DeliveryOutcome } from '../chat.ts';
 import type { Logger } from '../logger.ts';
 import { DestinationSchema, type Destination, type Post } from '../store/schema.ts';
@@ -32,7 +33,7 @@ export interface CourierOptions {
   globalPerSecond?: number;
   /** Merge consecutive plain posts that piled up for a chat into one message. Default false. */
   coalesce?: boolean;
-  /** Retry delays: `minMs · 2^attempts`, capped at `maxMs`. Default 1 s … 5 min. */
+  /** Retry delays: `minMs · 2^attempts`, capped at `maxMs`, with jitter (`src/backoff.ts`). Default 1 s … 5 min. */
   backoff?: { minMs: number; maxMs: number };
 }
 
@@ -323,7 +324,7 @@ export class Courier {
       return;
     }
     if (outcome.retry) {
-      const delay = Math.max(outcome.retryAfterMs, this.backoffMs(post.attempts));
+      const delay = Math.max(outcome.retryAfterMs, backoffMs(post.attempts, this.backoff));
       this.outbox.retryLater(post.id, delay);
       this.log.warn({ post: post.id, dest: post.dest, attempts: post.attempts + 1, delayMs: delay, reason: outcome.reason }, 'delivery failed, will retry');
       return;
@@ -347,7 +348,7 @@ export class Courier {
   private move(from: Destination, post: Post, to: Destination, reason: string): void {
     if (to === from || !DestinationSchema.safeParse(to).success || platformOf(to) !== this.bridge.platform) {
       // A bridge fault: keep the post here and try again later rather than send it somewhere unknown.
-      const delay = this.backoffMs(post.attempts);
+      const delay = backoffMs(post.attempts, this.backoff);
       this.outbox.retryLater(post.id, delay);
       this.log.error({ post: post.id, dest: from, movedTo: to, reason, delayMs: delay }, 'bridge named an unusable new destination; will retry');
       return;
@@ -362,10 +363,6 @@ export class Courier {
     // The core moves the queue too; doing it here (a no-op then) keeps the posts whatever onMoved did.
     const moved = this.outbox.moveDest(from, to);
     this.log.debug({ post: post.id, from, to, reason, alsoMoved: moved.length }, 'chat moved; its queue follows');
-  }
-
-  private backoffMs(attempts: number): number {
-    return Math.min(this.backoff.maxMs, this.backoff.minMs * 2 ** Math.min(attempts, 30));
   }
 
   private armTimer(at: number, now: number): void {

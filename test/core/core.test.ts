@@ -131,6 +131,13 @@ describe('core over the console bridge', () => {
     expect(r.lines.every((l) => /^\[(demo|mindlink)\] /.test(l))).toBe(true);
   });
 
+  it('GIVEN 1990 emoji (two UTF-16 units each) THEN the message is within the 2000-character limit and becomes a direction', async () => {
+    const r = await startCore(await tempDir());
+    r.send(`stay ${'🪓'.repeat(1990)}`);
+    await r.line(/^\[demo\] Noted as direction #1\.$/);
+    expect(r.core.avatars.get('demo')?.directions.open[0]?.text).toBe(`stay ${'🪓'.repeat(1990)}`);
+  });
+
   it('GIVEN a 2500-character message THEN it is refused and nothing is stored', async () => {
     const r = await startCore(await tempDir());
     r.send(`Goal: ${'x'.repeat(2500)}`);

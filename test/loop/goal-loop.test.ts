@@ -61,6 +61,8 @@ async function harness(script: Script, setup?: (a: Avatar) => void): Promise<Har
     onSelfStop: (reason) => selfStops.push(reason),
     syncTask: async () => {},
     pacing: { baseMs: BASE, maxMs: MAX },
+    // No jitter: the delays are the plain backoff (test/backoff.test.ts covers the jitter).
+    random: () => 0,
   });
   const h: Harness = {
     dir,
