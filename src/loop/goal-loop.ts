@@ -2,65 +2,29 @@
  * The goal loop of one avatar (seed 000 "Goals", "The reporting protocol", "Pacing").
  *
  * States: `stopped` → `choosing` ⇄ `working` → `wrapup` → `choosing`; an
- * owner goal from any running state → `working`. The loop decides what to
- * prompt the engine with next, reads the reporting protocol from the reply,
- * checks "done" against the game where it can, and reports through `post`.
+ * owner goal from any running state → `working`. What a reply leads to is
+ * decided by the pure functions of `decide.ts`; this class keeps the
+ * timers, the I/O (engine, store, TASK.md, posts) and the aborts.
  * It knows nothing of Minecraft beyond a {@link Snapshot} and an {@link Engine}.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { Logger } from 'pino';
-import { backoffMs, type Backoff } from '../backoff.ts';
-import type { Engine, TurnKind, TurnRequest } from '../engines/engine.ts';
+import type { Backoff } from '../backoff.ts';
+import type { Engine, TurnKind } from '../engines/engine.ts';
 import { ProviderRefusedError } from '../errors.ts';
-import { worldFingerprint, type AvatarGame, type Snapshot } from '../game/game.ts';
-import type { Avatar, Goal, GoalRecordEntry, Store } from '../store/store.ts';
-import { completeDirection, summarizeDirections } from './directions.ts';
+import { worldFingerprint, type Snapshot } from '../game/game.ts';
+import type { Avatar } from '../store/store.ts';
+import { decideCrash, decideTurn, freshMemory, paceTurn, pickTurn, sessionDue, type CompletionCheck, type LoopMemory } from './decide.ts';
+import { GoalStore } from './goal-store.ts';
+import type { DisplayState, GoalLoopDeps, GoalLoopEvents } from './loop-deps.ts';
 import { parseProtocol, type Protocol } from './protocol.ts';
-import { NUDGES, renderPrompt } from './prompts.ts';
-import { needsRewrite, ownPart, ownPartForPrompt, type TaskFile } from './task-md.ts';
+import { buildRequest } from './request.ts';
+import { ownPart } from './task-md.ts';
 
-/** What the loop shows as its state: the stored state, or `waiting` while the game is down. */
-export type DisplayState = 'stopped' | 'choosing' | 'working' | 'wrapup' | 'waiting';
-
-/** The kinds of post the loop makes. */
-export type LoopPostKind = 'done' | 'new_goal' | 'direction_done' | 'stopped' | 'info';
-
-/** A completion check: is the goal met in this snapshot? (`src/goals/check.ts`). */
-export type GoalChecker = (
-  goalText: string,
-  baseline: Record<string, number> | null,
-  snap: Snapshot,
-) => { checkable: false } | { checkable: true; met: boolean; says: string };
-
-/** Everything a loop needs, handed in by the avatar manager. */
-export interface GoalLoopDeps {
-  avatar: string;
-  store: Store;
-  engine: Engine;
-  game: AvatarGame;
-  task: TaskFile;
-  log: Logger;
-  checkGoal: GoalChecker;
-  /** Post one line about this avatar to its chats. `ping` is the person id to ping (Done only). */
-  post(kind: LoopPostKind, text: string, ping?: string | null): void;
-  /** The loop stopped itself (provider refused, crash loop, kicked): the manager takes the avatar out of the game. */
-  onSelfStop(reason: string): void;
-  /** Keep TASK.md's mindlink sections in step with the store. */
-  syncTask(): Promise<void>;
-  pacing: { baseMs: number; maxMs: number };
-  /** Fresh-session limits. */
-  session?: { maxAgeMs: number; maxSize: number };
-  /** Crash loop: this many crashes within `windowMs` stop the avatar. */
-  crashLoop?: { count: number; windowMs: number };
-  now?: () => Date;
-  /** The jitter source of the backoff (`Math.random` when absent). */
-  random?: () => number;
-}
+export type { LoopPostKind } from './decide.ts';
+export type { DisplayState, GoalChecker, GoalLoopDeps, GoalLoopEvents } from './loop-deps.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Consecutive `blocked` replies on an owner goal after which the loop parks it itself. */
-const PARK_AFTER_BLOCKED = 3;
 
 /**
  * @example
@@ -68,14 +32,6 @@ const PARK_AFTER_BLOCKED = 3;
  * loop.start();                       // resumes the saved goal, or chooses one
  * loop.setOwnerGoal('collect 3 oak logs', personId);
  */
-/** Events of a {@link GoalLoop}, for observers and tests. */
-export interface GoalLoopEvents {
-  /** The next automatic turn is due in `delayMs`. */
-  turnScheduled: [delayMs: number];
-  /** A turn of this kind finished (its reply applied). */
-  turnEnded: [kind: TurnKind];
-}
-
 export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   private readonly d: GoalLoopDeps;
   private timer: NodeJS.Timeout | undefined;
@@ -85,11 +41,8 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   /** The kind of the next turn when it is not plain choose/continue. */
   private nextKind: TurnKind | undefined;
   private nextMessage: string | undefined;
-  private checkFailure: string | undefined;
-  private unchangedStreak = 0;
-  private blockedStreak = 0;
-  /** What the engine said when it last reported `blocked` (first line), for the owner's "parked" line. */
-  private blockedReason = '';
+  private memory: LoopMemory = freshMemory();
+  private readonly goals: GoalStore;
   private crashes: number[] = [];
   private wakeRequested = false;
   private turnWasAborted = false;
@@ -97,6 +50,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   constructor(deps: GoalLoopDeps) {
     super();
     this.d = deps;
+    this.goals = new GoalStore(deps.store, deps.avatar, () => this.now());
   }
 
   /** The stored avatar record (live object inside the store). */
@@ -113,6 +67,10 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
 
   private now(): Date {
     return this.d.now ? this.d.now() : new Date();
+  }
+
+  private jitter(): number {
+    return (this.d.random ?? Math.random)();
   }
 
   /** Whether the loop is running (playing). */
@@ -138,8 +96,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
       rec.state = rec.goal ? 'working' : 'choosing';
     });
     this.nextKind = rec.goal ? 'resume' : 'choose';
-    this.unchangedStreak = 0;
-    this.blockedStreak = 0;
+    this.memory = { ...this.memory, unchangedStreak: 0, blockedStreak: 0 };
     this.d.game.on('connected', this.onConnected);
     this.d.game.on('whispered', this.onWhisper);
     this.d.game.on('ended', this.onEnded);
@@ -179,7 +136,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   /** Wake a loop waiting out its delay (owner message, whisper). */
   wake(): void {
     if (!this.active) return;
-    this.unchangedStreak = 0;
+    this.memory = { ...this.memory, unchangedStreak: 0 };
     if (this.running) {
       this.wakeRequested = true;
       return;
@@ -192,23 +149,8 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
    * the next turn starts at once. Works while stopped too (kept for /play).
    */
   setOwnerGoal(text: string, setById: string | null): void {
-    const rec = this.rec;
-    const snap = this.d.game.snapshot();
-    this.d.store.state.update(() => {
-      if (rec.goal) this.recordGoal(rec.goal, 'replaced');
-      rec.goal = {
-        text,
-        setBy: 'owner',
-        setById,
-        startedAt: this.now().toISOString(),
-        baseline: snap ? { ...snap.inventory } : null,
-        runToken: randomUUID(),
-      };
-      rec.parked = rec.parked.filter((p) => p.text !== text);
-      if (rec.playing) rec.state = 'working';
-    });
-    this.checkFailure = undefined;
-    this.blockedStreak = 0;
+    this.goals.setOwnerGoal(this.rec, text, setById, this.d.game.snapshot());
+    this.memory = { ...this.memory, checkFailure: undefined, blockedStreak: 0 };
     this.nextKind = 'continue';
     this.turnAbort?.abort(new Error('new owner goal'));
     this.wake();
@@ -226,12 +168,24 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
    * Returns the answer text (protocol lines removed).
    */
   async ask(question: string): Promise<string> {
-    const req = this.buildRequest('question', question);
+    // A question's prompt carries no notes: TASK.md is not read for it.
+    const req = buildRequest({ ...this.requestFacts('question', ''), message: question });
     const controller = new AbortController();
     const reply = await this.d.engine.turn(req, controller.signal);
     const parsed = parseProtocol(reply.text);
     this.applyDirections(parsed);
     return parsed.body || 'I have no answer to that right now.';
+  }
+
+  private requestFacts(kind: TurnKind, task: string): Parameters<typeof buildRequest>[0] {
+    return {
+      kind,
+      avatar: this.rec,
+      task,
+      history: this.d.store.record.data.goals,
+      unchangedStreak: this.memory.unchangedStreak,
+      checkFailure: this.memory.checkFailure,
+    };
   }
 
   private readonly onConnected = (): void => {
@@ -306,17 +260,15 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
         return;
       }
       if (!this.active) return;
-      const now = this.now().getTime();
-      const { count, windowMs } = this.d.crashLoop ?? { count: 3, windowMs: 5 * 60_000 };
-      this.crashes = [...this.crashes.filter((t) => now - t < windowMs), now];
+      const limit = this.d.crashLoop ?? { count: 3, windowMs: 5 * 60_000 };
+      const crash = decideCrash(this.crashes, this.now().getTime(), limit, this.backoff, this.jitter(), (err as Error).message ?? String(err));
+      this.crashes = crash.crashes;
       this.d.log.error({ err, avatar: this.d.avatar, crashes: this.crashes.length }, 'turn crashed');
-      if (this.crashes.length >= count) {
-        this.selfStop(
-          `crash loop (${this.crashes.length} crashes in ${Math.round(windowMs / 60_000)} minutes; last: ${(err as Error).message ?? String(err)})`,
-        );
+      if ('stop' in crash) {
+        this.selfStop(crash.stop);
         return;
       }
-      delay = backoffMs(this.crashes.length, this.backoff, this.d.random);
+      delay = crash.delayMs;
     }
     if (!this.active) return;
     if (this.wakeRequested) {
@@ -326,26 +278,25 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     this.schedule(delay);
   }
 
-  /** Runs one engine turn and applies its reply. Returns the delay before the next turn. */
+  /** Runs one engine turn and applies its decision. Returns the delay before the next turn. */
   private async turnInner(): Promise<number> {
     const rec = this.rec;
     this.rotateSessionIfDue();
-    let kind: TurnKind = this.nextKind ?? (rec.goal ? 'continue' : 'choose');
+    const picked = pickTurn(this.nextKind, rec.goal !== null, this.memory);
+    const kind = picked.kind;
     const message = this.nextMessage;
-    this.nextKind = undefined;
+    this.nextKind = picked.next;
     this.nextMessage = undefined;
-    if (kind === 'continue' && !rec.goal) kind = 'choose';
+    this.memory = picked.memory;
 
     const stateForKind = kind === 'wrapup' ? 'wrapup' : rec.goal ? 'working' : 'choosing';
     if (rec.state !== stateForKind) this.d.store.state.update(() => (rec.state = stateForKind));
 
-    const goalBefore = rec.goal;
-    const tokenBefore = goalBefore?.runToken ?? null;
-    const before = worldFingerprint(this.d.game.snapshot());
+    const tokenBefore = rec.goal?.runToken ?? null;
     const task = await this.d.task.read();
-    const notesBefore = hash(ownPart(task));
+    const before = `${worldFingerprint(this.d.game.snapshot())}|${hash(ownPart(task))}`;
 
-    const req = this.buildRequest(kind, message, task);
+    const req = buildRequest({ ...this.requestFacts(kind, task), ...(message !== undefined ? { message } : {}) });
     const controller = new AbortController();
     this.turnAbort = controller;
     this.turnWasAborted = false;
@@ -358,7 +309,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     }
     this.turnWasAborted = false;
     if (!this.active) return this.d.pacing.baseMs;
-    if (reply.usage) this.recordUsage(reply.usage);
+    if (reply.usage) this.goals.recordUsage(reply.usage);
 
     const parsed = parseProtocol(reply.text);
     // Every few seconds per avatar: debug, so an interactive console is not drowned (LOG_LEVEL=debug shows them).
@@ -367,225 +318,52 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
       'turn',
     );
     this.applyDirections(parsed);
-
-    const current = this.rec.goal;
-    const stale = (current?.runToken ?? null) !== tokenBefore;
-    if (kind === 'wrapup') {
-      if (parsed.body) await this.d.task.appendLab(parsed.body, this.now());
-      this.d.store.state.update(() => (this.rec.state = this.rec.goal ? 'working' : 'choosing'));
-    } else if (!stale) {
-      this.applyReply(parsed);
-    }
+    if (kind === 'wrapup' && parsed.body) await this.d.task.appendLab(parsed.body, this.now());
+    // From the stale check to the store update nothing awaits: an owner goal cannot slip in between.
+    const current = this.rec;
+    const stale = (current.goal?.runToken ?? null) !== tokenBefore;
+    const completion = (goal: { text: string; baseline: Record<string, number> | null }): CompletionCheck => {
+      const snap = this.d.game.snapshot();
+      return snap ? this.d.checkGoal(goal.text, goal.baseline, snap) : { checkable: false };
+    };
+    const facts = { kind, goal: current.goal, stale, reply: parsed, completion, next: this.nextKind, parked: current.parked, owner: current.owner };
+    const decision = decideTurn(facts, this.memory);
+    this.memory = decision.memory;
+    this.nextKind = decision.next;
+    if (decision.refused) this.d.log.info({ avatar: this.d.avatar, goal: current.goal?.text, says: decision.refused }, 'done claim refused by the check');
+    this.goals.apply(current, decision.change, decision.state, this.d.game.snapshot());
+    for (const p of decision.posts) this.d.post(p.kind, p.text, p.ping);
+    if (decision.change.kind !== 'keep') void this.d.syncTask();
     this.emit('turnEnded', kind);
 
-    // Pacing: a turn that changed nothing (position, inventory/XP, notes, goal) doubles the delay, up to the cap.
-    const after = worldFingerprint(this.d.game.snapshot());
-    const notesAfter = hash(ownPart(await this.d.task.read()));
-    const goalChanged = stale || (this.rec.goal?.runToken ?? null) !== tokenBefore;
-    if (before !== after || notesBefore !== notesAfter || goalChanged) {
-      this.unchangedStreak = 0;
-      return this.d.pacing.baseMs;
-    }
-    // A wrap-up (or the turn that leads to one) is bookkeeping, not a failed attempt.
-    if (kind === 'wrapup' || this.nextKind === 'wrapup') return this.d.pacing.baseMs;
-    this.unchangedStreak++;
-    return backoffMs(this.unchangedStreak, this.backoff, this.d.random);
-  }
-
-  /** Apply STATUS / GOAL / SUBTASK of a (fresh, not stale) reply. */
-  private applyReply(p: Protocol): void {
-    const rec = this.rec;
-    const goal = rec.goal;
-    const newGoalText = p.goal && (!goal || normalise(p.goal) !== normalise(goal.text)) ? p.goal : null;
-
-    if (newGoalText) {
-      this.switchToGoal(newGoalText);
-      this.blockedStreak = 0;
-      this.checkFailure = undefined;
-      return;
-    }
-    if (!goal) {
-      // Choosing and no goal picked: ask again.
-      this.nextKind = 'choose';
-      return;
-    }
-    if (p.status === 'done') {
-      const snap = this.d.game.snapshot();
-      const check = snap ? this.d.checkGoal(goal.text, goal.baseline, snap) : ({ checkable: false } as const);
-      if (check.checkable && !check.met) {
-        this.checkFailure = check.says;
-        this.nextKind = 'continue';
-        this.d.log.info({ avatar: this.d.avatar, goal: goal.text, says: check.says }, 'done claim refused by the check');
-        return;
-      }
-      this.finishGoal(goal, 'done');
-      return;
-    }
-    this.checkFailure = undefined;
-    if (p.status === 'blocked') {
-      this.blockedStreak++;
-      this.blockedReason = (p.body.split('\n').find((l) => l.trim()) ?? '').trim().slice(0, 200);
-      if (goal.setBy === 'owner' && this.blockedStreak >= PARK_AFTER_BLOCKED) {
-        this.parkOwnerGoal(goal, 'blocked repeatedly');
-        this.nextKind = 'wrapup';
-        return;
-      }
-      // One wrap-up per blocked streak, then "take another route, or pick another goal".
-      this.nextKind = this.blockedStreak === 1 ? 'wrapup' : 'blocked';
-      if (this.blockedStreak === 1) this.pendingAfterWrapup = 'blocked';
-      return;
-    }
-    this.blockedStreak = 0;
-    if (p.subtask) {
-      this.nextKind = 'wrapup';
-    }
-  }
-
-  /** After a wrap-up that followed `blocked`, the next prompt is the blocked one. */
-  private pendingAfterWrapup: TurnKind | undefined;
-
-  private switchToGoal(text: string): void {
-    const rec = this.rec;
-    const old = rec.goal;
-    const parked = rec.parked.find((g) => normalise(g.text) === normalise(text));
-    const snap = this.d.game.snapshot();
-    const parkReason = this.blockedStreak > 0 && this.blockedReason ? this.blockedReason : 'I took another goal for now';
-    this.d.store.state.update(() => {
-      if (old) {
-        if (old.setBy === 'owner') this.parkOwnerGoalInPlace(old, parkReason);
-        else this.recordGoal(old, this.blockedStreak > 0 ? 'blocked' : 'replaced');
-      }
-      rec.goal = {
-        text,
-        setBy: parked ? 'owner' : 'self',
-        setById: parked ? parked.setById : null,
-        startedAt: this.now().toISOString(),
-        baseline: snap ? { ...snap.inventory } : null,
-        runToken: randomUUID(),
-      };
-      if (parked) rec.parked = rec.parked.filter((g) => g !== parked);
-      rec.state = 'working';
-    });
-    if (old?.setBy === 'owner') this.d.post('info', `Parked your goal for later: ${old.text} (${parkReason})`);
-    this.d.post('new_goal', parked ? `Back to your goal: ${text}` : `New goal (my choice): ${text}`);
-    void this.d.syncTask();
-  }
-
-  private finishGoal(goal: Goal, outcome: 'done'): void {
-    const rec = this.rec;
-    this.d.store.state.update(() => {
-      this.recordGoal(goal, outcome);
-      rec.goal = null;
-      rec.state = 'wrapup';
-    });
-    this.d.post('done', `Done: ${goal.text}`, goal.setBy === 'owner' ? goal.setById : rec.owner);
-    this.nextKind = 'wrapup';
-    this.blockedStreak = 0;
-    void this.d.syncTask();
-  }
-
-  private parkOwnerGoal(goal: Goal, reason: string): void {
-    const rec = this.rec;
-    this.d.store.state.update(() => {
-      this.parkOwnerGoalInPlace(goal, reason);
-      rec.goal = null;
-      rec.state = 'choosing';
-    });
-    this.blockedStreak = 0;
-    this.d.post('info', `Parked your goal for later: ${goal.text} (${reason})`);
-    void this.d.syncTask();
-  }
-
-  private parkOwnerGoalInPlace(goal: Goal, reason: string): void {
-    const rec = this.rec;
-    this.recordGoal(goal, 'parked', reason);
-    if (!rec.parked.some((p) => normalise(p.text) === normalise(goal.text))) {
-      rec.parked.push({ text: goal.text, setById: goal.setById, parkedAt: this.now().toISOString(), reason });
-    }
-  }
-
-  private recordGoal(goal: Goal, outcome: GoalRecordEntry['outcome'], note?: string): void {
-    const entry: GoalRecordEntry = {
-      avatar: this.d.avatar,
-      text: goal.text,
-      setBy: goal.setBy,
-      setById: goal.setById,
-      started: goal.startedAt,
-      ended: this.now().toISOString(),
-      outcome,
-      ...(note ? { note } : {}),
-    };
-    this.d.store.record.update((r) => {
-      r.goals.push(entry);
-    });
-  }
-
-  private recordUsage(usage: { promptTokens: number; completionTokens: number }): void {
-    this.d.store.record.update((r) => {
-      const u = (r.usage[this.d.avatar] ??= { promptTokens: 0, completionTokens: 0, requests: 0 });
-      u.promptTokens += usage.promptTokens;
-      u.completionTokens += usage.completionTokens;
-      u.requests += 1;
-    });
+    const worldChanged = before !== (await this.fingerprint());
+    const goalChanged = (this.rec.goal?.runToken ?? null) !== tokenBefore;
+    const paced = paceTurn({ kind, next: this.nextKind, worldChanged, goalChanged, pacing: this.backoff, jitter: this.jitter() }, this.memory);
+    this.memory = paced.memory;
+    return paced.delayMs;
   }
 
   /** `DIRECTION: done n` retires #n, posts one line, and updates TASK.md. */
   private applyDirections(p: Protocol): void {
     if (p.directionsDone.length === 0) return;
-    const rec = this.rec;
-    for (const n of p.directionsDone) {
-      const done = this.d.store.state.update(() => completeDirection(rec.directions, n, this.now()));
-      if (done) this.d.post('direction_done', `Direction #${n} done: ${done.text}`);
-    }
+    for (const post of this.goals.retireDirections(this.rec, p.directionsDone)) this.d.post(post.kind, post.text);
     void this.d.syncTask();
   }
 
+  /** A day-old or oversized engine conversation is rotated between turns; the next prompt says it is fresh. */
   private rotateSessionIfDue(): void {
-    const { maxAgeMs, maxSize } = this.d.session ?? { maxAgeMs: DAY_MS, maxSize: 400_000 };
     const s = this.d.engine.session();
-    const age = this.now().getTime() - s.startedAt;
-    if (age >= maxAgeMs || s.size > maxSize) {
-      this.d.engine.resetSession();
-      this.d.log.info({ avatar: this.d.avatar, ageMs: age, size: s.size }, 'fresh engine session');
-      // The first prompt of the new session says it is fresh (a pending owner direction comes after).
-      if (this.nextKind !== 'direction') this.nextKind = 'fresh';
-    }
+    if (!sessionDue(s, this.now().getTime(), this.d.session ?? { maxAgeMs: DAY_MS, maxSize: 400_000 })) return;
+    this.d.engine.resetSession();
+    this.d.log.info({ avatar: this.d.avatar, ageMs: this.now().getTime() - s.startedAt, size: s.size }, 'fresh engine session');
+    // A pending owner direction comes first; its turn is fresh all the same.
+    if (this.nextKind !== 'direction') this.nextKind = 'fresh';
   }
 
-  /** Build the structured request and render its prompt. */
-  private buildRequest(kind: TurnKind, message?: string, taskText?: string): TurnRequest {
-    const rec = this.rec;
-    if (kind === 'wrapup' && this.pendingAfterWrapup) {
-      this.nextKind = this.pendingAfterWrapup;
-      this.pendingAfterWrapup = undefined;
-    }
-    const task = taskText ?? '';
-    const nudges: string[] = [];
-    if (kind === 'blocked') nudges.push(NUDGES.anotherRoute);
-    if (this.unchangedStreak > 0 && kind !== 'question') nudges.push(NUDGES.tryDifferent);
-    if (task && needsRewrite(task) && kind !== 'question') nudges.push(NUDGES.rewriteTask);
-    const recent = this.d.store.record.data.goals
-      .filter((g) => g.avatar === this.d.avatar && g.outcome === 'done')
-      .slice(-5)
-      .map((g) => g.text);
-    const base = {
-      kind,
-      avatar: this.d.avatar,
-      goal: rec.goal ? { text: rec.goal.text, setBy: rec.goal.setBy, baseline: rec.goal.baseline } : null,
-      directionSummary: summarizeDirections(rec.directions),
-      directions: rec.directions.open.map((d) => ({ n: d.n, text: d.text, at: d.at })),
-      task: kind === 'resume' || kind === 'fresh' || kind === 'choose' ? ownPartForPrompt(task) : '',
-      nudges,
-      ...(message !== undefined ? { message } : {}),
-      ...(kind === 'choose' ? { recentGoals: recent, parkedGoals: rec.parked.map((p) => p.text) } : {}),
-      ...(kind === 'continue' && this.checkFailure ? { checkFailure: this.checkFailure } : {}),
-    } satisfies Omit<TurnRequest, 'prompt'>;
-    return { ...base, prompt: renderPrompt(base) };
+  /** What a turn can change, to tell a turn that changed nothing: world (position, inventory/XP) and the own notes. */
+  private async fingerprint(): Promise<string> {
+    return `${worldFingerprint(this.d.game.snapshot())}|${hash(ownPart(await this.d.task.read()))}`;
   }
-}
-
-function normalise(s: string): string {
-  return s.trim().toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
 }
 
 function hash(s: string): string {

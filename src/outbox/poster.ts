@@ -6,7 +6,7 @@
  */
 import type { ChatContext, Platform } from '../chat.ts';
 import type { Config } from '../config.ts';
-import type { LoopPostKind } from '../loop/goal-loop.ts';
+import type { LoopPostKind } from '../loop/decide.ts';
 import { scrubSecrets } from '../logger.ts';
 import type { Store } from '../store/store.ts';
 import { platformOf, type Outbox } from './outbox.ts';

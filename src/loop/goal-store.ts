@@ -1,0 +1,105 @@
+/**
+ * The goal loop's writes to the store: an avatar's goal set, switched,
+ * finished or parked, each ended goal in the record, and token usage.
+ * The loop decides (`decide.ts`); this module writes what it decided.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Snapshot } from '../game/game.ts';
+import type { Avatar, Goal, GoalRecordEntry, Store } from '../store/store.ts';
+import { sameGoal, type GoalChange, type LoopPost, type TurnDecision } from './decide.ts';
+import { completeDirection } from './directions.ts';
+
+/**
+ * @example
+ * const goals = new GoalStore(store, 'steve', () => new Date());
+ * goals.setOwnerGoal(rec, 'collect 3 oak logs', personId, game.snapshot());
+ */
+export class GoalStore {
+  constructor(
+    private readonly store: Store,
+    private readonly avatar: string,
+    private readonly now: () => Date,
+  ) {}
+
+  /** A new goal record, with a new run token and the inventory baseline of `snap`. */
+  private newGoal(text: string, setBy: Goal['setBy'], setById: string | null, snap: Snapshot | undefined): Goal {
+    return { text, setBy, setById, startedAt: this.now().toISOString(), baseline: snap ? { ...snap.inventory } : null, runToken: randomUUID() };
+  }
+
+  /** Replace the goal with an owner goal (the old one is recorded as replaced; a parked copy is dropped). */
+  setOwnerGoal(rec: Avatar, text: string, setById: string | null, snap: Snapshot | undefined): void {
+    this.store.state.update(() => {
+      if (rec.goal) this.recordGoal(rec.goal, 'replaced');
+      rec.goal = this.newGoal(text, 'owner', setById, snap);
+      rec.parked = rec.parked.filter((p) => p.text !== text);
+      if (rec.playing) rec.state = 'working';
+    });
+  }
+
+  /** Write a turn decision's goal change and loop state. */
+  apply(rec: Avatar, change: GoalChange, state: TurnDecision['state'], snap: Snapshot | undefined): void {
+    const goal = rec.goal;
+    this.store.state.update(() => {
+      if (change.kind === 'switch') {
+        if (goal) {
+          if (goal.setBy === 'owner') this.park(rec, goal, change.parkReason);
+          else this.recordGoal(goal, change.oldOutcome);
+        }
+        rec.goal = this.newGoal(change.text, change.setBy, change.setById, snap);
+        if (change.fromParked) rec.parked = rec.parked.filter((g) => !sameGoal(g.text, change.text));
+      } else if (change.kind === 'finish' && goal) {
+        this.recordGoal(goal, 'done');
+        rec.goal = null;
+      } else if (change.kind === 'park' && goal) {
+        this.park(rec, goal, change.reason);
+        rec.goal = null;
+      }
+      if (state) rec.state = state;
+    });
+  }
+
+  /** Park an owner goal for later (once), and record it as parked. */
+  private park(rec: Avatar, goal: Goal, reason: string): void {
+    this.recordGoal(goal, 'parked', reason);
+    if (!rec.parked.some((p) => sameGoal(p.text, goal.text))) {
+      rec.parked.push({ text: goal.text, setById: goal.setById, parkedAt: this.now().toISOString(), reason });
+    }
+  }
+
+  /** An ended goal, into the record. */
+  private recordGoal(goal: Goal, outcome: GoalRecordEntry['outcome'], note?: string): void {
+    const entry: GoalRecordEntry = {
+      avatar: this.avatar,
+      text: goal.text,
+      setBy: goal.setBy,
+      setById: goal.setById,
+      started: goal.startedAt,
+      ended: this.now().toISOString(),
+      outcome,
+      ...(note ? { note } : {}),
+    };
+    this.store.record.update((r) => {
+      r.goals.push(entry);
+    });
+  }
+
+  /** Retire the open directions the engine reported done (`DIRECTION: done n`); one post for each retired. */
+  retireDirections(rec: Avatar, numbers: readonly number[]): LoopPost[] {
+    const posts: LoopPost[] = [];
+    for (const n of numbers) {
+      const done = this.store.state.update(() => completeDirection(rec.directions, n, this.now()));
+      if (done) posts.push({ kind: 'direction_done', text: `Direction #${n} done: ${done.text}` });
+    }
+    return posts;
+  }
+
+  /** Add one metered turn's tokens to the avatar's usage. */
+  recordUsage(usage: { promptTokens: number; completionTokens: number }): void {
+    this.store.record.update((r) => {
+      const u = (r.usage[this.avatar] ??= { promptTokens: 0, completionTokens: 0, requests: 0 });
+      u.promptTokens += usage.promptTokens;
+      u.completionTokens += usage.completionTokens;
+      u.requests += 1;
+    });
+  }
+}

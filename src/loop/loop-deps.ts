@@ -1,0 +1,49 @@
+/**
+ * What a goal loop is built from and what it shows: the contract between
+ * the avatar manager (which builds one loop per avatar) and `goal-loop.ts`.
+ */
+import type { Logger } from 'pino';
+import type { Engine, TurnKind } from '../engines/engine.ts';
+import type { AvatarGame, Snapshot } from '../game/game.ts';
+import type { Store } from '../store/store.ts';
+import type { CompletionCheck, CrashLoopLimit, LoopPostKind } from './decide.ts';
+import type { TaskFile } from './task-md.ts';
+
+/** What the loop shows as its state: the stored state, or `waiting` while the game is down. */
+export type DisplayState = 'stopped' | 'choosing' | 'working' | 'wrapup' | 'waiting';
+
+/** A completion check: is the goal met in this snapshot? (`src/goals/check.ts`). */
+export type GoalChecker = (goalText: string, baseline: Record<string, number> | null, snap: Snapshot) => CompletionCheck;
+
+/** Everything a loop needs, handed in by the avatar manager. */
+export interface GoalLoopDeps {
+  avatar: string;
+  store: Store;
+  engine: Engine;
+  game: AvatarGame;
+  task: TaskFile;
+  log: Logger;
+  checkGoal: GoalChecker;
+  /** Post one line about this avatar to its chats. `ping` is the person id to ping (Done only). */
+  post(kind: LoopPostKind, text: string, ping?: string | null): void;
+  /** The loop stopped itself (provider refused, crash loop, kicked): the manager takes the avatar out of the game. */
+  onSelfStop(reason: string): void;
+  /** Keep TASK.md's mindlink sections in step with the store. */
+  syncTask(): Promise<void>;
+  pacing: { baseMs: number; maxMs: number };
+  /** Fresh-session limits. */
+  session?: { maxAgeMs: number; maxSize: number };
+  /** Crash loop: this many crashes within `windowMs` stop the avatar. */
+  crashLoop?: CrashLoopLimit;
+  now?: () => Date;
+  /** The jitter source of the backoff (`Math.random` when absent). */
+  random?: () => number;
+}
+
+/** Events of a the goal loop (`goal-loop.ts`), for observers and tests. */
+export interface GoalLoopEvents {
+  /** The next automatic turn is due in `delayMs`. */
+  turnScheduled: [delayMs: number];
+  /** A turn of this kind finished (its reply applied). */
+  turnEnded: [kind: TurnKind];
+}

@@ -1,0 +1,57 @@
+/**
+ * One turn's structured request to the engine, with its rendered prompt
+ * (seed 000 "Prompts"): the goal, the direction summary and the open
+ * direction, the avatar's own notes where the kind carries them, and the
+ * nudges the loop's memory calls for.
+ */
+import type { TurnKind, TurnRequest } from '../engines/engine.ts';
+import type { Avatar, GoalRecordEntry } from '../store/schema.ts';
+import { summarizeDirections } from './directions.ts';
+import { NUDGES, renderPrompt } from './prompts.ts';
+import { needsRewrite, ownPartForPrompt } from './task-md.ts';
+
+/** What a request is built from. */
+export interface RequestFacts {
+  kind: TurnKind;
+  avatar: Avatar;
+  /** The owner's message, for `question` and `direction` turns. */
+  message?: string;
+  /** TASK.md as it is now. */
+  task: string;
+  /** The avatar's finished goals (the record), oldest first. */
+  history: readonly GoalRecordEntry[];
+  /** Turns in a row that changed nothing (nudges "try something different"). */
+  unchangedStreak: number;
+  /** The completion check that refused the last `done`, for a `continue` turn. */
+  checkFailure: string | undefined;
+}
+
+/**
+ * @example
+ * const req = buildRequest({ kind: 'continue', avatar: rec, task, history, unchangedStreak: 0, checkFailure: undefined });
+ * await engine.turn(req, signal);
+ */
+export function buildRequest(f: RequestFacts): TurnRequest {
+  const { kind, avatar: rec, task } = f;
+  const nudges: string[] = [];
+  if (kind === 'blocked') nudges.push(NUDGES.anotherRoute);
+  if (f.unchangedStreak > 0 && kind !== 'question') nudges.push(NUDGES.tryDifferent);
+  if (task && needsRewrite(task) && kind !== 'question') nudges.push(NUDGES.rewriteTask);
+  const recent = f.history
+    .filter((g) => g.avatar === rec.name && g.outcome === 'done')
+    .slice(-5)
+    .map((g) => g.text);
+  const base = {
+    kind,
+    avatar: rec.name,
+    goal: rec.goal ? { text: rec.goal.text, setBy: rec.goal.setBy, baseline: rec.goal.baseline } : null,
+    directionSummary: summarizeDirections(rec.directions),
+    directions: rec.directions.open.map((d) => ({ n: d.n, text: d.text, at: d.at })),
+    task: kind === 'resume' || kind === 'fresh' || kind === 'choose' ? ownPartForPrompt(task) : '',
+    nudges,
+    ...(f.message !== undefined ? { message: f.message } : {}),
+    ...(kind === 'choose' ? { recentGoals: recent, parkedGoals: rec.parked.map((p) => p.text) } : {}),
+    ...(kind === 'continue' && f.checkFailure ? { checkFailure: f.checkFailure } : {}),
+  } satisfies Omit<TurnRequest, 'prompt'>;
+  return { ...base, prompt: renderPrompt(base) };
+}
