@@ -7,6 +7,7 @@ import type { CommandDispatcher } from '../src/command-host.ts';
 import type { Command } from './command.ts';
 import { avatar } from './avatar.ts';
 import { avatars } from './avatars.ts';
+import { digest } from './digest.ts';
 import { direction } from './direction.ts';
 import { dispatchCommand } from './dispatch.ts';
 import { goal } from './goal.ts';
@@ -15,15 +16,37 @@ import { link } from './link.ts';
 import { owner } from './owner.ts';
 import { pair } from './pair.ts';
 import { play } from './play.ts';
+import { schedule } from './schedule.ts';
+import { schedules } from './schedules.ts';
 import { status } from './status.ts';
 import { stop } from './stop.ts';
+import { timezone } from './timezone.ts';
 import { unlink } from './unlink.ts';
+import { unschedule } from './unschedule.ts';
 
 export type { Command, CommandContext, CommandHost, CommandReply } from './command.ts';
 export { parseCommandArgs } from './parse.ts';
 
 /** Every command, in /help order. */
-export const commands: readonly Command[] = [play, stop, status, goal, direction, avatars, avatar, link, unlink, owner, pair, help] as const as readonly Command[];
+export const commands: readonly Command[] = [
+  play,
+  stop,
+  status,
+  goal,
+  direction,
+  avatars,
+  avatar,
+  link,
+  unlink,
+  owner,
+  schedule,
+  schedules,
+  unschedule,
+  timezone,
+  digest,
+  pair,
+  help,
+] as const as readonly Command[];
 
 /** The commands offered on a platform. */
 export function commandList(platform: Platform): Command[] {

@@ -12,6 +12,7 @@ import type { DisplayState } from './loop/goal-loop.ts';
 import type { Links } from './people/links.ts';
 import type { Pairing } from './people/pairing.ts';
 import type { People } from './people/people.ts';
+import type { ScheduleDesk } from './schedule/desk.ts';
 import type { Avatar } from './store/schema.ts';
 
 /** A command's reply: the text, and the avatar it is about (console prefix `[name] `), or null (`[mindlink] `). */
@@ -79,6 +80,8 @@ export interface CommandHost {
   setOwner(chat: ChatContext, avatar: WatchedAvatar, identity: string): string;
   /** Try a pairing code; the reply text. */
   pair(chat: ChatContext, code: string): string;
+  /** Scheduled goals, time zones and digests (owner and admin rights checked there). */
+  readonly schedules: ScheduleDesk;
 }
 
 /** What the router needs from `commands/`: run one invocation against the host. */
@@ -93,15 +96,16 @@ export interface CommandHostParts {
   people: People;
   links: Links;
   pairing: Pairing;
+  schedules: ScheduleDesk;
 }
 
 /**
  * The production command host over the core's parts.
  *
  * @example
- * const host = createCommandHost({ avatars, people, links, pairing });
+ * const host = createCommandHost({ avatars, people, links, pairing, schedules });
  */
-export function createCommandHost({ avatars, people, links, pairing }: CommandHostParts): CommandHost {
+export function createCommandHost({ avatars, people, links, pairing, schedules }: CommandHostParts): CommandHost {
   const watched = (record: Avatar): WatchedAvatar => ({
     name: record.name,
     record,
@@ -141,5 +145,6 @@ export function createCommandHost({ avatars, people, links, pairing }: CommandHo
       return person.name;
     },
     pair: (chat, code) => pairing.pair(chat, code),
+    schedules,
   };
 }

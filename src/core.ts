@@ -22,6 +22,8 @@ import { Links } from './people/links.ts';
 import { Pairing } from './people/pairing.ts';
 import { People } from './people/people.ts';
 import { MessageRouter } from './router.ts';
+import { createScheduleDesk } from './schedule/desk.ts';
+import { Scheduler } from './schedule/scheduler.ts';
 import { Store } from './store/store.ts';
 
 /** How to start the core. */
@@ -58,6 +60,8 @@ export class Mindlink {
     readonly avatars: AvatarManager,
     readonly poster: Poster,
     readonly router: MessageRouter,
+    /** Scheduled goals, daily digests and time played (`src/schedule/`). */
+    readonly schedules: Scheduler,
     private readonly couriers: Couriers,
     private readonly games: GameProvider,
   ) {}
@@ -84,14 +88,29 @@ export class Mindlink {
       post: (avatar, kind, text, ping) => poster.about(avatar, kind, text, ping),
       now,
     });
-    const host = createCommandHost({ avatars, people, links, pairing });
+    const schedules = new Scheduler({
+      store,
+      log: log.child({ module: 'schedule' }),
+      admins: config.ADMINS,
+      host: {
+        isPlaying: (name) => avatars.isPlaying(name),
+        inGame: (name) => ['choosing', 'working', 'wrapup'].includes(avatars.displayState(name)),
+        setGoal: (name, text, personId) => avatars.setGoal(name, text, personId),
+        parkGoal: (name, text, personId, reason) => avatars.parkGoal(name, text, personId, reason),
+        post: (dest, avatar, text) => poster.to(dest, avatar, text),
+      },
+    });
+    const desk = createScheduleDesk({ scheduler: schedules, people, store });
+    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk });
     const router = new MessageRouter({ avatars, people, links, poster, commands: opts.commands, host, log });
     const couriers = new Couriers(outbox, log, {
       onUndeliverable: (dest, reason) => links.unlinkDest(dest, reason),
       onMoved: (from, to) => links.moveDest(from, to),
     });
-    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, couriers, opts.games);
+    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, couriers, opts.games);
     await avatars.resumeAll();
+    // After the avatars resumed: a run missed while mindlink was down is made up (or skipped) now.
+    await schedules.start();
     await store.flush();
     return core;
   }
@@ -110,6 +129,7 @@ export class Mindlink {
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
+    this.schedules.stop();
     await this.avatars.shutdown();
     await this.couriers.stop(SHUTDOWN_DELIVERY_GRACE_MS);
     await this.games.close();

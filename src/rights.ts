@@ -52,3 +52,19 @@ export function canControl(role: Role): boolean {
 export function canWatch(role: Role): boolean {
   return role !== 'stranger';
 }
+
+/** Roles that may schedule goals for an avatar and change its schedules: the owner and admins only (not pilots). */
+export function canSchedule(role: Role): boolean {
+  return role === 'admin' || role === 'owner';
+}
+
+/**
+ * Whether a person (by id, with no chat at hand: a schedule firing) is an admin
+ * or the avatar's owner.
+ */
+export function isOwnerOrAdmin(state: StateFile, personId: string, avatar: Avatar, admins: readonly string[]): boolean {
+  const person = state.persons.find((p) => p.id === personId);
+  if (!person) return false;
+  if (person.admin || person.identities.some((i) => i === 'console:local' || admins.includes(i))) return true;
+  return avatar.owner === person.id;
+}

@@ -178,6 +178,11 @@ export class AvatarManager {
     void this.syncTask(name);
   }
 
+  /** Park an owner goal beside the running one; it is offered again when the avatar chooses. */
+  parkGoal(name: string, text: string, setById: string | null, reason: string): void {
+    this.runtime(name).loop.parkGoal(text, setById, reason);
+  }
+
   /** Store a new owner direction and hand it to the loop. Returns its number. */
   addDirection(name: string, text: string, by: string | null): number {
     const avatar = this.get(name);

@@ -156,6 +156,15 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     this.wake();
   }
 
+  /**
+   * Set an owner goal aside without touching the current one (a scheduled goal that comes
+   * while an owner goal runs): it is parked, and offered again, with priority, when choosing.
+   */
+  parkGoal(text: string, setById: string | null, reason: string): void {
+    this.goals.parkAside(this.rec, text, setById, reason);
+    void this.d.syncTask();
+  }
+
   /** A new owner direction arrived: the next turn carries it (seed: "every message goes straight to the agent"). */
   directionAdded(text: string): void {
     this.nextKind = 'direction';

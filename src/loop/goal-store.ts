@@ -36,6 +36,11 @@ export class GoalStore {
     });
   }
 
+  /** Park an owner goal without touching the current one (a scheduled goal while an owner goal runs). */
+  parkAside(rec: Avatar, text: string, setById: string | null, reason: string): void {
+    this.store.state.update(() => this.park(rec, this.newGoal(text, 'owner', setById, undefined), reason));
+  }
+
   /** Write a turn decision's goal change and loop state. */
   apply(rec: Avatar, change: GoalChange, state: TurnDecision['state'], snap: Snapshot | undefined): void {
     const goal = rec.goal;
@@ -43,7 +48,8 @@ export class GoalStore {
       if (change.kind === 'switch') {
         if (goal) {
           if (goal.setBy === 'owner') this.park(rec, goal, change.parkReason);
-          else this.recordGoal(goal, change.oldOutcome);
+          // A goal given up after `blocked` keeps the reason (the digest shows it).
+          else this.recordGoal(goal, change.oldOutcome, change.oldOutcome === 'blocked' ? change.parkReason : undefined);
         }
         rec.goal = this.newGoal(change.text, change.setBy, change.setById, snap);
         if (change.fromParked) rec.parked = rec.parked.filter((g) => !sameGoal(g.text, change.text));

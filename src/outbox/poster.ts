@@ -8,7 +8,7 @@ import type { ChatContext, Platform } from '../chat.ts';
 import type { Config } from '../config.ts';
 import type { LoopPostKind } from '../loop/decide.ts';
 import { scrubSecrets } from '../logger.ts';
-import type { Store } from '../store/store.ts';
+import type { Destination, Store } from '../store/store.ts';
 import { platformOf, type Outbox } from './outbox.ts';
 
 /**
@@ -34,6 +34,12 @@ export class Poster {
   reply(chat: ChatContext, avatar: string | null, text: string): void {
     if (!this.enabled(chat.platform)) return;
     this.outbox.post({ dest: chat.dest, avatar, text: scrubSecrets(text), replyTo: chat.messageId, ping: null, kind: 'reply' });
+  }
+
+  /** Post one line to one chat (a scheduled run's acknowledgement, a digest), pinging nobody. */
+  to(dest: Destination, avatar: string | null, text: string): void {
+    if (!this.enabled(platformOf(dest))) return;
+    this.outbox.post({ dest, avatar, text: scrubSecrets(text), replyTo: null, ping: null, kind: 'info' });
   }
 
   /** Post about an avatar to every chat linked to it; `pingPerson` is pinged where they have an identity on that platform. */

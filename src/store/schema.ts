@@ -18,6 +18,10 @@ export type Destination = z.infer<typeof DestinationSchema>;
 export const LoopStateSchema = z.enum(['stopped', 'choosing', 'working', 'wrapup']);
 export type LoopState = z.infer<typeof LoopStateSchema>;
 
+/** Tokens an engine used (prompt, completion, requests). */
+export const UsageSchema = z.object({ promptTokens: z.number(), completionTokens: z.number(), requests: z.number() });
+export type Usage = z.infer<typeof UsageSchema>;
+
 export const GoalSchema = z.object({
   text: z.string(),
   setBy: z.enum(['owner', 'self']),
@@ -81,6 +85,8 @@ export const PersonSchema = z.object({
   name: z.string(),
   identities: z.array(IdentitySchema),
   admin: z.boolean(),
+  /** The person's IANA time zone (`/timezone`); their schedules run and print in it. UTC when absent. */
+  timezone: z.string().optional(),
 });
 export type Person = z.infer<typeof PersonSchema>;
 
@@ -171,6 +177,57 @@ export type GoalRecordEntry = z.infer<typeof GoalRecordEntrySchema>;
 export const RecordFileSchema = z.object({
   version: z.literal(1),
   goals: z.array(GoalRecordEntrySchema),
-  usage: z.record(z.string(), z.object({ promptTokens: z.number(), completionTokens: z.number(), requests: z.number() })),
+  usage: z.record(z.string(), UsageSchema),
 });
 export type RecordFile = z.infer<typeof RecordFileSchema>;
+
+/** One scheduled goal (`/schedule`). */
+export const ScheduleSchema = z.object({
+  /** Shown as `#id`; never reused. */
+  id: z.number().int().positive(),
+  avatar: z.string(),
+  /** The cron expression the schedule runs on (5 fields, or 6 with seconds first). */
+  cron: z.string(),
+  /** What the person typed for `<when>` (`every day at 8:00`, or the cron expression itself). */
+  when: z.string(),
+  goal: z.string(),
+  /** Person id of the creator: the goal is set as theirs (Done pings them), in their time zone. */
+  createdBy: z.string(),
+  /** The chat it was made in: each run's acknowledgement goes there. */
+  dest: DestinationSchema,
+  createdAt: z.string(),
+  /** The scheduled time (ISO) of the last run that was handled (run, parked or skipped); a run never fires twice. */
+  lastRun: z.string().nullable(),
+});
+export type Schedule = z.infer<typeof ScheduleSchema>;
+
+/** Where the last digest of a chat left off: its time, and the avatars' counters then. */
+export const DigestMarkSchema = z.object({
+  at: z.string(),
+  /** Minutes in game per avatar (cumulative counter) at that time. */
+  played: z.record(z.string(), z.number()),
+  usage: z.record(z.string(), UsageSchema),
+});
+export type DigestMark = z.infer<typeof DigestMarkSchema>;
+
+/** The daily digest of one linked chat (`/digest on [HH:MM]`). */
+export const DigestSchema = z.object({
+  dest: DestinationSchema,
+  /** Local time of day `HH:MM`, in the zone of the person who turned it on. */
+  time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
+  by: z.string(),
+  mark: DigestMarkSchema,
+});
+export type Digest = z.infer<typeof DigestSchema>;
+
+/** `schedules.json`: scheduled goals, daily digests, and minutes played per avatar. */
+export const ScheduleFileSchema = z.object({
+  version: z.literal(1),
+  /** The id of the next schedule. */
+  next: z.number().int().positive(),
+  schedules: z.array(ScheduleSchema),
+  digests: z.array(DigestSchema),
+  /** Minutes each avatar spent in the game, counted once a minute (the digest reports the difference). */
+  played: z.record(z.string(), z.number()),
+});
+export type ScheduleFile = z.infer<typeof ScheduleFileSchema>;

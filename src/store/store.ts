@@ -5,12 +5,13 @@
  *   their identities, links, servers, guild shares.
  * - `outbox.json`: posts not yet accepted by their platform.
  * - `goal-record.json`: every finished goal, and engine usage.
+ * - `schedules.json`: scheduled goals, daily digests, minutes played.
  *
  * Per-avatar TASK.md and lab log live in `DATA_DIR/avatars/<name>/`.
  */
 import { join } from 'node:path';
 import { DataFile } from './json-file.ts';
-import { OutboxFileSchema, RecordFileSchema, StateFileSchema, type Avatar } from './schema.ts';
+import { OutboxFileSchema, RecordFileSchema, ScheduleFileSchema, StateFileSchema, type Avatar } from './schema.ts';
 
 export * from './schema.ts';
 
@@ -26,6 +27,7 @@ export class Store {
     readonly state: DataFile<typeof StateFileSchema>,
     readonly outbox: DataFile<typeof OutboxFileSchema>,
     readonly record: DataFile<typeof RecordFileSchema>,
+    readonly schedules: DataFile<typeof ScheduleFileSchema>,
   ) {}
 
   /** Open every file; throws StoreCorruptError naming the first bad file (nothing is overwritten). */
@@ -48,7 +50,14 @@ export class Store {
       goals: [],
       usage: {},
     }));
-    return new Store(dir, state, outbox, record);
+    const schedules = await DataFile.open(join(dir, 'schedules.json'), ScheduleFileSchema, () => ({
+      version: 1 as const,
+      next: 1,
+      schedules: [],
+      digests: [],
+      played: {},
+    }));
+    return new Store(dir, state, outbox, record, schedules);
   }
 
   /** The folder of one avatar's TASK.md and lab log. */
@@ -58,7 +67,7 @@ export class Store {
 
   /** Wait until every update is on disk. */
   async flush(): Promise<void> {
-    await Promise.all([this.state.flush(), this.outbox.flush(), this.record.flush()]);
+    await Promise.all([this.state.flush(), this.outbox.flush(), this.record.flush(), this.schedules.flush()]);
   }
 }
 

@@ -219,6 +219,34 @@ describe('goal loop', () => {
     expect(h.posts.map((p) => p.text)).toContain('Parked your goal for later: collect 5 sand (blocked repeatedly)');
   });
 
+  it('GIVEN a self goal given up after blocked THEN the goal record keeps the reason (the digest shows it)', async () => {
+    const h = await harness((req) => {
+      if (req.kind === 'wrapup') return 'noted';
+      if (req.kind === 'choose') return 'GOAL: collect 5 sand\nSTATUS: working';
+      if (req.kind === 'blocked') return 'GOAL: explore\nSTATUS: working';
+      return 'There is no sand.\nSTATUS: blocked';
+    });
+    let t = await turn(h, await start(h));
+    const kinds = [t.kind];
+    for (let i = 0; i < 3; i++) {
+      t = await turn(h, t.next);
+      kinds.push(t.kind);
+    }
+    expect(kinds).toEqual(['choose', 'continue', 'wrapup', 'blocked']);
+    expect(h.store.record.data.goals).toMatchObject([{ text: 'collect 5 sand', setBy: 'self', outcome: 'blocked', note: 'There is no sand.' }]);
+  });
+
+  it('GIVEN an owner goal running WHEN another owner goal is parked beside it THEN the running goal stays and the parked one is offered when choosing', async () => {
+    const h = await harness((req) => (req.kind === 'choose' ? 'GOAL: explore\nSTATUS: working' : 'STATUS: working'));
+    await start(h);
+    h.loop.setOwnerGoal('go to 1 64 1', 'owner1');
+    h.loop.parkGoal('collect 2 logs', 'friend', 'scheduled while I was on olga\'s goal');
+    expect(h.rec().goal).toMatchObject({ text: 'go to 1 64 1', setById: 'owner1' });
+    expect(h.rec().parked).toMatchObject([{ text: 'collect 2 logs', setById: 'friend', reason: "scheduled while I was on olga's goal" }]);
+    expect(h.store.record.data.goals).toMatchObject([{ text: 'collect 2 logs', outcome: 'parked', setById: 'friend' }]);
+    expect(h.posts).toEqual([]);
+  });
+
   it('GIVEN an unchanged world THEN the delay doubles to a 60 s cap, and an owner message wakes the loop at once', async () => {
     const h = await harness(() => 'Thinking.\nSTATUS: working');
     const d0 = await start(h);
