@@ -54,5 +54,7 @@ export interface Command<S extends z.ZodObject = z.ZodObject> {
   platforms?: readonly Platform[];
   /** Who may run it. */
   access: CommandAccess;
+  /** Listed by /help only once the llm engine is configured or used (`/engine`, `/usage`). */
+  llmOnly?: boolean;
   run(ctx: CommandContext, options: z.infer<S>): Promise<CommandReply>;
 }

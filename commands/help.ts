@@ -30,7 +30,7 @@ export const help: Command<typeof options> = {
     const lines = [
       'Talk to your avatar: "Goal: collect 10 oak logs" sets its goal; a question ("where are you?") gets an answer;',
       'anything else becomes standing direction (#n). "stop" stops it. With several avatars here, start with a name: "steve: …".',
-      ...commands.filter((c) => mayRun(c, host, chat)).map((c) => `/${c.name}${c.usage ? ` ${c.usage}` : ''} — ${c.description}`),
+      ...commands.filter((c) => mayRun(c, host, chat) && (!c.llmOnly || host.llm().offered)).map((c) => `/${c.name}${c.usage ? ` ${c.usage}` : ''} — ${c.description}`),
     ];
     return { avatar: null, text: lines.join('\n') };
   },

@@ -10,6 +10,7 @@ import { avatars } from './avatars.ts';
 import { digest } from './digest.ts';
 import { direction } from './direction.ts';
 import { dispatchCommand } from './dispatch.ts';
+import { engine } from './engine.ts';
 import { goal } from './goal.ts';
 import { help } from './help.ts';
 import { link } from './link.ts';
@@ -23,6 +24,7 @@ import { stop } from './stop.ts';
 import { timezone } from './timezone.ts';
 import { unlink } from './unlink.ts';
 import { unschedule } from './unschedule.ts';
+import { usage } from './usage.ts';
 
 export type { Command, CommandContext, CommandHost, CommandReply } from './command.ts';
 export { parseCommandArgs } from './parse.ts';
@@ -44,6 +46,8 @@ export const commands: readonly Command[] = [
   unschedule,
   timezone,
   digest,
+  engine,
+  usage,
   pair,
   help,
 ] as const as readonly Command[];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatUsage } from '../src/engines/llm/usage.ts';
 import { plainGoal } from '../src/text.ts';
 import type { Command } from './command.ts';
 
@@ -23,6 +24,8 @@ export const status: Command<typeof options> = {
     } else {
       lines.push(`${state} · no goal${state === 'choosing' ? ' (choosing one)' : ''}`);
     }
+    const tokens = a.usage().current;
+    if (goal && tokens) lines.push(`tokens this goal: ${formatUsage(tokens, host.llm().prices)}`);
     if (parked.length > 0) lines.push(`parked: ${parked.map((p) => plainGoal(p.text, 60)).join('; ')}`);
     const snap = a.snapshot();
     if (snap) {

@@ -5,7 +5,11 @@
  * comes only from {@link CommandHost.watch} or {@link CommandHost.control},
  * and admin-only acts check the sender themselves.
  */
-import type { AvatarManager } from './avatars/manager.ts';
+import type { AvatarManager, AvatarUsage } from './avatars/manager.ts';
+import { llmSetupProblem, type Config } from './config.ts';
+import type { EngineKind } from './engines/engine.ts';
+import type { Prices } from './engines/llm/usage.ts';
+import { UserError } from './errors.ts';
 import type { ChatContext, CommandInvocation } from './chat.ts';
 import type { Snapshot } from './game/game.ts';
 import type { DisplayState } from './loop/goal-loop.ts';
@@ -32,6 +36,8 @@ export interface WatchedAvatar {
   isPlaying(): boolean;
   /** What it sees and carries now; undefined while stopped or out of the game. */
   snapshot(): Snapshot | undefined;
+  /** The model tokens it used: in all, on its current goal, on its ended goals. */
+  usage(): AvatarUsage;
 }
 
 /** An avatar the sender may control from this chat. */
@@ -46,6 +52,22 @@ export interface ControlledAvatar extends WatchedAvatar {
   link(mode: 'control' | 'watch'): void;
   /** Unlink it from this chat. False when it was not linked here. */
   unlink(): boolean;
+  /**
+   * Its owner or an admin switches its engine (stored; a playing avatar carries on with the new one).
+   * Throws UserError for anyone else (a pilot steers the avatar, it does not choose what it costs),
+   * or when the engine cannot be built (the llm engine not configured).
+   */
+  setEngine(kind: EngineKind): Promise<void>;
+}
+
+/** The llm engine as configured, for /engine, /usage and /status. */
+export interface LlmInfo {
+  /** `LLM_MODEL`, when set. */
+  model: string | undefined;
+  /** `LLM_PRICE_IN` / `LLM_PRICE_OUT`. */
+  prices: Prices;
+  /** Whether /engine and /usage are worth offering: the engine is configured, or an avatar uses it. */
+  offered: boolean;
 }
 
 /**
@@ -82,6 +104,8 @@ export interface CommandHost {
   pair(chat: ChatContext, code: string): string;
   /** Scheduled goals, time zones and digests (owner and admin rights checked there). */
   readonly schedules: ScheduleDesk;
+  /** The llm engine's model, prices, and whether its commands are offered. */
+  llm(): LlmInfo;
 }
 
 /** What the router needs from `commands/`: run one invocation against the host. */
@@ -97,21 +121,23 @@ export interface CommandHostParts {
   links: Links;
   pairing: Pairing;
   schedules: ScheduleDesk;
+  config: Config;
 }
 
 /**
  * The production command host over the core's parts.
  *
  * @example
- * const host = createCommandHost({ avatars, people, links, pairing, schedules });
+ * const host = createCommandHost({ avatars, people, links, pairing, schedules, config });
  */
-export function createCommandHost({ avatars, people, links, pairing, schedules }: CommandHostParts): CommandHost {
+export function createCommandHost({ avatars, people, links, pairing, schedules, config }: CommandHostParts): CommandHost {
   const watched = (record: Avatar): WatchedAvatar => ({
     name: record.name,
     record,
     state: () => avatars.displayState(record.name),
     isPlaying: () => avatars.isPlaying(record.name),
     snapshot: () => avatars.snapshot(record.name),
+    usage: () => avatars.usage(record.name),
   });
   const controlled = (chat: ChatContext, record: Avatar): ControlledAvatar => ({
     ...watched(record),
@@ -120,6 +146,11 @@ export function createCommandHost({ avatars, people, links, pairing, schedules }
     setGoal: (text) => avatars.setGoal(record.name, text, people.ensurePerson(chat.from, chat.fromName).id),
     link: (mode) => links.link(record.name, chat.dest, mode, chat.guild),
     unlink: () => links.unlink(record.name, chat.dest),
+    async setEngine(kind) {
+      const role = people.roleFor(chat, record);
+      if (role !== 'owner' && role !== 'admin') throw new UserError('not_allowed', `Only ${record.name}'s owner or an admin can change its engine.`, record.name);
+      await avatars.switchEngine(record.name, kind);
+    },
   });
   return {
     watch: (chat, name) => watched(people.resolveAvatar(chat, name)),
@@ -146,5 +177,10 @@ export function createCommandHost({ avatars, people, links, pairing, schedules }
     },
     pair: (chat, code) => pairing.pair(chat, code),
     schedules,
+    llm: () => ({
+      model: config.LLM_MODEL,
+      prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT },
+      offered: llmSetupProblem(config) === null || avatars.all().some((a) => a.engine === 'llm'),
+    }),
   };
 }

@@ -46,9 +46,23 @@ export const ConfigSchema = z.object({
   DISCORD_API_URL: url.optional(),
   DISCORD_GUILD_ID: z.string().regex(/^\d+$/, 'must be a numeric guild id').optional(),
 
+  /** An OpenAI-compatible chat completions endpoint (OpenAI, Ollama, LM Studio, vLLM, OpenRouter…). */
   LLM_BASE_URL: url.default('https://api.openai.com/v1'),
-  LLM_MODEL: z.string().default('gpt-4o-mini'),
+  /** The model name at that endpoint; the llm engine needs it. */
+  LLM_MODEL: z.string().trim().min(1).max(200).optional(),
+  /** The endpoint's key; optional for a server on this machine or the local network. */
   LLM_API_KEY: z.string().optional(),
+  /** Price per million prompt / completion tokens, for /usage (optional). */
+  LLM_PRICE_IN: z.coerce.number().min(0, 'must be 0 or more').max(10_000).optional(),
+  LLM_PRICE_OUT: z.coerce.number().min(0, 'must be 0 or more').max(10_000).optional(),
+  /** Stream replies (usage is asked for in the stream). */
+  LLM_STREAM: onOff.default(false),
+  /** Most tool steps in one turn. */
+  LLM_MAX_STEPS: z.coerce.number().int().min(1).max(32).default(8),
+  /** Most characters of messages in one request (tool schemas excluded); compaction keeps every request under it. */
+  LLM_BUDGET_CHARS: z.coerce.number().int().min(4000).max(1_000_000).default(16_000),
+  /** How long one request may take (ms) before it is retried. */
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
 
   /** Base delay between automatic turns (ms). */
   LOOP_PACE_MS: z.coerce.number().int().min(10).default(3000),
@@ -80,7 +94,39 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     const shown = (SECRET_KEYS as readonly string[]).includes(key) ? '(hidden)' : JSON.stringify(clean[key] ?? '');
     throw new ConfigError(`config: ${key}=${shown} ${issue?.message ?? 'is invalid'}`);
   }
+  const problem = result.data.ENGINE === 'llm' ? llmSetupProblem(result.data) : null;
+  if (problem) throw new ConfigError(`config: ENGINE=llm ${problem}`);
   return result.data;
+}
+
+/** Hosts that need no API key: this machine and the local network (Ollama, LM Studio, llama.cpp…). */
+function isLocalHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return (
+    h === 'localhost' ||
+    h.endsWith('.local') ||
+    h === '::1' ||
+    /^127\./.test(h) ||
+    /^10\./.test(h) ||
+    /^192\.168\./.test(h) ||
+    /^172\.(1[6-9]|2\d|3[01])\./.test(h) ||
+    /^f[cd][0-9a-f]{2}:/.test(h)
+  );
+}
+
+/**
+ * What keeps the llm engine from working with this configuration, as the end
+ * of one line naming the key (`needs LLM_MODEL …`), or null when it can run.
+ *
+ * @example
+ * const problem = llmSetupProblem(config); // 'needs LLM_MODEL (the model name at LLM_BASE_URL)'
+ */
+export function llmSetupProblem(config: Config): string | null {
+  if (!config.LLM_MODEL) return 'needs LLM_MODEL (the model name at LLM_BASE_URL, e.g. gpt-4o-mini or llama3.1)';
+  if (!config.LLM_API_KEY && !isLocalHost(new URL(config.LLM_BASE_URL).hostname)) {
+    return `needs LLM_API_KEY for ${new URL(config.LLM_BASE_URL).host} (only a server on this machine or the local network can go without)`;
+  }
+  return null;
 }
 
 /**

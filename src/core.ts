@@ -101,7 +101,7 @@ export class Mindlink {
       },
     });
     const desk = createScheduleDesk({ scheduler: schedules, people, store });
-    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk });
+    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, config });
     const router = new MessageRouter({ avatars, people, links, poster, commands: opts.commands, host, log });
     const couriers = new Couriers(outbox, log, {
       onUndeliverable: (dest, reason) => links.unlinkDest(dest, reason),

@@ -10,8 +10,8 @@ import { createSkillRegistry } from '../skills/index.ts';
 import { Reflexes } from '../skills/reflexes.ts';
 import { loadConfig, type Config } from './config.ts';
 import { Mindlink } from './core.ts';
-import { engineProvider } from './engines/index.ts';
-import { ConfigError, StoreCorruptError } from './errors.ts';
+import { createEngineProvider } from './engines/index.ts';
+import { StoreCorruptError } from './errors.ts';
 import { createGameProvider } from './game/provider.ts';
 import { createLogger, registerSecret, type Logger } from './logger.ts';
 
@@ -22,7 +22,6 @@ async function main(): Promise<void> {
   let config: Config;
   try {
     config = loadConfig();
-    if (config.ENGINE === 'llm') throw new ConfigError('config: ENGINE=llm is not available in this build yet; use ENGINE=scripted');
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n`);
     process.exit(1);
@@ -56,7 +55,7 @@ async function main(): Promise<void> {
       reflexes.start();
       return reflexes;
     });
-    core = await Mindlink.start({ config, log, games, engines: engineProvider, skills: createSkillRegistry, commands: createDispatcher() });
+    core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills: createSkillRegistry, commands: createDispatcher() });
   } catch (err) {
     if (err instanceof StoreCorruptError) {
       process.stderr.write(`mindlink: ${err.message}\n`);

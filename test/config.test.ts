@@ -41,6 +41,8 @@ describe('parseConfig', () => {
       MC_PORT: '25565',
       CONSOLE: 'off',
       ENGINE: 'llm',
+      LLM_MODEL: 'llama3.1',
+      LLM_BASE_URL: 'http://127.0.0.1:11434/v1',
       ADMINS: 'telegram:123, discord:456',
       TELEGRAM_TOKEN: '123456:ABC-def_ghi',
       TELEGRAM_API_ROOT: 'http://127.0.0.1:8081',
@@ -100,6 +102,44 @@ describe('parseConfig', () => {
   });
 });
 
+describe('llm engine configuration', () => {
+  it('GIVEN ENGINE=llm without LLM_MODEL THEN start-up stops with one line naming LLM_MODEL', () => {
+    const err = configError({ ENGINE: 'llm' });
+    expect(err.message).toBe('config: ENGINE=llm needs LLM_MODEL (the model name at LLM_BASE_URL, e.g. gpt-4o-mini or llama3.1)');
+  });
+
+  it('GIVEN ENGINE=llm on OpenAI without a key THEN the line names LLM_API_KEY', () => {
+    const err = configError({ ENGINE: 'llm', LLM_MODEL: 'gpt-4o-mini' });
+    expect(err.message).toMatch(/^config: ENGINE=llm needs LLM_API_KEY for api\.openai\.com /);
+    expect(err.message).not.toMatch(/\n/);
+  });
+
+  it.each(['http://localhost:11434/v1', 'http://127.0.0.1:1234/v1', 'http://192.168.1.20:8000/v1', 'http://[::1]:8080/v1', 'http://gpu-box.local:11434/v1'])(
+    'GIVEN a server on this machine or the local network (%s) THEN no key is needed',
+    (url) => {
+      expect(parseConfig({ ENGINE: 'llm', LLM_MODEL: 'llama3.1', LLM_BASE_URL: url }).LLM_BASE_URL).toBe(url);
+    },
+  );
+
+  it('GIVEN ENGINE=scripted THEN the llm keys may stay unset, and the llm defaults hold', () => {
+    const config = parseConfig({});
+    expect(config.LLM_MODEL).toBeUndefined();
+    expect(config).toMatchObject({ LLM_STREAM: false, LLM_MAX_STEPS: 8, LLM_BUDGET_CHARS: 16_000, LLM_TIMEOUT_MS: 120_000 });
+  });
+
+  it('GIVEN prices and a bad price THEN good ones parse and the bad one is named', () => {
+    expect(parseConfig({ LLM_PRICE_IN: '0.15', LLM_PRICE_OUT: '0.6' })).toMatchObject({ LLM_PRICE_IN: 0.15, LLM_PRICE_OUT: 0.6 });
+    expect(configError({ LLM_PRICE_OUT: '-1' }).message).toMatch(/^config: LLM_PRICE_OUT="-1" /);
+    expect(configError({ LLM_PRICE_IN: 'cheap' }).message).toMatch(/^config: LLM_PRICE_IN="cheap" /);
+  });
+
+  it('GIVEN a bad LLM_BASE_URL next to a key THEN the message names the URL and never shows the key', () => {
+    const err = configError({ ENGINE: 'llm', LLM_MODEL: 'm', LLM_BASE_URL: 'ftp://example.com', LLM_API_KEY: 'sk-secret-value-123' });
+    expect(err.message).toMatch(/^config: LLM_BASE_URL=/);
+    expect(err.message).not.toContain('sk-secret-value-123');
+  });
+});
+
 describe('loadConfig', () => {
   let dir: string;
 
@@ -128,6 +168,8 @@ describe('loadConfig', () => {
 
   it('GIVEN no .env file THEN the environment alone is used', () => {
     vi.stubEnv('ENGINE', 'llm');
+    vi.stubEnv('LLM_MODEL', 'llama3.1');
+    vi.stubEnv('LLM_BASE_URL', 'http://localhost:11434/v1');
     expect(loadConfig(join(dir, 'missing.env')).ENGINE).toBe('llm');
   });
 

@@ -7,14 +7,14 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { Engine, EngineProvider } from '../engines/engine.ts';
+import type { Engine, EngineKind, EngineProvider } from '../engines/engine.ts';
 import { UserError } from '../errors.ts';
 import type { AvatarGame, GameProvider, Snapshot } from '../game/game.ts';
 import type { SkillRegistryFactory } from '../game/skill.ts';
 import { addDirection } from '../loop/directions.ts';
 import { GoalLoop, type DisplayState, type GoalChecker, type LoopPostKind } from '../loop/goal-loop.ts';
 import { TaskFile } from '../loop/task-md.ts';
-import { newAvatarRecord, type Avatar, type Store } from '../store/store.ts';
+import { newAvatarRecord, type Avatar, type GoalRecordEntry, type Store, type Usage } from '../store/store.ts';
 
 /** What the manager is built from. */
 export interface AvatarManagerDeps {
@@ -28,6 +28,13 @@ export interface AvatarManagerDeps {
   /** Post about an avatar to its chats (`ping`: the person id to ping). */
   post(avatar: string, kind: LoopPostKind, text: string, ping: string | null): void;
   now(): Date;
+}
+
+/** The model tokens of one avatar (see {@link AvatarManager.usage}). */
+export interface AvatarUsage {
+  total: Usage | undefined;
+  current: Usage | undefined;
+  ended: readonly { text: string; outcome: GoalRecordEntry['outcome']; usage: Usage }[];
 }
 
 /** One avatar's live parts. */
@@ -87,6 +94,13 @@ export class AvatarManager {
     const log = this.d.log.child({ avatar: name });
     const game = this.d.games.create(avatar, server, log);
     const engine = this.d.engines(avatar.engine, { avatar: name, game, log, skills: this.d.skills(game) });
+    const rt = this.assemble(name, game, engine, log);
+    this.runtimes.set(name, rt);
+    return rt;
+  }
+
+  /** The goal loop and TASK.md of an avatar around its game and engine. */
+  private assemble(name: string, game: AvatarGame, engine: Engine, log: Logger): Runtime {
     const task = new TaskFile(this.d.store.avatarDir(name), name);
     const loop = new GoalLoop({
       avatar: name,
@@ -104,9 +118,39 @@ export class AvatarManager {
       pacing: { baseMs: this.d.config.LOOP_PACE_MS, maxMs: this.d.config.LOOP_MAX_PACE_MS },
       now: this.d.now,
     });
-    const rt = { game, engine, loop, task };
-    this.runtimes.set(name, rt);
-    return rt;
+    return { game, engine, loop, task };
+  }
+
+  /**
+   * Give an avatar another engine (`/engine`). The new engine is built first (a refusal, such as an
+   * llm engine that is not configured, changes nothing), then stored; a playing avatar stays in the
+   * game, and its loop resumes the goal with the new engine.
+   */
+  async switchEngine(name: string, kind: EngineKind): Promise<void> {
+    const avatar = this.get(name);
+    if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
+    const old = this.runtime(avatar.name);
+    const log = this.d.log.child({ avatar: avatar.name });
+    const engine = this.d.engines(kind, { avatar: avatar.name, game: old.game, log, skills: this.d.skills(old.game) });
+    const wasActive = old.loop.isActive;
+    if (wasActive) await old.loop.pause('engine switch');
+    old.engine.close?.();
+    this.d.store.state.update(() => {
+      avatar.engine = kind;
+    });
+    const rt = this.assemble(avatar.name, old.game, engine, log);
+    this.runtimes.set(avatar.name, rt);
+    if (wasActive) rt.loop.start();
+  }
+
+  /** The model tokens an avatar used: in all, on its current goal, and on its ended goals (oldest first). */
+  usage(name: string): AvatarUsage {
+    const avatar = this.get(name);
+    return {
+      total: this.d.store.record.data.usage[avatar?.name ?? name],
+      current: avatar?.goal?.usage,
+      ended: this.d.store.record.data.goals.flatMap((g) => (g.avatar === avatar?.name && g.usage ? [{ text: g.text, outcome: g.outcome, usage: g.usage }] : [])),
+    };
   }
 
   /** The loop state to show for an avatar (`stopped` for one whose engine or server cannot be built). */

@@ -58,8 +58,16 @@ export interface TurnRequest {
 export interface TurnReply {
   /** Free text followed by the reporting protocol lines. */
   text: string;
-  /** Token usage when the engine is metered. */
-  usage?: { promptTokens: number; completionTokens: number };
+  /** Token usage when the engine is metered (summed over the turn's requests). */
+  usage?: TurnUsage;
+}
+
+/** Tokens one turn cost, as the provider reported them. */
+export interface TurnUsage {
+  promptTokens: number;
+  completionTokens: number;
+  /** Requests sent in the turn (one per tool step); 1 when absent. */
+  requests?: number;
 }
 
 /** Size and age of the engine's current conversation, for fresh-session rotation. */
@@ -84,6 +92,8 @@ export interface Engine {
   session(): SessionInfo;
   /** Start a fresh conversation (called only between turns). */
   resetSession(): void;
+  /** Let go of what the engine holds on its game (listeners); called when the avatar's engine is replaced. */
+  close?(): void;
 }
 
 /** What an engine gets when it is created for an avatar. */

@@ -1,17 +1,51 @@
 /**
  * The engines mindlink offers, by name.
  */
+import { llmSetupProblem, type Config } from '../config.ts';
 import { UserError } from '../errors.ts';
 import type { EngineProvider } from './engine.ts';
+import { avatarDirOf, createLlmEngine, type LlmEngineOptions } from './llm/llm-engine.ts';
+import { DEFAULT_RETRY } from './llm/transport.ts';
 import { createScriptedEngine } from './scripted.ts';
 
 /**
- * The production engine provider.
+ * The llm engine's settings from config, or the one-line reason it cannot run.
  *
  * @example
- * const core = await Mindlink.start({ config, log, games, engines: engineProvider, skills, commands });
+ * const llm = llmOptions(config); // { ok: false, problem: 'needs LLM_MODEL …' }
  */
-export const engineProvider: EngineProvider = (kind, ctx) => {
-  if (kind === 'scripted') return createScriptedEngine(ctx);
-  throw new UserError('engine_unavailable', 'The llm engine is not part of this build yet; use the scripted engine.');
-};
+export function llmOptions(config: Config): { ok: true; options: Omit<LlmEngineOptions, 'avatarDir'> } | { ok: false; problem: string } {
+  const problem = llmSetupProblem(config);
+  if (problem || !config.LLM_MODEL) return { ok: false, problem: problem ?? 'needs LLM_MODEL' };
+  return {
+    ok: true,
+    options: {
+      transport: {
+        baseURL: config.LLM_BASE_URL,
+        model: config.LLM_MODEL,
+        apiKey: config.LLM_API_KEY,
+        stream: config.LLM_STREAM,
+        timeoutMs: config.LLM_TIMEOUT_MS,
+        ...DEFAULT_RETRY,
+      },
+      maxSteps: config.LLM_MAX_STEPS,
+      budgetChars: config.LLM_BUDGET_CHARS,
+    },
+  };
+}
+
+/**
+ * The production engine provider: `scripted` always; `llm` when the model is configured
+ * (otherwise a refusal naming the missing key, so nothing is created or switched).
+ *
+ * @example
+ * const core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills });
+ */
+export function createEngineProvider(config: Config): EngineProvider {
+  const llm = llmOptions(config);
+  return (kind, ctx) => {
+    if (kind === 'scripted') return createScriptedEngine(ctx);
+    if (!llm.ok) throw new UserError('llm_not_configured', `The llm engine is not set up: it ${llm.problem}.`, ctx.avatar);
+    return createLlmEngine(ctx, { ...llm.options, avatarDir: avatarDirOf(config.DATA_DIR, ctx.avatar) });
+  };
+}

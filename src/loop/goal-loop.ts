@@ -180,7 +180,16 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     // A question's prompt carries no notes: TASK.md is not read for it.
     const req = buildRequest({ ...this.requestFacts('question', ''), message: question });
     const controller = new AbortController();
-    const reply = await this.d.engine.turn(req, controller.signal);
+    let reply;
+    try {
+      reply = await this.d.engine.turn(req, controller.signal);
+    } catch (err) {
+      if (!(err instanceof ProviderRefusedError)) throw err;
+      // Out of credit or a bad key: the avatar stops (its line says why), as after an automatic turn.
+      this.selfStop(err.message);
+      return "I can't answer: the model provider refused, so I stopped.";
+    }
+    if (reply.usage) this.goals.recordUsage(this.rec, reply.usage);
     const parsed = parseProtocol(reply.text);
     this.applyDirections(parsed);
     return parsed.body || 'I have no answer to that right now.';
@@ -318,7 +327,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     }
     this.turnWasAborted = false;
     if (!this.active) return this.d.pacing.baseMs;
-    if (reply.usage) this.goals.recordUsage(reply.usage);
+    if (reply.usage) this.goals.recordUsage(this.rec, reply.usage);
 
     const parsed = parseProtocol(reply.text);
     // Every few seconds per avatar: debug, so an interactive console is not drowned (LOG_LEVEL=debug shows them).

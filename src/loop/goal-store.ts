@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Snapshot } from '../game/game.ts';
-import type { Avatar, Goal, GoalRecordEntry, Store } from '../store/store.ts';
+import type { TurnUsage } from '../engines/engine.ts';
+import type { Avatar, Goal, GoalRecordEntry, Store, Usage } from '../store/store.ts';
 import { sameGoal, type GoalChange, type LoopPost, type TurnDecision } from './decide.ts';
 import { completeDirection } from './directions.ts';
 
@@ -83,6 +84,7 @@ export class GoalStore {
       ended: this.now().toISOString(),
       outcome,
       ...(note ? { note } : {}),
+      ...(goal.usage ? { usage: { ...goal.usage } } : {}),
     };
     this.store.record.update((r) => {
       r.goals.push(entry);
@@ -99,13 +101,15 @@ export class GoalStore {
     return posts;
   }
 
-  /** Add one metered turn's tokens to the avatar's usage. */
-  recordUsage(usage: { promptTokens: number; completionTokens: number }): void {
-    this.store.record.update((r) => {
-      const u = (r.usage[this.avatar] ??= { promptTokens: 0, completionTokens: 0, requests: 0 });
+  /** Add one metered turn's tokens to the avatar's usage, and to its current goal's (kept with the goal when it ends). */
+  recordUsage(rec: Avatar, usage: TurnUsage): void {
+    const add = (u: Usage): void => {
       u.promptTokens += usage.promptTokens;
       u.completionTokens += usage.completionTokens;
-      u.requests += 1;
-    });
+      u.requests += usage.requests ?? 1;
+    };
+    this.store.record.update((r) => add((r.usage[this.avatar] ??= { promptTokens: 0, completionTokens: 0, requests: 0 })));
+    const goal = rec.goal;
+    if (goal) this.store.state.update(() => add((goal.usage ??= { promptTokens: 0, completionTokens: 0, requests: 0 })));
   }
 }

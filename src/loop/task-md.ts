@@ -359,6 +359,26 @@ export class TaskFile {
     });
   }
 
+  /**
+   * Replace the avatar's own part with `own`, keeping mindlink's sections as they are.
+   * Throws (and writes nothing) when `own` holds a mindlink section heading: those are mindlink's alone.
+   */
+  rewriteOwn(own: string): Promise<void> {
+    if (regions(own).some((r) => r.mindlink)) {
+      throw new Error(`your part must not contain the sections mindlink keeps (${MINDLINK_SECTIONS.map((h) => `## ${h}`).join(', ')})`);
+    }
+    return serialised(this.path, async () => {
+      const current = await this.readOrCreate();
+      const ours = regions(current)
+        .filter((r) => r.mindlink)
+        .map((r) => r.text)
+        .join('');
+      const mine = own.trim() === '' ? '' : `${own.replace(/\s+$/, '')}\n`;
+      const next = mine && ours ? `${mine}\n${ours.replace(/^\n+/, '')}` : mine + ours;
+      if (next !== current) await writeAtomic(this.path, next);
+    });
+  }
+
   /** Append `## <ISO date>` and the entry to the lab log. */
   appendLab(entry: string, now: Date): Promise<void> {
     return serialised(this.labPath, async () => {

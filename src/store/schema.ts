@@ -32,6 +32,8 @@ export const GoalSchema = z.object({
   baseline: z.record(z.string(), z.number()).nullable(),
   /** Changes whenever the goal changes, so a stale turn can never complete a newer goal. */
   runToken: z.string(),
+  /** Tokens spent on this goal so far (metered engines). */
+  usage: UsageSchema.optional(),
 });
 export type Goal = z.infer<typeof GoalSchema>;
 
@@ -170,6 +172,8 @@ export const GoalRecordEntrySchema = z.object({
   ended: z.string(),
   outcome: z.enum(['done', 'blocked', 'replaced', 'parked']),
   note: z.string().optional(),
+  /** Tokens the goal took (metered engines). */
+  usage: UsageSchema.optional(),
 });
 export type GoalRecordEntry = z.infer<typeof GoalRecordEntrySchema>;
 

@@ -63,3 +63,17 @@ export async function nextEvent<T extends unknown[]>(emitter: NodeJS.EventEmitte
     clearTimeout(timer);
   }
 }
+
+/** Push every complete line written to `stream` onto `lines` (a chunk may end mid-line). */
+export function collectLines(stream: NodeJS.ReadableStream, lines: string[]): void {
+  let buf = '';
+  stream.on('data', (b: Buffer | string) => {
+    buf += b.toString();
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      if (line !== '') lines.push(line);
+    }
+  });
+}

@@ -1,0 +1,276 @@
+/**
+ * The `llm` engine: any OpenAI-compatible chat completions endpoint plays the
+ * avatar through the skills, in small turns.
+ *
+ * A turn sends the stable system prompt, the kept conversation (recent turns
+ * whole, older ones condensed) and the turn's prompt; the model calls tools
+ * (at most `maxSteps` of them, each skill honouring the turn's abort) and
+ * ends with a reply in the reporting protocol. Every request stays under the
+ * message budget. Question turns only look and are not kept.
+ */
+import { join } from 'node:path';
+import { ProviderRefusedError } from '../../errors.ts';
+import { TaskFile } from '../../loop/task-md.ts';
+import type { Engine, EngineContext, SessionInfo, TurnReply, TurnRequest } from '../engine.ts';
+import { messageChars, type ChatMessage, type ToolSchema } from './messages.ts';
+import { systemPrompt, turnMessage, type HeardLine } from './prompts.ts';
+import { LlmSession } from './session.ts';
+import { briefSnapshot, questionTools, runTool, toolSchemas, type ToolHost } from './tools.ts';
+import { LlmTransport, ProviderUnavailableError, type Completion, type TransportOptions } from './transport.ts';
+import { addUsage, noUsage, type UsageTotals } from './usage.ts';
+
+/** How an llm engine is set up (from config). */
+export interface LlmEngineOptions {
+  transport: Omit<TransportOptions, 'log'>;
+  /** Most tool steps in one turn. */
+  maxSteps: number;
+  /** Most characters of messages in one request (tool schemas excluded). */
+  budgetChars: number;
+  /** The avatar's folder (`DATA_DIR/avatars/<name>`): TASK.md, lab log, the saved session. */
+  avatarDir: string;
+  now?: () => Date;
+}
+
+/** Most tool steps of a question turn (it may only look). */
+const QUESTION_STEPS = 2;
+/** Most in-game chat lines waiting for the next turn. */
+const HEARD_KEPT = 20;
+/** A tool result cut to this when a request would pass the budget. */
+const SHRUNK_RESULT = 160;
+
+/** Characters of what a request sends, by part (for the bench and the tests). */
+export interface RequestSize {
+  kind: TurnRequest['kind'];
+  /** JSON of the messages (the budget's measure). */
+  messages: number;
+  /** JSON of the tool schemas. */
+  tools: number;
+  /** The system prompt alone. */
+  system: number;
+  /** The new user text of the turn (0 on a tool step). */
+  newText: number;
+}
+
+/**
+ * @example
+ * const engine = new LlmEngine(ctx, { transport, maxSteps: 8, budgetChars: 16_000, avatarDir });
+ * const reply = await engine.turn(request, signal);
+ */
+export class LlmEngine implements Engine {
+  readonly name = 'llm';
+  /** Called with the size of every request sent (bench and tests measure with it). */
+  onRequest: ((size: RequestSize) => void) | undefined;
+
+  private readonly transport: LlmTransport;
+  private readonly convo: LlmSession;
+  private readonly system: string;
+  private readonly tools: ToolSchema[];
+  private readonly host: ToolHost;
+  private readonly heard: HeardLine[] = [];
+  private turnNo = 0;
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly o: LlmEngineOptions,
+  ) {
+    this.transport = new LlmTransport({ ...o.transport, log: ctx.log });
+    this.convo = LlmSession.open(o.avatarDir, ctx.log, () => this.now().getTime());
+    this.system = systemPrompt(ctx.avatar, o.maxSteps);
+    this.tools = toolSchemas(ctx.skills);
+    this.host = {
+      skills: ctx.skills,
+      game: ctx.game,
+      task: new TaskFile(o.avatarDir, ctx.avatar),
+      now: () => this.now(),
+    };
+    ctx.game.on('whispered', this.onWhisper);
+  }
+
+  private now(): Date {
+    return this.o.now ? this.o.now() : new Date();
+  }
+
+  private readonly onWhisper = (from: string, text: string): void => {
+    this.heard.push({ from, text });
+    if (this.heard.length > HEARD_KEPT) this.heard.splice(0, this.heard.length - HEARD_KEPT);
+  };
+
+  /** Age and size of the saved conversation (the loop rotates it when it is a day old). */
+  session(): SessionInfo {
+    return this.convo.info();
+  }
+
+  /** Start a fresh conversation (between turns only; the old one is kept as llm-session.prev.json). */
+  resetSession(): void {
+    this.convo.reset();
+  }
+
+  /** Stop listening to the game's whispers (the avatar's engine is being replaced). */
+  close(): void {
+    this.ctx.game.off('whispered', this.onWhisper);
+  }
+
+  /** One turn: requests and tool steps until the model replies (see the class). */
+  async turn(req: TurnRequest, signal: AbortSignal): Promise<TurnReply> {
+    if (req.kind === 'question') return this.question(req, signal);
+    this.turnNo++;
+    const heard = this.heard.splice(0);
+    const snap = this.ctx.game.snapshot();
+    const newText = turnMessage(req, heard, snap ? briefSnapshot(snap) : undefined);
+    const turn: ChatMessage[] = [{ role: 'user', content: newText }];
+    const calls: string[] = [];
+    const usage = noUsage();
+    let steps = 0;
+    let text: string;
+    try {
+      for (;;) {
+        const toolChoice = steps >= this.o.maxSteps ? 'none' : 'auto';
+        const messages = this.fit(turn);
+        this.measure(req.kind, messages, this.tools, steps === 0 && usage.requests === 0 ? newText.length : 0);
+        const c = await this.transport.complete({ messages, tools: this.tools, toolChoice }, signal);
+        this.count(usage, c);
+        if (c.toolCalls.length === 0 || toolChoice === 'none') {
+          text = c.content;
+          break;
+        }
+        const ids = c.toolCalls.map((call, i) => call.id || `call_${this.turnNo}_${usage.requests}_${i}`);
+        turn.push({
+          role: 'assistant',
+          content: c.content || null,
+          tool_calls: c.toolCalls.map((call, i) => ({ id: ids[i] ?? `call_${i}`, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })),
+        });
+        for (const [i, call] of c.toolCalls.entries()) {
+          const id = ids[i] ?? `call_${i}`;
+          if (steps >= this.o.maxSteps) {
+            turn.push({ role: 'tool', tool_call_id: id, content: `error: not run, the turn's ${this.o.maxSteps} tool steps are used up; end the turn now` });
+            continue;
+          }
+          steps++;
+          const outcome = await runTool(this.host, call, signal);
+          calls.push(outcome.summary);
+          turn.push({ role: 'tool', tool_call_id: id, content: outcome.content });
+        }
+        if (signal.aborted) throw signal.reason;
+      }
+    } catch (err) {
+      if (signal.aborted) {
+        this.convo.noteInterrupted(req.kind, calls);
+        // The chat heard before this turn is still news for the next one.
+        this.heard.unshift(...heard);
+        if (this.heard.length > HEARD_KEPT) this.heard.splice(0, this.heard.length - HEARD_KEPT);
+        throw err;
+      }
+      if (err instanceof ProviderUnavailableError) {
+        // Rate limited or down past every retry: this turn ends as "working", and the loop backs off.
+        this.ctx.log.warn({ err: err.message }, 'model unavailable; the turn ends without an answer');
+        this.convo.noteInterrupted(req.kind, calls);
+        return { text: `(${err.message})\nSTATUS: working`, usage: { ...usage } };
+      }
+      if (!(err instanceof ProviderRefusedError)) this.convo.noteInterrupted(req.kind, calls);
+      throw err;
+    }
+    turn.push({ role: 'assistant', content: text });
+    this.convo.commit(req.kind, turn, calls);
+    return { text, usage: { ...usage } };
+  }
+
+  /** A question: a short turn that may only look; not kept in the conversation (the automatic turn may be running meanwhile). */
+  private async question(req: TurnRequest, signal: AbortSignal): Promise<TurnReply> {
+    const tools = questionTools(this.tools);
+    const newText = turnMessage(req, []);
+    const extra: ChatMessage[] = [{ role: 'user', content: newText }];
+    const usage = noUsage();
+    for (let step = 0; ; step++) {
+      const toolChoice = step >= QUESTION_STEPS ? 'none' : 'auto';
+      const context = this.convo.context();
+      const system: ChatMessage = { role: 'system', content: this.system };
+      let messages: ChatMessage[] = [system, ...context, ...extra];
+      if (messageChars(messages) > this.o.budgetChars) messages = [system, ...this.convo.withSummary(extra)];
+      messages = this.shrink(messages);
+      this.measure('question', messages, tools, step === 0 ? newText.length : 0);
+      let c: Completion;
+      try {
+        c = await this.transport.complete({ messages, tools, toolChoice }, signal);
+      } catch (err) {
+        if (!(err instanceof ProviderUnavailableError)) throw err;
+        this.ctx.log.warn({ err: err.message }, 'model unavailable for a question');
+        return { text: "The model provider is not answering right now; ask me again in a moment.", usage: { ...usage } };
+      }
+      this.count(usage, c);
+      if (c.toolCalls.length === 0 || toolChoice === 'none') return { text: c.content, usage: { ...usage } };
+      const allowed = new Set(tools.map((t) => t.function.name));
+      const ids = c.toolCalls.map((call, i) => call.id || `q_${step}_${i}`);
+      extra.push({
+        role: 'assistant',
+        content: c.content || null,
+        tool_calls: c.toolCalls.map((call, i) => ({ id: ids[i] ?? `q_${i}`, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })),
+      });
+      for (const [i, call] of c.toolCalls.entries()) {
+        const outcome = await runTool(this.host, call, signal, allowed);
+        extra.push({ role: 'tool', tool_call_id: ids[i] ?? `q_${i}`, content: outcome.content });
+      }
+    }
+  }
+
+  private count(usage: UsageTotals, c: Completion): void {
+    addUsage(usage, c.usage ?? { promptTokens: 0, completionTokens: 0 });
+  }
+
+  private measure(kind: TurnRequest['kind'], messages: ChatMessage[], tools: readonly ToolSchema[], newText: number): void {
+    if (!this.onRequest) return;
+    this.onRequest({ kind, messages: messageChars(messages), tools: JSON.stringify(tools).length, system: this.system.length, newText });
+  }
+
+  /**
+   * The request's messages under the budget: older kept turns are condensed
+   * first, then old summary lines dropped, then (rarely) this turn's tool
+   * results and prompt cut.
+   */
+  private fit(turn: ChatMessage[]): ChatMessage[] {
+    const system: ChatMessage = { role: 'system', content: this.system };
+    const build = (): ChatMessage[] => [system, ...this.convo.withSummary([...this.convo.turns.flatMap((t) => t.messages), ...turn])];
+    let messages = build();
+    while (messageChars(messages) > this.o.budgetChars && this.convo.condenseOldest()) messages = build();
+    while (messageChars(messages) > this.o.budgetChars && this.convo.dropSummaryLine()) messages = build();
+    return this.shrink(messages);
+  }
+
+  /** Last resort under the budget: cut tool results (oldest first), then the longest user text. */
+  private shrink(messages: ChatMessage[]): ChatMessage[] {
+    let out = messages;
+    for (let i = 0; i < out.length && messageChars(out) > this.o.budgetChars; i++) {
+      const m = out[i];
+      if (m?.role === 'tool' && m.content.length > SHRUNK_RESULT) {
+        out = out.map((x, j) => (j === i ? { ...m, content: `${m.content.slice(0, SHRUNK_RESULT - 1)}…` } : x));
+      }
+    }
+    let excess = messageChars(out) - this.o.budgetChars;
+    while (excess > 0) {
+      let longest = -1;
+      out.forEach((m, i) => {
+        if (m.role === 'user' && (longest < 0 || m.content.length > (out[longest]?.content?.length ?? 0))) longest = i;
+      });
+      const m = out[longest];
+      if (!m || m.role !== 'user' || m.content.length < 200) break;
+      const keep = Math.max(100, m.content.length - excess - 40);
+      out = out.map((x, j) => (j === longest ? { role: 'user' as const, content: `${m.content.slice(0, keep)}\n(…cut to fit)` } : x));
+      excess = messageChars(out) - this.o.budgetChars;
+    }
+    return out;
+  }
+}
+
+/**
+ * The engine of one avatar.
+ *
+ * @example
+ * const engine = createLlmEngine(ctx, { transport, maxSteps: 8, budgetChars: 16_000, avatarDir: join(dataDir, 'avatars', ctx.avatar) });
+ */
+export function createLlmEngine(ctx: EngineContext, opts: LlmEngineOptions): LlmEngine {
+  return new LlmEngine(ctx, opts);
+}
+
+/** The folder of an avatar under a data dir (the same as the store's). */
+export function avatarDirOf(dataDir: string, avatar: string): string {
+  return join(dataDir, 'avatars', avatar);
+}

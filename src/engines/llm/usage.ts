@@ -1,0 +1,58 @@
+/**
+ * Token usage: sums, and what it costs at the configured prices
+ * (`LLM_PRICE_IN` / `LLM_PRICE_OUT`, per million tokens).
+ */
+
+/** Tokens counted over some requests. */
+export interface UsageTotals {
+  promptTokens: number;
+  completionTokens: number;
+  requests: number;
+}
+
+/** Prices per million tokens; either may be unknown. */
+export interface Prices {
+  inPerMillion?: number | undefined;
+  outPerMillion?: number | undefined;
+}
+
+/** No tokens yet. */
+export function noUsage(): UsageTotals {
+  return { promptTokens: 0, completionTokens: 0, requests: 0 };
+}
+
+/**
+ * Add `b` into `a` (in place) and return `a`.
+ *
+ * @example
+ * addUsage(total, { promptTokens: 1200, completionTokens: 80, requests: 1 });
+ */
+export function addUsage(a: UsageTotals, b: { promptTokens: number; completionTokens: number; requests?: number }): UsageTotals {
+  a.promptTokens += b.promptTokens;
+  a.completionTokens += b.completionTokens;
+  a.requests += b.requests ?? 1;
+  return a;
+}
+
+/** The cost in the prices' currency, or null when no price is set. */
+export function costOf(u: UsageTotals, prices: Prices): number | null {
+  if (prices.inPerMillion === undefined && prices.outPerMillion === undefined) return null;
+  return (u.promptTokens * (prices.inPerMillion ?? 0) + u.completionTokens * (prices.outPerMillion ?? 0)) / 1_000_000;
+}
+
+/** `12,345` */
+export function formatTokens(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/**
+ * `12,345 in + 678 out tokens (9 requests) ≈ $0.0023` — the cost part only when prices are set.
+ *
+ * @example
+ * formatUsage({ promptTokens: 5000, completionTokens: 200, requests: 2 }, { inPerMillion: 0.15, outPerMillion: 0.6 });
+ */
+export function formatUsage(u: UsageTotals, prices: Prices): string {
+  const cost = costOf(u, prices);
+  const base = `${formatTokens(u.promptTokens)} in + ${formatTokens(u.completionTokens)} out tokens (${formatTokens(u.requests)} request${u.requests === 1 ? '' : 's'})`;
+  return cost === null ? base : `${base} ≈ $${cost < 0.01 ? cost.toFixed(4) : cost.toFixed(2)}`;
+}
