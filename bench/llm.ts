@@ -108,7 +108,7 @@ export default async function bench(): Promise<void> {
     running.send('stay near the spawn point and keep the area tidy; build only with dirt where the ground is flat');
     await waitTurns(16);
     running.send('where are you?');
-    running.send('when it gets dark, stop digging and wait for daylight near the spawn point');
+    running.send('at night, stop digging and wait for daylight near the spawn point');
     await waitTurns(TURNS / 2);
     // A restart halfway: the next turn is a resume of the saved goal and conversation.
     await running.core.stop();
