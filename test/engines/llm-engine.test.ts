@@ -139,7 +139,7 @@ describe('llm engine against the fake endpoint', () => {
     expect(collect?.description).toBe('Gather N more of a block drop');
     expect(collect?.parameters).toEqual({
       type: 'object',
-      properties: { item: { type: 'string', description: 'block or item name' }, count: { type: 'integer', default: 1 } },
+      properties: { item: { type: 'string', description: 'block or item name' }, count: { type: 'integer' } },
       required: ['item'],
     });
     for (const t of tools) expect(t.function.description ?? '').not.toMatch(/\n/);

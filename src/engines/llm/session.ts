@@ -28,7 +28,7 @@ const SUMMARY_LINES = 3;
 /** Most characters of a tool result in a kept (past) turn. */
 const KEPT_RESULT_MAX = 120;
 /** Most characters of one summary line. */
-const SUMMARY_LINE_MAX = 120;
+const SUMMARY_LINE_MAX = 110;
 
 const TurnSchema = z.object({
   kind: z.string(),

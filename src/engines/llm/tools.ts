@@ -69,10 +69,11 @@ const BUILTINS: Builtin[] = [
 ];
 
 /**
- * Schema keys left out: they cost characters on every request and the skill validates them anyway
- * (a value out of range comes back as a `bad_params` result the model can read).
+ * Schema keys left out: they cost characters on every request and the skill applies them anyway
+ * (a value out of range comes back as a `bad_params` result the model can read; a parameter left
+ * out takes its default, and `required` already says which may be left out).
  */
-const DROPPED_KEYS = new Set(['$schema', 'additionalProperties', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
+const DROPPED_KEYS = new Set(['$schema', 'additionalProperties', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'default']);
 /** Most characters of a parameter's description. */
 const PARAM_DESCRIPTION_MAX = 30;
 
