@@ -70,6 +70,22 @@ export interface TurnUsage {
   requests?: number;
 }
 
+/**
+ * A turn stopped early by its abort signal (owner stop, new owner goal). `usage` is what the requests it
+ * had already finished cost, so a metered engine's tokens are counted even when its reply never comes.
+ *
+ * @example
+ * if (signal.aborted) throw new TurnInterruptedError(usage, signal.reason);
+ */
+export class TurnInterruptedError extends Error {
+  readonly usage: TurnUsage;
+  constructor(usage: TurnUsage, reason: unknown) {
+    super(`turn interrupted: ${reason instanceof Error ? reason.message : String(reason)}`, { cause: reason });
+    this.name = 'TurnInterruptedError';
+    this.usage = usage;
+  }
+}
+
 /** Size and age of the engine's current conversation, for fresh-session rotation. */
 export interface SessionInfo {
   startedAt: number;

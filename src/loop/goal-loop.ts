@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Backoff } from '../backoff.ts';
-import type { Engine, TurnKind } from '../engines/engine.ts';
+import { TurnInterruptedError, type Engine, type TurnKind } from '../engines/engine.ts';
 import { ProviderRefusedError } from '../errors.ts';
 import { worldFingerprint, type Snapshot } from '../game/game.ts';
 import type { Avatar } from '../store/store.ts';
@@ -267,8 +267,9 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
       delay = await this.turnInner();
     } catch (err) {
       if (this.turnWasAborted) {
-        // Stopped or replaced by the owner mid-turn: not a crash.
+        // Stopped or replaced by the owner mid-turn: not a crash. The requests it finished still cost tokens.
         this.turnWasAborted = false;
+        if (err instanceof TurnInterruptedError && err.usage.requests !== 0) this.goals.recordUsage(this.rec, err.usage);
         if (!this.active) return;
         this.schedule(0);
         return;

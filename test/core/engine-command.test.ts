@@ -20,7 +20,7 @@ import { createEngineProvider } from '../../src/engines/index.ts';
 import { UserError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
-import { FakeOpenAI, lastUserText } from '../fakes/openai-api.ts';
+import { FakeOpenAI, lastMessage, lastUserText } from '../fakes/openai-api.ts';
 import { collectLines, waitFor } from '../game/helpers.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -148,6 +148,23 @@ describe('/engine and /usage', () => {
     await r.line(/^\[demo\] I can't answer: the model provider refused, so I stopped\.$/);
     expect(r.core.avatars.displayState('demo')).toBe('stopped');
     expect(r.core.avatars.get('demo')?.playing).toBe(false);
+  });
+
+  it('GIVEN an llm turn stopped by the owner after a finished request THEN the tokens of that request are still counted', async () => {
+    const llm = await fake();
+    llm.script = (req) =>
+      lastUserText(req).includes('Goal (set by your owner): collect 5 dirt')
+        ? lastMessage(req)?.role === 'tool'
+          ? { hang: true }
+          : { toolCalls: [{ name: 'look', arguments: {} }], usage: { prompt: 1234, completion: 5 } }
+        : { content: 'Waiting.\nSTATUS: working', usage: { prompt: 10, completion: 1 } };
+    const r = await startCore(await tempDir(), { ENGINE: 'llm', LLM_BASE_URL: llm.baseURL, LLM_MODEL: 'fake-model' });
+    r.send('Goal: collect 5 dirt');
+    await waitFor(() => llm.requests.some((q) => lastMessage(q)?.role === 'tool'), 20_000, 'the hanging tool step');
+    const before = r.core.store.record.data.usage.demo?.promptTokens ?? 0;
+    r.send('/stop');
+    await r.line(/^\[demo\] Stopped\. /);
+    await waitFor(() => (r.core.store.record.data.usage.demo?.promptTokens ?? 0) >= before + 1234, 20_000, 'the finished request counted');
   });
 
   it('GIVEN /help THEN /engine and /usage are listed only when the llm engine is configured', async () => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { TurnRequest } from '../../src/engines/engine.ts';
+import { TurnInterruptedError, type TurnRequest } from '../../src/engines/engine.ts';
 import { LlmEngine, type LlmEngineOptions, type RequestSize } from '../../src/engines/llm/llm-engine.ts';
 import { SESSION_FILE } from '../../src/engines/llm/session.ts';
 import { retryAfterMs } from '../../src/engines/llm/transport.ts';
@@ -228,6 +228,17 @@ describe('llm engine against the fake endpoint', () => {
     llm.script = (req) => ({ content: `I see ${req.body.messages.length} messages.` });
     await e.turn(request('continue', 'collect 1 dirt'), signal());
     expect(llm.requests[1]?.body.messages.map((m) => m.role)).toEqual(['system', 'user']);
+  });
+
+  it('GIVEN a turn aborted after one finished request THEN it rejects with TurnInterruptedError carrying that request\'s tokens', async () => {
+    llm.queued.push({ toolCalls: [{ name: 'collect', arguments: { item: 'dirt' } }], usage: { prompt: 700, completion: 9 } }, { hang: true });
+    const controller = new AbortController();
+    const turn = engine().turn(request('continue', 'collect 1 dirt'), controller.signal);
+    await llm.nthRequest(2);
+    controller.abort(new Error('owner stop'));
+    const err = await turn.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TurnInterruptedError);
+    expect((err as TurnInterruptedError).usage).toEqual({ promptTokens: 700, completionTokens: 9, requests: 1 });
   });
 
   it('GIVEN no API key THEN no Authorization header is sent; GIVEN a key THEN it is sent as a bearer token', async () => {

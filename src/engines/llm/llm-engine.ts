@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import { ProviderRefusedError } from '../../errors.ts';
 import { TaskFile } from '../../loop/task-md.ts';
-import type { Engine, EngineContext, SessionInfo, TurnReply, TurnRequest } from '../engine.ts';
+import { TurnInterruptedError, type Engine, type EngineContext, type SessionInfo, type TurnReply, type TurnRequest } from '../engine.ts';
 import { messageChars, type ChatMessage, type ToolSchema } from './messages.ts';
 import { systemPrompt, turnMessage, type HeardLine } from './prompts.ts';
 import { LlmSession } from './session.ts';
@@ -158,7 +158,7 @@ export class LlmEngine implements Engine {
         // The chat heard before this turn is still news for the next one.
         this.heard.unshift(...heard);
         if (this.heard.length > HEARD_KEPT) this.heard.splice(0, this.heard.length - HEARD_KEPT);
-        throw err;
+        throw new TurnInterruptedError({ ...usage }, signal.reason);
       }
       if (err instanceof ProviderUnavailableError) {
         // Rate limited or down past every retry: this turn ends as "working", and the loop backs off.
