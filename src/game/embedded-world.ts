@@ -6,6 +6,14 @@
  * stdout prompt, its ticking intervals and its process-wide handlers away from
  * mindlink; its output is logged at debug. It quits when mindlink dies.
  *
+ * The child runs in its own process group (`detached`), so the signals a
+ * terminal sends to the whole foreground group (Ctrl-C's SIGINT, a group
+ * SIGTERM) reach mindlink only. mindlink then stops it itself, last, over IPC:
+ * loops paused, bots quit (the world saves each player as it leaves), the
+ * world saved, then the child exits. Were the child to take the group's
+ * signal, it would kick the avatars and exit before they left, and what they
+ * gathered since their last save would be lost.
+ *
  * The world uses mindlink's own deterministic generator (flat grass over dirt
  * over stone, an oak tree in most chunks, a clear spawn at 0 64 0) and is saved
  * under `<dataDir>/world`.
@@ -132,6 +140,8 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
       cwd: dataDir,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       env: { ...process.env, NODE_OPTIONS: '' },
+      // Its own process group: a terminal's Ctrl-C reaches mindlink only, which stops the world last (see above).
+      detached: true,
     });
     const tail: string[] = [];
     const pipe = (stream: NodeJS.ReadableStream | null, name: string): void => {
@@ -190,7 +200,7 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
    */
   async stop(graceMs = 20_000): Promise<void> {
     if (!this.#alive) return this.#exited;
-    // The child may be exiting already (Ctrl-C reaches the whole process group): a failed send is expected then.
+    // The child may be exiting already (it lost its IPC channel, or someone signalled it directly): a failed send is expected then.
     if (this.#child.connected) {
       this.#child.send({ type: 'stop' }, (err) => {
         if (err) this.#log.debug({ err }, 'stop message not delivered; the world is exiting already');

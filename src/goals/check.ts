@@ -31,6 +31,21 @@ function fmt(n: number): string {
 }
 
 /**
+ * Whether the inventory a "collect N more" goal was measured against is gone: the avatar holds
+ * fewer of the goal's items than when the goal was set (its inventory was lost while it was out
+ * of the game). The goal loop then measures the baseline again when the avatar is back.
+ *
+ * @example
+ * baselineGone('collect 3 dirt', { dirt: 3 }, snapWithEmptyInventory); // true
+ * baselineGone('get 3 dirt', { dirt: 3 }, snapWithEmptyInventory);     // false: "get" counts what is held
+ */
+export function baselineGone(goalText: string, baseline: Record<string, number>, snap: Snapshot): boolean {
+  const intent = parseGoal(goalText);
+  if (intent.kind !== 'craft' && !(intent.kind === 'collect' && intent.mode === 'more')) return false;
+  return countItems(snap.inventory, intent.item) < countItems(baseline, intent.item);
+}
+
+/**
  * Check a goal against a snapshot.
  *
  * @param goalText the goal as set ("collect 3 oak logs")

@@ -13,6 +13,7 @@ import type { Backoff } from '../backoff.ts';
 import { TurnInterruptedError, type Engine, type TurnKind } from '../engines/engine.ts';
 import { ProviderRefusedError } from '../errors.ts';
 import { worldFingerprint, type Snapshot } from '../game/game.ts';
+import { baselineGone } from '../goals/check.ts';
 import type { Avatar } from '../store/store.ts';
 import { decideCrash, decideTurn, freshMemory, paceTurn, pickTurn, sessionDue, type CompletionCheck, type LoopMemory } from './decide.ts';
 import { GoalStore } from './goal-store.ts';
@@ -100,6 +101,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     this.d.game.on('connected', this.onConnected);
     this.d.game.on('whispered', this.onWhisper);
     this.d.game.on('ended', this.onEnded);
+    if (this.d.game.state === 'connected') this.measureBaseline();
     this.schedule(0);
   }
 
@@ -207,16 +209,25 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   }
 
   private readonly onConnected = (): void => {
-    const rec = this.rec;
-    const snap = this.d.game.snapshot();
-    if (rec.goal && !rec.goal.baseline && snap) {
-      const goal = rec.goal;
-      this.d.store.state.update(() => {
-        goal.baseline = { ...snap.inventory };
-      });
-    }
+    this.measureBaseline();
     this.wake();
   };
+
+  /**
+   * In the game again: a goal set while out of the game gets its baseline now, and a baseline the
+   * inventory no longer holds (it was lost while the avatar was away) is measured again, so
+   * "collect N more" still means N more than the avatar holds, never the items it lost plus N.
+   */
+  private measureBaseline(): void {
+    const goal = this.rec.goal;
+    const snap = this.d.game.snapshot();
+    if (!goal || !snap) return;
+    if (goal.baseline && !baselineGone(goal.text, goal.baseline, snap)) return;
+    if (goal.baseline) this.d.log.info({ avatar: this.d.avatar, goal: goal.text, was: goal.baseline }, 'the inventory the goal was measured against is gone: measuring again');
+    this.d.store.state.update(() => {
+      goal.baseline = { ...snap.inventory };
+    });
+  }
 
   private readonly onWhisper = (): void => {
     this.wake();

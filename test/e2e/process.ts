@@ -14,6 +14,8 @@ export interface MindlinkProcess {
   stderr: string[];
   /** The first stdout line matching (already seen or still to come), or a rejection after `timeoutMs`. */
   line(re: RegExp, timeoutMs?: number): Promise<string>;
+  /** The first stderr (log) line matching, seen from now on, or a rejection after `timeoutMs`. */
+  logLine(re: RegExp, timeoutMs?: number): Promise<string>;
   send(text: string): void;
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
@@ -30,6 +32,7 @@ export function startMindlink(env: Record<string, string>, opts: { detached?: bo
   const lines: string[] = [];
   const stderr: string[] = [];
   const waiters: { re: RegExp; resolve: (l: string) => void }[] = [];
+  const logWaiters: { re: RegExp; resolve: (l: string) => void }[] = [];
   createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (l) => {
     lines.push(l);
     for (const w of [...waiters]) {
@@ -42,6 +45,12 @@ export function startMindlink(env: Record<string, string>, opts: { detached?: bo
   createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (l) => {
     stderr.push(l);
     if (stderr.length > 400) stderr.shift();
+    for (const w of [...logWaiters]) {
+      if (w.re.test(l)) {
+        logWaiters.splice(logWaiters.indexOf(w), 1);
+        w.resolve(l);
+      }
+    }
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return {
@@ -50,6 +59,19 @@ export function startMindlink(env: Record<string, string>, opts: { detached?: bo
     stderr,
     exited,
     send: (text) => child.stdin?.write(`${text}\n`),
+    logLine: (re, timeoutMs = 60_000) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          reject(new Error(`no stderr line matching ${re} within ${timeoutMs} ms.\nstdout:\n${lines.join('\n')}\nstderr (tail):\n${stderr.slice(-30).join('\n')}`));
+        }, timeoutMs);
+        logWaiters.push({
+          re,
+          resolve: (l) => {
+            clearTimeout(timer);
+            resolve(l);
+          },
+        });
+      }),
     line: (re, timeoutMs = 60_000) => {
       const found = lines.find((l) => re.test(l));
       if (found) return Promise.resolve(found);

@@ -393,6 +393,33 @@ describe('goal loop', () => {
     expect(t1.req.task).toContain('## Ambitions');
   });
 
+  it('GIVEN a saved "collect 3 dirt" goal measured against 3 dirt WHEN the avatar comes back with an empty inventory THEN the baseline is measured again and 3 new dirt finish it', async () => {
+    const h = await harness((req) => (req.kind === 'wrapup' ? 'ok' : 'STATUS: done'), (a) => {
+      a.playing = true;
+      a.goal = { text: 'collect 3 dirt', setBy: 'owner', setById: 'owner1', startedAt: new Date().toISOString(), baseline: { dirt: 3 }, runToken: 't1' };
+    });
+    const d0 = await start(h);
+    expect(h.rec().goal?.baseline).toEqual({});
+    h.game.give('dirt', 3);
+    await turn(h, d0);
+    expect(h.posts.filter((p) => p.kind === 'done')).toEqual([{ kind: 'done', text: 'Done: collect 3 dirt', ping: 'owner1' }]);
+  });
+
+  it('GIVEN a saved "collect 3 dirt" goal WHEN the avatar comes back holding what it held THEN the baseline stays (a restart never moves the finish line)', async () => {
+    const h = await harness(() => 'STATUS: done', (a) => {
+      a.playing = true;
+      a.goal = { text: 'collect 3 dirt', setBy: 'owner', setById: 'owner1', startedAt: new Date().toISOString(), baseline: { dirt: 3 }, runToken: 't1' };
+    });
+    h.game.give('dirt', 4);
+    const d0 = await start(h);
+    expect(h.rec().goal?.baseline).toEqual({ dirt: 3 });
+    h.game.drop();
+    h.game.reconnect();
+    expect(h.rec().goal?.baseline).toEqual({ dirt: 3 });
+    await turn(h, d0);
+    expect(h.posts.filter((p) => p.kind === 'done')).toEqual([]);
+  });
+
   it('GIVEN a day-old engine session THEN it is rotated between turns and the first prompt says it is fresh', async () => {
     const h = await harness(() => 'STATUS: working');
     const d0 = await start(h);
