@@ -24,7 +24,7 @@ import { People } from './people/people.ts';
 import { MessageRouter } from './router.ts';
 import { createScheduleDesk } from './schedule/desk.ts';
 import { Scheduler } from './schedule/scheduler.ts';
-import { Store } from './store/store.ts';
+import { Store, type StoreOptions } from './store/store.ts';
 
 /** How to start the core. */
 export interface MindlinkOptions {
@@ -38,6 +38,8 @@ export interface MindlinkOptions {
   commands: CommandDispatcher;
   checkGoal?: GoalChecker;
   now?: () => Date;
+  /** How the store writes its files (tests inject failing writes). */
+  store?: Pick<StoreOptions, 'adapter'>;
 }
 
 /** How long shutdown lets the couriers deliver before it stops them. */
@@ -70,7 +72,7 @@ export class Mindlink {
   static async start(opts: MindlinkOptions): Promise<Mindlink> {
     const { config, log } = opts;
     const now = opts.now ?? (() => new Date());
-    const store = await Store.open(config.DATA_DIR);
+    const store = await Store.open(config.DATA_DIR, { log, ...opts.store });
     const outbox = new Outbox(store);
     seedStore(store, config, now());
     const people = new People(store, config.ADMINS);
@@ -102,7 +104,7 @@ export class Mindlink {
     });
     const desk = createScheduleDesk({ scheduler: schedules, people, store });
     const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, config });
-    const router = new MessageRouter({ avatars, people, links, poster, commands: opts.commands, host, log });
+    const router = new MessageRouter({ avatars, people, links, poster, commands: opts.commands, host, log, store });
     const couriers = new Couriers(outbox, log, {
       onUndeliverable: (dest, reason) => links.unlinkDest(dest, reason),
       onMoved: (from, to) => links.moveDest(from, to),
@@ -133,6 +135,8 @@ export class Mindlink {
     await this.avatars.shutdown();
     await this.couriers.stop(SHUTDOWN_DELIVERY_GRACE_MS);
     await this.games.close();
+    // Writes what is still pending (also what failed before, e.g. on a disk that was full).
     await this.store.flush();
+    this.store.close();
   }
 }

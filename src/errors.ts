@@ -49,6 +49,53 @@ export class StoreCorruptError extends Error {
   }
 }
 
+/** What a failed write's error code means, in words for a chat line. */
+export function writeFailureReason(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOSPC':
+      return 'disk full';
+    case 'EDQUOT':
+      return 'disk quota exceeded';
+    case 'EROFS':
+      return 'the data folder is read-only';
+    case 'EACCES':
+    case 'EPERM':
+      return 'no permission to write the data folder';
+    case 'EIO':
+      return 'disk error';
+    default:
+      return `the write failed (${code ?? 'unknown error'})`;
+  }
+}
+
+/**
+ * A data file could not be written (disk full, read-only…). The change stays in memory and the store
+ * keeps trying to write it; until it is on disk a restart would lose it, and the chat says so instead
+ * of acknowledging it.
+ */
+export class StoreWriteError extends UserError {
+  /** The file that could not be written. */
+  readonly file: string;
+  /** The write's own error (`code` ENOSPC, EROFS…). */
+  override readonly cause: unknown;
+  constructor(file: string, cause: unknown, avatar?: string) {
+    super(
+      'not_saved',
+      `Could not save: ${writeFailureReason(cause)}. The change is kept and saved as soon as the disk takes it again; a restart before then loses it.`,
+      avatar,
+    );
+    this.name = 'StoreWriteError';
+    this.file = file;
+    this.cause = cause;
+  }
+
+  /** The same failure, told as a line about one avatar (the console prefixes it with `[name] `). */
+  about(avatar: string | null | undefined): StoreWriteError {
+    return avatar ? new StoreWriteError(this.file, this.cause, avatar) : this;
+  }
+}
+
 /** A configuration value is invalid. The message is one line naming the key. */
 export class ConfigError extends Error {
   constructor(message: string) {

@@ -11,7 +11,7 @@ import { Reflexes } from '../skills/reflexes.ts';
 import { loadConfig, type Config } from './config.ts';
 import { Mindlink } from './core.ts';
 import { createEngineProvider } from './engines/index.ts';
-import { StoreCorruptError } from './errors.ts';
+import { StoreCorruptError, StoreWriteError, writeFailureReason } from './errors.ts';
 import { createGameProvider } from './game/provider.ts';
 import { createLogger, registerSecret, type Logger } from './logger.ts';
 
@@ -42,6 +42,9 @@ async function main(): Promise<void> {
       .then(() => process.exit(0))
       .catch((err: unknown) => {
         log.error({ err }, 'shutdown failed');
+        if (err instanceof StoreWriteError) {
+          process.stderr.write(`mindlink: stopped without saving ${err.file}: ${writeFailureReason(err.cause)}; the changes since its last write are lost.\n`);
+        }
         process.exit(1);
       });
   };

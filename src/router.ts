@@ -17,6 +17,7 @@ import type { Poster } from './outbox/poster.ts';
 import type { Links } from './people/links.ts';
 import { STRANGER_REFUSAL, type People } from './people/people.ts';
 import type { Destination } from './store/schema.ts';
+import type { Store } from './store/store.ts';
 
 /** The parts the router hands messages to. */
 export interface RouterParts {
@@ -27,6 +28,8 @@ export interface RouterParts {
   commands: CommandDispatcher;
   host: CommandHost;
   log: Logger;
+  /** Nothing is acknowledged before it is on disk: each reply to a change waits for the store first. */
+  store: Store;
 }
 
 /**
@@ -49,7 +52,10 @@ export class MessageRouter implements BridgeHost {
   /** Run a command; the reply is posted to the chat. Never throws. */
   async runCommand(inv: CommandInvocation): Promise<void> {
     try {
+      const mark = this.p.store.mark();
       const reply = await this.p.commands.run(inv, this.p.host);
+      // A command that changed something answers only once the change is on disk ("Could not save: …" otherwise).
+      await this.p.store.saved(mark, reply.avatar);
       this.p.poster.reply(inv, reply.avatar, reply.text);
     } catch (err) {
       this.replyError(inv, err);
@@ -99,7 +105,9 @@ export class MessageRouter implements BridgeHost {
       }
       case 'direction': {
         people.requireControl(msg, avatar);
+        const mark = this.p.store.mark();
         const n = avatars.addDirection(avatar.name, text, people.author(msg, avatar)?.id ?? null);
+        await this.p.store.saved(mark, avatar.name);
         poster.reply(msg, avatar.name, `Noted as direction #${n}.`);
         return;
       }

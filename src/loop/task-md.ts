@@ -345,9 +345,18 @@ export class TaskFile {
     this.labPath = join(dir, 'lab-log.md');
   }
 
-  /** The file's text; creates it with {@link initialTask} on first read. */
+  /**
+   * The file's text; creates it with {@link initialTask} on first read. Should creating it fail (a full
+   * disk), the initial text is returned all the same, so a turn can go on; the file is created by the next
+   * read or {@link TaskFile.update}, which reports the error.
+   */
   read(): Promise<string> {
-    return serialised(this.path, () => this.readOrCreate());
+    return serialised(this.path, () =>
+      this.readOrCreate().catch(async (err: unknown) => {
+        if ((await readIfExists(this.path)) !== null) throw err;
+        return initialTask(this.avatar);
+      }),
+    );
   }
 
   /** Rewrite only mindlink's sections, atomically; writes nothing when the text would not change. */

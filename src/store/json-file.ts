@@ -2,18 +2,42 @@
  * One lowdb JSON file, validated with zod after read and written through one
  * serialised writer.
  *
- * Writes are atomic (lowdb's steno: temp file, then rename), serialised per
- * file, and coalesced: any number of {@link DataFile.update} calls in the same
- * tick become one write, and writes requested while one is in flight collapse
- * into a single follow-up write.
+ * Writes are atomic (lowdb's steno: temp file, then rename, see
+ * {@link SafeJSONFile}), serialised per file, and coalesced: any number of
+ * {@link DataFile.update} calls in the same tick become one write, and writes
+ * requested while one is in flight collapse into a single follow-up write.
+ *
+ * A write that fails (disk full, read-only…) is not forgotten: the data stays
+ * in memory, the file says so ({@link DataFile.failure}, a `writeFailed`
+ * event), and it writes again with a growing pause (up to
+ * {@link RETRY_MAX_MS}) until the disk takes it (`recovered`). A
+ * {@link DataFile.flush} tries once more at once instead of reporting a stale
+ * failure, and throws {@link StoreWriteError} only when that write fails too.
  */
+import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Low } from 'lowdb';
-import { JSONFile } from 'lowdb/node';
+import { Low, type Adapter } from 'lowdb';
 import type { z } from 'zod';
-import { StoreCorruptError } from '../errors.ts';
+import { StoreCorruptError, StoreWriteError } from '../errors.ts';
+import { SafeJSONFile } from './safe-json-file.ts';
+
+/** The first pause before a failed write is tried again; it doubles up to {@link RETRY_MAX_MS}. */
+export const RETRY_FIRST_MS = 500;
+/** The longest pause between tries of a failed write. */
+export const RETRY_MAX_MS = 30_000;
+
+/** Builds the adapter of a data file (tests inject one whose writes fail). */
+export type AdapterFactory = (path: string) => Adapter<unknown>;
+
+/** Events of a {@link DataFile}. */
+export interface DataFileEvents {
+  /** A write failed; `first` is true for the first failure of a run of failures. */
+  writeFailed: [err: Error, first: boolean];
+  /** A write went through after failures. */
+  recovered: [];
+}
 
 /**
  * @example
@@ -21,7 +45,7 @@ import { StoreCorruptError } from '../errors.ts';
  * file.update((d) => { d.avatars.push(avatar); });
  * await file.flush();
  */
-export class DataFile<S extends z.ZodType> {
+export class DataFile<S extends z.ZodType> extends EventEmitter<DataFileEvents> {
   private readonly db: Low<z.infer<S>>;
   private scheduled = false;
   /** A write is running; updates made meanwhile set {@link DataFile.dirty} for one follow-up write. */
@@ -29,7 +53,13 @@ export class DataFile<S extends z.ZodType> {
   private dirty = false;
   /** Settles once every write requested so far is on disk (or failed). */
   private writing: Promise<void> = Promise.resolve();
-  private failure: Error | undefined;
+  /** Bumped by every update. */
+  private changes = 0;
+  /** The value of {@link DataFile.changes} that the last successful write carried. */
+  private written = 0;
+  private lastFailure: Error | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryMs = RETRY_FIRST_MS;
   /** Number of writes that reached the disk (for tests and benchmarks). */
   writes = 0;
 
@@ -37,18 +67,23 @@ export class DataFile<S extends z.ZodType> {
     readonly path: string,
     db: Low<z.infer<S>>,
   ) {
+    super();
     this.db = db;
   }
 
-  /** Open (or create) the file. Throws {@link StoreCorruptError} and leaves the file untouched when it does not parse or validate. */
-  static async open<S extends z.ZodType>(path: string, schema: S, defaults: () => z.infer<S>): Promise<DataFile<S>> {
+  /**
+   * Open (or create) the file. Throws {@link StoreCorruptError} and leaves the file untouched when it does not
+   * parse or validate; throws {@link StoreWriteError} when a new file cannot be written.
+   */
+  static async open<S extends z.ZodType>(path: string, schema: S, defaults: () => z.infer<S>, adapter?: AdapterFactory): Promise<DataFile<S>> {
     await mkdir(dirname(path), { recursive: true });
     const existed = existsSync(path);
-    const db = new Low<z.infer<S>>(new JSONFile<z.infer<S>>(path), defaults());
+    const io = (adapter ?? ((p: string) => new SafeJSONFile<unknown>(p)))(path) as Adapter<z.infer<S>>;
+    const db = new Low<z.infer<S>>(io, defaults());
     if (existed) {
       let raw: unknown;
       try {
-        raw = await new JSONFile<unknown>(path).read();
+        raw = await io.read();
       } catch (err) {
         throw new StoreCorruptError(path, `not valid JSON (${(err as Error).message.split('\n')[0]})`);
       }
@@ -62,7 +97,12 @@ export class DataFile<S extends z.ZodType> {
     const file = new DataFile(path, db);
     if (!existed) {
       file.scheduleWrite();
-      await file.flush();
+      file.changes++;
+      try {
+        await file.flush();
+      } finally {
+        file.close();
+      }
     }
     return file;
   }
@@ -72,23 +112,53 @@ export class DataFile<S extends z.ZodType> {
     return this.db.data;
   }
 
+  /** The error of the last write while writes are failing, else undefined. */
+  get failure(): Error | undefined {
+    return this.lastFailure;
+  }
+
+  /** A number that grows with every update; {@link DataFile.changedSince} compares against it. */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** Whether an update was made after `version` was read. */
+  changedSince(version: number): boolean {
+    return this.changes > version;
+  }
+
   /** Change the data in memory now and schedule a write (coalesced with other updates in this tick). */
   update<T>(fn: (data: z.infer<S>) => T): T {
     const result = fn(this.db.data);
+    this.changes++;
     this.scheduleWrite();
     return result;
   }
 
-  /** Resolve once every update made so far is on disk. Rejects if the last write failed. */
+  /**
+   * Resolve once every update made so far is on disk. While writes are failing it writes once more at
+   * once; if that fails too it throws {@link StoreWriteError} (and keeps trying in the background).
+   */
   async flush(): Promise<void> {
-    // An update scheduled in this tick has not started yet: let the microtask run first.
-    while (this.scheduled) await Promise.resolve();
-    await this.writing;
-    if (this.failure) {
-      const f = this.failure;
-      this.failure = undefined;
-      throw f;
+    const target = this.changes;
+    let retried = false;
+    for (;;) {
+      // An update scheduled in this tick has not started yet: let the microtask run first.
+      while (this.scheduled) await Promise.resolve();
+      await this.writing;
+      if (this.written >= target) return;
+      if (this.lastFailure) {
+        if (retried) throw new StoreWriteError(this.path, this.lastFailure);
+        retried = true;
+      }
+      this.clearRetry();
+      if (!this.active) this.writing = this.writeUntilClean();
     }
+  }
+
+  /** Stop retrying in the background (the data stays in memory; a later update or flush writes again). */
+  close(): void {
+    this.clearRetry();
   }
 
   private scheduleWrite(): void {
@@ -104,18 +174,47 @@ export class DataFile<S extends z.ZodType> {
   /** Write, and write once more while updates came in during the last write: one disk write at a time, counted once each. */
   private async writeUntilClean(): Promise<void> {
     this.active = true;
+    this.clearRetry();
     try {
       do {
         this.dirty = false;
+        const carried = this.changes;
         try {
           await this.db.write();
-          this.writes++;
         } catch (err) {
-          this.failure = err as Error;
+          const first = this.lastFailure === undefined;
+          this.lastFailure = err instanceof Error ? err : new Error(String(err));
+          this.emit('writeFailed', this.lastFailure, first);
+          this.retryLater();
+          return;
+        }
+        this.written = Math.max(this.written, carried);
+        this.writes++;
+        this.retryMs = RETRY_FIRST_MS;
+        if (this.lastFailure) {
+          this.lastFailure = undefined;
+          this.emit('recovered');
         }
       } while (this.dirty);
     } finally {
       this.active = false;
     }
+  }
+
+  private retryLater(): void {
+    this.clearRetry();
+    const ms = this.retryMs;
+    this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.scheduleWrite();
+    }, ms);
+    // A pending retry must not keep the process alive; shutdown flushes what is pending.
+    this.retryTimer.unref();
+  }
+
+  private clearRetry(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
   }
 }

@@ -10,10 +10,27 @@
  * Per-avatar TASK.md and lab log live in `DATA_DIR/avatars/<name>/`.
  */
 import { join } from 'node:path';
-import { DataFile } from './json-file.ts';
+import type { Logger } from 'pino';
+import { StoreWriteError } from '../errors.ts';
+import { DataFile, type AdapterFactory } from './json-file.ts';
 import { OutboxFileSchema, RecordFileSchema, ScheduleFileSchema, StateFileSchema, type Avatar } from './schema.ts';
 
 export * from './schema.ts';
+
+/** Options of {@link Store.open}. */
+export interface StoreOptions {
+  /** Logs failed writes (the first of a run at error) and their recovery. */
+  log?: Logger;
+  /** The adapter of each data file (default: lowdb's JSONFile through steno, leaving no temp file on failure). */
+  adapter?: AdapterFactory;
+}
+
+/** The versions of the data files at one moment; see {@link Store.mark}. */
+export interface StoreMark {
+  readonly state: number;
+  readonly record: number;
+  readonly schedules: number;
+}
 
 /**
  * @example
@@ -30,8 +47,12 @@ export class Store {
     readonly schedules: DataFile<typeof ScheduleFileSchema>,
   ) {}
 
-  /** Open every file; throws StoreCorruptError naming the first bad file (nothing is overwritten). */
-  static async open(dir: string): Promise<Store> {
+  /**
+   * Open every file; throws StoreCorruptError naming the first bad file (nothing is overwritten), or
+   * StoreWriteError when a new file cannot be written.
+   */
+  static async open(dir: string, opts: StoreOptions = {}): Promise<Store> {
+    const { adapter } = opts;
     const state = await DataFile.open(join(dir, 'state.json'), StateFileSchema, () => ({
       version: 1 as const,
       avatars: [],
@@ -39,25 +60,61 @@ export class Store {
       links: [],
       servers: [],
       shares: [],
-    }));
+    }), adapter);
     const outbox = await DataFile.open(join(dir, 'outbox.json'), OutboxFileSchema, () => ({
       version: 1 as const,
       seq: 0,
       pending: [],
-    }));
+    }), adapter);
     const record = await DataFile.open(join(dir, 'goal-record.json'), RecordFileSchema, () => ({
       version: 1 as const,
       goals: [],
       usage: {},
-    }));
+    }), adapter);
     const schedules = await DataFile.open(join(dir, 'schedules.json'), ScheduleFileSchema, () => ({
       version: 1 as const,
       next: 1,
       schedules: [],
       digests: [],
       played: {},
-    }));
-    return new Store(dir, state, outbox, record, schedules);
+    }), adapter);
+    const store = new Store(dir, state, outbox, record, schedules);
+    const log = opts.log;
+    if (log) {
+      for (const file of [state, outbox, record, schedules]) {
+        file.on('writeFailed', (err, first) => {
+          if (first) log.error({ err, file: file.path }, 'could not write a data file; the change is kept in memory and written again until it is on disk');
+          else log.debug({ err, file: file.path }, 'writing the data file failed again');
+        });
+        file.on('recovered', () => log.info({ file: file.path }, 'data file written again'));
+      }
+    }
+    return store;
+  }
+
+  /** Note the files' versions now, to confirm later with {@link Store.saved} that what changed since is on disk. */
+  mark(): StoreMark {
+    return { state: this.state.version, record: this.record.version, schedules: this.schedules.version };
+  }
+
+  /**
+   * Resolve once every change made to the state, the goal record and the schedules since `mark` is on disk; nothing to do
+   * when nothing changed. Throws StoreWriteError (a UserError: "Could not save: disk full…") when the disk
+   * refuses it, so a chat never acknowledges what is not saved. The outbox (posts on their way) is not
+   * part of it: it is the chat itself, not a change the user asked for. `avatar` names the avatar the
+   * refusal is about.
+   */
+  async saved(mark: StoreMark, avatar?: string | null): Promise<void> {
+    const files = [
+      ...(this.state.changedSince(mark.state) ? [this.state] : []),
+      ...(this.record.changedSince(mark.record) ? [this.record] : []),
+      ...(this.schedules.changedSince(mark.schedules) ? [this.schedules] : []),
+    ];
+    try {
+      await Promise.all(files.map((f) => f.flush()));
+    } catch (err) {
+      throw err instanceof StoreWriteError ? err.about(avatar) : err;
+    }
   }
 
   /** The folder of one avatar's TASK.md and lab log. */
@@ -65,9 +122,19 @@ export class Store {
     return join(this.dir, 'avatars', name);
   }
 
-  /** Wait until every update is on disk. */
+  /**
+   * Wait until every update is on disk, writing again now what failed before. Throws StoreWriteError for
+   * the first file the disk still refuses (after trying every file).
+   */
   async flush(): Promise<void> {
-    await Promise.all([this.state.flush(), this.outbox.flush(), this.record.flush(), this.schedules.flush()]);
+    const results = await Promise.allSettled([this.state.flush(), this.outbox.flush(), this.record.flush(), this.schedules.flush()]);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  /** Stop the background retries of failed writes (after the last {@link Store.flush}). */
+  close(): void {
+    for (const f of [this.state, this.outbox, this.record, this.schedules]) f.close();
   }
 }
 
