@@ -61,14 +61,45 @@ type CountRead = { ok: true; count: number | null; rest: string } | { ok: false;
 
 const COUNT_RANGE = `a count must be a whole number from 1 to ${MAX_COUNT}`;
 
+/**
+ * A leading numeral: `1000`, `1,000`, `1 000` (also with a no-break or thin space, `_` or `'` between
+ * groups of three), `1k` / `1.5k`, `2.0`; then an optional `x` (`3x`).
+ */
+const NUMERAL =
+  /^(-?)(\d{1,3}(?:,\d{3})+(?![\d,])|\d{1,3}(?:[ \u00a0\u202f_']\d{3})+(?![\d.,])|\d+(?:[.,]\d+)?)(?:\s*(k)\b)?\s*(?:x\b\s*)?/;
+
+/**
+ * The value of a numeral matched by {@link NUMERAL}, or why it is refused. Every reader of a goal (the
+ * scripted engine, the completion check) goes through here, so a count is read one way or refused,
+ * never shortened: `1,000` is a thousand, not 1; `1.000` (a thousand or one?) is refused.
+ */
+function numeralValue(sign: string, digits: string, kilo: string | undefined): { ok: true; n: number } | { ok: false; reason: string } {
+  let n: number;
+  if (/^\d{1,3}(?:,\d{3})+$/.test(digits) || /^\d{1,3}(?:[ \u00a0\u202f_']\d{3})+$/.test(digits)) {
+    n = Number(digits.replace(/[^\d]/g, ''));
+  } else if (/^\d+$/.test(digits)) {
+    n = Number(digits);
+  } else {
+    const [whole = '', fraction = ''] = digits.split(/[.,]/);
+    // `1.000`, `1,0000`: a separator we cannot be sure of; refused rather than read as 1.
+    if (!kilo && fraction.length >= 3) {
+      return { ok: false, reason: `"${digits}" could be a thousand-something or a fraction: write a whole number, e.g. 1000 or 1,000` };
+    }
+    n = Number(`${whole}.${fraction}`);
+  }
+  if (kilo) n = Math.round(n * 1000 * 1e6) / 1e6;
+  if (sign || !Number.isInteger(n) || n < 1) return { ok: false, reason: COUNT_RANGE };
+  return { ok: true, n };
+}
+
 /** Read a leading count (digits, number words, "a", "a dozen", "2 stacks of") off a lower-case phrase. */
 function readCount(phrase: string): CountRead {
   let p = phrase.trim().replace(/^(?:a|one)\s+(hundred|thousand)\b/, 'one $1');
-  const digits = /^(-?\d+(?:[.,]\d+)?)\s*(?:x\b\s*)?/.exec(p);
+  const digits = NUMERAL.exec(p);
   if (digits) {
-    const raw = digits[1] ?? '';
-    const n = Number(raw.replace(',', '.'));
-    if (!Number.isInteger(n) || n < 1) return { ok: false, reason: COUNT_RANGE };
+    const value = numeralValue(digits[1] ?? '', digits[2] ?? '', digits[3]);
+    if (!value.ok) return value;
+    const n = value.n;
     p = p.slice(digits[0].length);
     const stacks = /^stacks?\s+(?:of\s+)?/.exec(p);
     const count = stacks ? n * 64 : n;
@@ -152,7 +183,13 @@ function readCoords(rest: string): { x: number; y: number; z: number } | string 
     .replace(/^(?:the\s+)?(?:coordinates|coords|coordinate|position|location|point|block|spot)\s*(?:at\s+)?:?\s*/i, '')
     .replace(/^at\s+/i, '')
     .trim();
-  const labelled = { x: /\bx\s*[=:]?\s*(-?\d+(?:\.\d+)?)/i, y: /\by\s*[=:]?\s*(-?\d+(?:\.\d+)?)/i, z: /\bz\s*[=:]?\s*(-?\d+(?:\.\d+)?)/i };
+  // A labelled coordinate followed by more digits (`x=1,000`, `x=1 000`) or `k` is refused, never cut to its first group.
+  const end = '(?![.,]?\\d|\\s+\\d|\\s*k\\b)';
+  const labelled = {
+    x: new RegExp(`\\bx\\s*[=:]?\\s*(-?\\d+(?:\\.\\d+)?)${end}`, 'i'),
+    y: new RegExp(`\\by\\s*[=:]?\\s*(-?\\d+(?:\\.\\d+)?)${end}`, 'i'),
+    z: new RegExp(`\\bz\\s*[=:]?\\s*(-?\\d+(?:\\.\\d+)?)${end}`, 'i'),
+  };
   let nums: number[] | null = null;
   if (/\b[xyz]\s*[=:]?\s*-?\d/i.test(r)) {
     const x = labelled.x.exec(r);

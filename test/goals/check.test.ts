@@ -82,3 +82,17 @@ describe('checkGoal', () => {
     }
   });
 });
+
+describe('the check reads numbers as the goal language does', () => {
+  it('GIVEN "collect 1,000 oak logs" and one log gathered THEN the check says not met', () => {
+    const r = checkGoal('collect 1,000 oak logs', {}, snap({ inventory: { oak_log: 1 } }));
+    expect(r).toMatchObject({ checkable: true, met: false });
+    expect(r.checkable && r.says).toMatch(/1 of the 1000 more oak logs/);
+  });
+  it('GIVEN "get 1 000 dirt" or "get 1k dirt" and 999 dirt THEN not met; 1000 THEN met', () => {
+    for (const goal of ['get 1 000 dirt', 'get 1k dirt', 'get 1,000 dirt']) {
+      expect(checkGoal(goal, null, snap({ inventory: { dirt: 999 } }))).toMatchObject({ checkable: true, met: false });
+      expect(checkGoal(goal, null, snap({ inventory: { dirt: 1000 } }))).toMatchObject({ checkable: true, met: true });
+    }
+  });
+});

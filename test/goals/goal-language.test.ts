@@ -92,6 +92,44 @@ describe('parseGoal', () => {
   });
 });
 
+describe('numbers in goals are read one way, or refused, never shortened', () => {
+  const read: [string, number][] = [
+    ['collect 1,000 oak logs', 1000],
+    ['collect 1 000 oak logs', 1000],
+    ['collect 1\u00a0000 oak logs', 1000],
+    ['collect 1\u202f000 oak logs', 1000],
+    ['collect 1k oak logs', 1000],
+    ['collect 1K oak logs', 1000],
+    ['collect 1.5k oak logs', 1500],
+    ['collect 2,304 dirt', 2304],
+    ['get 2.0 dirt', 2],
+    ['collect 3x oak logs', 3],
+  ];
+  for (const [text, count] of read) {
+    it(`GIVEN "${text}" THEN the count is ${count}`, () => {
+      expect(parseGoal(text)).toMatchObject({ kind: 'collect', count });
+    });
+  }
+  const refusedNumbers: [string, RegExp][] = [
+    ['collect 1.000 oak logs', /"1\.000" could be a thousand-something or a fraction/],
+    ['collect 1,5 oak logs', /whole number/],
+    ['collect 10k oak logs', /10000 is more than a full inventory/],
+    ['collect 1,000,000 dirt', /more than a full inventory/],
+    ['collect 1,0000 dirt', /could be a thousand-something/],
+    ['go to x=1,000 y=64 z=5', /all three coordinates/],
+    ['go to x=1 000 y=64 z=5', /all three coordinates/],
+    ['go to 1,000 64 5', /all three coordinates/],
+    ['go to 1k 64 5', /only go to coordinates/],
+  ];
+  for (const [text, reason] of refusedNumbers) {
+    it(`GIVEN "${text}" THEN it is refused with a reason`, () => {
+      const intent = parseGoal(text);
+      expect(intent.kind).toBe('unknown');
+      if (intent.kind === 'unknown') expect(intent.reason).toMatch(reason);
+    });
+  }
+});
+
 describe('goalKey', () => {
   it('GIVEN two wordings of the same collect goal THEN they share a key', () => {
     expect(goalKey('collect 6 oak logs')).toBe(goalKey('chop 16 oak logs'));
