@@ -3,7 +3,7 @@
  */
 import { z } from 'zod';
 import type { Skill } from '../src/game/skill.ts';
-import { done, fail, goals, onBot, walk } from './common.ts';
+import { done, fail, goals, notMyself, onBot, walk } from './common.ts';
 
 const params = z.object({ player: z.string().min(1).max(32) });
 
@@ -13,6 +13,9 @@ export const comeTo: Skill<typeof params> = {
   description: 'Walk up to a player (within 2 blocks).',
   params,
   timeoutMs: 120_000,
+  preconditions(game, { player }) {
+    return notMyself(game, player, 'come to');
+  },
   run(game, { player }, signal) {
     return onBot(game, 'come_to', signal, async (bot, sig) => {
       const target = bot.players[player]?.entity;

@@ -30,6 +30,15 @@ export function fail(code: string, detail: string): SkillResult {
   return { ok: false, code, detail };
 }
 
+/**
+ * Refuse a player target that is the avatar itself: following or coming to oneself "succeeds" at once
+ * and would be reported as done. `verb` goes into the sentence ("follow", "come to").
+ */
+export function notMyself(game: { username: string }, player: string, verb: string): SkillResult | null {
+  if (player.toLowerCase() !== game.username.toLowerCase()) return null;
+  return fail('bad_params', `I can't ${verb} myself (${game.username} is me): name another player`);
+}
+
 /** The result of a skill whose signal aborted: `preempted` when a reflex interrupted it, else `aborted`. */
 export function stoppedResult(id: string, signal: AbortSignal): SkillResult {
   const reason: unknown = signal.reason;

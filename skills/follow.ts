@@ -3,7 +3,7 @@
  */
 import { z } from 'zod';
 import type { Skill } from '../src/game/skill.ts';
-import { done, fail, goals, onBot, sleep } from './common.ts';
+import { done, fail, goals, notMyself, onBot, sleep } from './common.ts';
 
 const params = z.object({
   player: z.string().min(1).max(32),
@@ -17,6 +17,9 @@ export const follow: Skill<typeof params> = {
   description: 'Follow a player, staying within range blocks (default 3), for durationMs (default 30 s) or until stopped.',
   params,
   timeoutMs: 610_000,
+  preconditions(game, { player }) {
+    return notMyself(game, player, 'follow');
+  },
   run(game, { player, range, durationMs }, signal) {
     return onBot(game, 'follow', signal, async (bot, sig) => {
       const target = bot.players[player]?.entity;

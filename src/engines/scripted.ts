@@ -88,6 +88,13 @@ function serverCannot(intent: GoalIntent, caps: GameCapabilities): string | null
   return null;
 }
 
+/** A follow / come-to goal naming the avatar itself: the reason it cannot be done, or null. */
+function selfTarget(intent: GoalIntent, avatar: string): string | null {
+  if (intent.kind !== 'follow' && intent.kind !== 'come_to') return null;
+  if (intent.player.toLowerCase() !== avatar.toLowerCase()) return null;
+  return `I can't ${intent.kind === 'follow' ? 'follow' : 'come to'} myself (${avatar} is me): name another player`;
+}
+
 /** The skill and params that work toward a goal now. */
 function planSkill(intent: GoalIntent, goal: GoalView, snap: Snapshot): { id: string; params: Record<string, unknown> } | null {
   switch (intent.kind) {
@@ -235,7 +242,7 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
       return blocked(t, intent.reason);
     }
     const caps = ctx.game.capabilities;
-    const cannot = serverCannot(intent, caps);
+    const cannot = serverCannot(intent, caps) ?? selfTarget(intent, ctx.avatar);
     if (cannot) {
       if (req.kind === 'blocked') return switchGoal(req, goal.text, cannot);
       return blocked(t, cannot);

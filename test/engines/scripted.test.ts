@@ -111,6 +111,23 @@ describe('scripted engine, turns that need no game', () => {
     expect(goalOf(reply.text)).toBe('collect 16 logs');
   });
 
+  for (const text of ['follow demo', 'come to demo', 'Follow Demo']) {
+    it(`GIVEN "${text}" to the avatar demo itself THEN continue says blocked with the reason, never done`, async () => {
+      const engine = scripted(new StubGame({ state: 'connected', snap: makeSnapshot() }));
+      const reply = await engine.turn(request('continue', { goal: goal(text) }), live());
+      expect(statusOf(reply.text)).toBe('blocked');
+      expect(reply.text).toMatch(/I can't (follow|come to) myself \(demo is me\): name another player/);
+    });
+  }
+
+  it('GIVEN the follow and come_to skills asked for the avatar itself THEN their preconditions refuse (bad_params), another player passes', () => {
+    const game = new StubGame({ state: 'connected', snap: makeSnapshot() });
+    const skill = (id: string): Skill | undefined => skills.find((k) => k.id === id);
+    expect(skill('follow')?.preconditions?.(game, { player: 'DEMO', range: 3, durationMs: 30_000 })).toMatchObject({ ok: false, code: 'bad_params', detail: expect.stringMatching(/can't follow myself/) });
+    expect(skill('come_to')?.preconditions?.(game, { player: 'demo' })).toMatchObject({ ok: false, code: 'bad_params', detail: expect.stringMatching(/can't come to myself/) });
+    expect(skill('follow')?.preconditions?.(game, { player: 'alex', range: 3, durationMs: 30_000 })).toBeNull();
+  });
+
   it('GIVEN a craft goal on the embedded world THEN it is blocked because the server cannot craft', async () => {
     const engine = scripted(new StubGame({ state: 'connected', snap: makeSnapshot(), capabilities: EMBEDDED }));
     const reply = await engine.turn(request('continue', { goal: goal('craft a wooden pickaxe') }), live());
