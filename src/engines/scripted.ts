@@ -22,13 +22,15 @@ type Status = 'working' | 'done' | 'blocked';
 /** Failures that trying again the same way will not fix. */
 const HARD_CODES = new Set(['unsupported_by_server', 'missing_tool', 'missing_material', 'bad_params', 'unknown_skill']);
 /** Failures of the moment: keep working. */
-const TRANSIENT_CODES = new Set(['not_connected', 'aborted', 'preempted', 'timeout']);
+const TRANSIENT_CODES = new Set(['not_connected', 'aborted', 'preempted']);
 /** How long a goal this engine reported blocked is passed over when choosing. */
 const BLOCK_MEMORY_MS = 10 * 60_000;
 /** The most a collect or craft run asks for at once (the skills' own limit); bigger goals take several turns. */
 const MAX_PER_RUN = 256;
 /** How many times in a row a soft failure (no_target, unreachable…) may repeat before the goal is blocked. */
 const SOFT_LIMIT = 2;
+/** How many skill runs in a row may "succeed" without the check moving before the goal is blocked. */
+const STALL_LIMIT = 3;
 
 /** What the engine remembers about the goal it is working on (for retries and the wrap-up lesson). */
 interface GoalTrack {
@@ -38,6 +40,8 @@ interface GoalTrack {
   lastFailure: SkillResult | null;
   streak: { code: string; count: number };
   rerouted: boolean;
+  /** Successful runs in a row after which the check said the same as before. */
+  stalled: number;
   outcome: Status;
   blockedWhy: string | null;
 }
@@ -162,7 +166,7 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
 
   const trackFor = (text: string): GoalTrack => {
     if (!track || track.text !== text) {
-      track = { text, startedAt: Date.now(), runs: {}, lastFailure: null, streak: { code: '', count: 0 }, rerouted: false, outcome: 'working', blockedWhy: null };
+      track = { text, startedAt: Date.now(), runs: {}, lastFailure: null, streak: { code: '', count: 0 }, rerouted: false, stalled: 0, outcome: 'working', blockedWhy: null };
     }
     return track;
   };
@@ -281,6 +285,9 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
       t.lastFailure = null;
       t.streak = { code: '', count: 0 };
       if (!check.checkable) return done(req, goal, t, `${prefix}${result.detail}`);
+      // A skill that "succeeds" while the goal does not move would otherwise be run for ever.
+      t.stalled = before.checkable && before.says === check.says ? t.stalled + 1 : 0;
+      if (t.stalled >= STALL_LIMIT) return blocked(t, `${result.detail}, but the check still says ${check.says} after ${t.stalled} tries`);
       return protocol(`${prefix}${result.detail}; the check says ${check.says}. I'll keep going.`, 'working');
     }
 

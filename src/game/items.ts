@@ -163,3 +163,42 @@ export function itemLabel(item: string, count: number): string {
   if (/(ch|sh|x)$/.test(base)) return `${base}es`;
   return `${base}s`;
 }
+
+const UNOBTAINABLE: Record<string, string> = {
+  air: 'air is not something anyone can hold',
+  cave_air: 'air is not something anyone can hold',
+  void_air: 'air is not something anyone can hold',
+  water: 'water can only be carried in a bucket (say "get 1 water bucket")',
+  lava: 'lava can only be carried in a bucket (say "get 1 lava bucket")',
+  fire: 'fire cannot be picked up',
+  soul_fire: 'fire cannot be picked up',
+  nether_portal: 'a portal cannot be picked up',
+  end_portal: 'a portal cannot be picked up',
+  end_gateway: 'a portal cannot be picked up',
+  bubble_column: 'a bubble column cannot be picked up',
+  moving_piston: 'a moving piston cannot be picked up',
+  piston_head: 'a piston head cannot be picked up (mine the piston)',
+};
+
+/** Blocks no survival player can mine or pick up. */
+const UNBREAKABLE = new Set([
+  'bedrock', 'barrier', 'end_portal_frame', 'command_block', 'chain_command_block', 'repeating_command_block',
+  'structure_block', 'structure_void', 'jigsaw', 'light', 'reinforced_deepslate', 'budding_amethyst', 'spawner',
+  'trial_spawner', 'vault', 'frosted_ice', 'petrified_oak_slab', 'knowledge_book', 'debug_stick',
+]);
+
+/**
+ * Why a goal's item can never be in an inventory (air, water without a bucket, bedrock…), or null when
+ * it can. The goal language refuses such goals at once, so the avatar never works on them in vain.
+ *
+ * @example
+ * unobtainable('air');     // 'air is not something anyone can hold'
+ * unobtainable('oak_log'); // null
+ */
+export function unobtainable(item: string): string | null {
+  const name = item.replace(/^minecraft:/, '');
+  const why = UNOBTAINABLE[name];
+  if (why) return why;
+  if (UNBREAKABLE.has(name)) return `${name.replace(/_/g, ' ')} cannot be mined or picked up in survival`;
+  return null;
+}

@@ -8,7 +8,7 @@
  * more than held when the goal was set; have / get / obtain N X means holding
  * at least N.
  */
-import { normaliseItem } from '../game/items.ts';
+import { normaliseItem, unobtainable } from '../game/items.ts';
 
 /** What a goal asks for. */
 export type GoalIntent =
@@ -303,6 +303,8 @@ export function parseGoal(text: string): GoalIntent {
     if (/\b(?:then|and\s+(?:collect|gather|mine|chop|dig|get|have|craft|make|go|come|follow|say|explore|eat|build|place))\b/.test(itemPhrase)) return unknown('one goal at a time, please: give me the first step, e.g. "collect 10 oak logs"');
     const item = normaliseItem(itemPhrase);
     if (!item) return cannot(goal);
+    const never = unobtainable(item);
+    if (never) return unknown(never);
     if (CRAFT_VERBS.has(verb)) {
       if (!CRAFTABLE_EXACT.has(item) && !CRAFTABLE_PATTERN.test(item)) {
         return unknown(`I don't know a recipe for "${itemPhrase}"; I can craft tools, planks, sticks, a crafting table, a furnace, a chest, torches…`);

@@ -1,75 +1,22 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConsoleBridge } from '../../bridges/console.ts';
-import { createDispatcher } from '../../commands/index.ts';
-import { createSkillRegistry } from '../../skills/index.ts';
-import { parseConfig } from '../../src/config.ts';
-import { Mindlink } from '../../src/core.ts';
-import { silentLogger } from '../../src/logger.ts';
-import { FakeGame } from '../fakes/fake-game.ts';
+import type { Mindlink } from '../../src/core.ts';
 import { FullDisk } from '../fakes/full-disk.ts';
-import { TestEngine } from '../fakes/test-engine.ts';
-
-interface Running {
-  core: Mindlink;
-  lines: string[];
-  line(re: RegExp): Promise<string>;
-  send(text: string): void;
-}
+import { startConsoleCore, type ConsoleCore } from './console-harness.ts';
 
 const dirs: string[] = [];
 const running: Mindlink[] = [];
 
-async function startCore(dataDir: string, disk?: FullDisk): Promise<Running> {
-  const config = parseConfig({ DATA_DIR: dataDir, LOOP_PACE_MS: '50', LOOP_MAX_PACE_MS: '200' });
-  const core = await Mindlink.start({
-    config,
-    skills: createSkillRegistry,
-    commands: createDispatcher(),
-    log: silentLogger(),
-    games: { create: (avatar) => new FakeGame(avatar.name), close: async () => {} },
-    engines: () => new TestEngine((req) => (req.kind === 'choose' ? 'GOAL: explore\nSTATUS: working' : 'STATUS: working')),
-    ...(disk ? { store: { adapter: disk.adapter } } : {}),
-  });
-  running.push(core);
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const lines: string[] = [];
-  const waiters: { re: RegExp; resolve: (l: string) => void }[] = [];
-  let buf = '';
-  stdout.on('data', (chunk: Buffer) => {
-    buf += chunk.toString('utf8');
-    let i;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const l = buf.slice(0, i);
-      buf = buf.slice(i + 1);
-      lines.push(l);
-      for (const w of [...waiters]) {
-        if (w.re.test(l)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(l);
-        }
-      }
-    }
-  });
-  await core.addBridge(new ConsoleBridge(stdin, stdout, silentLogger()));
-  return {
-    core,
-    lines,
-    line: (re) => {
-      const found = lines.find((l) => re.test(l));
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve) => waiters.push({ re, resolve }));
-    },
-    send: (text) => stdin.write(`${text}\n`),
-  };
+async function startCore(dataDir: string, disk?: FullDisk): Promise<ConsoleCore> {
+  const r = await startConsoleCore(dataDir, disk ? { store: { adapter: disk.adapter } } : {});
+  running.push(r.core);
+  return r;
 }
 
 afterEach(async () => {
-  for (const c of running.splice(0)) await c.stop().catch(() => undefined);
+  for (const c of running.splice(0)) await c.stop();
   for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
 });
 

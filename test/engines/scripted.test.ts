@@ -249,6 +249,30 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     expect(statusOf(reply.text)).toBe('working');
   });
 
+  it('GIVEN a skill that times out twice in a row THEN the goal is blocked the second time (a timeout is no reason to go on for ever)', async () => {
+    useSkill('collect', () => ({ ok: false, code: 'timeout', detail: 'collect took longer than 180 s' }));
+    const engine = scripted(game, [...list.values()]);
+    const req = request('continue', { goal: goal('collect 5 sand') });
+    expect(statusOf((await engine.turn(req, live())).text)).toBe('working');
+    const second = await engine.turn(req, live());
+    expect(statusOf(second.text)).toBe('blocked');
+    expect(second.text).toMatch(/collect took longer than 180 s \(timeout, 2 times in a row\)/);
+  });
+
+  it('GIVEN a skill that says ok but the goal never moves THEN the goal is blocked after three tries', async () => {
+    useSkill('collect', () => ({ ok: true, code: 'done', detail: 'collected 0 sand' }));
+    const engine = scripted(game, [...list.values()]);
+    const req = request('continue', { goal: goal('collect 5 sand', {}) });
+    const statuses: (string | undefined)[] = [];
+    let last = '';
+    for (let i = 0; i < 3; i++) {
+      last = (await engine.turn(req, live())).text;
+      statuses.push(statusOf(last));
+    }
+    expect(statuses).toEqual(['working', 'working', 'blocked']);
+    expect(last).toMatch(/collected 0 sand, but the check still says you hold 0 of the 5 more sand needed .* after 3 tries/);
+  });
+
   it('GIVEN no_target twice in a row THEN it is blocked the second time', async () => {
     useSkill('collect', () => ({ ok: false, code: 'no_target', detail: 'no sand within 64 blocks' }));
     useSkill('explore', () => ({ ok: true, code: 'done', detail: 'explored' }));

@@ -68,6 +68,11 @@ const refused: [string, RegExp][] = [
   ['collect 10 oak logs and then craft planks', /one goal at a time/],
   ['dance', /can't dance/],
   ['collect 5 $$$', /can't collect/],
+  ['get 1 air', /air is not something anyone can hold/],
+  ['collect 3 cave air', /air is not something anyone can hold/],
+  ['get 2 water', /only be carried in a bucket/],
+  ['mine 3 bedrock', /bedrock cannot be mined or picked up in survival/],
+  ['get a nether portal', /portal cannot be picked up/],
 ];
 
 describe('parseGoal', () => {

@@ -1,0 +1,84 @@
+/**
+ * The core with the console bridge on in-memory streams, fake games and a
+ * chosen engine, for tests that talk to it line by line as a user would.
+ */
+import { PassThrough } from 'node:stream';
+import { ConsoleBridge } from '../../bridges/console.ts';
+import { createDispatcher } from '../../commands/index.ts';
+import { createSkillRegistry } from '../../skills/index.ts';
+import { parseConfig } from '../../src/config.ts';
+import { Mindlink, type MindlinkOptions } from '../../src/core.ts';
+import type { EngineProvider } from '../../src/engines/engine.ts';
+import { silentLogger } from '../../src/logger.ts';
+import { FakeGame } from '../fakes/fake-game.ts';
+import { TestEngine } from '../fakes/test-engine.ts';
+
+export interface ConsoleCore {
+  core: Mindlink;
+  lines: string[];
+  games: Map<string, FakeGame>;
+  /** Resolves with the first stdout line matching (already printed or still to come). */
+  line(re: RegExp): Promise<string>;
+  send(text: string): void;
+}
+
+/** An engine that explores when asked to choose and keeps working otherwise. */
+export const exploringEngine: EngineProvider = () =>
+  new TestEngine((req) => (req.kind === 'choose' ? 'GOAL: explore\nSTATUS: working' : 'STATUS: working'));
+
+/** Start the core on `dataDir`; the caller stops it (`core.stop()`). */
+export async function startConsoleCore(
+  dataDir: string,
+  opts: { engines?: EngineProvider; env?: Record<string, string> } & Pick<MindlinkOptions, 'store'> = {},
+): Promise<ConsoleCore> {
+  const config = parseConfig({ DATA_DIR: dataDir, LOOP_PACE_MS: '50', LOOP_MAX_PACE_MS: '200', ...opts.env });
+  const games = new Map<string, FakeGame>();
+  const core = await Mindlink.start({
+    config,
+    skills: createSkillRegistry,
+    commands: createDispatcher(),
+    log: silentLogger(),
+    games: {
+      create: (avatar) => {
+        const g = new FakeGame(avatar.name);
+        games.set(avatar.name, g);
+        return g;
+      },
+      close: async () => {},
+    },
+    engines: opts.engines ?? exploringEngine,
+    ...(opts.store ? { store: opts.store } : {}),
+  });
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const lines: string[] = [];
+  const waiters: { re: RegExp; resolve: (l: string) => void }[] = [];
+  let buf = '';
+  stdout.on('data', (chunk: Buffer) => {
+    buf += chunk.toString('utf8');
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const l = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      lines.push(l);
+      for (const w of [...waiters]) {
+        if (w.re.test(l)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(l);
+        }
+      }
+    }
+  });
+  await core.addBridge(new ConsoleBridge(stdin, stdout, silentLogger()));
+  return {
+    core,
+    lines,
+    games,
+    line: (re) => {
+      const found = lines.find((l) => re.test(l));
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve) => waiters.push({ re, resolve }));
+    },
+    send: (text) => stdin.write(`${text}\n`),
+  };
+}
