@@ -9,6 +9,7 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from 'pino';
+import { cleanText } from '../src/sanitize.ts';
 import type { Post } from '../src/store/schema.ts';
 import type { Bridge, BridgeHost, ChatContext, DeliveryOutcome } from '../src/chat.ts';
 
@@ -65,7 +66,8 @@ export class ConsoleBridge implements Bridge {
 
   async deliver(post: Post, parts: string[]): Promise<DeliveryOutcome> {
     const prefix = post.avatar ? `[${post.avatar}] ` : '[mindlink] ';
-    const lines = parts.join('\n').split('\n');
+    // Everything was cleaned where it entered; cleaning again here keeps the terminal safe whatever a post holds.
+    const lines = cleanText(parts.join('\n')).split('\n');
     this.write(lines.map((l) => prefix + l).join('\n'));
     return { ok: true, messageIds: [post.id] };
   }

@@ -16,6 +16,7 @@ import { classifyMessage, isTooLong, MAX_MESSAGE_LENGTH, splitAddress } from './
 import type { Poster } from './outbox/poster.ts';
 import type { Links } from './people/links.ts';
 import { STRANGER_REFUSAL, type People } from './people/people.ts';
+import { cleanChatInput } from './sanitize.ts';
 import type { Destination } from './store/schema.ts';
 import type { Store } from './store/store.ts';
 
@@ -41,7 +42,9 @@ export class MessageRouter implements BridgeHost {
   constructor(private readonly p: RouterParts) {}
 
   /** Route a chat message: goal, question, direction or a lone `stop`. Never throws. */
-  async handleMessage(msg: InboundMessage): Promise<void> {
+  async handleMessage(raw: InboundMessage): Promise<void> {
+    // Control characters never enter raw (src/sanitize.ts).
+    const msg = cleanChatInput(raw);
     try {
       await this.route(msg);
     } catch (err) {
@@ -50,7 +53,8 @@ export class MessageRouter implements BridgeHost {
   }
 
   /** Run a command; the reply is posted to the chat. Never throws. */
-  async runCommand(inv: CommandInvocation): Promise<void> {
+  async runCommand(raw: CommandInvocation): Promise<void> {
+    const inv = cleanChatInput(raw);
     try {
       const mark = this.p.store.mark();
       const reply = await this.p.commands.run(inv, this.p.host);

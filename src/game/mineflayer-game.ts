@@ -8,6 +8,7 @@ import mineflayer, { type Bot } from 'mineflayer';
 import pf from 'mineflayer-pathfinder';
 import { backoffMs } from '../backoff.ts';
 import type { Logger } from '../logger.ts';
+import { cleanLine } from '../sanitize.ts';
 import type { AvatarGame, GameCapabilities, GameEvents, GameState, Snapshot } from './game.ts';
 import { SkillGate } from './skill-gate.ts';
 import { takeSnapshot } from './snapshot.ts';
@@ -237,7 +238,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
       this.#log.debug({ err: err.message }, 'connection error');
     });
     bot.on('whisper', (from, text) => {
-      if (from !== this.username) this.emit('whispered', from, text);
+      if (from !== this.username) this.emit('whispered', cleanLine(from), cleanLine(text));
     });
     bot.once('end', (why) => {
       clearTimeout(this.#spawnTimer);

@@ -6,6 +6,7 @@
  */
 import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
+import { cleanLine } from '../sanitize.ts';
 import { findBlocksFast } from './block-search.ts';
 import type { NearbyEntity, Snapshot } from './game.ts';
 
@@ -118,7 +119,8 @@ export function nearbyEntities(bot: Bot, radius = SNAPSHOT_RADIUS): NearbyEntity
     const distance = e.position.distanceTo(me.position);
     if (distance > radius) continue;
     out.push({
-      name: e.type === 'player' ? (e.username ?? 'player') : (e.name ?? 'unknown'),
+      // A server may send any player name: it enters mindlink clean (src/sanitize.ts).
+      name: cleanLine(e.type === 'player' ? (e.username ?? 'player') : (e.name ?? 'unknown')),
       kind: entityKind(e),
       distance: round(distance, 1),
       position: { x: round(e.position.x), y: round(e.position.y), z: round(e.position.z) },

@@ -18,6 +18,7 @@ import type { Avatar } from '../store/store.ts';
 import { decideCrash, decideTurn, freshMemory, paceTurn, pickTurn, sessionDue, type CompletionCheck, type LoopMemory } from './decide.ts';
 import { GoalStore } from './goal-store.ts';
 import type { DisplayState, GoalLoopDeps, GoalLoopEvents } from './loop-deps.ts';
+import { cleanText } from '../sanitize.ts';
 import { parseProtocol, type Protocol } from './protocol.ts';
 import { buildRequest } from './request.ts';
 import { ownPart } from './task-md.ts';
@@ -192,7 +193,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
       return "I can't answer: the model provider refused, so I stopped.";
     }
     if (reply.usage) this.goals.recordUsage(this.rec, reply.usage);
-    const parsed = parseProtocol(reply.text);
+    const parsed = parseProtocol(cleanText(reply.text));
     this.applyDirections(parsed);
     return parsed.body || 'I have no answer to that right now.';
   }
@@ -341,7 +342,8 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     if (!this.active) return this.d.pacing.baseMs;
     if (reply.usage) this.goals.recordUsage(this.rec, reply.usage);
 
-    const parsed = parseProtocol(reply.text);
+    // An engine's words enter mindlink here: no control character goes on into chat, TASK.md or the lab log.
+    const parsed = parseProtocol(cleanText(reply.text));
     // Every few seconds per avatar: debug, so an interactive console is not drowned (LOG_LEVEL=debug shows them).
     this.d.log.debug(
       { avatar: this.d.avatar, kind, status: parsed.status, goal: parsed.goal ?? undefined, reply: parsed.body.slice(0, 200) },
