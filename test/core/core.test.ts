@@ -165,9 +165,10 @@ describe('core over the console bridge', () => {
     await r.line(/^\[demo\] I'm stopped, so I can't look around\. \/play demo starts me\.$/);
     r.send('/status');
     await r.line(/^\[demo\] stopped · goal: explore/);
+    const beforePlay = engine.requests.length;
     r.send('/play');
     await r.line(/^\[demo\] Playing\. Resuming my goal: explore$/);
-    await engine.nextTurn(engine.requests.length + 1).then((q) => expect(q.kind).toBe('resume'));
+    await engine.nextTurn(beforePlay + 1).then((q) => expect(q.kind).toBe('resume'));
   });
 
   it('GIVEN a chat with two avatars THEN a message needs a name, and "name: …" addresses one', async () => {
