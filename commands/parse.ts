@@ -4,6 +4,7 @@
  * `rest` option takes the remaining words.
  */
 import { UserError } from '../src/errors.ts';
+import { closestName } from '../src/loop/classify.ts';
 import type { Command } from './command.ts';
 
 /**
@@ -37,6 +38,12 @@ export function parseCommandArgs(command: Command, argsText: string, avatarNames
       if (last !== undefined && words.length > 1 && (k !== 'avatar' || avatarNames.some((n) => n.toLowerCase() === last.toLowerCase()))) {
         values[k] = last;
         words.pop();
+      } else if (k === 'avatar' && last !== undefined && words.length > 1 && closestName(last, avatarNames)) {
+        // `/goal collect 1 oak log demoo`: a slip of an avatar's name, not part of the goal.
+        throw new UserError(
+          'unknown_avatar',
+          `There is no avatar called "${last}". Nothing was changed. (If "${last}" belongs to the ${rest}, add avatar:<name>.)`,
+        );
       }
     }
     if (words.length > 0) values[rest] = words.join(' ');

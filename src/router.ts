@@ -12,7 +12,7 @@ import type { AvatarManager } from './avatars/manager.ts';
 import type { BridgeHost, ChatContext, CommandInvocation, InboundMessage } from './chat.ts';
 import type { CommandDispatcher, CommandHost } from './command-host.ts';
 import { errorRef, UserError } from './errors.ts';
-import { classifyMessage, isTooLong, MAX_MESSAGE_LENGTH, splitAddress } from './loop/classify.ts';
+import { classifyMessage, emptyMessageReason, isTooLong, MAX_MESSAGE_LENGTH, splitAddress, unknownAddress } from './loop/classify.ts';
 import type { Poster } from './outbox/poster.ts';
 import type { Links } from './people/links.ts';
 import { STRANGER_REFUSAL, type People } from './people/people.ts';
@@ -86,8 +86,16 @@ export class MessageRouter implements BridgeHost {
     }
     const names = people.visible(msg).map((a) => a.name);
     const addressed = splitAddress(msg.text, names);
+    // `nobody: Goal: …` or `demoo: …` is a slip, not a direction for the only avatar (names are only told to who sees some).
+    const unknown = addressed.name || names.length === 0 ? null : unknownAddress(msg.text, names);
+    if (unknown) {
+      const hint = unknown.closest ? ` (did you mean ${unknown.closest}?)` : `; avatars here: ${names.join(', ')}`;
+      throw new UserError('unknown_avatar', `There is no avatar called "${unknown.name}" here${hint}. Nothing was stored.`);
+    }
     const avatar = people.resolveAvatar(msg, addressed.name ?? msg.replyToAvatar ?? null);
     if (people.roleFor(msg, avatar) === 'stranger') throw new UserError('stranger', STRANGER_REFUSAL);
+    const empty = emptyMessageReason(addressed.rest, addressed.name);
+    if (empty) throw new UserError('empty_message', empty, avatar.name);
     const { kind, text } = classifyMessage(addressed.rest);
 
     switch (kind) {

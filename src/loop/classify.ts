@@ -3,6 +3,8 @@
  * (SPEC "Messages from chat"), and finding which avatar a message addresses.
  */
 
+import { distance } from 'fastest-levenshtein';
+
 /** The longest message accepted from chat, in characters. A longer one is refused whole. */
 export const MAX_MESSAGE_LENGTH = 2000;
 
@@ -74,4 +76,73 @@ export function splitAddress(text: string, names: readonly string[]): { name: st
     if (m) return { name, rest: trimmed.slice(m[0].length).trim() };
   }
   return { name: null, rest: trimmed };
+}
+
+/** Characters that show nothing: zero-width spaces and joiners, word joiner, BOM, soft hyphen, fillers. */
+const INVISIBLE = /[\u00ad\u034f\u115f\u1160\u180e\u200b-\u200f\u2060-\u2064\u3164\ufeff\uffa0]/g;
+
+/**
+ * Why a message (after any address) says nothing worth storing, or null when it says something: an empty
+ * or invisible one (`demo:` alone, a lone zero-width space), one with no letter or digit (`/`, `...`), or
+ * a `/word` that is no command.
+ *
+ * @example
+ * emptyMessageReason('\u200b');       // 'That message is empty. Nothing was stored.'
+ * emptyMessageReason('/');            // 'That has no words in it. Nothing was stored.'
+ * emptyMessageReason('stay close');   // null
+ */
+export function emptyMessageReason(text: string, addressedTo: string | null = null): string | null {
+  const visible = text.replace(INVISIBLE, '').trim();
+  if (visible === '') {
+    return addressedTo
+      ? `Say something after "${addressedTo}:", e.g. "${addressedTo}: Goal: collect 10 oak logs". Nothing was stored.`
+      : 'That message is empty. Nothing was stored.';
+  }
+  if (!/[\p{L}\p{N}]/u.test(visible)) return 'That has no words in it. Nothing was stored.';
+  const slash = /^\/(\S*)/.exec(visible);
+  if (slash) return `"/${slash[1] ?? ''}" is not a command; /help lists them. Nothing was stored.`;
+  return null;
+}
+
+/** Looks like an avatar name (a Minecraft name) in front of `:`. */
+const NAME_PREFIX = /^@?([A-Za-z0-9_]{3,16})\s*:\s*([\s\S]*)$/;
+
+/**
+ * A message that starts with a name that is no avatar here, where it was surely meant as an address: the
+ * rest is a goal or a stop (`nobody: Goal: …`), or the name is one slip from an avatar's (`demoo: …`).
+ * Returns the name and the avatar it is closest to, or null. `note: bring torches` is not an address.
+ *
+ * @example
+ * unknownAddress('nobody: Goal: explore', ['demo']); // { name: 'nobody', closest: null }
+ * unknownAddress('demoo: stay close', ['demo']);     // { name: 'demoo', closest: 'demo' }
+ * unknownAddress('note: stay close', ['demo']);      // null
+ */
+export function unknownAddress(text: string, names: readonly string[]): { name: string; closest: string | null } | null {
+  const m = NAME_PREFIX.exec(text.trim());
+  const name = m?.[1];
+  if (!m || !name) return null;
+  if (names.some((n) => n.toLowerCase() === name.toLowerCase())) return null;
+  const closest = closestName(name, names);
+  const { kind } = classifyMessage(m[2] ?? '');
+  if (closest || kind === 'goal' || kind === 'stop') return { name, closest };
+  return null;
+}
+
+/**
+ * The avatar name a word is one or two slips from (`demoo`, `dem0` → `demo`; `stevee` → `steve`), or null.
+ *
+ * @example
+ * closestName('demoo', ['demo', 'steve']); // 'demo'
+ * closestName('oak', ['demo']);           // null
+ */
+export function closestName(word: string, names: readonly string[]): string | null {
+  const w = word.toLowerCase();
+  let best: { name: string; d: number } | null = null;
+  for (const n of names) {
+    const d = distance(w, n.toLowerCase());
+    // One slip in a name of up to 6 letters (`stone` is not a slip of `steve`), two in a longer one; never the name itself.
+    const limit = n.length <= 6 ? 1 : 2;
+    if (d > 0 && d <= limit && (!best || d < best.d)) best = { name: n, d };
+  }
+  return best?.name ?? null;
 }

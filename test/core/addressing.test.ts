@@ -1,0 +1,59 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Mindlink } from '../../src/core.ts';
+import { startConsoleCore, type ConsoleCore } from './console-harness.ts';
+
+const dirs: string[] = [];
+const running: Mindlink[] = [];
+
+async function start(): Promise<ConsoleCore> {
+  const dir = await mkdtemp(join(tmpdir(), 'mindlink-addr-'));
+  dirs.push(dir);
+  const r = await startConsoleCore(dir);
+  running.push(r.core);
+  await r.line(/^\[demo\] New goal \(my choice\): explore$/);
+  return r;
+}
+
+afterEach(async () => {
+  for (const c of running.splice(0)) await c.stop();
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
+describe('empty messages and addressing slips with one avatar', () => {
+  it('GIVEN "demo:" alone, a lone zero-width space and "/" alone THEN each is refused and no direction is stored', async () => {
+    const r = await start();
+    r.send('demo:');
+    await r.line(/^\[demo\] Say something after "demo:", e\.g\. "demo: Goal: collect 10 oak logs"\. Nothing was stored\.$/);
+    r.send('\u200b');
+    await r.line(/^\[demo\] That message is empty\. Nothing was stored\.$/);
+    r.send('/');
+    await r.line(/^\[demo\] That has no words in it\. Nothing was stored\.$/);
+    r.send('stay close');
+    await r.line(/^\[demo\] Noted as direction #1\.$/);
+    expect(r.core.avatars.get('demo')?.directions.open.map((d) => d.text)).toEqual(['stay close']);
+  });
+
+  it('GIVEN "nobody: Goal: …" and "demoo: …" THEN they are answered "no avatar called …", and nothing is stored', async () => {
+    const r = await start();
+    r.send('nobody: Goal: collect 3 dirt');
+    await r.line(/^\[mindlink\] There is no avatar called "nobody" here; avatars here: demo\. Nothing was stored\.$/);
+    r.send('demoo: stay close');
+    await r.line(/^\[mindlink\] There is no avatar called "demoo" here \(did you mean demo\?\)\. Nothing was stored\.$/);
+    r.send('note: bring torches');
+    await r.line(/^\[demo\] Noted as direction #1\.$/);
+    expect(r.core.avatars.get('demo')?.goal?.text).toBe('explore');
+    expect(r.core.avatars.get('demo')?.directions.open.map((d) => d.text)).toEqual(['note: bring torches']);
+  });
+
+  it('GIVEN "/goal collect 1 oak log demoo" THEN it is refused and the goal is unchanged; with the right name it is set', async () => {
+    const r = await start();
+    r.send('/goal collect 1 oak log demoo');
+    await r.line(/^\[mindlink\] There is no avatar called "demoo"\. Nothing was changed\. \(If "demoo" belongs to the text, add avatar:<name>\.\)$/);
+    expect(r.core.avatars.get('demo')?.goal?.text).toBe('explore');
+    r.send('/goal collect 1 oak log demo');
+    await r.line(/^\[demo\] New goal from console: collect 1 oak log\.$/);
+  });
+});
