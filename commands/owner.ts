@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { IdentitySchema } from '../src/store/schema.ts';
+import { TypedIdentitySchema } from '../src/store/schema.ts';
 import type { Command } from './command.ts';
 
 const options = z.object({
   avatar: z.string({ error: 'name the avatar' }),
-  identity: IdentitySchema.optional(),
+  identity: TypedIdentitySchema.optional(),
 });
 
 /** `/owner <avatar> [identity]`: show who owns an avatar, or (admins) give it to another person, e.g. `telegram:123`. */

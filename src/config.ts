@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { ConfigError } from './errors.ts';
+import { identityProblem } from './store/schema.ts';
 
 const onOff = z
   .string()
@@ -20,9 +21,10 @@ const onOff = z
 
 const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 const port = z.coerce.number().int().min(1).max(65535);
-const identity = z
-  .string()
-  .regex(/^(discord|telegram|console):[A-Za-z0-9_-]+$/, 'must look like telegram:123 or discord:456');
+const identity = z.string().superRefine((value, ctx) => {
+  const problem = identityProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: `"${value}": ${problem}` });
+});
 
 /** The schema of every configuration key, with its default. */
 export const ConfigSchema = z.object({

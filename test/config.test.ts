@@ -43,16 +43,27 @@ describe('parseConfig', () => {
       ENGINE: 'llm',
       LLM_MODEL: 'llama3.1',
       LLM_BASE_URL: 'http://127.0.0.1:11434/v1',
-      ADMINS: 'telegram:123, discord:456',
+      ADMINS: 'telegram:123, discord:80351110224678912',
       TELEGRAM_TOKEN: '123456:ABC-def_ghi',
       TELEGRAM_API_ROOT: 'http://127.0.0.1:8081',
     });
     expect(config.MC_PORT).toBe(25565);
     expect(config.CONSOLE).toBe(false);
     expect(config.ENGINE).toBe('llm');
-    expect(config.ADMINS).toEqual(['telegram:123', 'discord:456']);
+    expect(config.ADMINS).toEqual(['telegram:123', 'discord:80351110224678912']);
     expect(config.TELEGRAM_API_ROOT).toBe('http://127.0.0.1:8081');
   });
+
+  for (const [admins, says] of [
+    ['telegram:abc', /^config: ADMINS="telegram:abc" "telegram:abc": a Telegram identity is telegram: and the user's numeric id/],
+    ['discord:123', /^config: ADMINS="discord:123" "discord:123": a Discord identity is discord: and the user's 17–20 digit id/],
+    ['telegram:1,console:root', /"console:root": the console identity is console:local/],
+    ['slack:1', /"slack:1": an identity is telegram:<user id>, discord:<user id> or console:local/],
+  ] as const) {
+    it(`GIVEN ADMINS=${admins} THEN start-up is refused with one line saying what a real identity is`, () => {
+      expect(() => parseConfig({ ADMINS: admins })).toThrow(says);
+    });
+  }
 
   it('GIVEN empty strings THEN they count as unset', () => {
     const config = parseConfig({ MC_PORT: '', ENGINE: '', ADMINS: '', TELEGRAM_TOKEN: '', CONSOLE: '  ', TELEGRAM_API_ROOT: '' });

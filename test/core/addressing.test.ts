@@ -57,3 +57,16 @@ describe('empty messages and addressing slips with one avatar', () => {
     await r.line(/^\[demo\] New goal from console: collect 1 oak log\.$/);
   });
 });
+
+describe('identities typed into /owner', () => {
+  it('GIVEN /owner demo telegram:abc or discord:123 THEN each is refused with what a real identity looks like and the owner stays', async () => {
+    const r = await start();
+    r.send('/owner demo telegram:abc');
+    await r.line(/^\[mindlink\] identity: a Telegram identity is telegram: and the user's numeric id, e\.g\. telegram:123456789\. Usage: \/owner /);
+    r.send('/owner demo discord:123');
+    await r.line(/^\[mindlink\] identity: a Discord identity is discord: and the user's 17–20 digit id/);
+    expect(r.core.avatars.get('demo')?.owner).toBe('console');
+    r.send('/owner demo telegram:123456789');
+    await r.line(/^\[demo\] Owner is now telegram:123456789\.$/);
+  });
+});
