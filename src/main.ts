@@ -14,6 +14,7 @@ import { createEngineProvider } from './engines/index.ts';
 import { StoreCorruptError, StoreWriteError, writeFailureReason } from './errors.ts';
 import { createGameProvider } from './game/provider.ts';
 import { createLogger, registerSecret, type Logger } from './logger.ts';
+import { ensureDataDir } from './store/data-dir.ts';
 
 /** How long start-up waits for Telegram before going on without it (it keeps connecting in the background). */
 const TELEGRAM_GRACE_MS = 5000;
@@ -22,6 +23,12 @@ async function main(): Promise<void> {
   let config: Config;
   try {
     config = loadConfig();
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  try {
+    await ensureDataDir(config.DATA_DIR);
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n`);
     process.exit(1);
@@ -62,6 +69,10 @@ async function main(): Promise<void> {
   } catch (err) {
     if (err instanceof StoreCorruptError) {
       process.stderr.write(`mindlink: ${err.message}\n`);
+      process.exit(1);
+    }
+    if (err instanceof StoreWriteError) {
+      process.stderr.write(`config: DATA_DIR=${JSON.stringify(config.DATA_DIR)}: could not write ${err.file}: ${writeFailureReason(err.cause)}\n`);
       process.exit(1);
     }
     throw err;

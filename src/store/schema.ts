@@ -151,12 +151,25 @@ export const ShareSchema = z.object({
 export type Share = z.infer<typeof ShareSchema>;
 
 /** `state.json`: everything but the outbox and the goal record. */
+/** Report the second of two entries with the same key (`avatars.1.name: duplicate avatar "demo"`). */
+function unique<T>(key: (item: T) => string, field: string, what: string) {
+  return (items: T[], ctx: z.RefinementCtx): void => {
+    const seen = new Set<string>();
+    items.forEach((item, i) => {
+      const k = key(item);
+      if (seen.has(k)) ctx.addIssue({ code: 'custom', path: [i, field], message: `duplicate ${what} "${k}"` });
+      seen.add(k);
+    });
+  };
+}
+
 export const StateFileSchema = z.object({
   version: z.literal(1),
-  avatars: z.array(AvatarSchema),
-  persons: z.array(PersonSchema),
+  // Names are Minecraft names: unique regardless of case, as the core looks them up.
+  avatars: z.array(AvatarSchema).superRefine(unique((a) => a.name.toLowerCase(), 'name', 'avatar')),
+  persons: z.array(PersonSchema).superRefine(unique((p) => p.id, 'id', 'person')),
   links: z.array(LinkSchema),
-  servers: z.array(ServerSchema),
+  servers: z.array(ServerSchema).superRefine(unique((s) => s.id, 'id', 'server')),
   shares: z.array(ShareSchema),
 });
 export type StateFile = z.infer<typeof StateFileSchema>;
