@@ -1,11 +1,14 @@
 import { z } from 'zod';
+import { UserError } from '../src/errors.ts';
 import type { Command } from './command.ts';
+
+const ENGINES = ['scripted', 'llm'] as const;
 
 const options = z.object({
   action: z.enum(['create'], { error: 'the action is "create"' }),
   name: z.string({ error: 'give the new avatar a name' }),
   server: z.string().optional(),
-  engine: z.enum(['scripted', 'llm']).optional(),
+  engine: z.string().optional(),
 });
 
 /** `/avatar create <name> [server] [engine]`: an admin creates an avatar (stopped until /play), linked to this chat. */
@@ -17,7 +20,13 @@ export const avatar: Command<typeof options> = {
   options,
   positional: ['action', 'name', 'server', 'engine'],
   async run({ host, chat }, { name, server, engine }) {
-    const created = await host.createAvatar(chat, name, { ...(server ? { server } : {}), ...(engine ? { engine } : {}) });
+    // Offer only what can run here: llm once it is configured (asked for anyway, its refusal says what it needs).
+    const kind = engine === undefined ? undefined : ENGINES.find((e) => e === engine.toLowerCase());
+    if (engine !== undefined && !kind) {
+      const offered = ENGINES.filter((e) => e !== 'llm' || host.llm().model !== undefined);
+      throw new UserError('unknown_engine', `There is no "${engine}" engine here; engines: ${offered.join(', ')}.`);
+    }
+    const created = await host.createAvatar(chat, name, { ...(server ? { server } : {}), ...(kind ? { engine: kind } : {}) });
     return {
       avatar: created.name,
       text: `Created ${created.name} on ${created.server} (${created.engine} engine), linked to this chat. /play ${created.name} starts it.`,

@@ -5,7 +5,7 @@ import type { Command } from './command.ts';
 
 const options = z.object({
   text: z
-    .string()
+    .string({ error: 'say what the goal is' })
     .min(1, 'say what the goal is')
     .refine((t) => !isTooLong(t), `at most ${MAX_MESSAGE_LENGTH} characters`),
   avatar: z.string().optional(),

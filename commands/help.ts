@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ChatContext } from '../src/chat.ts';
 import type { Command, CommandHost } from './command.ts';
 
-const options = z.object({});
+const options = z.object({ topic: z.string().optional() });
 
 /** Whether the asker may run the command from this chat (what /help lists). */
 function mayRun(command: Command, host: CommandHost, chat: ChatContext): boolean {
@@ -18,19 +18,25 @@ function mayRun(command: Command, host: CommandHost, chat: ChatContext): boolean
   }
 }
 
-/** `/help`: how to talk to an avatar, and the commands the asker may run here. */
+/** `/help [command]`: how to talk to an avatar, and the commands the asker may run here; `/help goal` the one command. */
 export const help: Command<typeof options> = {
   name: 'help',
   description: 'How to talk to your avatars, and the commands',
-  usage: '',
+  usage: '[command]',
   options,
-  positional: [],
+  positional: ['topic'],
+  rest: 'topic',
   access: 'anyone',
-  async run({ host, chat, commands }) {
+  async run({ host, chat, commands }, { topic }) {
+    const all = commands.filter((c) => mayRun(c, host, chat) && (!c.llmOnly || host.llm().offered)).map((c) => ({ name: c.name, line: `/${c.name}${c.usage ? ` ${c.usage}` : ''} — ${c.description}` }));
+    const wanted = topic?.trim().replace(/^\//, '').split(/\s+/)[0]?.toLowerCase().slice(0, 32);
+    const one = wanted ? all.find((c) => c.name === wanted) : undefined;
+    if (one) return { avatar: null, text: one.line };
     const lines = [
+      ...(wanted ? [`There is no /${wanted} command you can use here; these are the ones you can.`] : []),
       'Talk to your avatar: "Goal: collect 10 oak logs" sets its goal; a question ("where are you?") gets an answer;',
       'anything else becomes standing direction (#n). "stop" stops it. With several avatars here, start with a name: "steve: …".',
-      ...commands.filter((c) => mayRun(c, host, chat) && (!c.llmOnly || host.llm().offered)).map((c) => `/${c.name}${c.usage ? ` ${c.usage}` : ''} — ${c.description}`),
+      ...all.map((c) => c.line),
     ];
     return { avatar: null, text: lines.join('\n') };
   },

@@ -5,6 +5,7 @@
  */
 import { UserError } from '../src/errors.ts';
 import { closestName } from '../src/loop/classify.ts';
+import { plainIssues } from '../src/validation.ts';
 import type { Command } from './command.ts';
 
 /**
@@ -54,7 +55,7 @@ export function parseCommandArgs(command: Command, argsText: string, avatarNames
     }
     if (words.length > 0) throw new UserError('bad_args', `Too many words. Usage: /${command.name} ${command.usage}`);
   }
-  const parsed = command.options.safeParse(values);
+  const parsed = command.options.safeParse(values, { error: plainIssues });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const key = issue?.path[0];

@@ -85,7 +85,8 @@ export class Reflexes {
 
   constructor(game: AvatarGame, log: Logger, opts: ReflexOptions = {}) {
     this.#game = game;
-    this.#log = log.child({ avatar: game.username, component: 'reflexes' });
+    // Bound to the avatar once (the avatar manager's logger usually is already: pino would write the key twice).
+    this.#log = log.child(log.bindings().avatar === game.username ? { component: 'reflexes' } : { avatar: game.username, component: 'reflexes' });
     this.#opts = { ...DefaultReflexOptions, ...opts };
   }
 

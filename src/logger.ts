@@ -66,6 +66,19 @@ export function createLogger(level: string, opts: { pretty?: boolean } = {}): Lo
   return pino({ level, redact: REDACT, hooks }, pino.destination({ fd: 2, sync: false }));
 }
 
+/**
+ * A child logger bound to one avatar, unless the logger is bound to it already (pino would write the
+ * key twice: `"avatar":"demo","avatar":"demo"`). `more` adds other bindings (`component`).
+ *
+ * @example
+ * this.log = forAvatar(opts.log, 'demo', { component: 'game' });
+ */
+export function forAvatar(log: Logger, avatar: string, more: Record<string, unknown> = {}): Logger {
+  const bound = log.bindings().avatar === avatar;
+  const bindings = bound ? more : { avatar, ...more };
+  return Object.keys(bindings).length > 0 ? log.child(bindings) : log;
+}
+
 /** A logger that drops everything, for tests. */
 export function silentLogger(): Logger {
   return pino({ level: 'silent' });

@@ -12,7 +12,7 @@ import type { AvatarManager } from './avatars/manager.ts';
 import type { BridgeHost, ChatContext, CommandInvocation, InboundMessage } from './chat.ts';
 import type { CommandDispatcher, CommandHost } from './command-host.ts';
 import { errorRef, UserError } from './errors.ts';
-import { classifyMessage, emptyMessageReason, isTooLong, MAX_MESSAGE_LENGTH, splitAddress, unknownAddress } from './loop/classify.ts';
+import { characterCount, classifyMessage, emptyMessageReason, isTooLong, MAX_MESSAGE_LENGTH, splitAddress, unknownAddress } from './loop/classify.ts';
 import type { Poster } from './outbox/poster.ts';
 import type { Links } from './people/links.ts';
 import { STRANGER_REFUSAL, type People } from './people/people.ts';
@@ -81,7 +81,7 @@ export class MessageRouter implements BridgeHost {
     if (isTooLong(msg.text)) {
       throw new UserError(
         'too_long',
-        `That message is ${[...msg.text].length} characters; the limit is ${MAX_MESSAGE_LENGTH}. Nothing was stored: send it shorter.`,
+        `That message is ${characterCount(msg.text)} characters; the limit is ${MAX_MESSAGE_LENGTH}. Nothing was stored: send it shorter.`,
       );
     }
     const names = people.visible(msg).map((a) => a.name);

@@ -1,8 +1,17 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { forAvatar, registerSecret, scrubSecrets } from '../src/logger.ts';
+import { GoalLoop } from '../src/loop/goal-loop.ts';
 import { plainGoal } from '../src/text.ts';
-import { registerSecret, scrubSecrets } from '../src/logger.ts';
+import { TaskFile } from '../src/loop/task-md.ts';
+import { newAvatarRecord, Store } from '../src/store/store.ts';
+import { FakeGame } from './fakes/fake-game.ts';
+import { TestEngine } from './fakes/test-engine.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -41,5 +50,42 @@ describe('how a goal is shown', () => {
     expect(plainGoal('**collect** [logs](http://x.y) <b>now</b> `fast` hunter2-password')).toBe('collect logs now fast [redacted]');
     expect(plainGoal(`collect ${'x'.repeat(300)}`)).toHaveLength(200);
     expect(plainGoal('go\nto\t10 64 10')).toBe('go to 10 64 10');
+  });
+});
+
+describe('one avatar key per log line', () => {
+  /** A pino logger whose JSON lines land in `out`. */
+  function capture(out: string[]) {
+    return pino({ level: 'debug' }, { write: (s: string) => out.push(s) });
+  }
+  it('GIVEN a logger bound to demo THEN forAvatar adds no second "avatar" key, and binds one where there is none', () => {
+    const out: string[] = [];
+    const root = capture(out);
+    forAvatar(root.child({ avatar: 'demo' }), 'demo', { component: 'game' }).info('spawned');
+    forAvatar(root, 'demo', { component: 'game' }).info('spawned');
+    for (const line of out) expect(line.match(/"avatar":/g)).toHaveLength(1);
+    expect(JSON.parse(out[0] ?? '{}')).toMatchObject({ avatar: 'demo', component: 'game' });
+  });
+  it('GIVEN the goal loop with the avatar manager\'s logger THEN its lines carry "avatar" once', async () => {
+    const out: string[] = [];
+    const dir = await mkdtemp(join(tmpdir(), 'mindlink-log-'));
+    try {
+      const store = await Store.open(dir);
+      store.state.update((s) => s.avatars.push(newAvatarRecord('demo', 'console', 'embedded', 'scripted', false, new Date())));
+      const game = new FakeGame('demo');
+      await game.start();
+      const loop = new GoalLoop({
+        avatar: 'demo', store, game, engine: new TestEngine(() => 'STATUS: working'), task: new TaskFile(join(dir, 'avatars', 'demo'), 'demo'),
+        log: capture(out).child({ avatar: 'demo' }), checkGoal: () => ({ checkable: false }), post: () => {}, onSelfStop: () => {},
+        syncTask: async () => {}, pacing: { baseMs: 10, maxMs: 20 },
+      });
+      loop.start();
+      await loop.pause('test over');
+      await store.flush();
+      expect(out.some((l) => l.includes('"msg":"loop stopped"'))).toBe(true);
+      for (const line of out) expect(line.match(/"avatar":/g)).toHaveLength(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

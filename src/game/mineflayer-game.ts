@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import mineflayer, { type Bot } from 'mineflayer';
 import pf from 'mineflayer-pathfinder';
 import { backoffMs } from '../backoff.ts';
-import type { Logger } from '../logger.ts';
+import { forAvatar, type Logger } from '../logger.ts';
 import { cleanLine } from '../sanitize.ts';
 import type { AvatarGame, GameCapabilities, GameEvents, GameState, Snapshot } from './game.ts';
 import { SkillGate } from './skill-gate.ts';
@@ -120,7 +120,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     this.#opts = { ...DefaultMineflayerGameOptions, ...opts } as MineflayerGameOptions & typeof DefaultMineflayerGameOptions;
     this.username = opts.username;
     this.capabilities = opts.capabilities;
-    this.#log = opts.log.child({ avatar: opts.username, component: 'game' });
+    this.#log = forAvatar(opts.log, opts.username, { component: 'game' });
   }
 
   /** `idle` before start and after stop, `connecting`, `connected`, `down` (retrying), `ended` (kicked/banned). */

@@ -15,17 +15,30 @@ const STOP = /^\s*stop\s*[!.]*\s*$/i;
 const GOAL_PREFIX = /^\s*(?:new\s+goal\s*:|goal\s*:|your\s+goal\s+is(?:\s*:|\s+to\b|(?=\s)|$))\s*/i;
 const QUESTION_WORD = /^\s*(?:why|what|how|when|where|who|which)\b/i;
 
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
 /**
- * Whether a message is over {@link MAX_MESSAGE_LENGTH} characters (counted as Unicode code points).
+ * How many characters a person sees in a text: an emoji, a flag or an accented letter made of several
+ * code points counts as one (JavaScript's `length` would count UTF-16 units: 😀 is 2, 👩‍👩‍👧 is 8).
+ *
+ * @example
+ * characterCount('a😀'); // 2
+ */
+export function characterCount(text: string): number {
+  let n = 0;
+  for (const _ of graphemes.segment(text)) n++;
+  return n;
+}
+
+/**
+ * Whether a message is over {@link MAX_MESSAGE_LENGTH} characters (as a person counts them, see {@link characterCount}).
  *
  * @example
  * if (isTooLong(msg.text)) throw new UserError('too_long', 'That message is too long; nothing was stored.');
  */
 export function isTooLong(text: string): boolean {
-  if (text.length <= MAX_MESSAGE_LENGTH) return false;
-  let count = 0;
-  for (const _ of text) if (++count > MAX_MESSAGE_LENGTH) return true;
-  return false;
+  // Never more characters than UTF-16 units: short texts need no counting.
+  return text.length > MAX_MESSAGE_LENGTH && characterCount(text) > MAX_MESSAGE_LENGTH;
 }
 
 /**

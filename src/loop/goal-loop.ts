@@ -12,6 +12,7 @@ import { EventEmitter } from 'node:events';
 import type { Backoff } from '../backoff.ts';
 import { TurnInterruptedError, type Engine, type TurnKind } from '../engines/engine.ts';
 import { ProviderRefusedError } from '../errors.ts';
+import { forAvatar, type Logger } from '../logger.ts';
 import { worldFingerprint, type Snapshot } from '../game/game.ts';
 import { baselineGone } from '../goals/check.ts';
 import type { Avatar } from '../store/store.ts';
@@ -36,6 +37,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   private readonly d: GoalLoopDeps;
+  /** The loop's log, bound to its avatar once. */
+  private readonly log: Logger;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private turnAbort: AbortController | undefined;
@@ -52,6 +55,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   constructor(deps: GoalLoopDeps) {
     super();
     this.d = deps;
+    this.log = forAvatar(deps.log, deps.avatar);
     this.goals = new GoalStore(deps.store, deps.avatar, () => this.now());
   }
 
@@ -127,7 +131,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
 
   /** No more turns: abort the running one, drop the timer and the game listeners. */
   private halt(reason: string): void {
-    if (this.active) this.d.log.info({ avatar: this.d.avatar, reason }, 'loop stopped');
+    if (this.active) this.log.info({ reason }, 'loop stopped');
     this.active = false;
     this.clearTimer();
     this.turnAbort?.abort(new Error(reason));
@@ -224,7 +228,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     const snap = this.d.game.snapshot();
     if (!goal || !snap) return;
     if (goal.baseline && !baselineGone(goal.text, goal.baseline, snap)) return;
-    if (goal.baseline) this.d.log.info({ avatar: this.d.avatar, goal: goal.text, was: goal.baseline }, 'the inventory the goal was measured against is gone: measuring again');
+    if (goal.baseline) this.log.info({ goal: goal.text, was: goal.baseline }, 'the inventory the goal was measured against is gone: measuring again');
     this.d.store.state.update(() => {
       goal.baseline = { ...snap.inventory };
     });
@@ -294,7 +298,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
       const limit = this.d.crashLoop ?? { count: 3, windowMs: 5 * 60_000 };
       const crash = decideCrash(this.crashes, this.now().getTime(), limit, this.backoff, this.jitter(), (err as Error).message ?? String(err));
       this.crashes = crash.crashes;
-      this.d.log.error({ err, avatar: this.d.avatar, crashes: this.crashes.length }, 'turn crashed');
+      this.log.error({ err, avatar: this.d.avatar, crashes: this.crashes.length }, 'turn crashed');
       if ('stop' in crash) {
         this.selfStop(crash.stop);
         return;
@@ -345,8 +349,8 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     // An engine's words enter mindlink here: no control character goes on into chat, TASK.md or the lab log.
     const parsed = parseProtocol(cleanText(reply.text));
     // Every few seconds per avatar: debug, so an interactive console is not drowned (LOG_LEVEL=debug shows them).
-    this.d.log.debug(
-      { avatar: this.d.avatar, kind, status: parsed.status, goal: parsed.goal ?? undefined, reply: parsed.body.slice(0, 200) },
+    this.log.debug(
+      { kind, status: parsed.status, goal: parsed.goal ?? undefined, reply: parsed.body.slice(0, 200) },
       'turn',
     );
     this.applyDirections(parsed);
@@ -362,7 +366,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     const decision = decideTurn(facts, this.memory);
     this.memory = decision.memory;
     this.nextKind = decision.next;
-    if (decision.refused) this.d.log.info({ avatar: this.d.avatar, goal: current.goal?.text, says: decision.refused }, 'done claim refused by the check');
+    if (decision.refused) this.log.info({ goal: current.goal?.text, says: decision.refused }, 'done claim refused by the check');
     this.goals.apply(current, decision.change, decision.state, this.d.game.snapshot());
     for (const p of decision.posts) this.d.post(p.kind, p.text, p.ping);
     if (decision.change.kind !== 'keep') void this.d.syncTask();
@@ -387,7 +391,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     const s = this.d.engine.session();
     if (!sessionDue(s, this.now().getTime(), this.d.session ?? { maxAgeMs: DAY_MS, maxSize: 400_000 })) return;
     this.d.engine.resetSession();
-    this.d.log.info({ avatar: this.d.avatar, ageMs: this.now().getTime() - s.startedAt, size: s.size }, 'fresh engine session');
+    this.log.info({ ageMs: this.now().getTime() - s.startedAt, size: s.size }, 'fresh engine session');
     // A pending owner direction comes first; its turn is fresh all the same.
     if (this.nextKind !== 'direction') this.nextKind = 'fresh';
   }

@@ -187,6 +187,13 @@ describe('core over the console bridge', () => {
     await r.line(/^\[mindlink\] steve: stopped \(owner console, scripted\)/);
   });
 
+  it('GIVEN an unknown engine THEN /avatar create offers only the engines that can run here (no llm without LLM_MODEL), and stores nothing', async () => {
+    const r = await startCore(await tempDir());
+    r.send('/avatar create bob engine:bogus');
+    await r.line(/^\[mindlink\] There is no "bogus" engine here; engines: scripted\.$/);
+    expect(r.core.avatars.get('bob')).toBeUndefined();
+  });
+
   it('GIVEN an engine that cannot be built THEN /avatar create refuses and stores nothing', async () => {
     const r = await startCore(await tempDir());
     r.send('/avatar create bob engine:llm');

@@ -170,7 +170,7 @@ describe('/engine and /usage', () => {
   it('GIVEN /help THEN /engine and /usage are listed only when the llm engine is configured', async () => {
     const plain = await startCore(await tempDir());
     plain.send('/help');
-    await plain.line(/^\[mindlink\] \/help — /);
+    await plain.line(/^\[mindlink\] \/help \[command\] — /);
     expect(plain.lines.some((l) => l.includes('/engine'))).toBe(false);
     const llm = await fake();
     const configured = await startCore(await tempDir(), { LLM_BASE_URL: llm.baseURL, LLM_MODEL: 'fake-model' });
