@@ -269,3 +269,33 @@ export function decideCrash(
   }
   return { crashes: recent, delayMs: backoffMs(recent.length, pacing, () => jitter) };
 }
+
+/** Turns in a row that changed nothing after which the loop treats the goal as blocked. */
+export const STALLED_AFTER = 8;
+
+/** What {@link decideStall} looks at. */
+export interface StallFacts {
+  /** The next turn kind now due. */
+  next: TurnKind | undefined;
+  /** The current goal's text and run token, or null while choosing. */
+  goal: { text: string; runToken: string } | null;
+  unchangedStreak: number;
+  /** The run token of the goal the owner was last told is stuck. */
+  reported: string | undefined;
+}
+
+/**
+ * Every goal progresses, finishes or is reported blocked in bounded time, whatever the engine says:
+ * after {@link STALLED_AFTER} turns in a row that changed nothing (and every {@link STALLED_AFTER} after
+ * that), the next prompt is the blocked one ("take another route, or pick another goal"); the owner is
+ * told once per goal.
+ *
+ * @example
+ * decideStall({ next: undefined, goal: { text: 'collect 3 oak logs', runToken: 't1' }, unchangedStreak: 8, reported: undefined });
+ * // { next: 'blocked', post: "Stuck on collect 3 oak logs: nothing changed in 8 turns, so I'm taking another route or another goal." }
+ */
+export function decideStall(f: StallFacts): { next: TurnKind | undefined; post: string | null } {
+  if (!f.goal || f.next || f.unchangedStreak === 0 || f.unchangedStreak % STALLED_AFTER !== 0) return { next: f.next, post: null };
+  const post = f.reported === f.goal.runToken ? null : `Stuck on ${f.goal.text}: nothing changed in ${f.unchangedStreak} turns, so I'm taking another route or another goal.`;
+  return { next: 'blocked', post };
+}

@@ -16,7 +16,7 @@ import { forAvatar, type Logger } from '../logger.ts';
 import { worldFingerprint, type Snapshot } from '../game/game.ts';
 import { baselineGone } from '../goals/check.ts';
 import type { Avatar } from '../store/store.ts';
-import { decideCrash, decideTurn, freshMemory, paceTurn, pickTurn, sessionDue, type CompletionCheck, type LoopMemory } from './decide.ts';
+import { decideCrash, decideStall, decideTurn, freshMemory, paceTurn, pickTurn, sessionDue, type CompletionCheck, type LoopMemory } from './decide.ts';
 import { GoalStore } from './goal-store.ts';
 import type { DisplayState, GoalLoopDeps, GoalLoopEvents } from './loop-deps.ts';
 import { cleanText } from '../sanitize.ts';
@@ -45,6 +45,8 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   private active = false;
   /** The kind of the next turn when it is not plain choose/continue. */
   private nextKind: TurnKind | undefined;
+  /** The run token of the goal whose stall the owner was told about (once per goal). */
+  private stallReported: string | undefined;
   private nextMessage: string | undefined;
   private memory: LoopMemory = freshMemory();
   private readonly goals: GoalStore;
@@ -376,6 +378,14 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     const goalChanged = (this.rec.goal?.runToken ?? null) !== tokenBefore;
     const paced = paceTurn({ kind, next: this.nextKind, worldChanged, goalChanged, pacing: this.backoff, jitter: this.jitter() }, this.memory);
     this.memory = paced.memory;
+    const goal = this.rec.goal;
+    const stall = decideStall({ next: this.nextKind, goal, unchangedStreak: this.memory.unchangedStreak, reported: this.stallReported });
+    this.nextKind = stall.next;
+    if (stall.post && goal) {
+      this.stallReported = goal.runToken;
+      this.log.info({ goal: goal.text, turns: this.memory.unchangedStreak }, 'no progress: the next prompt is the blocked one');
+      this.d.post('info', stall.post);
+    }
     return paced.delayMs;
   }
 

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   decideCrash,
+  decideStall,
   decideTurn,
   freshMemory,
   paceTurn,
@@ -218,5 +219,23 @@ describe('goal loop decisions: stops', () => {
   it('GIVEN crashes spread over more than the window THEN the old ones no longer count', () => {
     const d = decideCrash([0, 60_000], 400_000, limit, pacing, 0, 'boom');
     expect(d).toEqual({ crashes: [400_000], delayMs: 6000 });
+  });
+});
+
+describe('decideStall: every goal is bounded', () => {
+  const goal = { text: 'collect 3 oak logs', runToken: 't1' };
+  it('GIVEN 8 turns in a row that changed nothing THEN the next prompt is the blocked one and the owner is told', () => {
+    expect(decideStall({ next: undefined, goal, unchangedStreak: 8, reported: undefined })).toEqual({
+      next: 'blocked',
+      post: "Stuck on collect 3 oak logs: nothing changed in 8 turns, so I'm taking another route or another goal.",
+    });
+  });
+  it('GIVEN the owner was told about this goal THEN the 16th such turn blocks again without a post', () => {
+    expect(decideStall({ next: undefined, goal, unchangedStreak: 16, reported: 't1' })).toEqual({ next: 'blocked', post: null });
+  });
+  it('GIVEN fewer turns, no goal, or another turn already due THEN nothing changes', () => {
+    expect(decideStall({ next: undefined, goal, unchangedStreak: 7, reported: undefined })).toEqual({ next: undefined, post: null });
+    expect(decideStall({ next: undefined, goal: null, unchangedStreak: 8, reported: undefined })).toEqual({ next: undefined, post: null });
+    expect(decideStall({ next: 'wrapup', goal, unchangedStreak: 8, reported: undefined })).toEqual({ next: 'wrapup', post: null });
   });
 });

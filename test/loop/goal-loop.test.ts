@@ -274,6 +274,25 @@ describe('goal loop', () => {
     expect(w.req.message).toBe('stay near the village');
   });
 
+  it('GIVEN an engine that says "working" for ever while nothing changes THEN after 8 such turns the next prompt is the blocked one and the owner is told once', async () => {
+    const h = await harness((req) => (req.kind === 'blocked' ? 'Trying elsewhere.\nSTATUS: working' : 'Thinking.\nSTATUS: working'));
+    const d0 = await start(h);
+    h.loop.setOwnerGoal('collect 3 oak logs', 'owner1');
+    let t = await turn(h, d0);
+    const kinds = [t.kind];
+    for (let i = 0; i < 17; i++) {
+      t = await turn(h, t.next);
+      kinds.push(t.kind);
+    }
+    expect(kinds.slice(0, 8)).toEqual(Array(8).fill('continue'));
+    expect(kinds[8]).toBe('blocked');
+    expect(kinds[16]).toBe('blocked');
+    expect(kinds.filter((k) => k === 'blocked')).toHaveLength(2);
+    expect(h.posts.filter((p) => p.kind === 'info')).toEqual([
+      { kind: 'info', text: "Stuck on collect 3 oak logs: nothing changed in 8 turns, so I'm taking another route or another goal.", ping: null },
+    ]);
+  });
+
   it('GIVEN a turn that changed the world THEN the delay is back to 3 s', async () => {
     const h = await harness(() => 'STATUS: working');
     const d0 = await start(h);
