@@ -18,7 +18,8 @@ function mountTmpfs(dir: string, size: string): boolean {
 }
 
 function unmount(dir: string): void {
-  execFileSync('umount', [dir], { stdio: 'ignore' });
+  // Lazy: an embedded world still quitting (it notices a killed mindlink within seconds) may hold a file open.
+  execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
 }
 
 /** Whether this machine lets the test mount a small file system of its own. */
@@ -86,7 +87,7 @@ describe('DATA_DIR on a small file system that fills up', () => {
       first.send('/avatar create robin');
       await first.line(/^\[robin\] Could not save: disk full\./);
       expect(first.lines.filter((l) => /Noted as direction|Created robin/.test(l))).toEqual([]);
-      expect((await readdir(base)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      // (While writes are retried a temp file exists for a moment; what matters is that none is left: checked after the stop.)
 
       await rm(filler);
       process.kill(-(first.child.pid as number), 'SIGTERM');
