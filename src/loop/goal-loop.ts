@@ -47,6 +47,8 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   private nextKind: TurnKind | undefined;
   /** The run token of the goal whose stall the owner was told about (once per goal). */
   private stallReported: string | undefined;
+  /** Turns begun so far (their timers fired). */
+  private turnsStarted = 0;
   private nextMessage: string | undefined;
   private memory: LoopMemory = freshMemory();
   private readonly goals: GoalStore;
@@ -142,6 +144,20 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     this.d.game.off('ended', this.onEnded);
   }
 
+  /**
+   * Wake once the owner's change is on disk: the router acknowledges it only then, so the first turn on
+   * it (and its `Done:`) never comes before the acknowledgement. A disk that refuses the write wakes the
+   * loop all the same (the store logs the failure and keeps retrying; the router says "Could not save").
+   */
+  private wakeWhenSaved(): void {
+    // A turn that started meanwhile (its timer was due) already works on the change: no second wake.
+    const started = this.turnsStarted;
+    const wake = (): void => {
+      if (this.turnsStarted === started) this.wake();
+    };
+    void this.d.store.state.flush().then(wake, wake);
+  }
+
   /** Wake a loop waiting out its delay (owner message, whisper). */
   wake(): void {
     if (!this.active) return;
@@ -162,7 +178,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     this.memory = { ...this.memory, checkFailure: undefined, blockedStreak: 0 };
     this.nextKind = 'continue';
     this.turnAbort?.abort(new Error('new owner goal'));
-    this.wake();
+    this.wakeWhenSaved();
   }
 
   /**
@@ -178,7 +194,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   directionAdded(text: string): void {
     this.nextKind = 'direction';
     this.nextMessage = text;
-    this.wake();
+    this.wakeWhenSaved();
   }
 
   /**
@@ -267,6 +283,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     this.emit('turnScheduled', ms);
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      this.turnsStarted++;
       this.running = this.turn().finally(() => {
         this.running = undefined;
       });

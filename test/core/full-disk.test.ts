@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Mindlink } from '../../src/core.ts';
 import { FullDisk } from '../fakes/full-disk.ts';
+import { TestEngine } from '../fakes/test-engine.ts';
 import { startConsoleCore, type ConsoleCore } from './console-harness.ts';
 
 const dirs: string[] = [];
@@ -63,4 +64,20 @@ describe('a full disk under DATA_DIR', () => {
     expect(r.lines.filter((l) => /Could not save/.test(l))).toEqual([]);
     disk.full = false;
   });
+
+  it('GIVEN a goal the engine finishes in its first turn THEN the acknowledgement (which waits for the disk) still comes before Done', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mindlink-fulldisk-'));
+    dirs.push(dir);
+    const r = await startConsoleCore(dir, {
+      engines: () => new TestEngine((req) => (req.kind === 'choose' ? 'GOAL: explore\nSTATUS: working' : req.goal?.text === 'say hi' ? 'Said it.\nSTATUS: done' : 'STATUS: working')),
+    });
+    running.push(r.core);
+    await r.line(/^\[demo\] New goal \(my choice\): explore$/);
+    r.send('Goal: say hi');
+    await r.line(/^\[demo\] Done: say hi$/);
+    const ack = r.lines.indexOf('[demo] New goal from console: say hi.');
+    expect(ack).toBeGreaterThanOrEqual(0);
+    expect(ack).toBeLessThan(r.lines.indexOf('[demo] Done: say hi'));
+  });
 });
+
