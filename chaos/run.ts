@@ -1,0 +1,87 @@
+/**
+ * Runs the chaos scenarios and judges their figures against the targets.
+ * Shared by `npm run chaos` (chaos/index.ts) and the small round in `npm test`.
+ */
+import { badInput } from './bad-input.ts';
+import { killRounds } from './kill-rounds.ts';
+
+/** Which scenarios, how big, which seed. */
+export interface ChaosOptions {
+  only?: string[];
+  seed: number;
+  killRounds: number;
+  inputs: number;
+  /** How long chat faults are injected (ms). */
+  chatFaultMs: number;
+  log?: (line: string) => void;
+}
+
+/** The full run of `npm run chaos`. */
+export const FULL = { seed: 1, killRounds: 50, inputs: 1000, chatFaultMs: 60_000 } satisfies ChaosOptions;
+/** The small round of `npm test`. */
+export const SMALL = { seed: 1, killRounds: 5, inputs: 100, chatFaultMs: 8_000 } satisfies ChaosOptions;
+
+/** One row of the table. */
+export interface Row {
+  scenario: string;
+  figure: string;
+  value: number;
+  /** The most the promise allows (null: informational). */
+  max: number | null;
+}
+
+/** What a run printed and which rows missed their target. */
+export interface ChaosResult {
+  rows: Row[];
+  failed: Row[];
+  table: string;
+}
+
+/** Run the chosen scenarios in order and build the table. */
+export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
+  const want = (name: string): boolean => !opts.only || opts.only.includes(name);
+  const rows: Row[] = [];
+  const log = opts.log ?? (() => undefined);
+  if (want('kill')) {
+    log(`kill -9: ${opts.killRounds} rounds`);
+    const f = await killRounds({ rounds: opts.killRounds, seed: opts.seed, log });
+    rows.push(
+      { scenario: `kill -9 ×${f.rounds}`, figure: 'stores that failed to load', value: f.unloadable, max: 0 },
+      { scenario: '', figure: `acknowledged goals lost (of ${f.goalsAcked})`, value: f.goalsLost, max: 0 },
+      { scenario: '', figure: `acknowledged directions lost (of ${f.directionsAcked})`, value: f.directionsLost, max: 0 },
+      { scenario: '', figure: 'directions stored twice', value: f.directionsDoubled, max: 0 },
+      { scenario: '', figure: 'posts delivered twice', value: f.postsDoubled, max: 0 },
+      { scenario: '', figure: 're-sent once: accepted in the last instant before a kill', value: f.postsResentAfterKill, max: null },
+      { scenario: '', figure: 'posts never delivered', value: f.postsNeverDelivered, max: 0 },
+      { scenario: '', figure: 'questions whose answering turn a kill cut short', value: f.questionsUnanswered, max: null },
+      { scenario: '', figure: 'world processes left running after kill -9', value: f.orphans, max: 0 },
+    );
+  }
+  if (want('input')) {
+    log(`bad input: ${opts.inputs} generated messages and commands`);
+    const f = await badInput({ count: opts.inputs, seed: opts.seed, log });
+    for (const e of f.examples) log(`  ${e}`);
+    rows.push(
+      { scenario: `bad input ×${f.inputs}`, figure: 'crashes', value: f.crashes, max: 0 },
+      { scenario: '', figure: 'inputs without a reply', value: f.missingReplies, max: 0 },
+      { scenario: '', figure: 'extra replies', value: f.extraReplies, max: 0 },
+      { scenario: '', figure: 'replies to strangers naming an avatar or a coordinate', value: f.leaks, max: 0 },
+      { scenario: '', figure: 'replies that ping', value: f.pings, max: 0 },
+      { scenario: '', figure: 'raw control characters in chat or on the console', value: f.rawControl, max: 0 },
+      { scenario: '', figure: 'store files that failed to load after', value: f.corruptStores, max: 0 },
+    );
+  }
+  const failed = rows.filter((r) => r.max !== null && r.value > r.max);
+  return { rows, failed, table: renderTable(rows) };
+}
+
+/** A Markdown table (it is pasted into the README's Guarantees section as is). */
+export function renderTable(rows: Row[]): string {
+  const lines = ['| scenario | figure | value | target |', '| --- | --- | ---: | ---: |'];
+  for (const r of rows) {
+    const target = r.max === null ? '—' : `≤ ${r.max}`;
+    const mark = r.max !== null && r.value > r.max ? ' ✗' : '';
+    lines.push(`| ${r.scenario} | ${r.figure} | ${r.value}${mark} | ${target} |`);
+  }
+  return lines.join('\n');
+}
