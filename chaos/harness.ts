@@ -97,7 +97,7 @@ export function startProcess(env: Record<string, string>): Proc {
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`chaos: no stdout line ${re} in ${timeoutMs} ms; stderr tail:\n${stderr.slice(-15).join('\n')}`)), timeoutMs);
-        child.once('exit', () => {
+        void proc.exited.then(() => {
           clearTimeout(timer);
           reject(new Error(`chaos: mindlink exited (${proc.exitCode}) before ${re}; stderr tail:\n${stderr.slice(-15).join('\n')}`));
         });

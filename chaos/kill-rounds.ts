@@ -75,11 +75,7 @@ export async function killRounds(opts: { rounds: number; seed: number; log?: (li
     questionsUnanswered: 0,
     orphans: 0,
   };
-  // When each accepted message was accepted (sampled), and when each kill happened.
-  const acceptedAt: number[] = [];
-  const sampler = setInterval(() => {
-    while (acceptedAt.length < tg.sent.length) acceptedAt.push(Date.now());
-  }, 5);
+  // When each kill happened.
   const kills: number[] = [];
   const inbound: Message[] = [];
   const directionTexts: string[] = [];
@@ -139,8 +135,6 @@ export async function killRounds(opts: { rounds: number; seed: number; log?: (li
       await stopGracefully(last);
     }
   } finally {
-    clearInterval(sampler);
-    while (acceptedAt.length < tg.sent.length) acceptedAt.push(Date.now());
     await tg.close();
   }
 
@@ -152,8 +146,7 @@ export async function killRounds(opts: { rounds: number; seed: number; log?: (li
       else figures.questionsUnanswered += 1;
     }
     if (replies.length > 1) {
-      const firstIndex = tg.sent.indexOf(replies[0] as (typeof tg.sent)[number]);
-      const firstAt = acceptedAt[firstIndex] ?? 0;
+      const firstAt = replies[0]?.acceptedAt ?? 0;
       const lastInstant = kills.some((k) => k >= firstAt && k - firstAt <= KILL_INSTANT_MS);
       if (lastInstant && replies.length === 2) figures.postsResentAfterKill += 1;
       else figures.postsDoubled += replies.length - 1;

@@ -65,6 +65,8 @@ export interface SentMessage {
   entities: MessageEntity[] | undefined;
   /** The Message the fake returned (as a user's client would see it). */
   message: Message;
+  /** When the fake accepted it (epoch ms). */
+  acceptedAt: number;
 }
 
 /** One API call as received (failed ones included). */
@@ -169,6 +171,14 @@ export class FakeTelegram {
   commands: BotCommand[] | null = null;
   /** Highest update id the bot confirmed (by asking for a later offset). */
   confirmedUpTo = 0;
+  /**
+   * 429s the fake answered: `injected` by {@link FakeTelegram.failNext} or an outage,
+   * `pacing` because the bot went over Telegram's limits while they are enforced
+   * ({@link FakeTelegram.enforceRateLimits}).
+   */
+  readonly rateLimited = { injected: 0, pacing: 0 };
+  /** `sendMessage`s that came before the `retry_after` of an earlier 429 to the same chat had passed. */
+  retryAfterIgnored = 0;
 
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
@@ -178,6 +188,13 @@ export class FakeTelegram {
   /** Upgraded groups: old chat id → the supergroup's id. */
   private readonly migrated = new Map<number, number>();
   private readonly messageSeq = new Map<number, number>();
+  private outage: { failure: InjectedFailure; until: number } | null = null;
+  private limits: { perChatMs: number; groupPerMinute: number; globalPerSecond: number } | null = null;
+  private readonly lastSendTo = new Map<number, number>();
+  private readonly groupSends = new Map<number, number[]>();
+  private globalSends: number[] = [];
+  /** Chat id → when its last 429 allows the next send (epoch ms). */
+  private readonly retryUntil = new Map<number, number>();
   private updates: Update[] = [];
   private readonly polls = new Set<PendingPoll>();
   private nextUpdateId = 1;
@@ -213,6 +230,24 @@ export class FakeTelegram {
     const list = this.failures.get(method) ?? [];
     for (let n = 0; n < times; n += 1) list.push(failure);
     this.failures.set(method, list);
+  }
+
+  /**
+   * Until `untilMs` (epoch ms) every `sendMessage` fails as described: a 429's
+   * `retry_after` is the time left of the outage (rounded up), as Telegram's
+   * flood control answers. Pass null to end it at once.
+   */
+  failSendsUntil(failure: InjectedFailure | null, untilMs = 0): void {
+    this.outage = failure ? { failure, until: untilMs } : null;
+  }
+
+  /**
+   * Answer 429 (retry after 1 s) to a `sendMessage` that goes over Telegram's
+   * limits: two messages to one chat closer than `perChatMs`, more than
+   * `groupPerMinute` to one group in a minute, more than `globalPerSecond` in a second.
+   */
+  enforceRateLimits(limits: { perChatMs: number; groupPerMinute: number; globalPerSecond: number } | null): void {
+    this.limits = limits;
   }
 
   /** From now on every `sendMessage` to `chatId` answers 403 "bot was blocked by the user". */
@@ -398,10 +433,19 @@ export class FakeTelegram {
   private handle(method: string, params: Record<string, unknown>, req: IncomingMessage, res: ServerResponse): void {
     this.calls.push({ method, params });
     this.events.emit('change');
-    const failure = this.failures.get(method)?.shift();
+    if (this.outage && this.outage.until <= Date.now()) this.outage = null;
+    const sendChat = method === 'sendMessage' ? asNumber(params.chat_id) : undefined;
+    if (sendChat !== undefined && Date.now() < (this.retryUntil.get(sendChat) ?? 0)) this.retryAfterIgnored += 1;
+    let failure = this.failures.get(method)?.shift();
+    if (!failure && this.outage && method === 'sendMessage') {
+      const left = Math.max(1, Math.ceil((this.outage.until - Date.now()) / 1000));
+      failure = this.outage.failure.kind === 'rate_limit' ? { kind: 'rate_limit', retryAfter: left } : this.outage.failure;
+    }
     if (failure && failure.kind !== 'none') {
       if (failure.kind === 'drop') req.socket.destroy();
       else if (failure.kind === 'rate_limit') {
+        this.rateLimited.injected += 1;
+        if (sendChat !== undefined) this.retryUntil.set(sendChat, Date.now() + failure.retryAfter * 1000);
         this.apiError(res, 429, `Too Many Requests: retry after ${failure.retryAfter}`, { retry_after: failure.retryAfter });
       } else if (failure.kind === 'blocked') this.apiError(res, 403, 'Forbidden: bot was blocked by the user');
       else this.apiError(res, failure.code, failure.description);
@@ -468,6 +512,22 @@ export class FakeTelegram {
     });
   }
 
+  /** Whether a send to `chatId` now goes over the enforced limits (and, if not, count it). */
+  private overLimit(chatId: number): boolean {
+    if (!this.limits) return false;
+    const now = Date.now();
+    const last = this.lastSendTo.get(chatId);
+    this.globalSends = this.globalSends.filter((t) => now - t < 1000);
+    const group = (this.groupSends.get(chatId) ?? []).filter((t) => now - t < 60_000);
+    if (last !== undefined && now - last < this.limits.perChatMs) return true;
+    if (chatId < 0 && group.length >= this.limits.groupPerMinute) return true;
+    if (this.globalSends.length >= this.limits.globalPerSecond) return true;
+    this.lastSendTo.set(chatId, now);
+    this.globalSends.push(now);
+    if (chatId < 0) this.groupSends.set(chatId, [...group, now]);
+    return false;
+  }
+
   private sendMessage(params: Record<string, unknown>, res: ServerResponse): void {
     const chatId = asNumber(params.chat_id);
     const text = typeof params.text === 'string' ? params.text : '';
@@ -482,6 +542,12 @@ export class FakeTelegram {
     }
     if (this.blockedChats.has(chatId)) {
       this.apiError(res, 403, 'Forbidden: bot was blocked by the user');
+      return;
+    }
+    if (this.overLimit(chatId)) {
+      this.rateLimited.pacing += 1;
+      this.retryUntil.set(chatId, Date.now() + 1000);
+      this.apiError(res, 429, 'Too Many Requests: retry after 1', { retry_after: 1 });
       return;
     }
     const parseMode = typeof params.parse_mode === 'string' ? params.parse_mode : undefined;
@@ -533,6 +599,7 @@ export class FakeTelegram {
       message_thread_id: threadId,
       entities: params.entities as MessageEntity[] | undefined,
       message,
+      acceptedAt: Date.now(),
     });
     this.events.emit('change');
     this.reply(res, 200, { ok: true, result: message });
