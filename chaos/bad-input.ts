@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Message, User } from 'grammy/types';
 import { COORDINATES, generateInputs, RAW_CONTROL, type Input } from './inputs.ts';
 import {
-  FakeTelegram,
+  startTelegram,
   polling,
   privateChat,
   readJson,
@@ -63,7 +63,7 @@ export async function badInput(opts: { count: number; seed: number; log?: (line:
   const fail = (what: string, input: Input, detail = ''): void => {
     if (fig.examples.length < 12) fig.examples.push(`${what}: ${JSON.stringify(input.text.slice(0, 80))} (${input.template}) ${detail}`.trim());
   };
-  const tg = await FakeTelegram.start();
+  const tg = await startTelegram();
   const dataDir = await tempDir('input');
   const env = {
     DATA_DIR: dataDir,
@@ -82,7 +82,7 @@ export async function badInput(opts: { count: number; seed: number; log?: (line:
     // Each admin links demo to their DM, as a new admin would.
     for (const admin of ADMINS) {
       const m = tg.sendText({ chat: privateChat(admin), from: admin, text: '/link demo' });
-      await tg.waitForMessage((s) => s.reply_to === m.message_id, { timeoutMs: 30_000 });
+      await tg.waitForMessage((s) => s.chat_id === m.chat.id && s.reply_to === m.message_id, { timeoutMs: 30_000 });
     }
     say(`${ADMINS.length} admins linked demo to their DMs`);
     let done = 0;

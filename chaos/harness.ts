@@ -22,6 +22,30 @@ export const ALICE_DM = privateChat(ALICE);
 export const MALLORY = user(6666, 'Mallory');
 export const MALLORY_DM = privateChat(MALLORY);
 
+/**
+ * What every scenario leaves behind for the secrets check: the processes it
+ * ran (their stdout and stderr), the data directories, the fakes (the posts
+ * they accepted), and the secrets it handed to mindlink.
+ */
+export const evidence = {
+  procs: [] as Proc[],
+  dirs: [] as string[],
+  fakes: [] as FakeTelegram[],
+  secrets: new Set<string>(),
+};
+
+/** A model key that no log, file or post may ever show (handed to every process; the scripted engine ignores it). */
+export const CHAOS_LLM_KEY = 'sk-chaos-0123456789abcdefghijklmnopqrstuvwxyz';
+evidence.secrets.add(CHAOS_LLM_KEY);
+
+/** Start a fake Telegram whose token and posts the secrets check will look at. */
+export async function startTelegram(): Promise<FakeTelegram> {
+  const tg = await FakeTelegram.start();
+  evidence.fakes.push(tg);
+  evidence.secrets.add(tg.token);
+  return tg;
+}
+
 /** A small, fast, seeded PRNG (mulberry32): the same seed gives the same run. */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -60,7 +84,7 @@ export interface Proc {
 export function startProcess(env: Record<string, string>): Proc {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', CONSOLE: 'on', ...env },
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', CONSOLE: 'on', LLM_API_KEY: CHAOS_LLM_KEY, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });
@@ -112,6 +136,7 @@ export function startProcess(env: Record<string, string>): Proc {
     },
   };
   child.stdin?.on('error', () => undefined); // a killed process closes its stdin; nothing to report
+  evidence.procs.push(proc);
   return proc;
 }
 
@@ -181,8 +206,10 @@ export async function stopGracefully(proc: Proc, timeoutMs = 30_000): Promise<nu
 }
 
 /** A fresh temp directory for DATA_DIR. */
-export function tempDir(prefix: string): Promise<string> {
-  return mkdtemp(path.join(tmpdir(), `mindlink-chaos-${prefix}-`));
+export async function tempDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), `mindlink-chaos-${prefix}-`));
+  evidence.dirs.push(dir);
+  return dir;
 }
 
 /** A data file parsed, or the error that kept it from parsing. */

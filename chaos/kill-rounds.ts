@@ -9,7 +9,7 @@ import type { Message } from 'grammy/types';
 import {
   ALICE,
   ALICE_DM,
-  FakeTelegram,
+  startTelegram,
   kill9,
   polling,
   readJson,
@@ -58,7 +58,7 @@ const KILL_INSTANT_MS = 250;
 export async function killRounds(opts: { rounds: number; seed: number; log?: (line: string) => void }): Promise<KillFigures> {
   const random = rng(opts.seed);
   const say = opts.log ?? (() => undefined);
-  const tg = await FakeTelegram.start();
+  const tg = await startTelegram();
   const dataDir = await tempDir('kill');
   const env = telegramEnv(tg, dataDir, { LOOP_PACE_MS: '200', LOOP_MAX_PACE_MS: '2000' });
   const figures: KillFigures = {
@@ -102,7 +102,7 @@ export async function killRounds(opts: { rounds: number; seed: number; log?: (li
     const first = await start();
     if (!first) throw new Error('chaos: the first start failed');
     const link = tg.sendText({ chat: ALICE_DM, from: ALICE, text: '/link demo' });
-    await tg.waitForMessage((m) => m.reply_to === link.message_id, { timeoutMs: 30_000 });
+    await tg.waitForMessage((m) => m.chat_id === ALICE_DM.id && m.reply_to === link.message_id, { timeoutMs: 30_000 });
     await stopGracefully(first);
 
     for (let round = 1; round <= opts.rounds; round += 1) {

@@ -3,7 +3,10 @@
  * Shared by `npm run chaos` (chaos/index.ts) and the small round in `npm test`.
  */
 import { badInput } from './bad-input.ts';
+import { chatFaults } from './chat-faults.ts';
+import { gameFaults } from './game-faults.ts';
 import { killRounds } from './kill-rounds.ts';
+import { checkSecrets } from './secrets.ts';
 
 /** Which scenarios, how big, which seed. */
 export interface ChaosOptions {
@@ -13,13 +16,15 @@ export interface ChaosOptions {
   inputs: number;
   /** How long chat faults are injected (ms). */
   chatFaultMs: number;
+  /** How long the game stays down in each game fault (ms). */
+  gameDownMs: number;
   log?: (line: string) => void;
 }
 
 /** The full run of `npm run chaos`. */
-export const FULL = { seed: 1, killRounds: 50, inputs: 1000, chatFaultMs: 60_000 } satisfies ChaosOptions;
+export const FULL = { seed: 1, killRounds: 50, inputs: 1000, chatFaultMs: 60_000, gameDownMs: 15_000 } satisfies ChaosOptions;
 /** The small round of `npm test`. */
-export const SMALL = { seed: 1, killRounds: 5, inputs: 100, chatFaultMs: 8_000 } satisfies ChaosOptions;
+export const SMALL = { seed: 1, killRounds: 5, inputs: 100, chatFaultMs: 8_000, gameDownMs: 5_000 } satisfies ChaosOptions;
 
 /** One row of the table. */
 export interface Row {
@@ -69,6 +74,34 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
       { scenario: '', figure: 'replies that ping', value: f.pings, max: 0 },
       { scenario: '', figure: 'raw control characters in chat or on the console', value: f.rawControl, max: 0 },
       { scenario: '', figure: 'store files that failed to load after', value: f.corruptStores, max: 0 },
+    );
+  }
+  if (want('chat')) {
+    log(`chat faults: ${opts.chatFaultMs} ms of 429 / 5xx / dropped connections`);
+    const f = await chatFaults({ faultMs: opts.chatFaultMs, seed: opts.seed, log });
+    rows.push(
+      { scenario: `chat faults ${Math.round(opts.chatFaultMs / 1000)} s`, figure: `posts lost (of ${f.messages})`, value: f.lost, max: 0 },
+      { scenario: '', figure: 'posts doubled', value: f.doubled, max: 0 },
+      { scenario: '', figure: '429s injected (each with Retry-After)', value: f.injected429, max: null },
+      { scenario: '', figure: 'sends before a Retry-After had passed', value: f.retryAfterIgnored, max: 0 },
+      { scenario: '', figure: "429s for going over Telegram's limits", value: f.pacing429, max: 0 },
+    );
+  }
+  if (want('game')) {
+    log('game faults: the world killed, then refusing connections, mid-goal');
+    const f = await gameFaults({ seed: opts.seed, downMs: opts.gameDownMs, log });
+    rows.push(
+      { scenario: 'game faults', figure: 'goals not finished after the faults (of 1)', value: 1 - f.goalFinished, max: 0 },
+      { scenario: '', figure: 'reconnects', value: f.reconnects, max: null },
+      { scenario: '', figure: 'engine turns while the game was down', value: f.turnsWhileDown, max: 0 },
+    );
+  }
+  if (want('secrets')) {
+    const f = checkSecrets();
+    for (const e of f.examples) log(`  ${e}`);
+    rows.push(
+      { scenario: 'secrets', figure: `${f.secrets} secrets found in output, files or posts`, value: f.leaks, max: 0 },
+      { scenario: '', figure: `data files or folders others may read (of ${f.filesChecked} files)`, value: f.openFiles, max: 0 },
     );
   }
   const failed = rows.filter((r) => r.max !== null && r.value > r.max);

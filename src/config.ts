@@ -70,6 +70,8 @@ export const ConfigSchema = z.object({
   LOOP_PACE_MS: z.coerce.number().int().min(10).default(3000),
   /** Cap of the delay when turns change nothing (ms). */
   LOOP_MAX_PACE_MS: z.coerce.number().int().min(10).default(60_000),
+  /** How often a `health` line (memory, event-loop delay) is logged at debug level (ms). */
+  HEALTH_LOG_MS: z.coerce.number().int().min(100).default(30_000),
 });
 
 /** The parsed configuration. */

@@ -13,6 +13,7 @@ import { Mindlink } from './core.ts';
 import { createEngineProvider } from './engines/index.ts';
 import { StoreCorruptError, StoreWriteError, writeFailureReason } from './errors.ts';
 import { createGameProvider } from './game/provider.ts';
+import { startHealthLog } from './health.ts';
 import { createLogger, registerSecret, type Logger } from './logger.ts';
 import { ensureDataDir } from './store/data-dir.ts';
 
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   }
   for (const secret of [config.TELEGRAM_TOKEN, config.DISCORD_TOKEN, config.LLM_API_KEY]) registerSecret(secret);
   const log: Logger = createLogger(config.LOG_LEVEL);
+  startHealthLog(log, config.HEALTH_LOG_MS);
 
   // The console reads from the first moment so that lines typed during start-up are queued, not lost.
   const consoleBridge = config.CONSOLE ? new ConsoleBridge(process.stdin, process.stdout, log.child({ bridge: 'console' })) : undefined;

@@ -73,6 +73,10 @@ export interface SentMessage {
 export interface ApiCall {
   method: string;
   params: Record<string, unknown>;
+  /** When it arrived (epoch ms). */
+  at: number;
+  /** What the fake answered: an HTTP status, or `drop`. Set once answered. */
+  outcome?: number | 'drop';
 }
 
 /** A failure to inject into the next call(s) of a method. */
@@ -431,7 +435,11 @@ export class FakeTelegram {
   }
 
   private handle(method: string, params: Record<string, unknown>, req: IncomingMessage, res: ServerResponse): void {
-    this.calls.push({ method, params });
+    const call: ApiCall = { method, params, at: Date.now() };
+    this.calls.push(call);
+    res.on('finish', () => {
+      call.outcome = res.statusCode;
+    });
     this.events.emit('change');
     if (this.outage && this.outage.until <= Date.now()) this.outage = null;
     const sendChat = method === 'sendMessage' ? asNumber(params.chat_id) : undefined;
@@ -442,7 +450,10 @@ export class FakeTelegram {
       failure = this.outage.failure.kind === 'rate_limit' ? { kind: 'rate_limit', retryAfter: left } : this.outage.failure;
     }
     if (failure && failure.kind !== 'none') {
-      if (failure.kind === 'drop') req.socket.destroy();
+      if (failure.kind === 'drop') {
+        call.outcome = 'drop';
+        req.socket.destroy();
+      }
       else if (failure.kind === 'rate_limit') {
         this.rateLimited.injected += 1;
         if (sendChat !== undefined) this.retryUntil.set(sendChat, Date.now() + failure.retryAfter * 1000);

@@ -1,0 +1,112 @@
+/**
+ * Game faults mid-goal: the Minecraft server is killed (kill -9) and comes
+ * back after a while, then it is stopped and refuses connections for a while
+ * before it comes back again. The avatar must wait, reconnect and finish the
+ * same goal, and no engine turn may start while the game is down.
+ *
+ * The world here is an embedded world the harness runs itself (mindlink is
+ * pointed at it with MC_HOST/MC_PORT, as at any external server), so the
+ * harness can take it down and bring it back on the same port.
+ */
+import { readFileSync } from 'node:fs';
+import { silentLogger } from '../src/logger.ts';
+import { EmbeddedWorld } from '../src/game/embedded-world.ts';
+import { descendants, rng, startProcess, stopGracefully, tempDir, until } from './harness.ts';
+
+/** The figures of one game-fault run. */
+export interface GameFaultFigures {
+  /** 1 when the goal set before the faults was reported done after them. */
+  goalFinished: number;
+  reconnects: number;
+  /** Engine turns logged while the game was down (after a grace for the turn in flight). */
+  turnsWhileDown: number;
+}
+
+/** A turn in flight when the game drops ends within this; later turn logs mean a prompt while down. */
+const IN_FLIGHT_GRACE_MS = 5000;
+
+async function startWorld(dataDir: string, port = 0): Promise<EmbeddedWorld> {
+  return EmbeddedWorld.start({ dataDir, port, log: silentLogger() });
+}
+
+/** kill -9 the world's server process (the harness's child running server.cjs). */
+function killWorldHard(): void {
+  for (const pid of descendants(process.pid)) {
+    let cmd: string;
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      // The process ended while we looked: nothing to kill.
+      continue;
+    }
+    if (cmd.includes('server.cjs')) process.kill(pid, 'SIGKILL');
+  }
+}
+
+/** Run the two faults around one goal. */
+export async function gameFaults(opts: { seed: number; downMs: number; log?: (line: string) => void }): Promise<GameFaultFigures> {
+  const random = rng(opts.seed);
+  const say = opts.log ?? (() => undefined);
+  const worldDir = await tempDir('world');
+  const dataDir = await tempDir('game');
+  let world = await startWorld(worldDir);
+  const port = world.port;
+  const proc = startProcess({ DATA_DIR: dataDir, MC_HOST: '127.0.0.1', MC_PORT: String(port), LOG_LEVEL: 'debug' });
+  const downs: { from: number; to: number }[] = [];
+  const fig: GameFaultFigures = { goalFinished: 0, reconnects: 0, turnsWhileDown: 0 };
+  try {
+    await proc.line(/^\[mindlink\] ready/, 90_000);
+    proc.send('Goal: collect 5 oak logs');
+    await proc.line(/New goal from console: collect 5 oak logs/, 60_000);
+    await new Promise((r) => setTimeout(r, 2000 + Math.floor(random() * 3000)));
+
+    say('game faults: kill -9 of the world mid-goal');
+    let from = Date.now();
+    killWorldHard();
+    await world.stop().catch(() => undefined);
+    await new Promise((r) => setTimeout(r, opts.downMs));
+    world = await startWorld(worldDir, port);
+    downs.push({ from, to: Date.now() });
+    await until(() => spawnCount(proc.stderr) >= 2, 'the avatar to rejoin after the kill', 120_000);
+
+    say('game faults: the world refuses connections for a while');
+    from = Date.now();
+    await world.stop();
+    await new Promise((r) => setTimeout(r, opts.downMs));
+    world = await startWorld(worldDir, port);
+    downs.push({ from, to: Date.now() });
+
+    const done = await proc.line(/\[demo\] Done: collect 5 oak logs/, 240_000).then(
+      () => true,
+      (err: unknown) => {
+        say((err as Error).message.split('\n')[0] ?? '');
+        return false;
+      },
+    );
+    fig.goalFinished = done ? 1 : 0;
+    fig.reconnects = spawnCount(proc.stderr) - 1;
+    for (const line of proc.stderr) {
+      const entry = parseLog(line);
+      if (entry?.msg !== 'turn') continue;
+      if (downs.some((d) => entry.time > d.from + IN_FLIGHT_GRACE_MS && entry.time < d.to)) fig.turnsWhileDown += 1;
+    }
+    return fig;
+  } finally {
+    await stopGracefully(proc);
+    await world.stop();
+  }
+}
+
+function spawnCount(stderr: string[]): number {
+  return stderr.filter((l) => parseLog(l)?.msg === 'spawned').length;
+}
+
+function parseLog(line: string): { msg?: string; time: number } | null {
+  if (!line.startsWith('{')) return null;
+  try {
+    return JSON.parse(line) as { msg?: string; time: number };
+  } catch {
+    // A log line cut by the kill: not a turn.
+    return null;
+  }
+}

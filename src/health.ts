@@ -1,0 +1,52 @@
+/**
+ * A periodic health line in the log: memory and event-loop delay of the
+ * mindlink process, so an operator (and `npm run bench`) can see what a
+ * number of avatars costs without attaching a profiler.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { Logger } from 'pino';
+
+/** One reading of the process's health. */
+export interface HealthReading {
+  rssMb: number;
+  heapUsedMb: number;
+  /** Event-loop delay over the interval, in ms. */
+  loopDelayP50Ms: number;
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+}
+
+/**
+ * Log a `health` line at debug level every `intervalMs`, and return a stop
+ * function. The timer does not keep the process alive.
+ *
+ * @example
+ * const stop = startHealthLog(log, 10_000);
+ * // … on shutdown:
+ * stop();
+ */
+export function startHealthLog(log: Logger, intervalMs: number): () => void {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  const timer = setInterval(() => {
+    const mem = process.memoryUsage();
+    const reading: HealthReading = {
+      rssMb: round(mem.rss / 1048576),
+      heapUsedMb: round(mem.heapUsed / 1048576),
+      loopDelayP50Ms: round(histogram.percentile(50) / 1e6),
+      loopDelayP99Ms: round(histogram.percentile(99) / 1e6),
+      loopDelayMaxMs: round(histogram.max / 1e6),
+    };
+    histogram.reset();
+    log.debug(reading, 'health');
+  }, intervalMs);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    histogram.disable();
+  };
+}
+
+function round(n: number): number {
+  return Math.round(n * 10) / 10;
+}
