@@ -70,7 +70,12 @@ class RateWindow {
 /** What the courier remembers about one destination between deliveries (in memory only). */
 interface DestState {
   inFlight: boolean;
-  /** Start of the last delivery attempt (epoch ms). */
+  /**
+   * When the chat last heard from us (epoch ms): the start of the last delivery
+   * attempt, moved to its end when it ends. A bridge may wait out a 429 and send
+   * again inside one attempt (grammy's auto-retry does), so pacing from the start
+   * alone would send the next post right behind that late send.
+   */
   lastStart: number;
 }
 
@@ -282,6 +287,7 @@ export class Courier {
     // A copy: the outbox may rewrite the pending post's dest while it is in flight (a chat that moved).
     const delivery = this.deliver(dest, { ...post }, ids).finally(() => {
       state.inFlight = false;
+      state.lastStart = Math.max(state.lastStart, Date.now());
       for (const id of ids) this.sending.delete(id);
       this.inFlight.delete(delivery);
       this.schedulePump();

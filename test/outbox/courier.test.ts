@@ -44,6 +44,22 @@ describe('Courier', () => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     });
 
+    it('GIVEN a bridge that waits out a 429 inside one delivery THEN the next post to that chat still waits the whole interval after it', async () => {
+      // grammy's auto-retry sleeps the Retry-After and sends again inside one deliver() call.
+      const bridge = new RecordingBridge('telegram', 4096, async (_post, _parts, i) => {
+        if (i === 0) await new Promise((r) => setTimeout(r, 3000));
+        return ok;
+      });
+      const c = courier(bridge, { perChatIntervalMs: 1000 });
+      post('telegram:1', 'first');
+      post('telegram:1', 'second');
+      await runUntilIdle(c);
+      const [first, second] = bridge.calls;
+      expect(second?.at).toBeDefined();
+      // The first was accepted 3000 ms after it started: the second may go 1000 ms after that, not at once.
+      expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(4000);
+    });
+
     it('GIVEN interleaved posts to two chats and slow deliveries THEN each chat gets its posts in order, one at a time, while the chats go in parallel', async () => {
       // Uneven delivery times, the same on every run.
       const delays = [37, 190, 12, 145, 88, 201, 54, 10, 163, 99, 121, 71, 180, 24, 133, 66, 47, 209, 15, 112];
