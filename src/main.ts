@@ -21,6 +21,8 @@ import { ensureDataDir } from './store/data-dir.ts';
 const TELEGRAM_GRACE_MS = 5000;
 
 async function main(): Promise<void> {
+  // Everything mindlink writes (store, TASK.md, lab logs, the embedded world) is its owner's alone.
+  process.umask(0o077);
   let config: Config;
   try {
     config = loadConfig();

@@ -1,0 +1,47 @@
+/**
+ * The small round of `npm run chaos`, so CI keeps the promises: the real
+ * mindlink process, the fake Telegram and an embedded world, killed, faulted
+ * and fed bad input. The full run (50 kills, 1,000 inputs, a minute of chat
+ * faults) is `npm run chaos`.
+ */
+import { describe, expect, it } from 'vitest';
+import { runChaos, SMALL, type Row } from '../../chaos/run.ts';
+
+const lines: string[] = [];
+const log = (l: string): void => {
+  lines.push(l);
+};
+
+/** The rows that missed their target, with the scenario's log when any did. */
+function misses(rows: Row[]): string[] {
+  const failed = rows.filter((r) => r.max !== null && r.value > r.max).map((r) => `${r.figure}: ${r.value} (target ≤ ${r.max})`);
+  if (failed.length > 0) failed.push(...lines.slice(-20));
+  return failed;
+}
+
+describe('chaos, small round (real process, fake Telegram, embedded world)', () => {
+  it('GIVEN 5 kill -9 at random moments while goals, directions and posts are written THEN nothing acknowledged is lost and nothing is posted twice', async () => {
+    const { rows } = await runChaos({ ...SMALL, only: ['kill'], log });
+    expect(misses(rows)).toEqual([]);
+  }, 600_000);
+
+  it('GIVEN 100 generated hostile inputs on the console and Telegram THEN each gets exactly one reply, nothing crashes, leaks, pings or corrupts a store', async () => {
+    const { rows } = await runChaos({ ...SMALL, only: ['input'], log });
+    expect(misses(rows)).toEqual([]);
+  }, 600_000);
+
+  it('GIVEN Telegram answering 429, 5xx and dropped connections for a while THEN no post is lost or doubled and no send ignores a Retry-After or the rate limits', async () => {
+    const { rows } = await runChaos({ ...SMALL, only: ['chat'], log });
+    expect(misses(rows)).toEqual([]);
+  }, 600_000);
+
+  it('GIVEN the game server killed and then refusing connections mid-goal THEN the avatar reconnects, finishes the same goal and no turn runs while it is down', async () => {
+    const { rows } = await runChaos({ ...SMALL, only: ['game'], log });
+    expect(misses(rows)).toEqual([]);
+  }, 600_000);
+
+  it('GIVEN all of the above THEN no secret is in any output, file or post, and every data file is its owner\'s only', async () => {
+    const { rows } = await runChaos({ ...SMALL, only: ['secrets'], log });
+    expect(misses(rows)).toEqual([]);
+  });
+});
