@@ -9,6 +9,9 @@
  * harness can take it down and bring it back on the same port.
  */
 import { readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { silentLogger } from '../src/logger.ts';
 import { EmbeddedWorld } from '../src/game/embedded-world.ts';
 import { descendants, rng, startProcess, stopGracefully, tempDir, until } from './harness.ts';
@@ -47,7 +50,8 @@ function killWorldHard(): void {
 export async function gameFaults(opts: { seed: number; downMs: number; log?: (line: string) => void }): Promise<GameFaultFigures> {
   const random = rng(opts.seed);
   const say = opts.log ?? (() => undefined);
-  const worldDir = await tempDir('world');
+  // The world's files are the external server's, not mindlink's: not in the evidence for the secrets check.
+  const worldDir = await mkdtemp(path.join(tmpdir(), 'mindlink-chaos-world-'));
   const dataDir = await tempDir('game');
   let world = await startWorld(worldDir);
   const port = world.port;

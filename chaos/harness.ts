@@ -239,7 +239,7 @@ export interface RecordView {
 
 /** The parts of outbox.json the scenarios check. */
 export interface OutboxView {
-  pending: { id: string; text: string }[];
+  pending: { id: string; text: string; replyTo: string | null }[];
 }
 
 /** The environment that points mindlink at the fake Telegram with Alice as admin. */

@@ -20,6 +20,7 @@ import {
   telegramEnv,
   tempDir,
   until,
+  type OutboxView,
   type Proc,
   type RecordView,
   type StateView,
@@ -38,17 +39,17 @@ export interface KillFigures {
   directionsDoubled: number;
   /** Inbound messages that got more than one reply, the first copy accepted well before a kill. */
   postsDoubled: number;
-  /** Doubles whose first copy was accepted in the last instant (≤ 250 ms) before a kill. */
+  /** Doubles whose first copy the platform accepted in the last instant before a kill (still pending in the outbox on disk after it). */
   postsResentAfterKill: number;
   /** Inbound messages that never got a reply, after the final settle. */
   postsNeverDelivered: number;
+  /** Messages Telegram was told were received (the bot polled past them) that left no trace: no change, no reply. */
+  messagesLost: number;
   /** Questions whose answering turn a kill cut short (no post was ever made for them; not a lost post). */
   questionsUnanswered: number;
   /** Processes mindlink had started that outlived it (killed by the harness). */
   orphans: number;
 }
-
-const KILL_INSTANT_MS = 250;
 
 /**
  * Run `rounds` rounds of: start → a burst of goals, directions and questions
@@ -73,10 +74,12 @@ export async function killRounds(opts: { rounds: number; seed: number; log?: (li
     postsResentAfterKill: 0,
     postsNeverDelivered: 0,
     questionsUnanswered: 0,
+    messagesLost: 0,
     orphans: 0,
   };
-  // When each kill happened.
+  // When each kill happened, and which replies were still pending on disk right after it.
   const kills: number[] = [];
+  const pendingAfterKill: { at: number; replyTo: Set<string> }[] = [];
   const inbound: Message[] = [];
   const directionTexts: string[] = [];
   let lastGoalAcked: string | null = null;
@@ -120,6 +123,9 @@ export async function killRounds(opts: { rounds: number; seed: number; log?: (li
       await new Promise((r) => setTimeout(r, Math.floor(random() * 1500)));
       kills.push(Date.now());
       const { orphans } = await kill9(proc);
+      // What the restart will see: the posts still pending on disk right after the kill.
+      const onDisk = readJson<OutboxView>(path.join(dataDir, 'outbox.json'));
+      pendingAfterKill.push({ at: Date.now(), replyTo: new Set(onDisk.ok ? onDisk.value.pending.map((p) => p.replyTo ?? '') : []) });
       figures.orphans += orphans;
       say(`round ${round}/${opts.rounds}: ${burst} messages, killed`);
     }
@@ -139,18 +145,21 @@ export async function killRounds(opts: { rounds: number; seed: number; log?: (li
   }
 
   // What was acknowledged, from the replies the platform accepted.
+  const unanswered: Message[] = [];
   for (const m of inbound) {
     const replies = repliesTo(tg, ALICE_DM.id, m.message_id);
     if (replies.length === 0) {
-      if (isAnswerable(m)) figures.postsNeverDelivered += 1;
+      if (isAnswerable(m)) unanswered.push(m);
       else figures.questionsUnanswered += 1;
     }
     if (replies.length > 1) {
+      // A re-send is allowed only when the platform took the post in the last instant before a kill, that is,
+      // when the outbox on disk after that kill still held it as pending; anything else is a double.
       const firstAt = replies[0]?.acceptedAt ?? 0;
-      const lastInstant = kills.some((k) => k >= firstAt && k - firstAt <= KILL_INSTANT_MS);
-      if (lastInstant && replies.length === 2) figures.postsResentAfterKill += 1;
+      const pendingAtKill = pendingAfterKill.some((k) => k.at >= firstAt && k.replyTo.has(String(m.message_id)));
+      if (pendingAtKill && replies.length === 2) figures.postsResentAfterKill += 1;
       else figures.postsDoubled += replies.length - 1;
-      say(`${replies.length} replies to "${m.text}": ${replies.map((r) => JSON.stringify(r.plain)).join(', ')} (first accepted ${kills.map((k) => k - firstAt).join('/')} ms before the kills)`);
+      say(`${replies.length} replies to "${m.text}" (${pendingAtKill ? 'still pending on disk at a kill' : 'not pending at any kill'})`);
     }
     const ack = replies[0]?.plain ?? '';
     if (/^\[demo\] New goal from|^New goal from/.test(ack) && m.text?.startsWith('Goal:')) {
@@ -170,7 +179,8 @@ export async function killRounds(opts: { rounds: number; seed: number; log?: (li
     return figures;
   }
   const demo = state.value.avatars.find((a) => a.name === 'demo');
-  const stored = [...(demo?.directions.open ?? []), ...(demo?.directions.done ?? [])].map((d) => d.text);
+  const storedTexts = [...(demo?.directions.open ?? []), ...(demo?.directions.done ?? [])].map((d) => d.text);
+  const stored = storedTexts;
   // The book keeps the 12 newest open directions: an older one may have dropped out by design.
   directionTexts.forEach((text, i) => {
     const copies = stored.filter((s) => s === text).length;
@@ -178,6 +188,17 @@ export async function killRounds(opts: { rounds: number; seed: number; log?: (li
     if (copies === 0 && newer < 12) figures.directionsLost += 1;
     if (copies > 1) figures.directionsDoubled += 1;
   });
+  // An unanswered message whose change is in the store lost its reply; one whose change is not was lost whole.
+  for (const m of unanswered) {
+    const text = m.text ?? '';
+    const goal = text.startsWith('Goal:') ? text.slice('Goal:'.length).trim() : null;
+    const stored = goal
+      ? demo?.goal?.text === goal || record.value.goals.some((g) => g.text === goal) || (demo?.parked.some((p) => p.text === goal) ?? false)
+      : storedTexts.includes(text);
+    if (stored) figures.postsNeverDelivered += 1;
+    else figures.messagesLost += 1;
+    say(`no reply to "${text}" (${stored ? 'its change is stored' : 'nothing of it is stored'})`);
+  }
   if (lastGoalAcked) {
     const known =
       demo?.goal?.text === lastGoalAcked ||

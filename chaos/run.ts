@@ -57,7 +57,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
       { scenario: '', figure: 'directions stored twice', value: f.directionsDoubled, max: 0 },
       { scenario: '', figure: 'posts delivered twice', value: f.postsDoubled, max: 0 },
       { scenario: '', figure: 're-sent once: accepted in the last instant before a kill', value: f.postsResentAfterKill, max: null },
-      { scenario: '', figure: 'posts never delivered', value: f.postsNeverDelivered, max: 0 },
+      { scenario: '', figure: 'posts never delivered (the change stored, its reply lost)', value: f.postsNeverDelivered, max: 0 },
+      { scenario: '', figure: 'messages lost whole (received, neither stored nor answered)', value: f.messagesLost, max: 0 },
       { scenario: '', figure: 'questions whose answering turn a kill cut short', value: f.questionsUnanswered, max: null },
       { scenario: '', figure: 'world processes left running after kill -9', value: f.orphans, max: 0 },
     );
