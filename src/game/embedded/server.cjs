@@ -122,6 +122,7 @@ function start() {
     },
   });
 
+  require('./spawn-gate.cjs').install(serv);
   const { registry } = serv;
   const Item = require('prismarine-item')(registry);
   const playerTypeId = registry.entitiesByName.player.id;

@@ -1,0 +1,84 @@
+'use strict';
+/*
+ * Server plugin of the embedded world: nothing about the world reaches a player before its login and
+ * spawn are complete.
+ *
+ * flying-squid puts a joining player into `serv.entities` (as a 'player', at 0 0 0) before it has read
+ * the player's save and sent the `login` packet, and its broadcasts pick their recipients from the
+ * entities near the sender. So a bot that joins while another digs got `block_break_animation` (and
+ * entity moves, chat, block changes) before `login`, when mineflayer has no world yet: its handler threw
+ * inside the packet stream and took the bot's whole process down (issue 13).
+ *
+ * Two gates, at the places flying-squid sends from:
+ *  1. Per client, until `login` is written: every packet except connection housekeeping is dropped.
+ *     This covers every path, including the ones that loop over `serv.players` and write directly.
+ *     Nothing is lost: the chunks, inventory and players a newcomer needs are sent after `login`.
+ *  2. Until the player has spawned (flying-squid's `spawned`, after the chunks, inventory, tab list,
+ *     the entities around it and its health): the player is no recipient of broadcasts (`_writeArray`,
+ *     `_writeAll`, `getNearby`, chat `broadcast`) and is invisible to the others' nearby-entity lists.
+ *     Block changes sent straight to it after `login` still arrive, so its chunks stay right.
+ *
+ * Installed from server.cjs: `require('./spawn-gate.cjs').install(serv)`.
+ */
+
+/** Packets that keep the connection alive or end it; they are never held back. */
+const HOUSEKEEPING = new Set(['keep_alive', 'kick_disconnect', 'ping']);
+
+/**
+ * Install the gates on a flying-squid server (right after `createMCServer`).
+ * @param {object} serv the flying-squid server
+ */
+function install(serv) {
+  for (const fn of ['_writeArray', '_writeAll', 'getNearby', 'getNearbyEntities', 'broadcast']) {
+    if (typeof serv[fn] !== 'function') throw new Error(`spawn-gate: flying-squid has no serv.${fn}; this version is not supported`);
+  }
+  const spawned = new WeakSet();
+  const droppedBeforeLogin = new WeakMap();
+  const ready = (player) => spawned.has(player);
+
+  serv.on('newPlayer', (player) => {
+    const client = player._client;
+    const write = client.write;
+    let loggedIn = false;
+    droppedBeforeLogin.set(player, 0);
+    client.write = function gatedWrite(name, params) {
+      if (!loggedIn) {
+        if (name === 'login') loggedIn = true;
+        else if (!HOUSEKEEPING.has(name)) {
+          droppedBeforeLogin.set(player, droppedBeforeLogin.get(player) + 1);
+          return undefined;
+        }
+      }
+      return write.call(this, name, params);
+    };
+    player.once('spawned', () => {
+      spawned.add(player);
+      // While it was invisible, the players around it recomputed their nearby lists without it, though
+      // its own spawn told them about it: put it back, so they do not spawn it twice when they move.
+      for (const other of player.nearbyEntities || []) {
+        if (other.type === 'player' && ready(other) && !other.nearbyEntities.includes(player)) other.nearbyEntities.push(player);
+      }
+      const n = droppedBeforeLogin.get(player);
+      if (n > 0) serv.debug?.(`[spawn-gate] ${player.username}: ${n} packets held back before login`);
+    });
+  });
+
+  const writeArray = serv._writeArray;
+  serv._writeArray = (name, fields, players) => writeArray(name, fields, players.filter(ready));
+  serv._writeAll = (name, fields) => serv._writeArray(name, fields, serv.players);
+
+  const getNearby = serv.getNearby;
+  serv.getNearby = (loc) => getNearby(loc).filter(ready);
+
+  const getNearbyEntities = serv.getNearbyEntities;
+  serv.getNearbyEntities = (loc) => getNearbyEntities(loc).filter((e) => e.type !== 'player' || ready(e));
+
+  const broadcast = serv.broadcast;
+  serv.broadcast = (message, opts = {}) => {
+    let whitelist = opts.whitelist ?? serv.players;
+    if (whitelist.type === 'player') whitelist = [whitelist];
+    return broadcast(message, { ...opts, whitelist: whitelist.filter(ready) });
+  };
+}
+
+module.exports = { install };

@@ -1,0 +1,124 @@
+/**
+ * Issue 13: bots joining while another digs used to receive `block_break_animation` before their
+ * `login` packet, and mineflayer's handler threw inside the packet stream: the whole process died.
+ * Real embedded world, real mineflayer, the real goal loop for the digger.
+ */
+import { once } from 'node:events';
+import { PassThrough, Writable } from 'node:stream';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConsoleBridge } from '../../bridges/console.ts';
+import { parseConfig } from '../../src/config.ts';
+import { Mindlink } from '../../src/core.ts';
+import { engineProvider } from '../../src/engines/index.ts';
+import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
+import { startWorld, tempDataDir, testLogger, waitFor } from './helpers.ts';
+
+/** Joiners that come and go while the digger works. */
+const JOINERS = 10;
+/** Join/leave cycles per joiner at most (the churn also ends when the digger is done). */
+const MAX_CYCLES = 4;
+
+describe('bots joining while another digs', () => {
+  const logLines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logLines.push(chunk.toString('utf8').trim());
+      if (logLines.length > 400) logLines.shift();
+      done();
+    },
+  });
+  const log = process.env.TEST_LOG ? testLogger() : pino({ level: 'debug' }, sink);
+  const lines: string[] = [];
+  const until = async (cond: () => boolean, ms: number, what: string): Promise<void> => {
+    try {
+      await waitFor(cond, ms, what);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\nchat:\n${lines.join('\n')}\nlog (tail):\n${logLines.slice(-40).join('\n')}`);
+    }
+  };
+  const data = tempDataDir('join-dig');
+  let world: EmbeddedWorld;
+  let core: Mindlink;
+  const joiners: MineflayerGame[] = [];
+
+  beforeAll(async () => {
+    world = await startWorld(data.dir, log);
+    const config = parseConfig({ DATA_DIR: data.dir, LOOP_PACE_MS: '200', LOOP_MAX_PACE_MS: '2000' });
+    core = await Mindlink.start({
+      config,
+      log,
+      games: {
+        create: (avatar, _server, avatarLog) =>
+          new MineflayerGame({
+            username: avatar.name,
+            host: world.host,
+            port: world.port,
+            version: world.version,
+            log: avatarLog,
+            capabilities: EMBEDDED_CAPABILITIES,
+            reconnect: { minMs: 200, maxMs: 1000 },
+          }),
+        close: async () => {},
+      },
+      engines: engineProvider,
+    });
+    const stdout = new PassThrough();
+    stdout.on('data', (b: Buffer) => lines.push(...b.toString('utf8').split('\n').filter(Boolean)));
+    await core.addBridge(new ConsoleBridge(new PassThrough(), stdout, log));
+    for (let i = 0; i < JOINERS; i++) {
+      joiners.push(
+        new MineflayerGame({
+          username: `joiner${i}`,
+          host: world.host,
+          port: world.port,
+          version: world.version,
+          log: log.child({ avatar: `joiner${i}` }),
+          capabilities: EMBEDDED_CAPABILITIES,
+          reconnect: { minMs: 200, maxMs: 1000 },
+        }),
+      );
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(joiners.map((g) => g.stop()));
+    await core?.stop();
+    await world?.stop();
+    data.remove();
+  }, 60_000);
+
+  it('GIVEN demo digging logs WHEN 10 other bots join, leave and rejoin THEN nothing crashes, all end spawned and demo finishes its goal', async () => {
+    await until(() => core.displayState('demo') !== 'waiting', 30_000, 'demo to join');
+    core.setGoal('demo', 'collect 6 oak logs', 'console');
+    const logs = (): number => core.game('demo').snapshot()?.inventory.oak_log ?? 0;
+    // The churn starts once demo is at the trees, so it digs while the others come and go.
+    await until(() => logs() >= 1, 120_000, 'demo to dig its first log');
+    const done = (): boolean => lines.some((l) => l.startsWith('[demo] Done: collect 6 oak logs'));
+
+    const cycles = joiners.map(() => 0);
+    await Promise.all(
+      joiners.map(async (game, i) => {
+        while (cycles[i]! < MAX_CYCLES && !done()) {
+          const connected = once(game, 'connected');
+          await game.start();
+          await connected;
+          cycles[i]!++;
+          await game.stop();
+        }
+        // Everyone comes back and stays.
+        const connected = once(game, 'connected');
+        await game.start();
+        await connected;
+      }),
+    );
+    await until(done, 180_000, "demo's goal");
+
+    expect(joiners.map((g) => g.state)).toEqual(joiners.map(() => 'connected'));
+    expect(core.game('demo').state).toBe('connected');
+    expect(cycles.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(JOINERS);
+    expect(lines.filter((l) => l.startsWith('[demo] Stopped'))).toEqual([]);
+    expect(await world.players()).toHaveLength(JOINERS + 1);
+  }, 400_000);
+});
