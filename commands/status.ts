@@ -17,12 +17,15 @@ export const status: Command<typeof options> = {
     const a = host.watch(chat, avatar);
     const { goal, parked } = a.record;
     const state = a.state();
+    // While it is out of the game, say why and that it is coming back.
+    const down = a.downReason();
+    const stateText = down ? `${state} (${down}; reconnecting)` : state;
     const lines: string[] = [];
     if (goal) {
       const who = goal.setBy === 'self' ? 'chosen by me' : `set by ${host.personName(goal.setById)}`;
-      lines.push(`${state} · goal: ${plainGoal(goal.text)} (${who})`);
+      lines.push(`${stateText} · goal: ${plainGoal(goal.text)} (${who})`);
     } else {
-      lines.push(`${state} · no goal${state === 'choosing' ? ' (choosing one)' : ''}`);
+      lines.push(`${stateText} · no goal${state === 'choosing' ? ' (choosing one)' : ''}`);
     }
     const tokens = a.usage().current;
     if (goal && tokens) lines.push(`tokens this goal: ${formatUsage(tokens, host.llm().prices)}`);

@@ -38,6 +38,8 @@ export interface WatchedAvatar {
   snapshot(): Snapshot | undefined;
   /** The model tokens it used: in all, on its current goal, on its ended goals. */
   usage(): AvatarUsage;
+  /** While it is `waiting` to reconnect: why it left the game, in a short plain phrase. */
+  downReason(): string | undefined;
 }
 
 /** An avatar the sender may control from this chat. */
@@ -138,6 +140,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     isPlaying: () => avatars.isPlaying(record.name),
     snapshot: () => avatars.snapshot(record.name),
     usage: () => avatars.usage(record.name),
+    downReason: () => avatars.downReason(record.name),
   });
   const controlled = (chat: ChatContext, record: Avatar): ControlledAvatar => ({
     ...watched(record),

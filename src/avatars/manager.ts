@@ -173,6 +173,11 @@ export class AvatarManager {
     return this.isPlaying(name) ? this.runtime(name).game.snapshot() : undefined;
   }
 
+  /** While it plays but is out of the game (`waiting`): why it left, as its game says (see `AvatarGame.downReason`). */
+  downReason(name: string): string | undefined {
+    return this.displayState(name) === 'waiting' ? this.runtime(name).game.downReason : undefined;
+  }
+
   /** Create an avatar (stopped until play), owned by `ownerId`; nothing is stored if its engine or game cannot be built. */
   async create(name: string, ownerId: string, opts: { server?: string; engine?: Avatar['engine'] }): Promise<Avatar> {
     if (!/^[A-Za-z0-9_]{3,16}$/.test(name)) {

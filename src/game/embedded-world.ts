@@ -252,6 +252,14 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
     return this.#request('findBlocks', { from, to, names });
   }
 
+  /**
+   * Write one raw packet (protocol name and fields) to a player, past every server plugin: how tests
+   * send a packet the player's client cannot handle.
+   */
+  sendPacket(username: string, name: string, params: Record<string, unknown>): Promise<void> {
+    return this.#request('sendPacket', { username, name, params });
+  }
+
   /** Usernames of the players online. */
   players(): Promise<string[]> {
     return this.#request('players');

@@ -54,6 +54,8 @@ export interface GameEvents {
   disconnected: [reason: string];
   /** Kicked or banned: the game will not reconnect on its own. */
   ended: [reason: string];
+  /** The avatar's own connection kept failing (a crash loop): the game gave up and will not reconnect on its own. */
+  failed: [reason: string];
   /** A player whispered to the avatar. */
   whispered: [from: string, text: string];
 }
@@ -68,6 +70,11 @@ export interface GameEvents {
 export interface AvatarGame extends EventEmitter<GameEvents> {
   readonly username: string;
   readonly state: GameState;
+  /**
+   * While the game is out of the world and trying again (`down` or `connecting` after a drop): why it
+   * left, in a short plain phrase for `/status` ("the server cannot be reached (ECONNREFUSED)").
+   */
+  readonly downReason?: string | undefined;
   /** Connect (and keep reconnecting with backoff until {@link AvatarGame.stop}). Resolves once the first attempt started. */
   start(): Promise<void>;
   /** Leave the game and stop reconnecting. */

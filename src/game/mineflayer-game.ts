@@ -10,6 +10,7 @@ import { backoffMs } from '../backoff.ts';
 import { forAvatar, type Logger } from '../logger.ts';
 import { cleanLine } from '../sanitize.ts';
 import type { AvatarGame, GameCapabilities, GameEvents, GameState, Snapshot } from './game.ts';
+import { guardBot, type PacketFault } from './packet-guard.ts';
 import { SkillGate } from './skill-gate.ts';
 import { takeSnapshot } from './snapshot.ts';
 
@@ -34,6 +35,11 @@ export interface MineflayerGameOptions {
   spawnTimeoutMs?: number;
   /** `offline` (default; the embedded world and offline-mode servers) or `microsoft`. */
   auth?: 'offline' | 'microsoft';
+  /**
+   * Crash loop of the connection: this many packet faults (the bot failed on a packet it got) within
+   * `windowMs` make the game give up (`failed`) instead of reconnecting again.
+   */
+  faultLoop?: { count: number; windowMs: number };
 }
 
 /** Defaults of the optional {@link MineflayerGameOptions}. */
@@ -41,7 +47,8 @@ export const DefaultMineflayerGameOptions = {
   reconnect: { minMs: 1000, maxMs: 30_000 },
   spawnTimeoutMs: 30_000,
   auth: 'offline',
-} satisfies Required<Pick<MineflayerGameOptions, 'reconnect' | 'spawnTimeoutMs' | 'auth'>>;
+  faultLoop: { count: 5, windowMs: 10 * 60_000 },
+} satisfies Required<Pick<MineflayerGameOptions, 'reconnect' | 'spawnTimeoutMs' | 'auth' | 'faultLoop'>>;
 
 /**
  * Whether a kick from the server (mineflayer's `kicked` event: the server sent a disconnect) ends the
@@ -87,6 +94,15 @@ export function reasonText(reason: unknown): string {
   return parts.join(' ').trim();
 }
 
+/** Why a connection ended, as a short plain phrase for `/status` (no stack, no error text of ours). */
+function downPhrase(fault: PacketFault | undefined, kickReason: string | undefined, lastError: Error | undefined, why: string | undefined): string {
+  if (fault) return `it failed on a packet it could not handle (${fault.packet})`;
+  if (kickReason !== undefined) return `the server disconnected it (${kickReason.slice(0, 120)})`;
+  if (lastError) return `the server cannot be reached (${(lastError as NodeJS.ErrnoException).code ?? 'connection error'})`;
+  if (why === 'spawn timeout') return 'it did not spawn in time';
+  return 'the connection closed';
+}
+
 /**
  * An avatar in a Minecraft server through mineflayer (with the pathfinder plugin).
  *
@@ -112,6 +128,9 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
   #attempt: Bot | undefined;
   #stopping = false;
   #failures = 0;
+  /** When the recent packet faults happened (epoch ms), for the crash loop. */
+  #faults: number[] = [];
+  #downReason: string | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
   #spawnTimer: NodeJS.Timeout | undefined;
 
@@ -128,6 +147,11 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     return this.#state;
   }
 
+  /** Why the game is out of the world while it tries again (see {@link AvatarGame.downReason}). */
+  get downReason(): string | undefined {
+    return this.#state === 'down' || this.#state === 'connecting' ? this.#downReason : undefined;
+  }
+
   /** The live bot while connected. */
   get bot(): Bot | undefined {
     return this.#state === 'connected' ? this.#bot : undefined;
@@ -138,6 +162,8 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     if (this.#state !== 'idle' && this.#state !== 'ended') return;
     this.#stopping = false;
     this.#failures = 0;
+    this.#faults = [];
+    this.#downReason = undefined;
     this.#connect();
   }
 
@@ -195,10 +221,21 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
       return;
     }
     this.#attempt = bot;
-    bot.loadPlugin(pathfinder);
     let kickReason: string | undefined;
     let lastError: Error | undefined;
     let spawned = false;
+    let fault: PacketFault | undefined;
+    // This bot's packet handling is its own: a throw in it ends this connection, not the process.
+    guardBot(bot, bot._client, (f) => {
+      if (fault) {
+        this.#log.debug({ err: f.error, packet: f.packet }, 'another fault while leaving');
+        return;
+      }
+      fault = f;
+      this.#log.error({ err: f.error, packet: f.packet }, 'the bot failed while handling a packet; leaving the game to reconnect');
+      bot.end(`failed on ${f.packet}`);
+    });
+    bot.loadPlugin(pathfinder);
 
     this.#spawnTimer = setTimeout(() => {
       if (!spawned && this.#attempt === bot) {
@@ -224,6 +261,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
         bot.pathfinder.thinkTimeout = 10_000;
         this.#bot = bot;
         this.#failures = 0;
+        this.#downReason = undefined;
         this.#state = 'connected';
         this.#log.info({ position: bot.entity.position.floored().toString() }, 'spawned');
         this.emit('connected');
@@ -248,7 +286,16 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
       this.gate.abortCurrent(new Error('disconnected'));
       const wasConnected = this.#state === 'connected';
       if (this.#stopping) return;
-      const reason = kickReason ?? lastError?.message ?? why ?? 'connection closed';
+      const reason = fault ? `failed on ${fault.packet}` : (kickReason ?? lastError?.message ?? why ?? 'connection closed');
+      if (fault && this.#faultLoopTripped()) {
+        const { count, windowMs } = this.#opts.faultLoop;
+        const failure = `crash loop in the game connection (${this.#faults.length} failures in ${Math.round(windowMs / 60_000)} minutes; last on packet ${fault.packet})`;
+        this.#state = 'ended';
+        this.#log.error({ faults: this.#faults.length, count, windowMs, packet: fault.packet }, 'the connection keeps failing; not reconnecting');
+        this.emit('failed', failure);
+        return;
+      }
+      this.#downReason = downPhrase(fault, kickReason, lastError, why);
       if (kickReason !== undefined && isFinalKick(kickReason)) {
         this.#state = 'ended';
         this.#log.warn({ reason }, 'kicked for good; not reconnecting');
@@ -264,9 +311,18 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     });
   }
 
+  /** Count one more packet fault; whether the crash-loop limit is reached. */
+  #faultLoopTripped(): boolean {
+    const now = Date.now();
+    const { count, windowMs } = this.#opts.faultLoop;
+    this.#faults = [...this.#faults.filter((t) => now - t < windowMs), now];
+    return this.#faults.length >= count;
+  }
+
   #scheduleRetry(reason: string): void {
     if (this.#stopping) return;
     this.#state = 'down';
+    this.#downReason ??= 'it could not join';
     const delay = backoffMs(this.#failures, this.#opts.reconnect);
     this.#failures++;
     this.#log.debug({ reason, delay, attempt: this.#failures }, 'reconnecting later');

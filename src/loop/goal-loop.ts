@@ -110,6 +110,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     this.d.game.on('connected', this.onConnected);
     this.d.game.on('whispered', this.onWhisper);
     this.d.game.on('ended', this.onEnded);
+    this.d.game.on('failed', this.onFailed);
     if (this.d.game.state === 'connected') this.measureBaseline();
     this.schedule(0);
   }
@@ -142,6 +143,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     this.d.game.off('connected', this.onConnected);
     this.d.game.off('whispered', this.onWhisper);
     this.d.game.off('ended', this.onEnded);
+    this.d.game.off('failed', this.onFailed);
   }
 
   /**
@@ -258,6 +260,11 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
 
   private readonly onEnded = (reason: string): void => {
     this.selfStop(`the game server ended the session: ${reason}`);
+  };
+
+  /** The game's connection kept failing (its crash loop): stop, saying why. */
+  private readonly onFailed = (reason: string): void => {
+    this.selfStop(reason);
   };
 
   private selfStop(reason: string): void {

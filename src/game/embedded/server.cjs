@@ -245,6 +245,13 @@ function start() {
       }
       return out;
     },
+    /** Write one raw packet to a player (tests: a packet its client cannot handle). */
+    sendPacket({ username, name, params }) {
+      const p = serv.getPlayer(username);
+      if (!p) throw new Error(`no player ${username}`);
+      p._client.write(name, params || {});
+      return true;
+    },
     /** Names of the players online. */
     players() {
       return serv.players.map((p) => p.username);

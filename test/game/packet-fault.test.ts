@@ -1,0 +1,149 @@
+/**
+ * Issue 13: one bot's packet handler throwing ends that bot's connection, never the process. The world
+ * sends alice a packet her client cannot handle (an `open_window` of a window type that does not exist:
+ * mineflayer's handler throws on it); the other avatars must not notice.
+ */
+import { PassThrough, Writable } from 'node:stream';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConsoleBridge } from '../../bridges/console.ts';
+import type { CommandInvocation } from '../../bridges/bridge.ts';
+import { parseConfig } from '../../src/config.ts';
+import { Mindlink } from '../../src/core.ts';
+import { engineProvider } from '../../src/engines/index.ts';
+import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
+import { nextEvent, startWorld, tempDataDir, testLogger, waitFor } from './helpers.ts';
+
+/** A window type no Minecraft version has: mineflayer's `open_window` handler throws on it. */
+const BAD_WINDOW = { windowId: 7, inventoryType: 9999, windowTitle: { type: 'string', value: 'nothing' } };
+
+describe('a bot whose packet handler throws', () => {
+  const logLines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logLines.push(chunk.toString('utf8').trim());
+      if (logLines.length > 400) logLines.shift();
+      done();
+    },
+  });
+  const log = process.env.TEST_LOG ? testLogger() : pino({ level: 'debug' }, sink);
+  const lines: string[] = [];
+  const until = async (cond: () => boolean, ms: number, what: string): Promise<void> => {
+    try {
+      await waitFor(cond, ms, what);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\nchat:\n${lines.join('\n')}\nlog (tail):\n${logLines.slice(-40).join('\n')}`);
+    }
+  };
+  const data = tempDataDir('packet-fault');
+  let world: EmbeddedWorld;
+  let core: Mindlink;
+  /** Disconnections of each avatar's game, counted from the start. */
+  const drops = new Map<string, number>();
+  const console_: Omit<CommandInvocation, 'name'> = {
+    platform: 'console',
+    from: 'console:local',
+    fromName: 'console',
+    dest: 'console',
+    chatKind: 'console',
+    messageId: null,
+  };
+
+  beforeAll(async () => {
+    world = await startWorld(data.dir, log);
+    const config = parseConfig({ DATA_DIR: data.dir, LOOP_PACE_MS: '200', LOOP_MAX_PACE_MS: '2000' });
+    core = await Mindlink.start({
+      config,
+      log,
+      games: {
+        create: (avatar, _server, avatarLog) => {
+          const game = new MineflayerGame({
+            username: avatar.name,
+            host: world.host,
+            port: world.port,
+            version: world.version,
+            log: avatarLog,
+            capabilities: EMBEDDED_CAPABILITIES,
+            reconnect: { minMs: 200, maxMs: 1000 },
+          });
+          drops.set(avatar.name, 0);
+          game.on('disconnected', () => drops.set(avatar.name, (drops.get(avatar.name) ?? 0) + 1));
+          return game;
+        },
+        close: async () => {},
+      },
+      engines: engineProvider,
+    });
+    const stdout = new PassThrough();
+    stdout.on('data', (b: Buffer) => lines.push(...b.toString('utf8').split('\n').filter(Boolean)));
+    await core.addBridge(new ConsoleBridge(new PassThrough(), stdout, log));
+    for (const name of ['alice', 'bob']) {
+      await core.createAvatar(name, 'console', { linkTo: 'console' });
+      await core.play(name);
+    }
+    for (const name of ['demo', 'alice', 'bob']) await until(() => core.game(name).state === 'connected', 60_000, `${name} to join`);
+  }, 120_000);
+
+  afterAll(async () => {
+    await core?.stop();
+    await world?.stop();
+    data.remove();
+  }, 60_000);
+
+  it('GIVEN three avatars at work WHEN the world sends alice a packet her client cannot handle THEN only alice leaves, /status says why while she is away, and she comes back and finishes her goal', async () => {
+    core.setGoal('alice', 'go to 6 64 9', 'console');
+    core.setGoal('bob', 'go to -8 64 5', 'console');
+    core.setGoal('demo', 'go to 9 64 -7', 'console');
+    const alice = core.game('alice');
+    // /status runs at the moment alice drops (a command's reply is built before its first await).
+    const dropped = nextEvent<[string]>(alice, 'disconnected', 30_000).then(([reason]) => {
+      void core.runCommand({ ...console_, name: 'status', argsText: 'alice' });
+      return reason;
+    });
+    await world.sendPacket('alice', 'open_window', BAD_WINDOW);
+    expect(await dropped).toBe('failed on open_window');
+    await until(() => lines.some((l) => l.startsWith('[alice] waiting (')), 10_000, "alice's /status while away");
+    expect(lines.find((l) => l.startsWith('[alice] waiting ('))).toBe(
+      '[alice] waiting (it failed on a packet it could not handle (open_window); reconnecting) · goal: go to 6 64 9 (set by console)',
+    );
+    expect(logLines.some((l) => l.includes('"avatar":"alice"') && l.includes('"packet":"open_window"') && l.includes('failed while handling a packet'))).toBe(
+      true,
+    );
+
+    await until(() => alice.state === 'connected', 30_000, 'alice to reconnect');
+    for (const name of ['alice', 'bob', 'demo']) {
+      await until(() => lines.some((l) => l.startsWith(`[${name}] Done: go to`)), 120_000, `${name}'s goal`);
+    }
+    expect(drops.get('alice')).toBe(1);
+    expect(drops.get('bob')).toBe(0);
+    expect(drops.get('demo')).toBe(0);
+    expect(lines.filter((l) => l.includes('Stopped'))).toEqual([]);
+  }, 300_000);
+
+  it('GIVEN alice failing on every packet she is sent WHEN it happens 5 times THEN she stops with a chat line saying why and the others play on', async () => {
+    // A new /play starts the count afresh (the first test's fault is forgotten).
+    await core.stopAvatar('alice');
+    await core.play('alice');
+    const alice = core.game('alice');
+    for (let round = 1; round <= 5; round++) {
+      await until(() => alice.state === 'connected', 30_000, `alice back in the game (round ${round})`);
+      // The fifth fault trips the crash loop: the game gives up instead of dropping to reconnect.
+      const gone = nextEvent(alice, round < 5 ? 'disconnected' : 'failed', 30_000);
+      await world.sendPacket('alice', 'open_window', BAD_WINDOW);
+      await gone;
+    }
+    await until(() => lines.some((l) => l.startsWith('[alice] Stopped:')), 30_000, "alice's stop line");
+    expect(lines.find((l) => l.startsWith('[alice] Stopped:'))).toMatch(
+      /^\[alice\] Stopped: crash loop in the game connection \(5 failures in 10 minutes; last on packet open_window\)$/,
+    );
+    expect(core.displayState('alice')).toBe('stopped');
+    expect(core.avatar('alice')?.playing).toBe(false);
+    expect(await world.players()).not.toContain('alice');
+    expect(core.game('bob').state).toBe('connected');
+    expect(core.game('demo').state).toBe('connected');
+    expect(drops.get('alice')).toBe(1 + 4);
+    expect(drops.get('bob')).toBe(0);
+    expect(drops.get('demo')).toBe(0);
+  }, 300_000);
+});
