@@ -358,6 +358,25 @@ describe('goal loop', () => {
     expect(h.engine.requests.length).toBe(n);
   });
 
+  it('GIVEN the game connection in a crash loop THEN the avatar stops with the reason, keeps its goal and sends no more prompts', async () => {
+    const h = await harness(() => 'STATUS: working');
+    const d0 = await start(h);
+    h.loop.setOwnerGoal('explore', 'owner1');
+    const t1 = await turn(h, d0);
+    h.game.state = 'ended';
+    h.game.emit('failed', 'crash loop in the game connection (5 failures in 10 minutes; last on packet open_window)');
+    expect(h.posts.at(-1)).toEqual({
+      kind: 'stopped',
+      text: 'Stopped: crash loop in the game connection (5 failures in 10 minutes; last on packet open_window)',
+      ping: null,
+    });
+    expect(h.selfStops).toHaveLength(1);
+    expect(h.rec()).toMatchObject({ playing: false, state: 'stopped', goal: { text: 'explore' } });
+    const n = h.engine.requests.length;
+    await vi.advanceTimersByTimeAsync(t1.next + 10 * MAX);
+    expect(h.engine.requests.length).toBe(n);
+  });
+
   it('GIVEN an in-game whisper WHEN the loop waits out a long delay THEN it wakes at once', async () => {
     const h = await harness(() => 'STATUS: working');
     const d0 = await start(h);

@@ -1,0 +1,58 @@
+/**
+ * Issue 13, end to end: a user adds avatars one after another from the console while demo collects
+ * logs. This used to take the whole process down (a bot got another's dig animation before its login).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMindlink, type MindlinkProcess } from './process.ts';
+
+const NAMES = Array.from({ length: 8 }, (_, i) => `bot${i + 1}`);
+
+describe('eight avatars added one after another while demo collects', () => {
+  let dir: string;
+  let m: MindlinkProcess;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mindlink-e2e-many-'));
+    m = startMindlink({ DATA_DIR: dir, LOOP_PACE_MS: '500' });
+  });
+
+  afterAll(async () => {
+    if (m.child.exitCode === null) {
+      m.child.kill('SIGINT');
+      await m.exited;
+    }
+    await rm(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('GIVEN demo collecting WHEN 8 avatars are created and played one after another THEN the process lives, all 9 are listed by /avatars and none is stopped', async () => {
+    await m.line(/^\[mindlink\] ready — playing: demo$/, 90_000);
+    m.send('Goal: collect 10 oak logs');
+    await m.line(/^\[demo\] New goal from console: collect 10 oak logs\.$/);
+    for (const name of NAMES) {
+      m.send(`/avatar create ${name}`);
+      await m.line(new RegExp(`^\\[${name}\\] Created ${name} on embedded`));
+      m.send(`/play ${name}`);
+      await m.line(new RegExp(`^\\[${name}\\] Playing\\. Choosing my first goal\\.$`));
+      // Its first goal comes once it is in the world; then it digs too while the next one joins.
+      await m.line(new RegExp(`^\\[${name}\\] New goal \\(my choice\\): `), 120_000);
+      m.send(`${name}: Goal: collect 2 oak logs`);
+      await m.line(new RegExp(`^\\[${name}\\] New goal from console: collect 2 oak logs\\.$`));
+    }
+    // Everyone works on: demo finishes, and so does every newcomer.
+    await m.line(/^\[demo\] Done: collect 10 oak logs$/, 300_000);
+    for (const name of NAMES) await m.line(new RegExp(`^\\[${name}\\] Done: collect 2 oak logs$`), 300_000);
+    expect(m.child.exitCode).toBeNull();
+
+    const from = m.lines.length;
+    m.send('/avatars');
+    await m.line(/^\[mindlink\] bot8: /);
+    const listed = m.lines.slice(from).filter((l) => /^\[mindlink\] (demo|bot\d): /.test(l));
+    expect(listed.map((l) => /^\[mindlink\] (\w+): /.exec(l)?.[1]).sort()).toEqual(['demo', ...NAMES].sort());
+    for (const l of listed) expect(l).toMatch(/^\[mindlink\] \w+: (choosing|working|wrapup) \(owner console, scripted\)/);
+    expect(m.lines.filter((l) => / Stopped: /.test(l))).toEqual([]);
+    expect(m.stderr.filter((l) => /uncaught|TypeError/i.test(l))).toEqual([]);
+  }, 900_000);
+});
