@@ -27,28 +27,37 @@ describe('eight avatars added one after another while demo collects', () => {
     await rm(dir, { recursive: true, force: true });
   }, 60_000);
 
+  /** The line, or a failure as soon as the process dies (the crash this test is about). */
+  const line = (re: RegExp, ms?: number): Promise<string> =>
+    Promise.race([
+      m.line(re, ms),
+      m.exited.then((code) => {
+        throw new Error(`mindlink exited (code ${code}) while waiting for ${re}.\nstderr (tail):\n${m.stderr.slice(-30).join('\n')}`);
+      }),
+    ]);
+
   it('GIVEN demo collecting WHEN 8 avatars are created and played one after another THEN the process lives, all 9 are listed by /avatars and none is stopped', async () => {
-    await m.line(/^\[mindlink\] ready — playing: demo$/, 90_000);
+    await line(/^\[mindlink\] ready — playing: demo$/, 90_000);
     m.send('Goal: collect 10 oak logs');
-    await m.line(/^\[demo\] New goal from console: collect 10 oak logs\.$/);
+    await line(/^\[demo\] New goal from console: collect 10 oak logs\.$/);
     for (const name of NAMES) {
       m.send(`/avatar create ${name}`);
-      await m.line(new RegExp(`^\\[${name}\\] Created ${name} on embedded`));
+      await line(new RegExp(`^\\[${name}\\] Created ${name} on embedded`));
       m.send(`/play ${name}`);
-      await m.line(new RegExp(`^\\[${name}\\] Playing\\. Choosing my first goal\\.$`));
+      await line(new RegExp(`^\\[${name}\\] Playing\\. Choosing my first goal\\.$`));
       // Its first goal comes once it is in the world; then it digs too while the next one joins.
-      await m.line(new RegExp(`^\\[${name}\\] New goal \\(my choice\\): `), 120_000);
+      await line(new RegExp(`^\\[${name}\\] New goal \\(my choice\\): `), 120_000);
       m.send(`${name}: Goal: collect 2 oak logs`);
-      await m.line(new RegExp(`^\\[${name}\\] New goal from console: collect 2 oak logs\\.$`));
+      await line(new RegExp(`^\\[${name}\\] New goal from console: collect 2 oak logs\\.$`));
     }
     // Everyone works on: demo finishes, and so does every newcomer.
-    await m.line(/^\[demo\] Done: collect 10 oak logs$/, 300_000);
-    for (const name of NAMES) await m.line(new RegExp(`^\\[${name}\\] Done: collect 2 oak logs$`), 300_000);
+    await line(/^\[demo\] Done: collect 10 oak logs$/, 300_000);
+    for (const name of NAMES) await line(new RegExp(`^\\[${name}\\] Done: collect 2 oak logs$`), 300_000);
     expect(m.child.exitCode).toBeNull();
 
     const from = m.lines.length;
     m.send('/avatars');
-    await m.line(/^\[mindlink\] bot8: /);
+    await line(/^\[mindlink\] bot8: /);
     const listed = m.lines.slice(from).filter((l) => /^\[mindlink\] (demo|bot\d): /.test(l));
     expect(listed.map((l) => /^\[mindlink\] (\w+): /.exec(l)?.[1]).sort()).toEqual(['demo', ...NAMES].sort());
     for (const l of listed) expect(l).toMatch(/^\[mindlink\] \w+: (choosing|working|wrapup) \(owner console, scripted\)/);
