@@ -19,7 +19,7 @@ export const status: Command<typeof options> = {
     const state = a.state();
     // While it is out of the game, say why and that it is coming back.
     const down = a.downReason();
-    const stateText = down ? `${state} (${down}; reconnecting)` : state;
+    const stateText = down ? `${state} to reconnect (${down})` : state;
     const lines: string[] = [];
     if (goal) {
       const who = goal.setBy === 'self' ? 'chosen by me' : `set by ${host.personName(goal.setById)}`;

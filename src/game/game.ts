@@ -72,7 +72,7 @@ export interface AvatarGame extends EventEmitter<GameEvents> {
   readonly state: GameState;
   /**
    * While the game is out of the world and trying again (`down` or `connecting` after a drop): why it
-   * left, in a short plain phrase for `/status` ("the server cannot be reached (ECONNREFUSED)").
+   * left, in a short plain phrase for `/status` ("the server cannot be reached: ECONNREFUSED").
    */
   readonly downReason?: string | undefined;
   /** Connect (and keep reconnecting with backoff until {@link AvatarGame.stop}). Resolves once the first attempt started. */

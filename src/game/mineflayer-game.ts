@@ -96,9 +96,9 @@ export function reasonText(reason: unknown): string {
 
 /** Why a connection ended, as a short plain phrase for `/status` (no stack, no error text of ours). */
 function downPhrase(fault: PacketFault | undefined, kickReason: string | undefined, lastError: Error | undefined, why: string | undefined): string {
-  if (fault) return `it failed on a packet it could not handle (${fault.packet})`;
-  if (kickReason !== undefined) return `the server disconnected it (${kickReason.slice(0, 120)})`;
-  if (lastError) return `the server cannot be reached (${(lastError as NodeJS.ErrnoException).code ?? 'connection error'})`;
+  if (fault) return `it failed on a packet it could not handle: ${fault.packet}`;
+  if (kickReason !== undefined) return `the server disconnected it: ${kickReason.slice(0, 120)}`;
+  if (lastError) return `the server cannot be reached: ${(lastError as NodeJS.ErrnoException).code ?? 'connection error'}`;
   if (why === 'spawn timeout') return 'it did not spawn in time';
   return 'the connection closed';
 }
