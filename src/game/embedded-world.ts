@@ -260,6 +260,15 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
     return this.#request('sendPacket', { username, name, params });
   }
 
+  /**
+   * Hold players who join from now on just before their login (`true`; they wait on the server, already
+   * among its entities), or let them all in (`false`). Resolves with how many are waiting. For tests of
+   * what reaches a player before its login.
+   */
+  holdLogins(hold: boolean): Promise<number> {
+    return this.#request('holdLogins', { hold });
+  }
+
   /** Usernames of the players online. */
   players(): Promise<string[]> {
     return this.#request('players');

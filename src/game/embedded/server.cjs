@@ -129,7 +129,15 @@ function start() {
   const spawn = new Vec3(0.5, 64, 0.5);
 
   // A fixed spawn point on the flat, clear area the generator keeps around (0, 0).
-  serv.getSpawnPoint = async () => spawn.clone();
+  // Tests can hold joining players here, just before their login (OPS.holdLogins).
+  const loginHold = { gate: null, release: null, held: 0 };
+  serv.getSpawnPoint = async () => {
+    if (loginHold.gate) {
+      loginHold.held++;
+      await loginHold.gate.finally(() => loginHold.held--);
+    }
+    return spawn.clone();
+  };
 
   // prismarine-world's saveNow() clears the whole saving queue after its writes finish, so a block changed
   // while a save is in flight is dropped from the queue and never written (and its chunk may then be
@@ -251,6 +259,15 @@ function start() {
       if (!p) throw new Error(`no player ${username}`);
       p._client.write(name, params || {});
       return true;
+    },
+    /** Hold players who join from now on just before their login (`hold`), or let them all in; returns how many wait. */
+    holdLogins({ hold }) {
+      if (hold && !loginHold.gate) loginHold.gate = new Promise((resolve) => (loginHold.release = resolve));
+      if (!hold && loginHold.gate) {
+        loginHold.release();
+        loginHold.gate = null;
+      }
+      return loginHold.held;
     },
     /** Names of the players online. */
     players() {

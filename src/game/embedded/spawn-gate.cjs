@@ -10,7 +10,7 @@
  * inside the packet stream and took the bot's whole process down (issue 13).
  *
  * Two gates, at the places flying-squid sends from:
- *  1. Per client, until `login` is written: every packet except connection housekeeping is dropped.
+ *  1. Per client, until `login` is written: every packet but connection housekeeping is dropped.
  *     This covers every path, including the ones that loop over `serv.players` and write directly.
  *     Nothing is lost: the chunks, inventory and players a newcomer needs are sent after `login`.
  *  2. Until the player has spawned (flying-squid's `spawned`, after the chunks, inventory, tab list,
@@ -21,8 +21,11 @@
  * Installed from server.cjs: `require('./spawn-gate.cjs').install(serv)`.
  */
 
-/** Packets that keep the connection alive or end it; they are never held back. */
-const HOUSEKEEPING = new Set(['keep_alive', 'kick_disconnect', 'ping']);
+/**
+ * Packets never held back: those that keep the connection alive or end it, and the tab-list header,
+ * which flying-squid writes to a player once, as it creates it (nothing about the world).
+ */
+const ALWAYS = new Set(['keep_alive', 'kick_disconnect', 'ping', 'playerlist_header']);
 
 /**
  * Install the gates on a flying-squid server (right after `createMCServer`).
@@ -44,7 +47,7 @@ function install(serv) {
     client.write = function gatedWrite(name, params) {
       if (!loggedIn) {
         if (name === 'login') loggedIn = true;
-        else if (!HOUSEKEEPING.has(name)) {
+        else if (!ALWAYS.has(name)) {
           droppedBeforeLogin.set(player, droppedBeforeLogin.get(player) + 1);
           return undefined;
         }

@@ -1,0 +1,93 @@
+/**
+ * The embedded world's spawn gate (src/game/embedded/spawn-gate.cjs), made deterministic: the world holds
+ * a joining player just before its login (it is already among the server's entities there, which is where
+ * flying-squid used to pick it as a recipient), while the others chat, swing and dig.
+ */
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import mineflayer, { type Bot } from 'mineflayer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
+import { connectedGame, startWorld, tempDataDir, testLogger, waitFor } from './helpers.ts';
+
+/** Packets a server may send at any time (the tab-list header is flying-squid's, sent once as it creates the player). */
+const HOUSEKEEPING = new Set(['keep_alive', 'ping', 'playerlist_header']);
+
+const log = testLogger();
+const data = tempDataDir('spawn-gate');
+let world: EmbeddedWorld;
+const games: MineflayerGame[] = [];
+let newbie: Bot | undefined;
+
+beforeAll(async () => {
+  world = await startWorld(data.dir, log);
+});
+
+afterAll(async () => {
+  if (newbie) {
+    const ended = once(newbie, 'end');
+    newbie.quit();
+    await ended;
+  }
+  await Promise.all(games.map((g) => g.stop()));
+  await world?.stop();
+  data.remove();
+});
+
+/** Wait until `probe` resolves true, asking every 50 ms; throws after `ms`. */
+async function until(probe: () => Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+describe('what the embedded world sends a player before its login', () => {
+  it('GIVEN a player held just before its login WHEN the others chat, swing and dig THEN it gets none of it, and once in it sees them', async () => {
+    const digger = await connectedGame(world, 'digger', log);
+    games.push(digger);
+    const observer = await connectedGame(world, 'observer', log);
+    games.push(observer);
+    const d = digger.bot;
+    const o = observer.bot;
+    if (!d || !o) throw new Error('not connected');
+
+    expect(await world.holdLogins(true)).toBe(0);
+    const bot = mineflayer.createBot({ host: world.host, port: world.port, version: world.version, username: 'newbie', auth: 'offline', hideErrors: true, logErrors: false });
+    newbie = bot;
+    const beforeLogin: string[] = [];
+    let loggedIn = false;
+    bot._client.on('packet', (_data: unknown, meta: { name: string; state: string }) => {
+      if (meta.name === 'login') loggedIn = true;
+      else if (!loggedIn && meta.state === 'play') beforeLogin.push(meta.name);
+    });
+    await until(async () => (await world.holdLogins(true)) === 1, 30_000, 'newbie to wait before its login');
+
+    // Each action is seen by the observer, so the server has sent it to everyone it meant to.
+    const chatSeen = new Promise<void>((resolve) =>
+      o.on('messagestr', (m) => {
+        if (m.includes('hello from digger')) resolve();
+      }),
+    );
+    d.chat('hello from digger');
+    await chatSeen;
+    const swingSeen = once(o, 'entitySwingArm');
+    d.swingArm('right');
+    await swingSeen;
+    const below = d.blockAt(d.entity.position.offset(1, -1, 0).floored());
+    if (!below) throw new Error('no block next to the digger');
+    const breaking = once(o, 'blockBreakProgressObserved');
+    const dug = d.dig(below);
+    await breaking;
+    await dug;
+
+    const spawned = once(bot, 'spawn');
+    await world.holdLogins(false);
+    await spawned;
+    expect(beforeLogin.filter((n) => !HOUSEKEEPING.has(n))).toEqual([]);
+    // And the newcomer sees the players already there.
+    await waitFor(() => bot.players.digger?.entity !== undefined && bot.players.observer?.entity !== undefined, 10_000, 'newbie to see the others');
+  }, 120_000);
+});
