@@ -103,7 +103,7 @@ describe('a bot whose packet handler throws', () => {
     });
     await world.sendPacket('alice', 'open_window', BAD_WINDOW);
     expect(await dropped).toBe('failed on open_window');
-    await until(() => lines.some((l) => l.startsWith('[alice] waiting ')), 10_000, "alice's /status while away");
+    await until(() => lines.some((l) => l.startsWith('[alice] waiting ')), 30_000, "alice's /status while away");
     expect(lines.find((l) => l.startsWith('[alice] waiting '))).toBe(
       '[alice] waiting to reconnect (it failed on a packet it could not handle: open_window) · goal: go to 6 64 9 (set by console)',
     );

@@ -18,22 +18,31 @@ const log = testLogger();
 const data = tempDataDir('spawn-gate');
 let world: EmbeddedWorld;
 const games: MineflayerGame[] = [];
-let newbie: Bot | undefined;
+/** Raw bots of the tests, quit at the end. */
+const bots: Bot[] = [];
 
 beforeAll(async () => {
   world = await startWorld(data.dir, log);
 });
 
 afterAll(async () => {
-  if (newbie) {
-    const ended = once(newbie, 'end');
-    newbie.quit();
-    await ended;
-  }
+  await Promise.all(
+    bots.map(async (b) => {
+      const ended = once(b, 'end');
+      b.quit();
+      await ended;
+    }),
+  );
   await Promise.all(games.map((g) => g.stop()));
   await world?.stop();
   data.remove();
 });
+
+function rawBot(username: string): Bot {
+  const bot = mineflayer.createBot({ host: world.host, port: world.port, version: world.version, username, auth: 'offline', hideErrors: true, logErrors: false });
+  bots.push(bot);
+  return bot;
+}
 
 /** Wait until `probe` resolves true, asking every 50 ms; throws after `ms`. */
 async function until(probe: () => Promise<boolean>, ms: number, what: string): Promise<void> {
@@ -55,8 +64,7 @@ describe('what the embedded world sends a player before its login', () => {
     if (!d || !o) throw new Error('not connected');
 
     expect(await world.holdLogins(true)).toBe(0);
-    const bot = mineflayer.createBot({ host: world.host, port: world.port, version: world.version, username: 'newbie', auth: 'offline', hideErrors: true, logErrors: false });
-    newbie = bot;
+    const bot = rawBot('newbie');
     const beforeLogin: string[] = [];
     let loggedIn = false;
     bot._client.on('packet', (_data: unknown, meta: { name: string; state: string }) => {
@@ -89,5 +97,15 @@ describe('what the embedded world sends a player before its login', () => {
     expect(beforeLogin.filter((n) => !HOUSEKEEPING.has(n))).toEqual([]);
     // And the newcomer sees the players already there.
     await waitFor(() => bot.players.digger?.entity !== undefined && bot.players.observer?.entity !== undefined, 10_000, 'newbie to see the others');
+  }, 120_000);
+
+  it('GIVEN two players held before their login together WHEN they are let in together THEN each sees the other without moving', async () => {
+    expect(await world.holdLogins(true)).toBe(0);
+    const [a, b] = [rawBot('twin_a'), rawBot('twin_b')];
+    await until(async () => (await world.holdLogins(true)) === 2, 30_000, 'both twins to wait before their login');
+    const spawned = Promise.all([once(a, 'spawn'), once(b, 'spawn')]);
+    await world.holdLogins(false);
+    await spawned;
+    await waitFor(() => a.players.twin_b?.entity !== undefined && b.players.twin_a?.entity !== undefined, 10_000, 'the twins to see each other');
   }, 120_000);
 });

@@ -36,19 +36,18 @@ function install(serv) {
     if (typeof serv[fn] !== 'function') throw new Error(`spawn-gate: flying-squid has no serv.${fn}; this version is not supported`);
   }
   const spawned = new WeakSet();
-  const droppedBeforeLogin = new WeakMap();
   const ready = (player) => spawned.has(player);
 
   serv.on('newPlayer', (player) => {
     const client = player._client;
     const write = client.write;
     let loggedIn = false;
-    droppedBeforeLogin.set(player, 0);
+    let dropped = 0;
     client.write = function gatedWrite(name, params) {
       if (!loggedIn) {
         if (name === 'login') loggedIn = true;
         else if (!ALWAYS.has(name)) {
-          droppedBeforeLogin.set(player, droppedBeforeLogin.get(player) + 1);
+          dropped++;
           return undefined;
         }
       }
@@ -58,11 +57,12 @@ function install(serv) {
       spawned.add(player);
       // While it was invisible, the players around it recomputed their nearby lists without it, though
       // its own spawn told them about it: put it back, so they do not spawn it twice when they move.
+      // (Its spawn and the entity exchange run in one synchronous step in flying-squid's login, so of two
+      // players logging in together the later one always sees the earlier as spawned.)
       for (const other of player.nearbyEntities || []) {
         if (other.type === 'player' && ready(other) && !other.nearbyEntities.includes(player)) other.nearbyEntities.push(player);
       }
-      const n = droppedBeforeLogin.get(player);
-      if (n > 0) serv.debug?.(`[spawn-gate] ${player.username}: ${n} packets held back before login`);
+      if (dropped > 0) serv.debug?.(`[spawn-gate] ${player.username}: ${dropped} packets held back before login`);
     });
   });
 
