@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleBridge } from '../../bridges/console.ts';
 import { parseConfig } from '../../src/config.ts';
 import { Mindlink } from '../../src/core.ts';
+import { createDispatcher } from '../../commands/index.ts';
+import { createSkillRegistry } from '../../skills/index.ts';
 import { engineProvider } from '../../src/engines/index.ts';
 import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
 import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
@@ -47,16 +49,25 @@ describe('bots joining while another digs', () => {
   let world: EmbeddedWorld;
   let core: Mindlink;
   const joiners: MineflayerGame[] = [];
+  /** The core's games, by avatar. */
+  const games = new Map<string, MineflayerGame>();
+  const game = (name: string): MineflayerGame => {
+    const g = games.get(name);
+    if (!g) throw new Error(`no game for ${name}`);
+    return g;
+  };
 
   beforeAll(async () => {
     world = await startWorld(data.dir, log);
     const config = parseConfig({ DATA_DIR: data.dir, LOOP_PACE_MS: '200', LOOP_MAX_PACE_MS: '2000' });
     core = await Mindlink.start({
       config,
+      skills: createSkillRegistry,
+      commands: createDispatcher(),
       log,
       games: {
-        create: (avatar, _server, avatarLog) =>
-          new MineflayerGame({
+        create: (avatar, _server, avatarLog) => {
+          const g = new MineflayerGame({
             username: avatar.name,
             host: world.host,
             port: world.port,
@@ -64,7 +75,10 @@ describe('bots joining while another digs', () => {
             log: avatarLog,
             capabilities: EMBEDDED_CAPABILITIES,
             reconnect: { minMs: 200, maxMs: 1000 },
-          }),
+          });
+          games.set(avatar.name, g);
+          return g;
+        },
         close: async () => {},
       },
       engines: engineProvider,
@@ -95,9 +109,9 @@ describe('bots joining while another digs', () => {
   }, 60_000);
 
   it('GIVEN demo digging logs WHEN 10 other bots join, leave and rejoin THEN nothing crashes, all end spawned and demo finishes its goal', async () => {
-    await until(() => core.displayState('demo') !== 'waiting', 30_000, 'demo to join');
-    core.setGoal('demo', 'collect 6 oak logs', 'console');
-    const logs = (): number => core.game('demo').snapshot()?.inventory.oak_log ?? 0;
+    await until(() => core.avatars.displayState('demo') !== 'waiting', 30_000, 'demo to join');
+    core.avatars.setGoal('demo', 'collect 6 oak logs', 'console');
+    const logs = (): number => game('demo').snapshot()?.inventory.oak_log ?? 0;
     // The churn starts once demo is at the trees, so it digs while the others come and go.
     await until(() => logs() >= 1, 120_000, 'demo to dig its first log');
     const done = (): boolean => lines.some((l) => l.startsWith('[demo] Done: collect 6 oak logs'));
@@ -121,7 +135,7 @@ describe('bots joining while another digs', () => {
     await until(done, 180_000, "demo's goal");
 
     expect(joiners.map((g) => g.state)).toEqual(joiners.map(() => 'connected'));
-    expect(core.game('demo').state).toBe('connected');
+    expect(game('demo').state).toBe('connected');
     expect(cycles.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(JOINERS);
     // No bot failed on what the world sent it, before its login or after.
     expect(faults).toEqual([]);

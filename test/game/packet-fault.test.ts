@@ -7,9 +7,11 @@ import { PassThrough, Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleBridge } from '../../bridges/console.ts';
-import type { CommandInvocation } from '../../bridges/bridge.ts';
+import type { CommandInvocation } from '../../src/chat.ts';
 import { parseConfig } from '../../src/config.ts';
 import { Mindlink } from '../../src/core.ts';
+import { createDispatcher } from '../../commands/index.ts';
+import { createSkillRegistry } from '../../skills/index.ts';
 import { engineProvider } from '../../src/engines/index.ts';
 import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
 import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
@@ -39,6 +41,13 @@ describe('a bot whose packet handler throws', () => {
   const data = tempDataDir('packet-fault');
   let world: EmbeddedWorld;
   let core: Mindlink;
+  /** The core's games, by avatar. */
+  const games = new Map<string, MineflayerGame>();
+  const game = (name: string): MineflayerGame => {
+    const g = games.get(name);
+    if (!g) throw new Error(`no game for ${name}`);
+    return g;
+  };
   /** Why each avatar's game dropped, from the start. */
   const drops = new Map<string, string[]>();
   /** The drops of an avatar that came from a packet fault of its own (others, e.g. a keep-alive timeout on a starved machine, are not this test's business). */
@@ -57,6 +66,8 @@ describe('a bot whose packet handler throws', () => {
     const config = parseConfig({ DATA_DIR: data.dir, LOOP_PACE_MS: '200', LOOP_MAX_PACE_MS: '2000' });
     core = await Mindlink.start({
       config,
+      skills: createSkillRegistry,
+      commands: createDispatcher(),
       log,
       games: {
         create: (avatar, _server, avatarLog) => {
@@ -69,6 +80,7 @@ describe('a bot whose packet handler throws', () => {
             capabilities: EMBEDDED_CAPABILITIES,
             reconnect: { minMs: 200, maxMs: 1000 },
           });
+          games.set(avatar.name, game);
           drops.set(avatar.name, []);
           game.on('disconnected', (reason) => drops.get(avatar.name)?.push(reason));
           return game;
@@ -81,10 +93,11 @@ describe('a bot whose packet handler throws', () => {
     stdout.on('data', (b: Buffer) => lines.push(...b.toString('utf8').split('\n').filter(Boolean)));
     await core.addBridge(new ConsoleBridge(new PassThrough(), stdout, log));
     for (const name of ['alice', 'bob']) {
-      await core.createAvatar(name, 'console', { linkTo: 'console' });
-      await core.play(name);
+      await core.avatars.create(name, 'console', {});
+      core.links.link(name, 'console', 'control');
+      await core.avatars.play(name);
     }
-    for (const name of ['demo', 'alice', 'bob']) await until(() => core.game(name).state === 'connected', 60_000, `${name} to join`);
+    for (const name of ['demo', 'alice', 'bob']) await until(() => game(name).state === 'connected', 60_000, `${name} to join`);
   }, 120_000);
 
   afterAll(async () => {
@@ -94,13 +107,13 @@ describe('a bot whose packet handler throws', () => {
   }, 60_000);
 
   it('GIVEN three avatars at work WHEN the world sends alice a packet her client cannot handle THEN only alice leaves, /status says why while she is away, and she comes back and finishes her goal', async () => {
-    core.setGoal('alice', 'go to 6 64 9', 'console');
-    core.setGoal('bob', 'go to -8 64 5', 'console');
-    core.setGoal('demo', 'go to 9 64 -7', 'console');
-    const alice = core.game('alice');
+    core.avatars.setGoal('alice', 'go to 6 64 9', 'console');
+    core.avatars.setGoal('bob', 'go to -8 64 5', 'console');
+    core.avatars.setGoal('demo', 'go to 9 64 -7', 'console');
+    const alice = game('alice');
     // /status runs at the moment alice drops (a command's reply is built before its first await).
     const dropped = nextEvent<[string]>(alice, 'disconnected', 30_000).then(([reason]) => {
-      void core.runCommand({ ...console_, name: 'status', argsText: 'alice' });
+      void core.router.runCommand({ ...console_, name: 'status', argsText: 'alice' });
       return reason;
     });
     await world.sendPacket('alice', 'open_window', BAD_WINDOW);
@@ -125,9 +138,9 @@ describe('a bot whose packet handler throws', () => {
 
   it('GIVEN alice failing on every packet she is sent WHEN it happens 5 times THEN she stops with a chat line saying why and the others play on', async () => {
     // A new /play starts the count afresh (the first test's fault is forgotten).
-    await core.stopAvatar('alice');
-    await core.play('alice');
-    const alice = core.game('alice');
+    await core.avatars.stop('alice');
+    await core.avatars.play('alice');
+    const alice = game('alice');
     for (let round = 1; round <= 5; round++) {
       await until(() => alice.state === 'connected', 30_000, `alice back in the game (round ${round})`);
       // The fifth fault trips the crash loop: the game gives up instead of dropping to reconnect.
@@ -139,11 +152,11 @@ describe('a bot whose packet handler throws', () => {
     expect(lines.find((l) => l.startsWith('[alice] Stopped:'))).toMatch(
       /^\[alice\] Stopped: crash loop in the game connection \(5 failures in 10 minutes; last on packet open_window\)$/,
     );
-    expect(core.displayState('alice')).toBe('stopped');
-    expect(core.avatar('alice')?.playing).toBe(false);
+    expect(core.avatars.displayState('alice')).toBe('stopped');
+    expect(core.avatars.get('alice')?.playing).toBe(false);
     expect(await world.players()).not.toContain('alice');
-    expect(core.game('bob').state).toBe('connected');
-    expect(core.game('demo').state).toBe('connected');
+    expect(game('bob').state).toBe('connected');
+    expect(game('demo').state).toBe('connected');
     expect(faultsOf('alice')).toHaveLength(1 + 4);
     expect(faultsOf('bob')).toEqual([]);
     expect(faultsOf('demo')).toEqual([]);
