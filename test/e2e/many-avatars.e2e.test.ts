@@ -50,7 +50,7 @@ describe('eight avatars added one after another while demo collects', () => {
     }
     // All nine work on together: demo finishes the goal it had during the joins, then one more.
     await line(/^\[demo\] Done: collect 10 oak logs$/, 300_000);
-    m.send('Goal: collect 3 oak logs');
+    m.send('demo: Goal: collect 3 oak logs');
     await line(/^\[demo\] New goal from console: collect 3 oak logs\.$/);
     await line(/^\[demo\] Done: collect 3 oak logs$/, 300_000);
     expect(m.child.exitCode).toBeNull();
