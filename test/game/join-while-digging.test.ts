@@ -12,7 +12,7 @@ import { parseConfig } from '../../src/config.ts';
 import { Mindlink } from '../../src/core.ts';
 import { createDispatcher } from '../../commands/index.ts';
 import { createSkillRegistry } from '../../skills/index.ts';
-import { engineProvider } from '../../src/engines/index.ts';
+import { createEngineProvider } from '../../src/engines/index.ts';
 import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
 import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { startWorld, tempDataDir, waitFor } from './helpers.ts';
@@ -81,7 +81,7 @@ describe('bots joining while another digs', () => {
         },
         close: async () => {},
       },
-      engines: engineProvider,
+      engines: createEngineProvider(config),
     });
     const stdout = new PassThrough();
     stdout.on('data', (b: Buffer) => lines.push(...b.toString('utf8').split('\n').filter(Boolean)));
