@@ -27,6 +27,23 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from '../logger.ts';
 import type { Vec3Like } from './game.ts';
 
+/** A player's inventory as the embedded server holds it (see {@link EmbeddedWorld.inventory}). */
+export interface ServerInventory {
+  /** Window-0 slot number (9–35 main, 36–44 hotbar, 1–4 crafting grid, 45 offhand) → item. */
+  slots: Record<string, { name: string; count: number }>;
+  cursor: { name: string; count: number } | null;
+  heldItemSlot: number;
+  tableOpen: boolean;
+}
+
+/** A player's hunger as the embedded server holds it. */
+export interface ServerHunger {
+  food: number;
+  saturation: number;
+  exhaustion: number;
+  health: number;
+}
+
 /** Options of {@link EmbeddedWorld.start}. */
 export interface EmbeddedWorldOptions {
   /** The world is saved under `<dataDir>/world`. */
@@ -282,5 +299,25 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
   /** Run a server console command without the slash, e.g. `time set 1000`. */
   command(text: string): Promise<void> {
     return this.#request('command', { text });
+  }
+
+  /** A player's inventory as the server holds it (window-0 slot → item), its cursor item, held slot and open table. */
+  inventory(username: string): Promise<ServerInventory> {
+    return this.#request('inventory', { username });
+  }
+
+  /** Empty a player's inventory (server side). */
+  clearInventory(username: string): Promise<void> {
+    return this.#request('clearInventory', { username });
+  }
+
+  /** A player's food, saturation, exhaustion and health as the server holds them. */
+  hunger(username: string): Promise<ServerHunger> {
+    return this.#request('hunger', { username });
+  }
+
+  /** Set any of a player's food, saturation, exhaustion and health (server side). */
+  setHunger(username: string, values: Partial<ServerHunger>): Promise<void> {
+    return this.#request('setHunger', { username, ...values });
   }
 }

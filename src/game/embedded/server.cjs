@@ -128,6 +128,9 @@ function start() {
   const playerTypeId = registry.entitiesByName.player.id;
   const spawn = new Vec3(0.5, 64, 0.5);
 
+  // mindlink's plugins (crafting, tools, hunger): see plugins.cjs.
+  const extra = require('./plugins.cjs').install(serv, { registry, Item, seed: cfg.seed ?? 20240601 });
+
   // A fixed spawn point on the flat, clear area the generator keeps around (0, 0).
   // Tests can hold joining players here, just before their login (OPS.holdLogins).
   const loginHold = { gate: null, release: null, held: 0 };
@@ -286,6 +289,8 @@ function start() {
       return true;
     },
   };
+
+  Object.assign(OPS, extra.ops);
 
   process.on('message', (msg) => {
     if (!msg || typeof msg !== 'object') return;

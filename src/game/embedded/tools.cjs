@@ -1,0 +1,149 @@
+'use strict';
+/*
+ * Tools matter in the embedded world: what a dug block drops and how fast it
+ * may be dug depend on the held item, as in vanilla.
+ *
+ * flying-squid 1.12.0 drops every loot entry of a block at once (leaves give
+ * leaves, a sapling, a stick and an apple), drops stone's cobblestone to a
+ * bare hand, ignores the held tool's speed, and picks up a dropped stack as a
+ * single item. Here, through its `dug_cancel` behaviour hook:
+ *   - a block whose minecraft-data `harvestTools` the held item is not among drops nothing;
+ *   - otherwise one of its non-silk-touch loot entries drops (alternatives by their chance,
+ *     counts in their range), leaves by vanilla's chances (sapling 1/20, sticks 1/50, apple 1/200
+ *     for oak and dark oak) and gravel flint 1/10;
+ *   - a dig finished in much less than the held tool's dig time is refused (the block is sent back);
+ *   - a picked-up item entity gives its whole count.
+ * Chance draws come from a generator seeded by the world seed.
+ */
+
+const { Vec3 } = require('vec3');
+const { FILL_ORDER } = require('./inventory-util.cjs');
+
+const LEAF_SAPLING = 1 / 20;
+const LEAF_STICKS = 1 / 50;
+const LEAF_APPLE = 1 / 200;
+const GRAVEL_FLINT = 1 / 10;
+/** A dig may finish this much sooner than the dig time (latency, the client's own rounding). */
+const DIG_SLACK = 0.6;
+const DIG_SLACK_MS = 300;
+
+/** mulberry32: a small deterministic generator. */
+function seeded(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Install tool-dependent drops and dig times on a flying-squid server.
+ *
+ * @param serv the flying-squid server
+ * @param {{ registry: object, seed?: number }} ctx
+ */
+function tools(serv, { registry, seed = 1 }) {
+  const Item = require('prismarine-item')(registry);
+  const random = seeded(seed ^ 0x5eed);
+  const itemId = (name) => registry.itemsByName[name]?.id;
+  const between = ([min, max] = [1, 1]) => min + Math.floor(random() * (max - min + 1));
+
+  /** What `block` drops when dug with `held` (an item or null): [{ id, count }]. */
+  function dropsOf(block, held) {
+    if (block.harvestTools && !(held && block.harvestTools[held.type])) return [];
+    const name = block.name;
+    const holds = (n) => held && registry.items[held.type]?.name === n;
+    if (name.endsWith('_leaves')) {
+      if (holds('shears')) return [{ id: itemId(name), count: 1 }];
+      const out = [];
+      const sapling = itemId(name.replace(/_leaves$/, '_sapling'));
+      if (sapling !== undefined && random() < LEAF_SAPLING) out.push({ id: sapling, count: 1 });
+      if (random() < LEAF_STICKS) out.push({ id: itemId('stick'), count: between([1, 2]) });
+      if ((name === 'oak_leaves' || name === 'dark_oak_leaves') && random() < LEAF_APPLE) out.push({ id: itemId('apple'), count: 1 });
+      return out;
+    }
+    if (name === 'gravel') return [{ id: itemId(random() < GRAVEL_FLINT ? 'flint' : 'gravel'), count: 1 }];
+    const loot = registry.blockLoot?.[name]?.drops?.filter((d) => !d.silkTouch) ?? [];
+    if (loot.length === 0) return [];
+    // minecraft-data splits one drop's chance over its alternatives (silk touch or not): one entry left drops always,
+    // several are alternatives chosen by weight.
+    if (loot.length === 1) return [{ id: itemId(loot[0].item), count: between(loot[0].stackSizeRange) }];
+    const total = loot.reduce((n, d) => n + (d.dropChance ?? 1), 0);
+    let r = random() * total;
+    for (const d of loot) {
+      r -= d.dropChance ?? 1;
+      if (r <= 0) return [{ id: itemId(d.item), count: between(d.stackSizeRange) }];
+    }
+    const last = loot[loot.length - 1];
+    return [{ id: itemId(last.item), count: between(last.stackSizeRange) }];
+  }
+
+  serv.on('newPlayer', (player) => {
+    let digStart = null;
+    player._client.on('block_dig', ({ status, location }) => {
+      if (status === 0 && location) digStart = { at: Date.now(), x: location.x, y: location.y, z: location.z };
+    });
+
+    player.on('dug_cancel', (data, cancel) => {
+      const { block, position } = data;
+      if (!block || !position || !Array.isArray(data.drops)) return;
+      const held = player.inventory.slots[36 + player.heldItemSlot] ?? null;
+      if (player.gameMode === 0 && digStart && digStart.x === position.x && digStart.y === position.y && digStart.z === position.z) {
+        const needed = block.digTime(held ? held.type : null, false, false, !player.onGround, [], {});
+        const took = Date.now() - digStart.at;
+        if (Number.isFinite(needed) && took < needed * DIG_SLACK - DIG_SLACK_MS) {
+          cancel(false);
+          player.sendBlock(position, block.stateId);
+          return;
+        }
+      }
+      const base = {
+        blockDropPosition: position.offset(0.5, 0.5, 0.5),
+        blockDropWorld: player.world,
+        blockDropDamage: 0,
+        blockDropPickup: 500,
+        blockDropDeath: 5 * 60 * 1000,
+      };
+      const drops = dropsOf(block, held)
+        .filter((d) => d.id !== undefined && d.count > 0)
+        .map((d) => ({ ...base, blockDropId: d.id, blockDropCount: d.count, blockDropVelocity: new Vec3(random() * 2 - 1, 2, random() * 2 - 1) }));
+      data.drops.splice(0, data.drops.length, ...drops);
+    });
+
+    // flying-squid adds one item per picked-up entity, whatever its count.
+    player.collect = (entity) => {
+      const type = entity.itemId;
+      const def = registry.items[type];
+      if (!def) return;
+      let left = entity.itemCount ?? 1;
+      const max = def.stackSize || 64;
+      for (const slot of FILL_ORDER) {
+        const item = player.inventory.slots[slot];
+        if (left > 0 && item && item.type === type && item.count < max && !item.nbt) {
+          const n = Math.min(left, max - item.count);
+          item.count += n;
+          left -= n;
+          player.inventory.updateSlot(slot, item);
+        }
+      }
+      for (const slot of FILL_ORDER) {
+        if (left > 0 && !player.inventory.slots[slot]) {
+          const n = Math.min(left, max);
+          left -= n;
+          player.inventory.updateSlot(slot, new Item(type, n));
+        }
+      }
+      const taken = (entity.itemCount ?? 1) - left;
+      if (taken <= 0) return;
+      entity._writeOthersNearby('collect', { collectedEntityId: entity.id, collectorEntityId: player.id, pickupItemCount: taken });
+      player.playSoundAtSelf('random.pop');
+      if (left > 0) entity.itemCount = left;
+      else entity.destroy();
+    };
+  });
+}
+
+module.exports = tools;
