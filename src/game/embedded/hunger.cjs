@@ -131,9 +131,10 @@ function hunger(serv, { registry }) {
     if (typeof player.food !== 'number') player.food = 20;
 
     const client = player._client;
+    // 1.21.4 names the action ('start_sprinting'); older versions number it.
     client.on('entity_action', ({ actionId }) => {
-      if (actionId === 3) st.sprinting = true;
-      else if (actionId === 4) st.sprinting = false;
+      if (actionId === 3 || actionId === 'start_sprinting') st.sprinting = true;
+      else if (actionId === 4 || actionId === 'stop_sprinting') st.sprinting = false;
     });
     player.on('move', ({ position, onGround, teleport }) => {
       if (teleport || !player.position) return;

@@ -40,18 +40,15 @@ function seeded(seed) {
 }
 
 /**
- * Install tool-dependent drops and dig times on a flying-squid server.
+ * The drop rules: `dropsOf(block, held)` is what a block (a minecraft-data block: name, harvestTools) drops when
+ * dug in survival holding `held` (an item with `type`, or null), as `[{ id, count }]`.
  *
- * @param serv the flying-squid server
- * @param {{ registry: object, seed?: number }} ctx
+ * @param {{ registry: object, random: () => number }} ctx `random` in [0, 1)
  */
-function tools(serv, { registry, seed = 1 }) {
-  const Item = require('prismarine-item')(registry);
-  const random = seeded(seed ^ 0x5eed);
+function createDropRules({ registry, random }) {
   const itemId = (name) => registry.itemsByName[name]?.id;
   const between = ([min, max] = [1, 1]) => min + Math.floor(random() * (max - min + 1));
 
-  /** What `block` drops when dug with `held` (an item or null): [{ id, count }]. */
   function dropsOf(block, held) {
     if (block.harvestTools && !(held && block.harvestTools[held.type])) return [];
     const name = block.name;
@@ -81,6 +78,20 @@ function tools(serv, { registry, seed = 1 }) {
     return [{ id: itemId(last.item), count: between(last.stackSizeRange) }];
   }
 
+  return { dropsOf };
+}
+
+/**
+ * Install tool-dependent drops and dig times on a flying-squid server.
+ *
+ * @param serv the flying-squid server
+ * @param {{ registry: object, seed?: number }} ctx
+ */
+function tools(serv, { registry, seed = 1 }) {
+  const Item = require('prismarine-item')(registry);
+  const random = seeded(seed ^ 0x5eed);
+  const { dropsOf } = createDropRules({ registry, random });
+
   serv.on('newPlayer', (player) => {
     let digStart = null;
     player._client.on('block_dig', ({ status, location }) => {
@@ -92,7 +103,8 @@ function tools(serv, { registry, seed = 1 }) {
       if (!block || !position || !Array.isArray(data.drops)) return;
       const held = player.inventory.slots[36 + player.heldItemSlot] ?? null;
       if (player.gameMode === 0 && digStart && digStart.x === position.x && digStart.y === position.y && digStart.z === position.z) {
-        const needed = block.digTime(held ? held.type : null, false, false, !player.onGround, [], {});
+        // As if on the ground: the check is about the tool; being in the air only makes a dig slower.
+        const needed = block.digTime(held ? held.type : null, false, false, false, [], {});
         const took = Date.now() - digStart.at;
         if (Number.isFinite(needed) && took < needed * DIG_SLACK - DIG_SLACK_MS) {
           cancel(false);
@@ -100,6 +112,7 @@ function tools(serv, { registry, seed = 1 }) {
           return;
         }
       }
+      // Drops fall where the block was (flying-squid players do not walk to items that fly off).
       const base = {
         blockDropPosition: position.offset(0.5, 0.5, 0.5),
         blockDropWorld: player.world,
@@ -109,7 +122,7 @@ function tools(serv, { registry, seed = 1 }) {
       };
       const drops = dropsOf(block, held)
         .filter((d) => d.id !== undefined && d.count > 0)
-        .map((d) => ({ ...base, blockDropId: d.id, blockDropCount: d.count, blockDropVelocity: new Vec3(random() * 2 - 1, 2, random() * 2 - 1) }));
+        .map((d) => ({ ...base, blockDropId: d.id, blockDropCount: d.count, blockDropVelocity: new Vec3(0, 0, 0) }));
       data.drops.splice(0, data.drops.length, ...drops);
     });
 
@@ -147,3 +160,5 @@ function tools(serv, { registry, seed = 1 }) {
 }
 
 module.exports = tools;
+module.exports.createDropRules = createDropRules;
+module.exports.seeded = seeded;

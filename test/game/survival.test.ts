@@ -1,0 +1,144 @@
+/**
+ * Survival rules of the embedded world with real mineflayer: tools decide drops and dig times, food drains with
+ * activity, eating restores it, full food heals and no food hurts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Bot } from 'mineflayer';
+import { Vec3 } from 'vec3';
+import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
+import { connectedGame, nextEvent, startWorld, tempDataDir, testLogger, waitFor } from './helpers.ts';
+
+const log = testLogger();
+const data = tempDataDir('survival');
+let world: EmbeddedWorld;
+const games: MineflayerGame[] = [];
+/** Each test's avatar stands on its own spot inside the clear square around spawn. */
+let nextSpot = -4;
+
+beforeAll(async () => {
+  world = await startWorld(data.dir, log);
+});
+
+afterAll(async () => {
+  await Promise.all(games.map((g) => g.stop()));
+  await world?.stop();
+  data.remove();
+});
+
+async function avatar(name: string): Promise<{ game: MineflayerGame; bot: Bot; at: Vec3 }> {
+  const game = await connectedGame(world, name, log);
+  games.push(game);
+  const at = new Vec3(nextSpot, 64, -3);
+  nextSpot += 3;
+  await world.teleport(name, { x: at.x + 0.5, y: at.y, z: at.z + 0.5 });
+  const bot = game.bot!;
+  // Dig times are five times longer in the air: wait until the bot stands.
+  await waitFor(() => bot.entity.position.distanceTo(at.offset(0.5, 0, 0.5)) < 0.5 && bot.entity.onGround, 10_000, `${name} standing at its spot`);
+  return { game, bot, at };
+}
+
+/** Set a block next to the bot and wait until the bot sees it. */
+async function blockAt(bot: Bot, pos: Vec3, name: string): Promise<void> {
+  await world.setBlock(pos, name);
+  await waitFor(() => bot.blockAt(pos)?.name === name, 10_000, `${name} at ${pos}`);
+}
+
+const count = (bot: Bot, name: string): number => bot.inventory.count(bot.registry.itemsByName[name]!.id, null);
+
+describe('tools in the embedded world', () => {
+  it('GIVEN stone WHEN dug by hand THEN it drops nothing, and WHEN dug with a wooden pickaxe THEN it drops cobblestone', async () => {
+    const { bot, at } = await avatar('ivo');
+    const stone = at.offset(1, 0, 0);
+    const dirt = at.offset(-1, 0, 0);
+    await blockAt(bot, stone, 'stone');
+    await blockAt(bot, dirt, 'dirt');
+    await bot.dig(bot.blockAt(stone)!);
+    expect(await world.blockAt(stone)).toBe('air');
+    // The dirt dug afterwards arrives; the stone's cobblestone never did.
+    await bot.dig(bot.blockAt(dirt)!);
+    await waitFor(() => count(bot, 'dirt') === 1, 10_000, 'the dirt');
+    expect(count(bot, 'cobblestone')).toBe(0);
+    expect(count(bot, 'stone')).toBe(0);
+
+    await world.give('ivo', 'wooden_pickaxe', 1);
+    await waitFor(() => count(bot, 'wooden_pickaxe') === 1, 10_000, 'the pickaxe');
+    await bot.equip(bot.inventory.items().find((i) => i.name === 'wooden_pickaxe')!, 'hand');
+    await blockAt(bot, stone, 'stone');
+    expect(bot.digTime(bot.blockAt(stone)!)).toBeLessThan(2000);
+    await bot.dig(bot.blockAt(stone)!);
+    await waitFor(() => count(bot, 'cobblestone') === 1, 10_000, 'the cobblestone');
+  });
+
+  it('GIVEN a bare hand WHEN the client claims to have dug stone at once THEN the server refuses and sends the stone back', async () => {
+    const { bot, at } = await avatar('jan');
+    const stone = at.offset(1, 0, 0);
+    await blockAt(bot, stone, 'stone');
+    const restored = new Promise<void>((resolve) => {
+      bot._client.on('block_change', (p: { location: { x: number; y: number; z: number }; type: number }) => {
+        if (p.location.x === stone.x && p.location.y === stone.y && p.location.z === stone.z) resolve();
+      });
+    });
+    bot._client.write('block_dig', { status: 0, location: stone, face: 5, sequence: 1 });
+    bot._client.write('block_dig', { status: 2, location: stone, face: 5, sequence: 2 });
+    await restored;
+    expect(await world.blockAt(stone)).toBe('stone');
+  });
+});
+
+describe('hunger in the embedded world', () => {
+  it('GIVEN no saturation and almost 4 exhaustion WHEN the avatar digs a block THEN its food drops by one, on both sides', async () => {
+    const { bot, at } = await avatar('kit');
+    const dirt = at.offset(1, 0, 0);
+    await blockAt(bot, dirt, 'dirt');
+    await world.setHunger('kit', { food: 20, saturation: 0, exhaustion: 3.999 });
+    await waitFor(() => bot.food === 20 && bot.foodSaturation === 0, 10_000, 'the hunger set');
+    await bot.dig(bot.blockAt(dirt)!);
+    await waitFor(() => bot.food === 19, 10_000, 'food 19');
+    const server = await world.hunger('kit');
+    expect(server.food).toBe(19);
+    expect(server.exhaustion).toBeLessThan(0.01);
+  });
+
+  it('GIVEN no saturation and some exhaustion WHEN the avatar sprints THEN its food drops', async () => {
+    const { bot } = await avatar('lia');
+    await world.setHunger('lia', { food: 20, saturation: 0, exhaustion: 3.9 });
+    await waitFor(() => bot.food === 20 && bot.foodSaturation === 0, 10_000, 'the hunger set');
+    bot.setControlState('sprint', true);
+    bot.setControlState('forward', true);
+    try {
+      await waitFor(() => bot.food === 19, 15_000, 'food 19 after sprinting');
+    } finally {
+      bot.clearControlStates();
+    }
+  });
+
+  it('GIVEN a hungry avatar with two apples WHEN it eats one THEN food and saturation rise by the apple\'s values and one apple is left, on both sides', async () => {
+    const { bot } = await avatar('max');
+    await world.setHunger('max', { food: 10, saturation: 0 });
+    await world.give('max', 'apple', 2);
+    await waitFor(() => bot.food === 10 && count(bot, 'apple') === 2, 10_000, 'hungry with apples');
+    await bot.equip(bot.inventory.items().find((i) => i.name === 'apple')!, 'hand');
+    await bot.consume();
+    await waitFor(() => bot.food === 14 && count(bot, 'apple') === 1, 10_000, 'food 14 and one apple');
+    expect(bot.foodSaturation).toBeCloseTo(2.4, 3);
+    const server = await world.hunger('max');
+    expect(server.food).toBe(14);
+    expect(server.saturation).toBeCloseTo(2.4, 3);
+    const inv = await world.inventory('max');
+    expect(Object.values(inv.slots)).toEqual([{ name: 'apple', count: 1 }]);
+  });
+
+  it('GIVEN full food and a wound THEN health regenerates; GIVEN no food THEN starvation hurts', async () => {
+    const { bot } = await avatar('ola');
+    await world.setHunger('ola', { food: 20, saturation: 5, health: 10 });
+    await waitFor(() => bot.health === 10, 10_000, 'health 10');
+    await waitFor(() => bot.health > 11, 15_000, 'health regenerating');
+    await world.setHunger('ola', { food: 0, saturation: 0, health: 20 });
+    await waitFor(() => bot.food === 0 && bot.health === 20, 10_000, 'starving at full health');
+    const hurt = nextEvent(bot, 'health', 15_000);
+    await hurt;
+    await waitFor(() => bot.health < 20, 15_000, 'starvation damage');
+    await world.setHunger('ola', { food: 20, saturation: 5, health: 20 });
+  });
+});
