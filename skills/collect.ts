@@ -20,6 +20,16 @@ const params = z.object({
 const SEARCH_RADIUS = 64;
 /** Blocks that could not be reached are skipped; this many in a row ends the skill. */
 const MAX_UNREACHABLE = 5;
+/** Digs in a row that gave nothing before the skill gives up: few for blocks that always drop, many for leaves. */
+const MAX_FRUITLESS = 4;
+const MAX_FRUITLESS_BY_CHANCE = 300;
+/** How long to wait for a drop to appear before counting the dig as giving nothing. */
+const DROP_APPEARS_MS = 1000;
+
+/** Leaves drop saplings, sticks and apples only now and then (an apple 1 in 200). */
+function dropsByChance(name: string): boolean {
+  return name.endsWith('_leaves');
+}
 
 function nearestTarget(bot: Bot, ids: number[], skip: Set<string>): Block | undefined {
   const me = bot.entity.position;
@@ -47,7 +57,8 @@ async function equipFor(bot: Bot, block: Block): Promise<void> {
 
 /** Walk over the drops near `at` until the count rises or a few seconds pass. Drops out of reach (on leaves) are left. */
 async function pickUp(bot: Bot, query: string, before: number, at: Vec3, signal: AbortSignal): Promise<void> {
-  const deadline = Date.now() + 3000;
+  const started = Date.now();
+  const deadline = started + 3000;
   let chasing: Entity | undefined;
   try {
     while (Date.now() < deadline) {
@@ -56,6 +67,7 @@ async function pickUp(bot: Bot, query: string, before: number, at: Vec3, signal:
       const drop: Entity | null = bot.nearestEntity(
         (e) => e.name === 'item' && e.position.distanceTo(at) < 6 && Math.abs(e.position.y - feetY) < 1.5,
       );
+      if (!drop && !chasing && Date.now() - started > DROP_APPEARS_MS) return; // nothing dropped
       if (drop && drop !== chasing) {
         chasing = drop;
         bot.pathfinder.setGoal(new goals.GoalNear(drop.position.x, drop.position.y, drop.position.z, 1));
@@ -114,7 +126,7 @@ export const collect: Skill<typeof params> = {
         if (!block) {
           return fail('no_target', `no ${item} within ${SEARCH_RADIUS} blocks (got ${got} of ${count})`);
         }
-        // flying-squid drops a block's loot whatever the tool; a vanilla server drops nothing without the right tool.
+        // Without the right tool a block drops nothing (on vanilla, and on the embedded world's tools plugin).
         if (game.capabilities.crafting && !hasHarvestTool(bot, block)) {
           return fail('missing_tool', `${block.name} needs a tool I do not carry (got ${got} of ${count})`);
         }
@@ -144,7 +156,7 @@ export const collect: Skill<typeof params> = {
         }
         await pickUp(bot, query, before, target.position.offset(0.5, 0.5, 0.5), sig);
         if (countCarried(bot, query) > before) fruitless = 0;
-        else if (++fruitless >= 4) return fail('no_drop', `digging ${target.name} gave me nothing (got ${got} of ${count})`);
+        else if (++fruitless >= (dropsByChance(target.name) ? MAX_FRUITLESS_BY_CHANCE : MAX_FRUITLESS)) return fail('no_drop', `digging ${target.name} gave me nothing (got ${got} of ${count})`);
       }
       const total = countCarried(bot, query);
       return done(`collected ${total - start} ${item} (now carrying ${total})`);

@@ -1,8 +1,8 @@
 /**
  * craft: craft an item from the inventory, placing a crafting table when the recipe needs one.
  *
- * The embedded flying-squid world does not implement crafting (even the 2×2 grid times out):
- * there the skill refuses at once with `unsupported_by_server`.
+ * On a server without crafting (capabilities) the skill refuses at once with `unsupported_by_server`;
+ * the embedded world crafts through mindlink's server plugin (src/game/embedded/crafting.cjs).
  */
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Skill } from '../src/game/skill.ts';
 import { done, fail, goals, onBot, walk } from './common.ts';
 import { itemQuery } from './items.ts';
-import { place } from './place.ts';
+import { placeItem } from './place.ts';
 
 const params = z.object({
   item: z.string().min(1).max(64),
@@ -49,7 +49,8 @@ export const craft: Skill<typeof params> = {
         const needsTable = bot.recipesAll(def.id, null, true).length > 0;
         const hasTable = bot.inventory.items().some((i) => i.name === 'crafting_table');
         if (needsTable && !table && hasTable && bot.recipesFor(def.id, null, 1, true as unknown as Block).length > 0) {
-          const placed = await place.run(game, { item: 'crafting_table' }, sig);
+          // Placed within this skill's turn at the gate (running the place skill here would wait for this one to end).
+          const placed = await placeItem(bot, sig, { item: 'crafting_table' });
           if (!placed.ok) return fail('no_target', `could not place a crafting table: ${placed.detail}`);
           table = bot.findBlock({ matching: bot.registry.blocksByName.crafting_table?.id ?? -1, maxDistance: 8 });
           recipe = table ? bot.recipesFor(def.id, null, 1, table)[0] : undefined;

@@ -5,7 +5,7 @@ import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import type { Vec3 } from 'vec3';
 import { z } from 'zod';
-import type { Skill } from '../src/game/skill.ts';
+import type { Skill, SkillResult } from '../src/game/skill.ts';
 import { done, fail, goals, onBot, walk } from './common.ts';
 import { matchesItem } from './items.ts';
 
@@ -49,34 +49,40 @@ function spotNextTo(bot: Bot): Vec3 | undefined {
   return undefined;
 }
 
+/**
+ * Place a block of `item` from the inventory next to the bot, or at x y z (walking there if needed). For skills that
+ * already hold the skill gate (craft places its table with it); others run the `place` skill.
+ */
+export async function placeItem(bot: Bot, sig: AbortSignal, { item, x, y, z: zz }: z.infer<typeof params>): Promise<SkillResult> {
+  const stack = bot.inventory.items().find((i) => matchesItem(item, i.name) && bot.registry.blocksByName[i.name]);
+  if (!stack) return fail('missing_material', `I have no ${item} to place`);
+  let at: Vec3 | undefined;
+  if (x !== undefined && y !== undefined && zz !== undefined) {
+    at = bot.entity.position.floored().set(x, y, zz);
+    if (!isFree(bot.blockAt(at))) return fail('precondition_failed', `${x} ${y} ${zz} is not free`);
+    if (bot.entity.position.distanceTo(at.offset(0.5, 0.5, 0.5)) > 4) {
+      await walk(bot, new goals.GoalNear(x, y, zz, 3), sig, `near ${x} ${y} ${zz}`);
+    }
+  } else {
+    at = spotNextTo(bot);
+    if (!at) return fail('no_target', 'no free spot next to me');
+  }
+  const r = reference(bot, at);
+  if (!r) return fail('no_target', `nothing to place the ${stack.name} against at ${at.x} ${at.y} ${at.z}`);
+  await bot.equip(stack, 'hand');
+  await bot.placeBlock(r.ref, r.face);
+  const placed = bot.blockAt(at);
+  if (placed?.name !== stack.name) return fail('not_placed', `the ${stack.name} did not stay at ${at.x} ${at.y} ${at.z}`);
+  return done(`placed ${stack.name} at ${at.x} ${at.y} ${at.z}`);
+}
+
 /** The `place` skill. */
 export const place: Skill<typeof params> = {
   id: 'place',
   description: 'Place a block from the inventory next to me, or at x y z.',
   params,
   timeoutMs: 60_000,
-  run(game, { item, x, y, z: zz }, signal) {
-    return onBot(game, 'place', signal, async (bot, sig) => {
-      const stack = bot.inventory.items().find((i) => matchesItem(item, i.name) && bot.registry.blocksByName[i.name]);
-      if (!stack) return fail('missing_material', `I have no ${item} to place`);
-      let at: Vec3 | undefined;
-      if (x !== undefined && y !== undefined && zz !== undefined) {
-        at = bot.entity.position.floored().set(x, y, zz);
-        if (!isFree(bot.blockAt(at))) return fail('precondition_failed', `${x} ${y} ${zz} is not free`);
-        if (bot.entity.position.distanceTo(at.offset(0.5, 0.5, 0.5)) > 4) {
-          await walk(bot, new goals.GoalNear(x, y, zz, 3), sig, `near ${x} ${y} ${zz}`);
-        }
-      } else {
-        at = spotNextTo(bot);
-        if (!at) return fail('no_target', 'no free spot next to me');
-      }
-      const r = reference(bot, at);
-      if (!r) return fail('no_target', `nothing to place the ${stack.name} against at ${at.x} ${at.y} ${at.z}`);
-      await bot.equip(stack, 'hand');
-      await bot.placeBlock(r.ref, r.face);
-      const placed = bot.blockAt(at);
-      if (placed?.name !== stack.name) return fail('not_placed', `the ${stack.name} did not stay at ${at.x} ${at.y} ${at.z}`);
-      return done(`placed ${stack.name} at ${at.x} ${at.y} ${at.z}`);
-    });
+  run(game, p, signal) {
+    return onBot(game, 'place', signal, (bot, sig) => placeItem(bot, sig, p));
   },
 };

@@ -3,12 +3,13 @@
  * the scripted engine picks self goals from.
  *
  * wood → planks → sticks → crafting table → wooden pickaxe → stone →
- * stone tools → food → shelter materials.
+ * stone tools → furnace → shelter materials; before all of them, eating when
+ * hungry with food at hand, and foraging when hungry with nothing to eat.
  *
  * Each step is a goal in the goal language with an `isDone(snapshot)`
  * predicate. A later tier implies the earlier gather steps are done (the
  * logs were crafted into planks, so "collect logs" is not asked again).
- * Steps the server cannot do (crafting on the embedded world) are skipped.
+ * Steps the server cannot do (crafting on a server without it) are skipped.
  */
 import type { GameCapabilities, Snapshot } from '../game/game.ts';
 import { goalKey, parseGoal } from '../goals/goal-language.ts';
@@ -68,8 +69,27 @@ function woodGathered(snap: Snapshot): number {
 /** Remaining count toward a target (at least 1). */
 const remaining = (target: number, held: number): number => Math.max(1, Math.ceil(target - held));
 
+const holdsFood = (s: Snapshot): boolean => Object.keys(s.inventory).some((i) => FOOD_ITEMS.has(i) && (s.inventory[i] ?? 0) > 0);
+
+/** At or below this food level with nothing to eat, finding food comes before everything else. */
+export const FORAGE_AT_FOOD = 8;
+
 /** The steps, in order. */
 export const CURRICULUM: readonly CurriculumStep[] = [
+  {
+    id: 'forage',
+    needsCrafting: false,
+    // Oak leaves drop an apple now and then (1 in 200, as in vanilla): the one food the embedded world grows.
+    isDone: (s, caps) => !caps.hunger || s.food > FORAGE_AT_FOOD || holdsFood(s),
+    goal: () => 'collect 1 apple',
+  },
+  {
+    id: 'food',
+    needsCrafting: false,
+    // Eating is due when hungry and holding food.
+    isDone: (s, caps) => !caps.hunger || s.food >= 14 || !holdsFood(s),
+    goal: () => 'eat something',
+  },
   {
     id: 'wood',
     needsCrafting: false,
@@ -119,11 +139,10 @@ export const CURRICULUM: readonly CurriculumStep[] = [
     goal: () => 'craft a stone sword',
   },
   {
-    id: 'food',
-    needsCrafting: false,
-    // Eating is the one food step the goal language has; it is due when hungry and holding food.
-    isDone: (s, caps) => !caps.hunger || s.food >= 14 || !Object.keys(s.inventory).some((i) => FOOD_ITEMS.has(i) && (s.inventory[i] ?? 0) > 0),
-    goal: () => 'eat something',
+    id: 'furnace',
+    needsCrafting: true,
+    isDone: (s) => has(s, 'furnace') || (s.nearbyBlocks['furnace'] ?? Infinity) <= 16,
+    goal: () => 'craft a furnace',
   },
   {
     id: 'shelter',

@@ -15,6 +15,7 @@ import { goalKey, parseGoal, type GoalIntent } from '../goals/goal-language.ts';
 import { countItems } from '../game/items.ts';
 import { oneLine } from '../text.ts';
 import { answerQuestion } from './answers.ts';
+import { planCraft, planGather } from './craft-plan.ts';
 import { nextSelfGoal } from './curriculum.ts';
 
 type Status = 'working' | 'done' | 'blocked';
@@ -88,7 +89,7 @@ function emptySnapshot(): Snapshot {
 
 /** Can this server do the goal at all? Returns the reason it cannot, or null. */
 function serverCannot(intent: GoalIntent, caps: GameCapabilities): string | null {
-  if (intent.kind === 'craft' && !caps.crafting) return 'this server has no crafting (the embedded world cannot craft)';
+  if (intent.kind === 'craft' && !caps.crafting) return 'this server has no crafting';
   return null;
 }
 
@@ -100,26 +101,22 @@ function selfTarget(intent: GoalIntent, avatar: string): string | null {
 }
 
 /** The skill and params that work toward a goal now. */
-function planSkill(intent: GoalIntent, goal: GoalView, snap: Snapshot): { id: string; params: Record<string, unknown> } | null {
+function planSkill(intent: GoalIntent, goal: GoalView, snap: Snapshot, caps: GameCapabilities): { id: string; params: Record<string, unknown> } | null {
   switch (intent.kind) {
     case 'collect': {
       const held = countItems(snap.inventory, intent.item);
       const base = countItems(goal.baseline ?? {}, intent.item);
       const left = intent.mode === 'more' ? intent.count - Math.max(0, held - base) : intent.count - held;
-      return { id: 'collect', params: { item: intent.item, count: Math.min(MAX_PER_RUN, Math.max(1, left)) } };
+      const count = Math.min(MAX_PER_RUN, Math.max(1, left));
+      // Where the server crafts, a missing tool (a pickaxe for stone) is made first.
+      return caps.crafting ? planGather(intent.item, count, snap) : { id: 'collect', params: { item: intent.item, count } };
     }
     case 'craft': {
       const held = countItems(snap.inventory, intent.item);
       const base = countItems(goal.baseline ?? {}, intent.item);
       const left = Math.max(1, intent.count - Math.max(0, held - base));
-      let item = intent.item;
-      if (item === 'planks') {
-        const log = Object.entries(snap.inventory)
-          .filter(([name, n]) => name.endsWith('_log') && n > 0)
-          .sort(([, a], [, b]) => b - a)[0];
-        item = `${log ? log[0].replace(/_log$/, '') : 'oak'}_planks`;
-      }
-      return { id: 'craft', params: { item, count: Math.min(MAX_PER_RUN, left) } };
+      // The whole chain from what is held: gather what is missing, craft the parts and a table, then the item.
+      return planCraft(intent.item, held + Math.min(MAX_PER_RUN, left), snap);
     }
     case 'go_to':
       return { id: 'go_to', params: { x: intent.x, y: intent.y, z: intent.z, range: 1 } };
@@ -273,7 +270,7 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     }
 
     // A snapshot costs a scan of nearby blocks: one before the skill, one after.
-    const plan = planSkill(intent, goal, planFrom);
+    const plan = planSkill(intent, goal, planFrom, caps);
     if (!plan) return blocked(t, 'I do not know how to do that');
     const result = await run(plan.id, plan.params, t, signal);
     if (signal.aborted) return protocol('Stopped.', 'working');

@@ -16,8 +16,8 @@ import { takeSnapshot } from './snapshot.ts';
 
 const { pathfinder, Movements } = pf;
 
-/** What the embedded flying-squid world supports: no crafting, no hunger, no mob AI. */
-export const EMBEDDED_CAPABILITIES: GameCapabilities = Object.freeze({ crafting: false, hunger: false, mobs: false });
+/** What the embedded flying-squid world supports: crafting and hunger (mindlink's server plugins), no mob AI. */
+export const EMBEDDED_CAPABILITIES: GameCapabilities = Object.freeze({ crafting: true, hunger: true, mobs: false });
 /** What a vanilla (or Paper/Spigot) server supports. */
 export const VANILLA_CAPABILITIES: GameCapabilities = Object.freeze({ crafting: true, hunger: true, mobs: true });
 

@@ -10,6 +10,8 @@ import { EMBEDDED_CAPABILITIES as EMBEDDED } from '../../src/game/mineflayer-gam
 
 /** The embedded flying-squid world's and a vanilla server's capabilities. */
 export { EMBEDDED_CAPABILITIES as EMBEDDED, VANILLA_CAPABILITIES as VANILLA } from '../../src/game/mineflayer-game.ts';
+/** A server with no crafting and no hunger (a minimal or modded server; what the embedded world once was). */
+export const BARE: GameCapabilities = Object.freeze({ crafting: false, hunger: false, mobs: false });
 /** A snapshot with sensible defaults, overridable field by field. */
 export { snapshotOf as makeSnapshot } from '../fakes/fake-game.ts';
 

@@ -1,25 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { nextSelfGoal } from '../../src/engines/curriculum.ts';
 import { parseGoal } from '../../src/goals/goal-language.ts';
-import { EMBEDDED, makeSnapshot, VANILLA } from './avatar-game-stub.ts';
+import { BARE, EMBEDDED, makeSnapshot, VANILLA } from './avatar-game-stub.ts';
 
 describe('survival curriculum', () => {
   it('GIVEN an empty inventory with oak trees in sight THEN the first goal is to collect 16 oak logs', () => {
     const snap = makeSnapshot({ nearbyBlocks: { oak_log: 5 } });
-    expect(nextSelfGoal(snap, EMBEDDED, [], [])).toBe('collect 16 oak logs');
+    expect(nextSelfGoal(snap, BARE, [], [])).toBe('collect 16 oak logs');
     expect(nextSelfGoal(snap, VANILLA, [], [])).toBe('collect 16 oak logs');
   });
 
   it('GIVEN 10 logs already held THEN it asks only for the 6 still missing', () => {
-    expect(nextSelfGoal(makeSnapshot({ inventory: { birch_log: 10 } }), EMBEDDED, [], [])).toBe('collect 6 birch logs');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { birch_log: 10 } }), BARE, [], [])).toBe('collect 6 birch logs');
   });
 
   it('GIVEN 16 logs on a vanilla server THEN the next step is crafting planks from them', () => {
     expect(nextSelfGoal(makeSnapshot({ inventory: { spruce_log: 16 } }), VANILLA, [], [])).toBe('craft 8 spruce planks');
   });
 
-  it('GIVEN 16 logs on the embedded world (no crafting) THEN crafting steps are skipped and it mines stone', () => {
-    const goal = nextSelfGoal(makeSnapshot({ inventory: { oak_log: 16 } }), EMBEDDED, [], []);
+  it('GIVEN 16 logs on a server without crafting THEN crafting steps are skipped and it mines stone', () => {
+    const goal = nextSelfGoal(makeSnapshot({ inventory: { oak_log: 16 } }), BARE, [], []);
     expect(goal).toBe('mine 16 stone');
   });
 
@@ -33,41 +33,58 @@ describe('survival curriculum', () => {
     expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, cobblestone: 20 } }), VANILLA, [], [])).toBe('craft a stone pickaxe');
   });
 
-  it('GIVEN hunger on vanilla with food held THEN it eats; on the embedded world (no hunger) it never does', () => {
+  it('GIVEN hunger on vanilla with food held THEN it eats; on a server without hunger it never does', () => {
     const inv = { stone_pickaxe: 1, stone_sword: 1, bread: 3 };
     expect(nextSelfGoal(makeSnapshot({ inventory: inv, food: 6 }), VANILLA, [], [])).toBe('eat something');
-    expect(nextSelfGoal(makeSnapshot({ inventory: { ...inv, oak_log: 16, cobblestone: 16 }, food: 6 }), EMBEDDED, [], [])).not.toBe('eat something');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { ...inv, oak_log: 16, cobblestone: 16 }, food: 6 }), BARE, [], [])).not.toBe('eat something');
   });
 
-  it('GIVEN stone and logs on the embedded world THEN it gathers shelter material, then explores', () => {
-    expect(nextSelfGoal(makeSnapshot({ inventory: { oak_log: 16, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('get 32 dirt');
-    expect(nextSelfGoal(makeSnapshot({ inventory: { oak_log: 16, cobblestone: 16, dirt: 32 } }), EMBEDDED, [], [])).toBe('explore');
+  it('GIVEN stone and logs on a server without crafting THEN it gathers shelter material, then explores', () => {
+    expect(nextSelfGoal(makeSnapshot({ inventory: { oak_log: 16, cobblestone: 16 } }), BARE, [], [])).toBe('get 32 dirt');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { oak_log: 16, cobblestone: 16, dirt: 32 } }), BARE, [], [])).toBe('explore');
   });
 
   it('GIVEN the last finished goal was the one the curriculum wants THEN it does not repeat it', () => {
     const snap = makeSnapshot({ nearbyBlocks: { oak_log: 5 } });
-    const goal = nextSelfGoal(snap, EMBEDDED, ['collect 16 oak logs'], []);
+    const goal = nextSelfGoal(snap, BARE, ['collect 16 oak logs'], []);
     expect(goal).not.toBe('collect 16 oak logs');
     expect(parseGoal(goal).kind).not.toBe('unknown');
   });
 
   it('GIVEN explore was just done and everything else is done THEN it picks something other than explore', () => {
     const snap = makeSnapshot({ inventory: { oak_log: 16, cobblestone: 16, dirt: 32 } });
-    expect(nextSelfGoal(snap, EMBEDDED, ['explore'], [])).not.toBe('explore');
+    expect(nextSelfGoal(snap, BARE, ['explore'], [])).not.toBe('explore');
+  });
+
+  it('GIVEN the embedded world (it crafts) THEN the curriculum goes past the wooden pickaxe: stone, stone tools, a furnace', () => {
+    expect(nextSelfGoal(makeSnapshot(), EMBEDDED, [], [])).toBe('collect 16 logs');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { oak_log: 16 } }), EMBEDDED, [], [])).toBe('craft 8 oak planks');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { oak_planks: 8, stick: 4, crafting_table: 1 } }), EMBEDDED, [], [])).toBe('craft a wooden pickaxe');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), EMBEDDED, [], [])).toBe('mine 16 stone');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft a stone pickaxe');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { stone_pickaxe: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft a stone sword');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { stone_pickaxe: 1, stone_sword: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft a furnace');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { stone_pickaxe: 1, stone_sword: 1, furnace: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('get 32 dirt');
+  });
+
+  it('GIVEN a hungry avatar on the embedded world THEN with food it eats first, and with none it forages for an apple', () => {
+    expect(nextSelfGoal(makeSnapshot({ inventory: { oak_log: 3, apple: 1 }, food: 7 }), EMBEDDED, [], [])).toBe('eat something');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { oak_log: 3 }, food: 7 }), EMBEDDED, [], [])).toBe('collect 1 apple');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { oak_log: 3 }, food: 12 }), EMBEDDED, [], [])).toBe('collect 13 oak logs');
   });
 
   it('GIVEN a parked owner goal THEN it is offered first', () => {
-    expect(nextSelfGoal(makeSnapshot(), EMBEDDED, [], ['collect 10 sand'])).toBe('collect 10 sand');
+    expect(nextSelfGoal(makeSnapshot(), BARE, [], ['collect 10 sand'])).toBe('collect 10 sand');
   });
 
   it('GIVEN a parked goal the server cannot do or the language cannot read THEN it is passed over', () => {
     const snap = makeSnapshot({ nearbyBlocks: { oak_log: 5 } });
-    expect(nextSelfGoal(snap, EMBEDDED, [], ['craft a wooden pickaxe', 'build a castle'])).toBe('collect 16 oak logs');
+    expect(nextSelfGoal(snap, BARE, [], ['craft a wooden pickaxe', 'build a castle'])).toBe('collect 16 oak logs');
   });
 
   it('GIVEN any capabilities THEN every chosen goal parses in the goal language', () => {
     const snaps = [makeSnapshot(), makeSnapshot({ inventory: { oak_log: 16 } }), makeSnapshot({ inventory: { oak_log: 16, cobblestone: 16, dirt: 40 } })];
-    for (const caps of [EMBEDDED, VANILLA]) {
+    for (const caps of [BARE, EMBEDDED, VANILLA]) {
       for (const s of snaps) {
         const goal = nextSelfGoal(s, caps, ['explore', 'collect 16 logs'], []);
         expect(parseGoal(goal).kind, goal).not.toBe('unknown');

@@ -1,6 +1,8 @@
 /**
  * The scripted engine against the real embedded world (flying-squid in a child
- * process) and a real mineflayer avatar: "collect 3 oak logs" reaches done.
+ * process) and a real mineflayer avatar: "collect 3 oak logs" reaches done, and
+ * "craft a wooden pickaxe" from an empty inventory gathers, crafts and places
+ * its way to the pickaxe.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,4 +57,35 @@ describe('scripted engine in the embedded world', () => {
     expect(snap).toBeDefined();
     if (snap) expect(checkGoal(goal.text, baseline, snap)).toMatchObject({ checkable: true, met: true });
   }, 240_000);
+
+  it('GIVEN an avatar with nothing and the goal "craft a wooden pickaxe" THEN it gathers logs, crafts planks, sticks and a table, places it, and reaches done', async () => {
+    const crafty = new MineflayerGame({ username: 'crafty', host: world.host, port: world.port, version: world.version, log, capabilities: EMBEDDED_CAPABILITIES });
+    const connected = new Promise<void>((resolve) => crafty.once('connected', () => resolve()));
+    await crafty.start();
+    try {
+      await connected;
+      expect(crafty.snapshot()?.inventory).toEqual({});
+      const engine = createScriptedEngine({ avatar: 'crafty', game: crafty, log, skills: createSkillRegistry(crafty) });
+      const goal = { text: 'craft a wooden pickaxe', setBy: 'owner' as const, baseline: {} };
+      const req: TurnRequest = { kind: 'continue', avatar: 'crafty', goal, directionSummary: '', directions: [], task: '', nudges: [], prompt: 'continue' };
+      let status = 'working';
+      const replies: string[] = [];
+      // logs, planks, sticks, table, pickaxe: five steps, with room for a retry or two.
+      for (let turn = 0; turn < 10 && status === 'working'; turn += 1) {
+        if (crafty.state !== 'connected') await new Promise<void>((resolve) => crafty.once('connected', () => resolve()));
+        const reply = await engine.turn(req, new AbortController().signal);
+        replies.push(reply.text);
+        status = /^STATUS: (\w+)$/m.exec(reply.text)?.[1] ?? 'working';
+      }
+      expect(status, replies.join('\n---\n')).toBe('done');
+      expect(crafty.snapshot()?.inventory.wooden_pickaxe).toBe(1);
+      expect(replies.join('\n')).toMatch(/crafted \d+ oak_planks/);
+      expect(replies.join('\n')).toMatch(/crafted 4 stick/);
+      expect(replies.join('\n')).toMatch(/crafted 1 crafting_table/);
+      const inv = await world.inventory('crafty');
+      expect(Object.values(inv.slots).find((i) => i.name === 'wooden_pickaxe')).toEqual({ name: 'wooden_pickaxe', count: 1 });
+    } finally {
+      await crafty.stop();
+    }
+  }, 300_000);
 });

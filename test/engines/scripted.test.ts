@@ -6,7 +6,7 @@ import type { GoalView, TurnKind, TurnRequest } from '../../src/engines/engine.t
 import { createScriptedEngine } from '../../src/engines/scripted.ts';
 import type { Engine } from '../../src/engines/engine.ts';
 import { createSkillRegistry, skills, type Skill, type SkillResult } from '../../skills/index.ts';
-import { EMBEDDED, makeSnapshot, StubGame, VANILLA } from './avatar-game-stub.ts';
+import { BARE, makeSnapshot, StubGame, VANILLA } from './avatar-game-stub.ts';
 
 const log = pino({ level: 'silent' });
 
@@ -91,7 +91,7 @@ describe('scripted engine, turns that need no game', () => {
   });
 
   it('GIVEN a crafting direction on a server without crafting THEN it notes it and sets no goal', async () => {
-    const engine = scripted(new StubGame({ capabilities: EMBEDDED }));
+    const engine = scripted(new StubGame({ capabilities: BARE }));
     const reply = await engine.turn(request('direction', { message: 'craft a wooden pickaxe' }), live());
     expect(goalOf(reply.text)).toBeUndefined();
     expect(reply.text).toMatch(/no crafting/);
@@ -128,8 +128,8 @@ describe('scripted engine, turns that need no game', () => {
     expect(skill('follow')?.preconditions?.(game, { player: 'alex', range: 3, durationMs: 30_000 })).toBeNull();
   });
 
-  it('GIVEN a craft goal on the embedded world THEN it is blocked because the server cannot craft', async () => {
-    const engine = scripted(new StubGame({ state: 'connected', snap: makeSnapshot(), capabilities: EMBEDDED }));
+  it('GIVEN a craft goal on a server without crafting THEN it is blocked because the server cannot craft', async () => {
+    const engine = scripted(new StubGame({ state: 'connected', snap: makeSnapshot(), capabilities: BARE }));
     const reply = await engine.turn(request('continue', { goal: goal('craft a wooden pickaxe') }), live());
     expect(statusOf(reply.text)).toBe('blocked');
     expect(reply.text).toMatch(/no crafting/);
@@ -169,7 +169,7 @@ describe('scripted engine, turns that need no game', () => {
   });
 
   it('GIVEN a blocked goal THEN the wrap-up lesson says what blocked it', async () => {
-    const engine = scripted(new StubGame({ state: 'connected', snap: makeSnapshot() }));
+    const engine = scripted(new StubGame({ state: 'connected', snap: makeSnapshot(), capabilities: BARE }));
     const g = goal('craft a wooden pickaxe');
     await engine.turn(request('continue', { goal: g }), live());
     const reply = await engine.turn(request('wrapup', { goal: g }), live());
@@ -305,6 +305,8 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
 
   it('GIVEN the server refuses the skill (unsupported_by_server) THEN it is blocked at once', async () => {
     useSkill('craft', () => ({ ok: false, code: 'unsupported_by_server', detail: 'this server cannot craft' }));
+    // With the planks at hand, the next step of the plan is the craft itself.
+    game.snap = makeSnapshot({ inventory: { oak_planks: 2 } });
     const engine = scripted(game, [...list.values()]);
     const reply = await engine.turn(request('continue', { goal: goal('craft 4 sticks') }), live());
     expect(statusOf(reply.text)).toBe('blocked');
