@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import type { Window } from 'prismarine-windows';
+import { Vec3 } from 'vec3';
 import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { connectedGame, nextEvent, startWorld, tempDataDir, testLogger, waitFor } from './helpers.ts';
@@ -200,6 +201,9 @@ describe('crafting in the embedded world', () => {
   it('GIVEN a log in the table grid and a full inventory WHEN the table is closed THEN the log is dropped, and picked up again once there is room', async () => {
     const game = await avatar('fen', [['oak_log', 1]]);
     const bot = game.bot!;
+    // Away from the other avatars at spawn: a dropped item goes to whoever is nearest with room.
+    await world.teleport('fen', { x: -4.5, y: 64, z: 4.5 });
+    await waitFor(() => bot.entity.position.distanceTo(new Vec3(-4.5, 64, 4.5)) < 0.5 && bot.entity.onGround, 10_000, 'fen on its own');
     const table = await tableNextTo(bot);
     const window = await openTable(bot, table);
     await putOne(bot, 'oak_log', 5);

@@ -19,6 +19,7 @@
 const { createRecipeBook } = require('./recipes.cjs');
 const { addToInventory, dropAtPlayer, giveOrDrop } = require('./inventory-util.cjs');
 const { createClickRules } = require('./window-clicks.cjs');
+const { guard } = require('./guard.cjs');
 
 /** Vanilla closes a container whose player is farther than this from it. */
 const TABLE_REACH = 8;
@@ -164,7 +165,7 @@ function crafting(serv, { registry, Item }) {
     const table = { id: st.windowCounter, position: position.clone(), center, grid: Array(9).fill(null), watch: null };
     st.table = table;
     // Close it when the player walks away or the table is gone (vanilla checks every tick; twice a second is enough).
-    table.watch = setInterval(() => {
+    table.watch = setInterval(guard('crafting: watching a table', () => {
       if (st.table !== table) return;
       if (player.position.distanceTo(center) > TABLE_REACH) {
         closeTable(player, st, { tellClient: true });
@@ -174,9 +175,9 @@ function crafting(serv, { registry, Item }) {
         (type) => {
           if (st.table === table && type !== registry.blocksByName.crafting_table.id) closeTable(player, st, { tellClient: true });
         },
-        (err) => serv.emit('error', err),
+        (err) => process.stderr.write(`crafting: reading the table block failed: ${err && err.stack ? err.stack : String(err)}\n`),
       );
-    }, 500);
+    }), 500);
     player._client.write('open_window', {
       windowId: table.id,
       inventoryType: craftingType,
@@ -207,32 +208,32 @@ function crafting(serv, { registry, Item }) {
 
     // flying-squid's own handler (prismarine-windows on the raw packet) would change the inventory a second time.
     for (const listener of client.listeners('window_click')) client.off('window_click', listener);
-    client.on('window_click', (click) => {
-      try {
-        onClick(player, st, click);
-      } catch (err) {
-        serv.emit('error', err);
-      }
-    });
-    client.on('close_window', ({ windowId }) => {
-      if (st.table && windowId === st.table.id) closeTable(player, st, { tellClient: false });
-      else if (windowId === 0) closeInventoryGrid(player, st);
-    });
+    client.on('window_click', guard('crafting: window click', (click) => onClick(player, st, click)));
+    client.on(
+      'close_window',
+      guard('crafting: closing a window', ({ windowId }) => {
+        if (st.table && windowId === st.table.id) closeTable(player, st, { tellClient: false });
+        else if (windowId === 0) closeInventoryGrid(player, st);
+      }),
+    );
     // Before flying-squid's logout handler saves the player: the grid and cursor go back into the inventory.
-    client.prependListener('end', () => {
-      closeTable(player, st, { tellClient: false, send: false });
-      closeInventoryGrid(player, st, false);
-    });
+    client.prependListener(
+      'end',
+      guard('crafting: a player leaving', () => {
+        closeTable(player, st, { tellClient: false, send: false });
+        closeInventoryGrid(player, st, false);
+      }),
+    );
   });
 
-  serv.onBlockInteraction('crafting_table', ({ block, player }) => {
+  serv.onBlockInteraction('crafting_table', guard('crafting: opening a table', ({ block, player }) => {
     const st = sessions.get(player);
     if (!st) return false;
     const held = player.inventory.slots[36 + player.heldItemSlot];
     if (player.crouching && held) return false; // sneaking with an item in hand places it instead
     openTable(player, st, block.position);
     return true;
-  });
+  }));
 
   return {
     /** Whether a player has a crafting table open (for tests and the operator). */

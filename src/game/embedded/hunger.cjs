@@ -16,6 +16,7 @@
  *   - a respawn restores food 20 and saturation 5.
  */
 const { giveOrDrop } = require('./inventory-util.cjs');
+const { guard } = require('./guard.cjs');
 
 const EXHAUSTION_PER_POINT = 4;
 const MAX_EXHAUSTION = 40;
@@ -136,7 +137,7 @@ function hunger(serv, { registry }) {
       if (actionId === 3 || actionId === 'start_sprinting') st.sprinting = true;
       else if (actionId === 4 || actionId === 'stop_sprinting') st.sprinting = false;
     });
-    player.on('move', ({ position, onGround, teleport }) => {
+    player.on('move', guard('hunger: a move', ({ position, onGround, teleport }) => {
       if (teleport || !player.position) return;
       const dx = position.x - player.position.x;
       const dy = position.y - player.position.y;
@@ -148,7 +149,7 @@ function hunger(serv, { registry }) {
       else if (st.sprinting) exhaust(player, SPRINT_PER_METRE * horizontal);
       else exhaust(player, WALK_PER_METRE * horizontal);
       if (player.onGround && !onGround && dy > 0) exhaust(player, st.sprinting ? SPRINT_JUMP : JUMP);
-    });
+    }));
     player.on('dug', (_data, cancelled) => {
       if (!cancelled) exhaust(player, DIG);
     });
@@ -161,7 +162,7 @@ function hunger(serv, { registry }) {
       return takeDamage(opts);
     };
 
-    client.on('use_item', ({ hand }) => {
+    client.on('use_item', guard('hunger: using an item', ({ hand }) => {
       if (player.gameMode !== 0 && player.gameMode !== 2) return;
       const slot = hand === 1 ? 45 : 36 + player.heldItemSlot;
       const held = player.inventory.slots[slot];
@@ -170,7 +171,7 @@ function hunger(serv, { registry }) {
       if (!food || !(food.foodPoints > 0)) return;
       if (player.food >= 20 && !ALWAYS_EDIBLE.has(name)) return;
       st.eating = { slot, type: held.type, ticks: 0, needed: FAST_FOOD.has(name) ? EAT_TICKS / 2 : EAT_TICKS };
-    });
+    }));
     client.on('held_item_slot', () => {
       st.eating = null;
     });
@@ -187,12 +188,12 @@ function hunger(serv, { registry }) {
     });
   });
 
-  serv.on('tick', () => {
+  serv.on('tick', guard('hunger: a tick', () => {
     for (const player of serv.players) {
       const st = states.get(player);
       if (st && player.gameMode === 0 && player.health > 0 && !player.disconnected) tick(player, st);
     }
-  });
+  }));
 
   return {
     stateOf(player) {

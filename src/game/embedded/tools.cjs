@@ -18,6 +18,7 @@
 
 const { Vec3 } = require('vec3');
 const { FILL_ORDER } = require('./inventory-util.cjs');
+const { guard } = require('./guard.cjs');
 
 const LEAF_SAPLING = 1 / 20;
 const LEAF_STICKS = 1 / 50;
@@ -98,7 +99,7 @@ function tools(serv, { registry, seed = 1 }) {
       if (status === 0 && location) digStart = { at: Date.now(), x: location.x, y: location.y, z: location.z };
     });
 
-    player.on('dug_cancel', (data, cancel) => {
+    player.on('dug_cancel', guard('tools: dug block', (data, cancel) => {
       const { block, position } = data;
       if (!block || !position || !Array.isArray(data.drops)) return;
       const held = player.inventory.slots[36 + player.heldItemSlot] ?? null;
@@ -124,10 +125,10 @@ function tools(serv, { registry, seed = 1 }) {
         .filter((d) => d.id !== undefined && d.count > 0)
         .map((d) => ({ ...base, blockDropId: d.id, blockDropCount: d.count, blockDropVelocity: new Vec3(0, 0, 0) }));
       data.drops.splice(0, data.drops.length, ...drops);
-    });
+    }));
 
     // flying-squid adds one item per picked-up entity, whatever its count.
-    player.collect = (entity) => {
+    player.collect = guard('tools: picking up', (entity) => {
       const type = entity.itemId;
       const def = registry.items[type];
       if (!def) return;
@@ -155,7 +156,7 @@ function tools(serv, { registry, seed = 1 }) {
       player.playSoundAtSelf('random.pop');
       if (left > 0) entity.itemCount = left;
       else entity.destroy();
-    };
+    });
   });
 }
 
