@@ -252,4 +252,25 @@ describe('crafting in the embedded world', () => {
     await waitFor(() => count(again.bot!, 'stick') === 3, 10_000, 'three sticks after rejoining');
     await expectSameInventory(again);
   });
+
+  it('GIVEN nonsense clicks (slots out of range, an unknown mode, a closed window, a made-up cursor) THEN nothing changes and the client is told the truth', async () => {
+    const game = await avatar('ivy', [['oak_log', 2]]);
+    const bot = game.bot!;
+    const before = await serverSlots('ivy');
+    const click = (fields: Record<string, unknown>): void =>
+      bot._client.write('window_click', { windowId: 0, stateId: -1, slot: 0, mouseButton: 0, mode: 0, changedSlots: [], cursorItem: { itemCount: 0 }, ...fields });
+    click({ slot: 999 });
+    click({ slot: -5, mode: 1 });
+    click({ slot: 36, mode: 7 });
+    click({ windowId: 42, slot: 36 });
+    click({ slot: 36, mode: 2, mouseButton: 40 });
+    click({ slot: 10, changedSlots: [{ location: 10, item: { itemCount: 64, itemId: bot.registry.itemsByName.diamond!.id, addedComponentCount: 0, removedComponentCount: 0, components: [], removeComponents: [] } }] });
+    // The last one claimed 64 diamonds in slot 10: the server's answer (the whole window) puts the client right.
+    const synced = nextEvent(bot, 'setWindowItems:0', 10_000);
+    click({ slot: -999, mode: 5, mouseButton: 2 });
+    await synced;
+    expect(await serverSlots('ivy')).toEqual(before);
+    expect(count(bot, 'diamond')).toBe(0);
+    await expectSameInventory(game);
+  });
 });
