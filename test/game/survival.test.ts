@@ -13,8 +13,9 @@ const log = testLogger();
 const data = tempDataDir('survival');
 let world: EmbeddedWorld;
 const games: MineflayerGame[] = [];
-/** Each test's avatar stands on its own spot inside the clear square around spawn. */
-let nextSpot = -4;
+/** Each test's avatar stands on its own spot inside the clear, flat square around spawn (|x|, |z| < 6). */
+const SPOTS: Array<[number, number]> = [[-4, -3], [-1, -3], [2, -3], [-4, 3], [-1, 3], [2, 3], [5, 0]];
+let spot = 0;
 
 beforeAll(async () => {
   world = await startWorld(data.dir, log);
@@ -29,8 +30,8 @@ afterAll(async () => {
 async function avatar(name: string): Promise<{ game: MineflayerGame; bot: Bot; at: Vec3 }> {
   const game = await connectedGame(world, name, log);
   games.push(game);
-  const at = new Vec3(nextSpot, 64, -3);
-  nextSpot += 3;
+  const [x, z] = SPOTS[spot++ % SPOTS.length]!;
+  const at = new Vec3(x, 64, z);
   await world.teleport(name, { x: at.x + 0.5, y: at.y, z: at.z + 0.5 });
   const bot = game.bot!;
   // Dig times are five times longer in the air: wait until the bot stands.
