@@ -23,7 +23,7 @@ const MAX_UNREACHABLE = 5;
 /** Digs in a row that gave nothing before the skill gives up: few for blocks that always drop, many for leaves. */
 const MAX_FRUITLESS = 4;
 const MAX_FRUITLESS_BY_CHANCE = 300;
-/** How long to wait for a drop to appear before counting the dig as giving nothing. */
+/** How long to wait for a drop of a block that drops by chance to appear before counting the dig as giving nothing. */
 const DROP_APPEARS_MS = 1000;
 
 /** Leaves drop saplings, sticks and apples only now and then (an apple 1 in 200). */
@@ -56,7 +56,7 @@ async function equipFor(bot: Bot, block: Block): Promise<void> {
 }
 
 /** Walk over the drops near `at` until the count rises or a few seconds pass. Drops out of reach (on leaves) are left. */
-async function pickUp(bot: Bot, query: string, before: number, at: Vec3, signal: AbortSignal): Promise<void> {
+async function pickUp(bot: Bot, query: string, before: number, at: Vec3, signal: AbortSignal, mayDropNothing = false): Promise<void> {
   const started = Date.now();
   const deadline = started + 3000;
   let chasing: Entity | undefined;
@@ -67,7 +67,7 @@ async function pickUp(bot: Bot, query: string, before: number, at: Vec3, signal:
       const drop: Entity | null = bot.nearestEntity(
         (e) => e.name === 'item' && e.position.distanceTo(at) < 6 && Math.abs(e.position.y - feetY) < 1.5,
       );
-      if (!drop && !chasing && Date.now() - started > DROP_APPEARS_MS) return; // nothing dropped
+      if (mayDropNothing && !drop && !chasing && Date.now() - started > DROP_APPEARS_MS) return; // nothing dropped
       if (drop && drop !== chasing) {
         chasing = drop;
         bot.pathfinder.setGoal(new goals.GoalNear(drop.position.x, drop.position.y, drop.position.z, 1));
@@ -154,7 +154,7 @@ export const collect: Skill<typeof params> = {
           skip.add(key);
           continue;
         }
-        await pickUp(bot, query, before, target.position.offset(0.5, 0.5, 0.5), sig);
+        await pickUp(bot, query, before, target.position.offset(0.5, 0.5, 0.5), sig, dropsByChance(target.name));
         if (countCarried(bot, query) > before) fruitless = 0;
         else if (++fruitless >= (dropsByChance(target.name) ? MAX_FRUITLESS_BY_CHANCE : MAX_FRUITLESS)) return fail('no_drop', `digging ${target.name} gave me nothing (got ${got} of ${count})`);
       }
