@@ -31,11 +31,17 @@ function dropsByChance(name: string): boolean {
   return name.endsWith('_leaves');
 }
 
+/** Blocks whose top is at most this far above the feet can be dug standing on the ground. */
+const GROUND_REACH = 3;
+
 function nearestTarget(bot: Bot, ids: number[], skip: Set<string>): Block | undefined {
   const me = bot.entity.position;
-  const found = findBlocksFast(bot, ids, { maxDistance: SEARCH_RADIUS, count: skip.size + 16 })
+  // Leaves grow in canopies: look at more of them and take those within reach from the ground first.
+  const lowFirst = ids.every((id) => dropsByChance(bot.registry.blocks[id]?.name ?? ''));
+  const high = (p: Vec3): number => (lowFirst && p.y - Math.floor(me.y) > GROUND_REACH ? 1 : 0);
+  const found = findBlocksFast(bot, ids, { maxDistance: SEARCH_RADIUS, count: skip.size + (lowFirst ? 64 : 16) })
     .filter((p) => !skip.has(p.toString()))
-    .sort((a, b) => a.distanceSquared(me) - b.distanceSquared(me));
+    .sort((a, b) => high(a) - high(b) || a.distanceSquared(me) - b.distanceSquared(me));
   for (const p of found) {
     const b = bot.blockAt(p);
     if (b && ids.includes(b.type)) return b;
