@@ -7,10 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import type { Window } from 'prismarine-windows';
-import { Vec3 } from 'vec3';
 import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
-import { connectedGame, nextEvent, startWorld, tempDataDir, testLogger, waitFor } from './helpers.ts';
+import { connectedGame, nextEvent, startWorld, teleportAndSettle, tempDataDir, testLogger, waitFor } from './helpers.ts';
 
 const log = testLogger();
 const data = tempDataDir('crafting');
@@ -202,8 +201,7 @@ describe('crafting in the embedded world', () => {
     const game = await avatar('fen', [['oak_log', 1]]);
     const bot = game.bot!;
     // Away from the other avatars at spawn: a dropped item goes to whoever is nearest with room.
-    await world.teleport('fen', { x: -4.5, y: 64, z: 4.5 });
-    await waitFor(() => bot.entity.position.distanceTo(new Vec3(-4.5, 64, 4.5)) < 0.5 && bot.entity.onGround, 10_000, 'fen on its own');
+    await teleportAndSettle(world, game, { x: -4.5, y: 64, z: 4.5 });
     const table = await tableNextTo(bot);
     const window = await openTable(bot, table);
     await putOne(bot, 'oak_log', 5);

@@ -77,3 +77,23 @@ export function collectLines(stream: NodeJS.ReadableStream, lines: string[]): vo
     }
   });
 }
+
+/**
+ * Teleport a player (server side) and wait until its bot stands there. A teleport sent while the server still
+ * finishes the login can be overridden by the client's own position, so it is sent again until it holds.
+ */
+export async function teleportAndSettle(world: EmbeddedWorld, game: MineflayerGame, to: { x: number; y: number; z: number }, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  const there = (): boolean => {
+    const e = game.bot?.entity;
+    return !!e && Math.hypot(e.position.x - to.x, e.position.y - to.y, e.position.z - to.z) < 1.5 && e.onGround;
+  };
+  while (!there()) {
+    if (Date.now() > deadline) {
+      throw new Error(`${game.username} did not settle at ${to.x} ${to.y} ${to.z} within ${ms} ms; it is at ${game.bot?.entity.position}`);
+    }
+    await world.teleport(game.username, to);
+    const retry = Date.now() + 3000;
+    while (!there() && Date.now() < retry) await new Promise((r) => setTimeout(r, 50));
+  }
+}

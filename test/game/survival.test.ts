@@ -7,7 +7,7 @@ import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
-import { connectedGame, nextEvent, startWorld, tempDataDir, testLogger, waitFor } from './helpers.ts';
+import { connectedGame, nextEvent, startWorld, teleportAndSettle, tempDataDir, testLogger, waitFor } from './helpers.ts';
 
 const log = testLogger();
 const data = tempDataDir('survival');
@@ -31,11 +31,11 @@ async function avatar(name: string): Promise<{ game: MineflayerGame; bot: Bot; a
   const game = await connectedGame(world, name, log);
   games.push(game);
   const [x, z] = SPOTS[spot++ % SPOTS.length]!;
-  const at = new Vec3(x, 64, z);
-  await world.teleport(name, { x: at.x + 0.5, y: at.y, z: at.z + 0.5 });
+  const target = new Vec3(x + 0.5, 64, z + 0.5);
   const bot = game.bot!;
-  // Dig times are five times longer in the air: wait until the bot stands.
-  await waitFor(() => bot.entity.position.distanceTo(at.offset(0.5, 0, 0.5)) < 0.5 && bot.entity.onGround, 10_000, `${name} standing at its spot`);
+  // Dig times are five times longer in the air: work from where the bot stands.
+  await teleportAndSettle(world, game, target);
+  const at = bot.entity.position.floored();
   return { game, bot, at };
 }
 
