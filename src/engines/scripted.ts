@@ -87,6 +87,15 @@ function emptySnapshot(): Snapshot {
   };
 }
 
+/** An inventory as one comparable string (names sorted, empty stacks left out). */
+function inventoryKey(inventory: Record<string, number>): string {
+  return Object.entries(inventory)
+    .filter(([, n]) => n > 0)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, n]) => `${k}:${n}`)
+    .join(',');
+}
+
 /** Can this server do the goal at all? Returns the reason it cannot, or null. */
 function serverCannot(intent: GoalIntent, caps: GameCapabilities): string | null {
   if (intent.kind === 'craft' && !caps.crafting) return 'this server has no crafting';
@@ -282,8 +291,10 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
       t.lastFailure = null;
       t.streak = { code: '', count: 0 };
       if (!check.checkable) return done(req, goal, t, `${prefix}${result.detail}`);
-      // A skill that "succeeds" while the goal does not move would otherwise be run for ever.
-      t.stalled = before.checkable && before.says === check.says ? t.stalled + 1 : 0;
+      // A skill that "succeeds" while the goal does not move would otherwise be run for ever. A step of a plan
+      // (logs gathered, planks crafted for a pickaxe) moves the inventory, not yet the goal: that is progress.
+      const moved = inventoryKey(after.inventory) !== inventoryKey(planFrom.inventory);
+      t.stalled = before.checkable && before.says === check.says && !moved ? t.stalled + 1 : 0;
       if (t.stalled >= STALL_LIMIT) return blocked(t, `${result.detail}, but the check still says ${check.says} after ${t.stalled} tries`);
       return protocol(`${prefix}${result.detail}; the check says ${check.says}. I'll keep going.`, 'working');
     }

@@ -273,6 +273,37 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     expect(last).toMatch(/collected 0 sand, but the check still says you hold 0 of the 5 more sand needed .* after 3 tries/);
   });
 
+  it('GIVEN a craft goal from nothing THEN each step of the plan moves the inventory and counts as progress, up to done', async () => {
+    // Each test skill changes the stub's inventory as the real one would.
+    const inventory: Record<string, number> = {};
+    const set = (changes: Record<string, number>): void => {
+      for (const [k, n] of Object.entries(changes)) inventory[k] = (inventory[k] ?? 0) + n;
+      game.snap = makeSnapshot({ inventory: { ...inventory } });
+    };
+    game.snap = makeSnapshot({ inventory: {} });
+    useSkill('collect', () => (set({ oak_log: 3 }), { ok: true, code: 'done', detail: 'collected 3 log' }));
+    useSkill('craft', (p) => {
+      const item = String(p['item']);
+      if (item === 'oak_planks') set({ oak_log: -3, oak_planks: 12 });
+      if (item === 'stick') set({ oak_planks: -2, stick: 4 });
+      if (item === 'crafting_table') set({ oak_planks: -4, crafting_table: 1 });
+      if (item === 'wooden_pickaxe') set({ oak_planks: -3, stick: -2, crafting_table: -1, wooden_pickaxe: 1 });
+      return { ok: true, code: 'done', detail: `crafted ${item}` };
+    });
+    const engine = scripted(game, [...list.values()]);
+    const req = request('continue', { goal: goal('craft a wooden pickaxe', {}) });
+    const statuses: (string | undefined)[] = [];
+    for (let i = 0; i < 5; i++) statuses.push(statusOf((await engine.turn(req, live())).text));
+    expect(statuses).toEqual(['working', 'working', 'working', 'working', 'done']);
+    expect(calls.map((c) => `${c.id} ${String((c.params as Record<string, unknown>)['item'])}`)).toEqual([
+      'collect log',
+      'craft oak_planks',
+      'craft stick',
+      'craft crafting_table',
+      'craft wooden_pickaxe',
+    ]);
+  });
+
   it('GIVEN no_target twice in a row THEN it is blocked the second time', async () => {
     useSkill('collect', () => ({ ok: false, code: 'no_target', detail: 'no sand within 64 blocks' }));
     useSkill('explore', () => ({ ok: true, code: 'done', detail: 'explored' }));
