@@ -15,6 +15,7 @@ const options = z.object({
 export const avatar: Command<typeof options> = {
   name: 'avatar',
   description: 'Create an avatar, stopped until /play (admins)',
+  announce: true,
   usage: 'create <name> [server] [engine]',
   access: 'admin',
   options,

@@ -56,5 +56,7 @@ export interface Command<S extends z.ZodObject = z.ZodObject> {
   access: CommandAccess;
   /** Listed by /help only once the llm engine is configured or used (`/engine`, `/usage`). */
   llmOnly?: boolean;
+  /** The reply is an acknowledgement the whole chat should see (a goal set, an avatar created); on Discord other replies go only to the sender. */
+  announce?: boolean;
   run(ctx: CommandContext, options: z.infer<S>): Promise<CommandReply>;
 }

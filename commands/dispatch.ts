@@ -8,7 +8,7 @@ import type { CommandInvocation } from '../src/chat.ts';
 import type { CommandHost, CommandReply } from '../src/command-host.ts';
 import { UserError } from '../src/errors.ts';
 import type { Command } from './command.ts';
-import { parseCommandArgs } from './parse.ts';
+import { parseCommandArgs, validateOptions } from './parse.ts';
 
 /**
  * Run one invocation. Throws UserError for an unknown command, bad arguments or a refusal.
@@ -23,6 +23,8 @@ export async function dispatchCommand(list: readonly Command[], inv: CommandInvo
   if (!command) throw new UserError('unknown_command', `There is no /${inv.name} command. /help lists them.`);
   if (command.access !== 'anyone') host.requireKnown(inv);
   const names = host.visible(inv).map((a) => a.name);
-  const options = inv.options ?? parseCommandArgs(command, inv.argsText ?? '', names);
-  return command.run({ host, chat: inv, commands: offered }, options);
+  // Discord's structured options are checked by the schema as typed ones are.
+  const options = inv.options ? validateOptions(command, inv.options) : parseCommandArgs(command, inv.argsText ?? '', names);
+  const reply = await command.run({ host, chat: inv, commands: offered }, options);
+  return command.announce === true ? { ...reply, announce: true } : reply;
 }

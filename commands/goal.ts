@@ -15,6 +15,7 @@ const options = z.object({
 export const goal: Command<typeof options> = {
   name: 'goal',
   description: 'Give an avatar a new goal, e.g. /goal collect 10 oak logs',
+  announce: true,
   usage: '<text> [avatar]',
   access: 'control',
   options,

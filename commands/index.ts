@@ -19,15 +19,17 @@ import { pair } from './pair.ts';
 import { play } from './play.ts';
 import { schedule } from './schedule.ts';
 import { schedules } from './schedules.ts';
+import { share } from './share.ts';
 import { status } from './status.ts';
 import { stop } from './stop.ts';
 import { timezone } from './timezone.ts';
 import { unlink } from './unlink.ts';
 import { unschedule } from './unschedule.ts';
 import { usage } from './usage.ts';
+import { unshare } from './unshare.ts';
 
 export type { Command, CommandContext, CommandHost, CommandReply } from './command.ts';
-export { parseCommandArgs } from './parse.ts';
+export { parseCommandArgs, validateOptions } from './parse.ts';
 
 /** Every command, in /help order. */
 export const commands: readonly Command[] = [
@@ -40,6 +42,8 @@ export const commands: readonly Command[] = [
   avatar,
   link,
   unlink,
+  share,
+  unshare,
   owner,
   schedule,
   schedules,

@@ -7,6 +7,7 @@ const options = z.object({ avatar: z.string({ error: 'name the avatar to link' }
 export const link: Command<typeof options> = {
   name: 'link',
   description: 'Link an avatar to this chat, so its news comes here (and, in control mode, your messages go to it)',
+  announce: true,
   usage: '<avatar> [control|watch]',
   access: 'control',
   options,

@@ -55,6 +55,17 @@ export function parseCommandArgs(command: Command, argsText: string, avatarNames
     }
     if (words.length > 0) throw new UserError('bad_args', `Too many words. Usage: /${command.name} ${command.usage}`);
   }
+  return validateOptions(command, values);
+}
+
+/**
+ * Structured options (Discord slash commands, or the words parsed above) → a
+ * command's options, checked by its schema; a bad value is a UserError with the usage.
+ *
+ * @example
+ * validateOptions(goal, { text: 'get 30 logs' }) // → { text: 'get 30 logs' }
+ */
+export function validateOptions(command: Command, values: Record<string, unknown>): Record<string, unknown> {
   const parsed = command.options.safeParse(values, { error: plainIssues });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -7,6 +7,7 @@ const options = z.object({ avatar: z.string().optional() });
 export const play: Command<typeof options> = {
   name: 'play',
   description: 'Start an avatar: it joins the game and works on its goal',
+  announce: true,
   usage: '[avatar]',
   access: 'control',
   options,

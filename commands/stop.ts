@@ -7,6 +7,7 @@ const options = z.object({ avatar: z.string().optional() });
 export const stop: Command<typeof options> = {
   name: 'stop',
   description: 'Stop an avatar: it leaves the game and keeps its goal',
+  announce: true,
   usage: '[avatar]',
   access: 'control',
   options,

@@ -7,6 +7,7 @@ const options = z.object({ avatar: z.string().optional() });
 export const unlink: Command<typeof options> = {
   name: 'unlink',
   description: 'Unlink an avatar from this chat',
+  announce: true,
   usage: '[avatar]',
   access: 'control',
   options,

@@ -52,14 +52,31 @@ export interface CommandInvocation extends ChatContext {
   options?: Record<string, unknown>;
 }
 
+/**
+ * A command's answer, for platforms that answer a command in place (Discord
+ * interactions) instead of posting the reply to the chat.
+ */
+export interface CommandAnswer {
+  /** The avatar the answer is about (prefix `[name] `), or null. */
+  avatar: string | null;
+  text: string;
+  /** A refusal or an error: shown only to the sender where the platform can. */
+  refused: boolean;
+  /** An acknowledgement the whole chat should see (a goal set, an avatar created); other answers are for the sender. */
+  announce: boolean;
+}
+
 /** What a delivery attempt ended with. */
 export type DeliveryOutcome =
   /** Accepted by the platform; the ids of the messages it became. */
   | { ok: true; messageIds: string[] }
   /** Try again later (network error, 429 …) after at least `retryAfterMs`. */
   | { ok: false; retry: true; retryAfterMs: number; reason: string }
-  /** Never deliverable (bot blocked, chat gone): drop it and unlink the chat. */
-  | { ok: false; retry: false; reason: string }
+  /**
+   * Never deliverable: drop it. The chat is unlinked (bot blocked, chat gone)
+   * unless `keepLink` says only this post was refused (the chat is fine).
+   */
+  | { ok: false; retry: false; reason: string; keepLink?: boolean }
   /**
    * The chat lives at another address now (a Telegram group upgraded to a
    * supergroup): nothing was delivered; the chat's links and pending posts
@@ -110,4 +127,10 @@ export interface BridgeHost {
    * `to` and its pending posts go there. Safe to call twice for one move.
    */
   chatMoved?(from: Destination, to: Destination): void;
+  /** Run a command and hand back its answer instead of posting it. Never throws. */
+  answerCommand(inv: CommandInvocation): Promise<CommandAnswer>;
+  /** The names of the avatars the sender may see from this chat (for autocompletion). */
+  avatarNames(chat: ChatContext): string[];
+  /** Whether any avatar is linked to the chat (a bridge that sees every message of a guild takes only these). */
+  isLinked(dest: Destination): boolean;
 }

@@ -17,12 +17,15 @@ import type { Links } from './people/links.ts';
 import type { Pairing } from './people/pairing.ts';
 import type { People } from './people/people.ts';
 import type { ScheduleDesk } from './schedule/desk.ts';
-import type { Avatar } from './store/schema.ts';
+import type { Sharing, ShareMade, ShareRequest, UnshareRequest } from './sharing.ts';
+import type { Avatar, Share } from './store/schema.ts';
 
 /** A command's reply: the text, and the avatar it is about (console prefix `[name] `), or null (`[mindlink] `). */
 export interface CommandReply {
   avatar: string | null;
   text: string;
+  /** Set by the dispatcher for a command that announces: the whole chat should see the reply (Discord). */
+  announce?: boolean;
 }
 
 /** An avatar the sender may see from this chat. */
@@ -108,6 +111,10 @@ export interface CommandHost {
   readonly schedules: ScheduleDesk;
   /** The llm engine's model, prices, and whether its commands are offered. */
   llm(): LlmInfo;
+  /** Share a server's avatars or one avatar with a role of the chat's Discord guild (rights checked). */
+  share(chat: ChatContext, request: ShareRequest): ShareMade;
+  /** End the chat's guild shares that match and the sender may end; the shares ended. */
+  unshare(chat: ChatContext, request: UnshareRequest): Share[];
 }
 
 /** What the router needs from `commands/`: run one invocation against the host. */
@@ -124,15 +131,16 @@ export interface CommandHostParts {
   pairing: Pairing;
   schedules: ScheduleDesk;
   config: Config;
+  sharing: Sharing;
 }
 
 /**
  * The production command host over the core's parts.
  *
  * @example
- * const host = createCommandHost({ avatars, people, links, pairing, schedules, config });
+ * const host = createCommandHost({ avatars, people, links, pairing, schedules, config, sharing });
  */
-export function createCommandHost({ avatars, people, links, pairing, schedules, config }: CommandHostParts): CommandHost {
+export function createCommandHost({ avatars, people, links, pairing, schedules, config, sharing }: CommandHostParts): CommandHost {
   const watched = (record: Avatar): WatchedAvatar => ({
     name: record.name,
     record,
@@ -185,5 +193,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT },
       offered: llmSetupProblem(config) === null || avatars.all().some((a) => a.engine === 'llm'),
     }),
+    share: (chat, request) => sharing.share(chat, request),
+    unshare: (chat, request) => sharing.unshare(chat, request),
   };
 }

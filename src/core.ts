@@ -24,6 +24,7 @@ import { People } from './people/people.ts';
 import { MessageRouter } from './router.ts';
 import { createScheduleDesk } from './schedule/desk.ts';
 import { Scheduler } from './schedule/scheduler.ts';
+import { Sharing } from './sharing.ts';
 import { Store, type StoreOptions } from './store/store.ts';
 
 /** How to start the core. */
@@ -103,7 +104,8 @@ export class Mindlink {
       },
     });
     const desk = createScheduleDesk({ scheduler: schedules, people, store });
-    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, config });
+    const sharing = new Sharing(store, people, config.ADMINS, now);
+    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, config, sharing });
     const router = new MessageRouter({ avatars, people, links, poster, commands: opts.commands, host, log, store });
     const couriers = new Couriers(outbox, log, {
       onUndeliverable: (dest, reason) => links.unlinkDest(dest, reason),

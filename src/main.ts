@@ -4,6 +4,7 @@
  * `.dependency-cruiser.cjs` allow it and nothing else).
  */
 import { ConsoleBridge } from '../bridges/console.ts';
+import { DiscordBridge } from '../bridges/discord/discord-bridge.ts';
 import { TelegramBridge } from '../bridges/telegram/telegram-bridge.ts';
 import { commandList, createDispatcher } from '../commands/index.ts';
 import { createSkillRegistry } from '../skills/index.ts';
@@ -19,6 +20,8 @@ import { ensureDataDir } from './store/data-dir.ts';
 
 /** How long start-up waits for Telegram before going on without it (it keeps connecting in the background). */
 const TELEGRAM_GRACE_MS = 5000;
+/** The same for Discord (discord.js retries a gateway it cannot reach). */
+const DISCORD_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
   // Everything mindlink writes (store, TASK.md, lab logs, the embedded world) is its owner's alone.
@@ -106,6 +109,28 @@ async function main(): Promise<void> {
     if (first === 'pending') {
       log.warn('Telegram is not reachable yet; mindlink keeps trying in the background');
       started.catch((err: unknown) => log.error({ err }, 'the Telegram bridge could not start'));
+    }
+  }
+  if (config.DISCORD_TOKEN) {
+    const discord = new DiscordBridge({
+      token: config.DISCORD_TOKEN,
+      apiUrl: config.DISCORD_API_URL,
+      guildId: config.DISCORD_GUILD_ID,
+      log: log.child({ bridge: 'discord' }),
+      commands: commandList('discord'),
+    });
+    // Discord allows 5 messages per 5 s in a channel and 50 requests per second in all.
+    const started = core.addBridge(discord, { perChatIntervalMs: 1000, globalPerSecond: 45, coalesce: true });
+    const first = await Promise.race([
+      started.then(() => 'up' as const),
+      new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), DISCORD_GRACE_MS).unref()),
+    ]).catch((err: unknown) => {
+      process.stderr.write(`config: DISCORD_TOKEN was not accepted: ${(err as Error).message}\n`);
+      return process.exit(1);
+    });
+    if (first === 'pending') {
+      log.warn('Discord is not reachable yet; mindlink keeps trying in the background');
+      started.catch((err: unknown) => log.error({ err }, 'the Discord bridge could not start'));
     }
   }
   const playing = core.avatars.all().filter((a) => a.playing).map((a) => a.name);

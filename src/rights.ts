@@ -2,7 +2,7 @@
  * Who may do what (SPEC "Who may do what"), decided in one place for every bridge.
  */
 import type { ChatContext } from './chat.ts';
-import type { Avatar, Person, StateFile } from './store/schema.ts';
+import type { Avatar, Person, Share, StateFile } from './store/schema.ts';
 
 /** A person's role towards one avatar, from strongest to weakest. */
 export type Role = 'admin' | 'owner' | 'pilot' | 'watcher' | 'stranger';
@@ -20,27 +20,71 @@ export function isAdmin(state: StateFile, chat: ChatContext, admins: readonly st
 }
 
 /**
+ * Whether a share covers an avatar: the avatar's server, narrowed to one
+ * avatar or to one owner's avatars when the share says so.
+ */
+export function shareCovers(share: Share, avatar: Avatar): boolean {
+  if (share.server !== avatar.server) return false;
+  if (share.avatar !== undefined && share.avatar.toLowerCase() !== avatar.name.toLowerCase()) return false;
+  if (share.owner !== undefined && share.owner !== avatar.owner) return false;
+  return true;
+}
+
+/** The shares of the chat's Discord guild that cover `avatar` (none outside a guild). */
+export function guildSharesOf(state: StateFile, chat: ChatContext, avatar: Avatar): Share[] {
+  if (chat.platform !== 'discord' || !chat.guild) return [];
+  return state.shares.filter((s) => s.guild === chat.guild && shareCovers(s, avatar));
+}
+
+/**
  * The sender's role towards `avatar`, seen from this chat.
  *
  * - admin: everything;
  * - owner: the avatar's owner, from any chat;
- * - pilot: a Discord member with the role the guild shares the avatar's server to, in a channel of that guild linked to the avatar;
- * - watcher: anyone else in a chat linked to the avatar;
- * - stranger: anyone else.
+ * - pilot: a Discord member with a role the guild shares the avatar to, in any
+ *   channel of that guild (so they may link it there) except one that links it in `watch` mode;
+ * - watcher: anyone else in a chat linked to the avatar, and any member of a guild that shares it;
+ * - stranger: anyone else (they learn nothing about the avatar).
  */
 export function roleFor(state: StateFile, chat: ChatContext, avatar: Avatar, admins: readonly string[]): Role {
   if (isAdmin(state, chat, admins)) return 'admin';
   const person = personOf(state, chat.from);
   if (person && person.id === avatar.owner) return 'owner';
   const link = state.links.find((l) => l.avatar === avatar.name && l.dest === chat.dest);
-  if (!link) return 'stranger';
-  if (chat.platform === 'discord' && chat.guild && chat.roles) {
-    const shared = state.shares.some(
-      (s) => s.guild === chat.guild && s.server === avatar.server && chat.roles?.includes(s.role),
-    );
-    if (shared && link.mode === 'control') return 'pilot';
+  const shares = guildSharesOf(state, chat, avatar);
+  if (shares.length > 0) {
+    const roles = chat.roles ?? [];
+    if (link?.mode !== 'watch' && shares.some((s) => roles.includes(s.role))) return 'pilot';
+    return 'watcher';
   }
-  return 'watcher';
+  return link ? 'watcher' : 'stranger';
+}
+
+/** What a share is about: one avatar, or a server's avatars. */
+export type ShareTarget = { avatar: Avatar } | { server: string };
+
+/**
+ * Whether the sender may share (or unshare) `target` with a role of this
+ * Discord guild: an admin may share anything, an owner their own avatars (for
+ * a server, only theirs: the result's `owner`); on Discord the member must
+ * also have Manage Server.
+ */
+export function mayShare(
+  state: StateFile,
+  chat: ChatContext,
+  admins: readonly string[],
+  target: ShareTarget,
+): { ok: true; owner: string | undefined } | { ok: false; reason: string } {
+  if (chat.platform !== 'discord' || !chat.guild) return { ok: false, reason: 'Sharing is for Discord servers: use it in a channel of the server that should share.' };
+  if (chat.canManageGuild !== true) return { ok: false, reason: 'Only a member with the Manage Server permission can share avatars with a role.' };
+  if (isAdmin(state, chat, admins)) return { ok: true, owner: undefined };
+  const person = personOf(state, chat.from);
+  if ('avatar' in target) {
+    if (person && target.avatar.owner === person.id) return { ok: true, owner: undefined };
+    return { ok: false, reason: `Only ${target.avatar.name}'s owner or an admin can share it.` };
+  }
+  if (person && state.avatars.some((a) => a.server === target.server && a.owner === person.id)) return { ok: true, owner: person.id };
+  return { ok: false, reason: `You own no avatar on server ${target.server}: only an admin or an owner can share.` };
 }
 
 /** Roles that may control an avatar (play, stop, goal, direction, link, engine). */

@@ -9,7 +9,7 @@
  */
 import type { Logger } from 'pino';
 import type { AvatarManager } from './avatars/manager.ts';
-import type { BridgeHost, ChatContext, CommandInvocation, InboundMessage } from './chat.ts';
+import type { BridgeHost, ChatContext, CommandAnswer, CommandInvocation, InboundMessage } from './chat.ts';
 import type { CommandDispatcher, CommandHost } from './command-host.ts';
 import { errorRef, UserError } from './errors.ts';
 import { characterCount, classifyMessage, emptyMessageReason, isTooLong, MAX_MESSAGE_LENGTH, splitAddress, unknownAddress } from './loop/classify.ts';
@@ -54,16 +54,32 @@ export class MessageRouter implements BridgeHost {
 
   /** Run a command; the reply is posted to the chat. Never throws. */
   async runCommand(raw: CommandInvocation): Promise<void> {
+    const answer = await this.answerCommand(raw);
+    this.p.poster.reply(cleanChatInput(raw), answer.avatar, answer.text);
+  }
+
+  /** Run a command and hand back its answer instead of posting it (Discord answers interactions in place). Never throws. */
+  async answerCommand(raw: CommandInvocation): Promise<CommandAnswer> {
     const inv = cleanChatInput(raw);
     try {
       const mark = this.p.store.mark();
       const reply = await this.p.commands.run(inv, this.p.host);
       // A command that changed something answers only once the change is on disk ("Could not save: …" otherwise).
       await this.p.store.saved(mark, reply.avatar);
-      this.p.poster.reply(inv, reply.avatar, reply.text);
+      return { avatar: reply.avatar, text: reply.text, refused: false, announce: reply.announce === true };
     } catch (err) {
-      this.replyError(inv, err);
+      return { ...this.errorAnswer(inv, err), refused: true, announce: false };
     }
+  }
+
+  /** The names of the avatars the sender may see from this chat. */
+  avatarNames(chat: ChatContext): string[] {
+    return this.p.people.visible(chat).map((a) => a.name);
+  }
+
+  /** Whether any avatar is linked to the chat. */
+  isLinked(dest: Destination): boolean {
+    return this.p.links.isLinked(dest);
   }
 
   /** Something that is not a new text message (a sticker, a photo, an edit): say what mindlink reads. Never throws. */
@@ -127,12 +143,15 @@ export class MessageRouter implements BridgeHost {
   }
 
   private replyError(chat: ChatContext, err: unknown, avatar: string | null = null): void {
-    if (err instanceof UserError) {
-      this.p.poster.reply(chat, err.avatar ?? avatar, err.message);
-      return;
-    }
+    const answer = this.errorAnswer(chat, err, avatar);
+    this.p.poster.reply(chat, answer.avatar, answer.text);
+  }
+
+  /** What a chat may see of a failure: a UserError's text, else a reference to the log line. */
+  private errorAnswer(chat: ChatContext, err: unknown, avatar: string | null = null): { avatar: string | null; text: string } {
+    if (err instanceof UserError) return { avatar: err.avatar ?? avatar, text: err.message };
     const ref = errorRef();
     this.p.log.error({ err, ref, from: chat.from }, 'handler failed');
-    this.p.poster.reply(chat, avatar, `Something went wrong (ref ${ref}).`);
+    return { avatar, text: `Something went wrong (ref ${ref}).` };
   }
 }

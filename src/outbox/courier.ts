@@ -94,7 +94,7 @@ function groupChatOf(dest: Destination): string | null {
  * - `{ retry: true }` or a throw: the post and every later post of that
  *   destination wait `max(retryAfterMs, backoff)`; the backoff doubles per
  *   attempt up to `backoff.maxMs`.
- * - `{ retry: false }`: the post is dropped and `onUndeliverable` called.
+ * - `{ retry: false }`: the post is dropped and `onUndeliverable` called (not with `keepLink`).
  * - `{ movedTo }`: `onMoved` is called, every pending post of the old
  *   destination moves to the new one (in the outbox, in creation order), and
  *   the same post goes out there at once, ahead of the posts that were behind it.
@@ -337,7 +337,7 @@ export class Courier {
     }
     for (const id of ids) this.outbox.drop(id);
     this.log.warn({ posts: ids, dest: post.dest, reason: outcome.reason }, 'undeliverable, dropped');
-    if (this.onUndeliverable) {
+    if (this.onUndeliverable && outcome.keepLink !== true) {
       try {
         this.onUndeliverable(post.dest, outcome.reason);
       } catch (err) {

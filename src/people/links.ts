@@ -37,6 +37,11 @@ export class Links {
     });
   }
 
+  /** Whether any avatar is linked to the chat. */
+  isLinked(dest: Destination): boolean {
+    return this.store.state.data.links.some((l) => l.dest === dest);
+  }
+
   /** A chat blocked the bot or is gone: unlink it everywhere and drop its posts. */
   unlinkDest(dest: Destination, reason: string): void {
     const removed = this.store.state.update((s) => {

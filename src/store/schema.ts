@@ -143,10 +143,22 @@ export const ServerSchema = z.object({
 });
 export type Server = z.infer<typeof ServerSchema>;
 
+/**
+ * A Discord guild shares avatars with one of its roles (the pilots): every
+ * avatar of `server`, present and future, or only `avatar`; when `owner` is
+ * set, only that person's avatars (an owner shares what they own, an admin everything).
+ */
 export const ShareSchema = z.object({
   guild: z.string(),
   role: z.string(),
   server: z.string(),
+  /** Only this avatar, when set. */
+  avatar: z.string().optional(),
+  /** Only the avatars of this person id, when set. */
+  owner: z.string().optional(),
+  /** Person id of whoever made the share. */
+  by: z.string().optional(),
+  createdAt: z.string().optional(),
 });
 export type Share = z.infer<typeof ShareSchema>;
 

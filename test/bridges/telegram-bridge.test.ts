@@ -6,7 +6,7 @@ import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeHost, ChatContext, CommandInvocation, InboundMessage, SentParts } from '../../src/chat.ts';
+import type { BridgeHost, CommandAnswer, ChatContext, CommandInvocation, InboundMessage, SentParts } from '../../src/chat.ts';
 import { TelegramBridge } from '../../bridges/telegram/telegram-bridge.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { Post } from '../../src/store/schema.ts';
@@ -38,6 +38,20 @@ class RecordingHost implements BridgeHost {
 
   chatMoved(from: string, to: string): void {
     this.record({ type: 'moved', from, to });
+  }
+
+  // Telegram answers commands through runCommand; these are for platforms that answer in place.
+  async answerCommand(inv: CommandInvocation): Promise<CommandAnswer> {
+    this.record({ type: 'command', inv });
+    return { avatar: null, text: '', refused: false, announce: false };
+  }
+
+  avatarNames(): string[] {
+    return [];
+  }
+
+  isLinked(): boolean {
+    return false;
   }
 
   private record(e: Event): void {
