@@ -1,0 +1,437 @@
+/**
+ * The Discord bridge: a discord.js client on the gateway that hands messages
+ * and slash commands to the core, and delivers the core's posts over REST
+ * with explicit `allowed_mentions`.
+ *
+ * It decides nothing about rights or goals. What it owns is Discord itself:
+ * the gateway (reconnect and resume are discord.js's; a refused MessageContent
+ * intent is ours), which messages are for mindlink, who wrote them, where and
+ * with which roles, which avatar a reply answers, the slash-command menu, and
+ * what Discord's answer to a send means for the outbox.
+ */
+import {
+  ChannelType,
+  Client,
+  DiscordAPIError,
+  Events,
+  GatewayIntentBits,
+  GuildMember,
+  HTTPError,
+  Partials,
+  PermissionFlagsBits,
+  RateLimitError,
+  Routes,
+  type APIInteractionGuildMember,
+  type APIMessage,
+  type Interaction,
+  type Message,
+  type RESTPostAPIChannelMessageJSONBody,
+} from 'discord.js';
+import type { Bridge, BridgeHost, ChatContext, DeliveryOutcome } from '../bridge.ts';
+import { registerSecret, scrubSecrets, type Logger } from '../../src/logger.ts';
+import { splitMessage } from '../../src/outbox/split.ts';
+import type { Post } from '../../src/store/schema.ts';
+import {
+  DISCORD_MAX_MESSAGE_LENGTH,
+  allowedMentions,
+  avatarFromPrefix,
+  channelOf,
+  destinationOf,
+  discordUserOf,
+  mentionsUser,
+  nonceFor,
+  parseTextCommand,
+  stripLeadingMention,
+} from './format.ts';
+import { answerAutocomplete, answerSlashCommand } from './interactions.ts';
+import { slashCommands, type SlashSource } from './slash.ts';
+
+/** How a {@link DiscordBridge} connects. */
+export interface DiscordBridgeOptions {
+  /** The bot token (`DISCORD_TOKEN`). */
+  token: string;
+  /** The REST base (`DISCORD_API_URL`, discord.js `rest.api`); the gateway URL comes from its `/gateway/bot`. Discord's own when absent. */
+  apiUrl?: string | undefined;
+  /** A guild that gets the commands at once too (`DISCORD_GUILD_ID`, for development). */
+  guildId?: string | undefined;
+  log: Logger;
+  /** The commands offered on Discord (from `commands/index.ts`), registered as slash commands. */
+  commands: readonly (SlashSource & { announce?: boolean })[];
+  /** An interaction whose answer takes longer than this is deferred, then edited (Discord allows 3 s). Default 1500. */
+  deferAfterMs?: number;
+  /** Longest 429 `Retry-After` (s) waited inside a delivery; a longer one goes back to the outbox. Default 30. */
+  maxRetryAfterSeconds?: number;
+}
+
+/** The default of every optional {@link DiscordBridgeOptions} setting. */
+export const DefaultDiscordBridgeOptions = {
+  deferAfterMs: 1500,
+  maxRetryAfterSeconds: 30,
+} satisfies Required<Pick<DiscordBridgeOptions, 'deferAfterMs' | 'maxRetryAfterSeconds'>>;
+
+/** The gateway close code of a privileged intent the application may not use. */
+const DISALLOWED_INTENTS = 4014;
+/** Close codes after which discord.js does not reconnect. */
+const FATAL_CLOSE: Record<number, string> = {
+  4004: 'the bot token was refused (DISCORD_TOKEN)',
+  4010: 'invalid shard',
+  4011: 'sharding is required',
+  4012: 'invalid API version',
+  4013: 'invalid intents',
+};
+/** Remembered message → avatar pairs (for replies); old entries go first. */
+const MEMORY_LIMIT = 5000;
+/** Posts whose first parts went out before a later part failed. */
+const PROGRESS_LIMIT = 500;
+
+/** Put `key` last in a Map used as a bounded, insertion-ordered memory. */
+function remember<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {
+  map.delete(key);
+  map.set(key, value);
+  while (map.size > limit) {
+    const oldest = map.keys().next();
+    if (oldest.done) break;
+    map.delete(oldest.value);
+  }
+}
+
+/** An error as a log field with every secret removed. */
+function safeError(err: unknown): { type: string; message: string } {
+  if (!(err instanceof Error)) return { type: typeof err, message: scrubSecrets(String(err)) };
+  return { type: err.name, message: scrubSecrets(err.message) };
+}
+
+/** Role ids of a guild member, from discord.js's member or an interaction's raw member; `@everyone` (the guild id) included. */
+function roleIdsOf(member: GuildMember | APIInteractionGuildMember | null, guildId: string): string[] {
+  if (!member) return [guildId];
+  const ids = member instanceof GuildMember ? [...member.roles.cache.keys()] : member.roles;
+  return ids.includes(guildId) ? ids : [...ids, guildId];
+}
+
+/**
+ * A Discord bot serving mindlink: guild channels, threads and DMs.
+ *
+ * @example
+ * const discord = new DiscordBridge({ token: config.DISCORD_TOKEN, apiUrl: config.DISCORD_API_URL, log, commands: commandList('discord') });
+ * await discord.start(core);
+ * // … on shutdown
+ * await discord.stop();
+ */
+export class DiscordBridge implements Bridge {
+  readonly platform = 'discord' as const;
+  readonly maxMessageLength = DISCORD_MAX_MESSAGE_LENGTH;
+
+  private readonly opts: DiscordBridgeOptions;
+  private readonly log: Logger;
+  private readonly deferAfterMs: number;
+  private readonly maxRetryAfterMs: number;
+  private client: Client | null = null;
+  private host: BridgeHost | null = null;
+  /** False once Discord refused the MessageContent intent (4014). */
+  private messageContent = true;
+  private stopped = false;
+  /** Message id of a bot post → the avatar it was about. */
+  private readonly postAvatars = new Map<string, string>();
+  /** Post id → message ids of the parts already accepted, so a retry sends only the rest. */
+  private readonly progress = new Map<string, { parts: string[]; messageIds: string[] }>();
+  /** Per channel, the handling of its messages in order; channels do not wait for each other. */
+  private readonly chains = new Map<string, Promise<void>>();
+  private readonly handlers = new Set<Promise<void>>();
+
+  constructor(opts: DiscordBridgeOptions) {
+    registerSecret(opts.token);
+    this.opts = opts;
+    this.log = opts.log.bindings().bridge === undefined ? opts.log.child({ bridge: 'discord' }) : opts.log;
+    this.deferAfterMs = opts.deferAfterMs ?? DefaultDiscordBridgeOptions.deferAfterMs;
+    this.maxRetryAfterMs = (opts.maxRetryAfterSeconds ?? DefaultDiscordBridgeOptions.maxRetryAfterSeconds) * 1000;
+  }
+
+  /** Whether the gateway gives message content in guild channels (false after a 4014). */
+  get hasMessageContent(): boolean {
+    return this.messageContent;
+  }
+
+  /** The bot's user id once connected. */
+  get userId(): string | null {
+    return this.client?.user?.id ?? null;
+  }
+
+  /** Log in, wait for the gateway's READY and guilds, and register the slash commands. */
+  async start(host: BridgeHost): Promise<void> {
+    if (this.host) throw new Error('DiscordBridge already started');
+    this.host = host;
+    await this.connect();
+    await this.registerCommands();
+  }
+
+  /** Close the gateway, then wait for the handlers still running. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const client = this.client;
+    this.client = null;
+    await client?.destroy();
+    await Promise.allSettled([...this.chains.values(), ...this.handlers]);
+  }
+
+  /**
+   * Send one post: each part prefixed with `[avatar] `, the first replying to
+   * `post.replyTo` and starting with a mention of `post.ping` (the one user
+   * `allowed_mentions` lets through); every part with a nonce Discord enforces,
+   * so a send repeated after a lost answer creates no second message.
+   */
+  async deliver(post: Post, parts: string[]): Promise<DeliveryOutcome> {
+    const channelId = channelOf(post.dest);
+    if (!channelId) return { ok: false, retry: false, reason: `not a Discord destination: ${post.dest}`, keepLink: true };
+    const client = this.client;
+    if (!client) return { ok: false, retry: true, retryAfterMs: 1000, reason: 'the Discord client is not connected' };
+    const prefix = post.avatar ? `[${post.avatar}] ` : '';
+    const pinged = discordUserOf(post.ping);
+    const mention = pinged ? `<@${pinged}> ` : '';
+    const messages = this.fit(parts, prefix.length, mention.length);
+
+    const done = this.progress.get(post.id);
+    const already = done && done.parts.every((p, i) => messages[i] === p) ? done : { parts: [], messageIds: [] };
+    const messageIds = [...already.messageIds];
+    for (let i = already.parts.length; i < messages.length; i += 1) {
+      const first = i === 0;
+      const body: RESTPostAPIChannelMessageJSONBody = {
+        content: `${prefix}${first ? mention : ''}${messages[i] as string}`,
+        allowed_mentions: allowedMentions(first ? pinged : null),
+        nonce: nonceFor(post, i),
+        enforce_nonce: true,
+        ...(first && post.replyTo !== null && /^\d+$/.test(post.replyTo)
+          ? { message_reference: { message_id: post.replyTo, fail_if_not_exists: false } }
+          : {}),
+      };
+      try {
+        const sent = (await client.rest.post(Routes.channelMessages(channelId), { body })) as APIMessage;
+        if (post.avatar) remember(this.postAvatars, sent.id, post.avatar, MEMORY_LIMIT);
+        messageIds.push(sent.id);
+      } catch (err) {
+        if (i > 0) remember(this.progress, post.id, { parts: messages.slice(0, i), messageIds }, PROGRESS_LIMIT);
+        return this.outcomeOf(err, post);
+      }
+    }
+    this.progress.delete(post.id);
+    return { ok: true, messageIds };
+  }
+
+  // ───────────────────────────── connection ─────────────────────────────
+
+  private makeClient(withContent: boolean): Client {
+    const intents = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages];
+    if (withContent) intents.push(GatewayIntentBits.MessageContent);
+    const client = new Client({
+      intents,
+      partials: [Partials.Channel],
+      // A default for anything discord.js sends on its own; every post of ours sets its own.
+      allowedMentions: { parse: [], repliedUser: false },
+      rest: {
+        ...(this.opts.apiUrl ? { api: this.opts.apiUrl.replace(/\/+$/, '') } : {}),
+        // Short waits happen inside @discordjs/rest (it honours Retry-After); long ones go back to the outbox.
+        rejectOnRateLimit: (info) => info.retryAfter > this.maxRetryAfterMs,
+      },
+    });
+    client.on(Events.MessageCreate, (message) => this.onMessage(message));
+    client.on(Events.InteractionCreate, (interaction) => this.onInteraction(interaction));
+    client.on(Events.ShardResume, (_id, replayed) => this.log.info({ replayed }, 'discord: gateway resumed'));
+    client.on(Events.ShardReconnecting, () => this.log.info('discord: gateway reconnecting'));
+    client.on(Events.Error, (err) => this.log.error({ err: safeError(err) }, 'discord client error'));
+    client.rest.on('rateLimited', (info) => this.log.warn({ route: info.route, retryAfterMs: info.retryAfter, global: info.global }, 'discord: rate limited'));
+    return client;
+  }
+
+  /**
+   * Log in and resolve at READY (all guilds in). When Discord refuses the
+   * MessageContent intent, say so once and connect again without it.
+   */
+  private async connect(): Promise<void> {
+    for (;;) {
+      const client = this.makeClient(this.messageContent);
+      this.client = client;
+      const outcome = await new Promise<'ready' | 'disallowed'>((resolve, reject) => {
+        let ready = false;
+        client.once(Events.ClientReady, () => {
+          ready = true;
+          resolve('ready');
+        });
+        client.on(Events.ShardDisconnect, (event) => {
+          if (!ready) {
+            if (event.code === DISALLOWED_INTENTS && this.messageContent) resolve('disallowed');
+            else reject(new Error(`Discord: the gateway closed (${event.code}: ${FATAL_CLOSE[event.code] ?? 'unrecoverable'})`));
+            return;
+          }
+          this.onFatalClose(client, event.code);
+        });
+        client.login(this.opts.token).catch((err: unknown) => reject(new Error(`Discord: cannot log in (${safeError(err).message})`)));
+      });
+      if (outcome === 'ready') {
+        this.log.info({ user: client.user?.tag, guilds: client.guilds.cache.size, messageContent: this.messageContent }, 'discord bot connected');
+        return;
+      }
+      this.refuseMessageContent();
+      await client.destroy();
+    }
+  }
+
+  private refuseMessageContent(): void {
+    this.messageContent = false;
+    this.log.warn(
+      'discord: the MessageContent intent is not allowed for this bot (close code 4014): switch on "Message Content Intent" under Bot → Privileged Gateway Intents in the Developer Portal. Going on without it: slash commands, DMs and messages that mention the bot still work.',
+    );
+  }
+
+  /** The gateway closed for good after READY: reconnect without MessageContent on 4014, else say why it is down. */
+  private onFatalClose(client: Client, code: number): void {
+    if (this.stopped || this.client !== client) return;
+    if (code === DISALLOWED_INTENTS && this.messageContent) {
+      this.refuseMessageContent();
+      const handler = client
+        .destroy()
+        .then(() => this.connect())
+        .catch((err: unknown) => this.log.error({ err: safeError(err) }, 'discord: reconnecting without MessageContent failed'));
+      this.track(handler);
+      return;
+    }
+    this.log.error({ code, reason: FATAL_CLOSE[code] ?? 'unrecoverable' }, 'discord: the gateway closed for good; the bridge is down');
+  }
+
+  /** One bulk overwrite globally and, with DISCORD_GUILD_ID, one to that guild (its commands update at once). */
+  private async registerCommands(): Promise<void> {
+    const client = this.client;
+    const appId = client?.application?.id;
+    if (!client || !appId) throw new Error('Discord: READY carried no application id');
+    const body = slashCommands(this.opts.commands);
+    await client.rest.put(Routes.applicationCommands(appId), { body });
+    if (this.opts.guildId) await client.rest.put(Routes.applicationGuildCommands(appId, this.opts.guildId), { body });
+    this.log.info({ commands: body.length, guild: this.opts.guildId ?? null }, 'discord: slash commands registered');
+  }
+
+  // ───────────────────────────── delivery ─────────────────────────────
+
+  /** Parts with room for the prefix (and the mention on the first): a part that no longer fits is split again. */
+  private fit(parts: string[], prefixLength: number, mentionLength: number): string[] {
+    const out: string[] = [];
+    parts.forEach((part, i) => {
+      const room = DISCORD_MAX_MESSAGE_LENGTH - prefixLength - (i === 0 ? mentionLength : 0);
+      if (part.length <= room) out.push(part);
+      else out.push(...splitMessage(part, Math.max(1, room)));
+    });
+    return out;
+  }
+
+  /** Map a failed send to the outbox's terms. */
+  private outcomeOf(err: unknown, post: Post): Exclude<DeliveryOutcome, { ok: true }> {
+    if (err instanceof RateLimitError) {
+      return { ok: false, retry: true, retryAfterMs: err.retryAfter, reason: `429: rate limited for ${err.retryAfter} ms` };
+    }
+    if (err instanceof DiscordAPIError) {
+      const reason = scrubSecrets(`${err.status} (${err.code}): ${err.message}`);
+      // The channel is gone, or the bot may not see or write in it: it will not take posts.
+      if (err.status === 404 || err.status === 403) return { ok: false, retry: false, reason };
+      if (err.status === 401) {
+        this.log.error({ post: post.id }, 'discord: the bot token was refused (DISCORD_TOKEN)');
+        return { ok: false, retry: true, retryAfterMs: 60_000, reason };
+      }
+      if (err.status === 429) return { ok: false, retry: true, retryAfterMs: 1000, reason };
+      if (err.status >= 500) return { ok: false, retry: true, retryAfterMs: 0, reason };
+      // Discord refused this message (400): it never will take it, but the channel is fine.
+      this.log.error({ post: post.id, dest: post.dest, reason }, 'discord refused a post');
+      return { ok: false, retry: false, reason, keepLink: true };
+    }
+    if (err instanceof HTTPError) return { ok: false, retry: true, retryAfterMs: 0, reason: `${err.status}: ${err.message}` };
+    // A network failure (or our own stop): the nonce makes the next attempt safe.
+    return { ok: false, retry: true, retryAfterMs: 0, reason: safeError(err).message };
+  }
+
+  // ───────────────────────────── events in ─────────────────────────────
+
+  /** A message: in a DM always; in a guild only where an avatar is linked, or when it mentions or answers the bot. */
+  private onMessage(message: Message): void {
+    const host = this.host;
+    const botId = this.client?.user?.id;
+    if (!host || !botId || message.author.bot || message.webhookId !== null || message.system) return;
+    const dest = destinationOf(message.channelId);
+    const inGuild = message.guildId !== null && message.channel.type !== ChannelType.DM;
+    const replyToAvatar = this.avatarOfReply(message, botId);
+    const mentioned = mentionsUser(message.content, botId);
+    if (inGuild && !mentioned && replyToAvatar === null && !host.isLinked(dest)) return;
+    const text = stripLeadingMention(message.content, botId);
+    // Without MessageContent a guild message that neither mentions nor answers the bot arrives empty.
+    if (text === '') return;
+    const chat: ChatContext = {
+      platform: 'discord',
+      from: `discord:${message.author.id}`,
+      fromName: message.member?.displayName ?? message.author.globalName ?? message.author.username,
+      dest,
+      chatKind: inGuild ? 'group' : 'private',
+      messageId: message.id,
+      ...(inGuild && message.guildId
+        ? {
+            guild: message.guildId,
+            roles: roleIdsOf(message.member, message.guildId),
+            canManageGuild: message.member?.permissions.has(PermissionFlagsBits.ManageGuild) ?? false,
+          }
+        : {}),
+    };
+    const command = parseTextCommand(text);
+    if (command) {
+      this.enqueue(dest, () => host.runCommand({ ...chat, name: command.name, argsText: command.argsText }));
+      return;
+    }
+    this.enqueue(dest, () => host.handleMessage({ ...chat, text, ...(replyToAvatar ? { replyToAvatar } : {}) }));
+  }
+
+  /** The avatar whose post `message` replies to: from our own record, else from the post's `[name] ` prefix. */
+  private avatarOfReply(message: Message, botId: string): string | null {
+    const ref = message.reference?.messageId;
+    if (!ref) return null;
+    const known = this.postAvatars.get(ref);
+    if (known) return known;
+    const replied = message.channel.messages.cache.get(ref);
+    return replied?.author.id === botId ? avatarFromPrefix(replied.content) : null;
+  }
+
+  private onInteraction(interaction: Interaction): void {
+    const host = this.host;
+    if (!host || (!interaction.isChatInputCommand() && !interaction.isAutocomplete())) return;
+    const guildId = interaction.guildId;
+    const member = interaction.member;
+    const chat: ChatContext = {
+      platform: 'discord',
+      from: `discord:${interaction.user.id}`,
+      fromName: (member instanceof GuildMember ? member.displayName : (member?.nick ?? null)) ?? interaction.user.globalName ?? interaction.user.username,
+      dest: destinationOf(interaction.channelId ?? interaction.user.id),
+      chatKind: guildId ? 'group' : 'private',
+      messageId: null,
+      ...(guildId
+        ? { guild: guildId, roles: roleIdsOf(member, guildId), canManageGuild: interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false }
+        : {}),
+    };
+    const announces = (name: string): boolean => this.opts.commands.some((c) => c.name === name && c.announce === true);
+    const handler = interaction.isAutocomplete()
+      ? answerAutocomplete(host, interaction, chat, this.log)
+      : answerSlashCommand(host, interaction, chat, { deferAfterMs: this.deferAfterMs, announces });
+    // The one catch of this boundary: an interaction that cannot be answered (expired, network) is logged.
+    this.track(handler.catch((err: unknown) => this.log.error({ err: safeError(err), command: interaction.isCommand() ? interaction.commandName : null }, 'discord interaction failed')));
+  }
+
+  private track(task: Promise<void>): void {
+    this.handlers.add(task);
+    void task.finally(() => this.handlers.delete(task));
+  }
+
+  /** Run `task` after the channel's earlier messages; one catch per handler so a fault never reaches the gateway. */
+  private enqueue(key: string, task: () => Promise<void>): void {
+    const previous = this.chains.get(key) ?? Promise.resolve();
+    const next: Promise<void> = previous
+      .then(task)
+      .catch((err: unknown) => {
+        this.log.error({ err: safeError(err), dest: key }, 'discord message handler failed');
+      })
+      .finally(() => {
+        if (this.chains.get(key) === next) this.chains.delete(key);
+      });
+    this.chains.set(key, next);
+  }
+}
