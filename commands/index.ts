@@ -27,6 +27,7 @@ import { unlink } from './unlink.ts';
 import { unschedule } from './unschedule.ts';
 import { usage } from './usage.ts';
 import { unshare } from './unshare.ts';
+import { verbose } from './verbose.ts';
 
 export type { Command, CommandContext, CommandHost, CommandReply } from './command.ts';
 export { parseCommandArgs, validateOptions } from './parse.ts';
@@ -44,6 +45,7 @@ export const commands: readonly Command[] = [
   unlink,
   share,
   unshare,
+  verbose,
   owner,
   schedule,
   schedules,

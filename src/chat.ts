@@ -107,6 +107,8 @@ export interface Bridge {
    * restart too — sends only the rest.
    */
   deliver(post: Post, parts: string[], progress?: (sent: SentParts) => void): Promise<DeliveryOutcome>;
+  /** Open a thread under a chat (Discord) and return its destination; a platform without threads leaves it out. */
+  openThread?(dest: Destination, name: string): Promise<Destination>;
 }
 
 /** What the core offers a bridge. */

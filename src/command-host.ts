@@ -13,12 +13,14 @@ import { UserError } from './errors.ts';
 import type { ChatContext, CommandInvocation } from './chat.ts';
 import type { Snapshot } from './game/game.ts';
 import type { DisplayState } from './loop/goal-loop.ts';
+import { UserError } from './errors.ts';
 import type { Links } from './people/links.ts';
 import type { Pairing } from './people/pairing.ts';
 import type { People } from './people/people.ts';
 import type { ScheduleDesk } from './schedule/desk.ts';
 import type { Sharing, ShareMade, ShareRequest, UnshareRequest } from './sharing.ts';
-import type { Avatar, Share } from './store/schema.ts';
+import type { Avatar, Destination, Share } from './store/schema.ts';
+import type { ThoughtStream } from './thought-stream.ts';
 
 /** A command's reply: the text, and the avatar it is about (console prefix `[name] `), or null (`[mindlink] `). */
 export interface CommandReply {
@@ -111,6 +113,13 @@ export interface CommandHost {
   readonly schedules: ScheduleDesk;
   /** The llm engine's model, prices, and whether its commands are offered. */
   llm(): LlmInfo;
+  /**
+   * Stream the avatar's turns, one line each, into a new thread under this linked chat (Discord).
+   * The thread, and whether it was opened now (false: one was open already). Throws UserError where it cannot.
+   */
+  openThoughts(chat: ChatContext, avatar: ControlledAvatar): Promise<{ thread: Destination; opened: boolean }>;
+  /** End the avatar's thought stream opened from (or running in) this chat; whether one was open. */
+  closeThoughts(chat: ChatContext, avatar: ControlledAvatar): boolean;
   /** Share a server's avatars or one avatar with a role of the chat's Discord guild (rights checked). */
   share(chat: ChatContext, request: ShareRequest): ShareMade;
   /** End the chat's guild shares that match and the sender may end; the shares ended. */
@@ -132,15 +141,18 @@ export interface CommandHostParts {
   schedules: ScheduleDesk;
   config: Config;
   sharing: Sharing;
+  thoughts: ThoughtStream;
+  /** Open a thread under a chat on its platform's bridge. */
+  openThread(dest: Destination, name: string): Promise<Destination>;
 }
 
 /**
  * The production command host over the core's parts.
  *
  * @example
- * const host = createCommandHost({ avatars, people, links, pairing, schedules, config, sharing });
+ * const host = createCommandHost({ avatars, people, links, pairing, schedules, config, sharing, thoughts, openThread });
  */
-export function createCommandHost({ avatars, people, links, pairing, schedules, config, sharing }: CommandHostParts): CommandHost {
+export function createCommandHost({ avatars, people, links, pairing, schedules, config, sharing, thoughts, openThread }: CommandHostParts): CommandHost {
   const watched = (record: Avatar): WatchedAvatar => ({
     name: record.name,
     record,
@@ -193,6 +205,17 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT },
       offered: llmSetupProblem(config) === null || avatars.all().some((a) => a.engine === 'llm'),
     }),
+    async openThoughts(chat, avatar) {
+      if (!links.isLinkedTo(avatar.name, chat.dest)) {
+        throw new UserError('not_linked', `Link ${avatar.name} to this channel first: /link ${avatar.name}`, avatar.name);
+      }
+      const open = thoughts.threadOf(avatar.name, chat.dest);
+      if (open) return { thread: open, opened: false };
+      const thread = await openThread(chat.dest, `${avatar.name} thinking`);
+      thoughts.open(avatar.name, thread, chat.dest);
+      return { thread, opened: true };
+    },
+    closeThoughts: (chat, avatar) => thoughts.close(avatar.name, chat.dest).length > 0,
     share: (chat, request) => sharing.share(chat, request),
     unshare: (chat, request) => sharing.unshare(chat, request),
   };

@@ -25,6 +25,8 @@ import { MessageRouter } from './router.ts';
 import { createScheduleDesk } from './schedule/desk.ts';
 import { Scheduler } from './schedule/scheduler.ts';
 import { Sharing } from './sharing.ts';
+import type { Destination } from './store/schema.ts';
+import { ThoughtStream } from './thought-stream.ts';
 import { Store, type StoreOptions } from './store/store.ts';
 
 /** How to start the core. */
@@ -65,6 +67,8 @@ export class Mindlink {
     readonly router: MessageRouter,
     /** Scheduled goals, daily digests and time played (`src/schedule/`). */
     readonly schedules: Scheduler,
+    /** `/verbose` thought streams: one line per turn into a thread. */
+    readonly thoughts: ThoughtStream,
     private readonly couriers: Couriers,
     private readonly games: GameProvider,
   ) {}
@@ -80,6 +84,7 @@ export class Mindlink {
     const pairing = new Pairing(store, people, log, config);
     const links = new Links(store, outbox, log, now);
     const poster = new Poster(store, outbox, config);
+    const thoughts = new ThoughtStream({ store, post: (dest, avatar, text) => poster.to(dest, avatar, text), now: () => now().getTime() });
     const avatars = new AvatarManager({
       config,
       store,
@@ -89,6 +94,7 @@ export class Mindlink {
       skills: opts.skills,
       checkGoal: opts.checkGoal ?? defaultCheckGoal,
       post: (avatar, kind, text, ping) => poster.about(avatar, kind, text, ping),
+      turnEnded: (avatar, summary) => thoughts.turnEnded(avatar, summary),
       now,
     });
     const schedules = new Scheduler({
@@ -105,13 +111,18 @@ export class Mindlink {
     });
     const desk = createScheduleDesk({ scheduler: schedules, people, store });
     const sharing = new Sharing(store, people, config.ADMINS, now);
-    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, config, sharing });
+    // The couriers exist only below; a thread is opened long after start-up.
+    const openThread = (dest: Destination, name: string): Promise<Destination> => couriers.openThread(dest, name);
+    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, config, sharing, thoughts, openThread });
     const router = new MessageRouter({ avatars, people, links, poster, commands: opts.commands, host, log, store });
     const couriers = new Couriers(outbox, log, {
-      onUndeliverable: (dest, reason) => links.unlinkDest(dest, reason),
+      onUndeliverable: (dest, reason) => {
+        links.unlinkDest(dest, reason);
+        thoughts.dropDest(dest);
+      },
       onMoved: (from, to) => links.moveDest(from, to),
     });
-    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, couriers, opts.games);
+    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, couriers, opts.games);
     await avatars.resumeAll();
     // After the avatars resumed: a run missed while mindlink was down is made up (or skipped) now.
     await schedules.start();
@@ -134,6 +145,7 @@ export class Mindlink {
     if (this.stopping) return;
     this.stopping = true;
     this.schedules.stop();
+    this.thoughts.stop();
     await this.avatars.shutdown();
     await this.couriers.stop(SHUTDOWN_DELIVERY_GRACE_MS);
     await this.games.close();

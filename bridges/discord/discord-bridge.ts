@@ -21,16 +21,19 @@ import {
   PermissionFlagsBits,
   RateLimitError,
   Routes,
+  type APIChannel,
   type APIInteractionGuildMember,
   type APIMessage,
   type Interaction,
   type Message,
   type RESTPostAPIChannelMessageJSONBody,
+  type RESTPostAPIChannelThreadsJSONBody,
 } from 'discord.js';
 import type { Bridge, BridgeHost, ChatContext, DeliveryOutcome } from '../bridge.ts';
 import { registerSecret, scrubSecrets, type Logger } from '../../src/logger.ts';
 import { splitMessage } from '../../src/outbox/split.ts';
-import type { Post } from '../../src/store/schema.ts';
+import { UserError } from '../../src/errors.ts';
+import type { Destination, Post } from '../../src/store/schema.ts';
 import {
   DISCORD_MAX_MESSAGE_LENGTH,
   allowedMentions,
@@ -214,6 +217,29 @@ export class DiscordBridge implements Bridge {
     }
     this.progress.delete(post.id);
     return { ok: true, messageIds };
+  }
+
+  /** Open a public thread under a channel (a thought stream); its destination. */
+  async openThread(dest: Destination, name: string): Promise<Destination> {
+    const channelId = channelOf(dest);
+    const client = this.client;
+    if (!channelId || !client) throw new UserError('no_threads', 'Discord is not connected right now; try again in a moment.');
+    const channel = client.channels.cache.get(channelId);
+    if (!channel || channel.type !== ChannelType.GuildText) throw new UserError('no_threads', 'A thought stream opens in a text channel of a server, not in a DM or a thread.');
+    const body: RESTPostAPIChannelThreadsJSONBody = {
+      name: name.slice(0, 100),
+      type: ChannelType.PublicThread,
+      auto_archive_duration: 1440,
+    };
+    try {
+      const thread = (await client.rest.post(Routes.threads(channelId), { body })) as APIChannel;
+      return destinationOf(thread.id);
+    } catch (err) {
+      if (err instanceof DiscordAPIError && (err.status === 403 || err.status === 404)) {
+        throw new UserError('no_threads', 'I may not open threads here: give me Create Public Threads and Send Messages in Threads.');
+      }
+      throw err;
+    }
   }
 
   // ───────────────────────────── connection ─────────────────────────────

@@ -12,7 +12,7 @@ import { UserError } from '../errors.ts';
 import type { AvatarGame, GameProvider, Snapshot } from '../game/game.ts';
 import type { SkillRegistryFactory } from '../game/skill.ts';
 import { addDirection } from '../loop/directions.ts';
-import { GoalLoop, type DisplayState, type GoalChecker, type LoopPostKind } from '../loop/goal-loop.ts';
+import { GoalLoop, type DisplayState, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
 import { TaskFile } from '../loop/task-md.ts';
 import { newAvatarRecord, type Avatar, type GoalRecordEntry, type Store, type Usage } from '../store/store.ts';
 
@@ -27,6 +27,8 @@ export interface AvatarManagerDeps {
   checkGoal: GoalChecker;
   /** Post about an avatar to its chats (`ping`: the person id to ping). */
   post(avatar: string, kind: LoopPostKind, text: string, ping: string | null): void;
+  /** A turn of an avatar ended (the thought stream). */
+  turnEnded?(avatar: string, summary: TurnSummary): void;
   now(): Date;
 }
 
@@ -118,6 +120,7 @@ export class AvatarManager {
       pacing: { baseMs: this.d.config.LOOP_PACE_MS, maxMs: this.d.config.LOOP_MAX_PACE_MS },
       now: this.d.now,
     });
+    loop.on('turnEnded', (_kind, summary) => this.d.turnEnded?.(name, summary));
     return { game, engine, loop, task };
   }
 

@@ -60,6 +60,8 @@ export interface TurnReply {
   text: string;
   /** Token usage when the engine is metered (summed over the turn's requests). */
   usage?: TurnUsage;
+  /** The skills run during the turn, in order, when the engine reports them (the thought stream shows them). */
+  actions?: { skill: string; ok: boolean; code: string }[];
 }
 
 /** Tokens one turn cost, as the provider reported them. */

@@ -178,6 +178,8 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
   };
 
   const snapshotOrEmpty = (): Snapshot => ctx.game.snapshot() ?? emptySnapshot();
+  /** The skill runs of the turn in progress (one turn at a time per avatar). */
+  let actions: NonNullable<TurnReply['actions']> = [];
 
   /** The open direction this goal came from, if any (retired when the goal is done). */
   const directionFor = (req: TurnRequest, goalText: string): number | undefined => {
@@ -240,6 +242,7 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     if (!ctx.skills.get(id)) return { ok: false, code: 'unknown_skill', detail: `I don't have a ${id} skill yet` };
     t.runs[id] = (t.runs[id] ?? 0) + 1;
     const result = await ctx.skills.run(id, params, signal);
+    actions.push({ skill: id, ok: result.ok, code: result.code });
     ctx.log.debug({ skill: id, code: result.code, ok: result.ok }, result.detail);
     return result;
   };
@@ -377,9 +380,17 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
   return {
     name: 'scripted',
     async turn(request: TurnRequest, signal: AbortSignal): Promise<TurnReply> {
+      // A question may come while an automatic turn runs: it runs no skill and leaves that turn's list alone.
+      if (request.kind === 'question') {
+        const text = await take(request, signal);
+        size += request.prompt.length + text.length;
+        return { text };
+      }
+      const mine: NonNullable<TurnReply['actions']> = [];
+      actions = mine;
       const text = await take(request, signal);
       size += request.prompt.length + text.length;
-      return { text };
+      return { text, actions: mine };
     },
     session(): SessionInfo {
       return { startedAt, size };

@@ -25,7 +25,7 @@ import { buildRequest } from './request.ts';
 import { ownPart } from './task-md.ts';
 
 export type { LoopPostKind } from './decide.ts';
-export type { DisplayState, GoalChecker, GoalLoopDeps, GoalLoopEvents } from './loop-deps.ts';
+export type { DisplayState, GoalChecker, GoalLoopDeps, GoalLoopEvents, TurnSummary } from './loop-deps.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -396,7 +396,12 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     this.goals.apply(current, decision.change, decision.state, this.d.game.snapshot());
     for (const p of decision.posts) this.d.post(p.kind, p.text, p.ping);
     if (decision.change.kind !== 'keep') void this.d.syncTask();
-    this.emit('turnEnded', kind);
+    this.emit('turnEnded', kind, {
+      kind,
+      status: parsed.status,
+      actions: reply.actions ?? [],
+      says: (parsed.body.split('\n').find((l) => l.trim()) ?? '').trim(),
+    });
 
     const worldChanged = before !== (await this.fingerprint());
     const goalChanged = (this.rec.goal?.runToken ?? null) !== tokenBefore;

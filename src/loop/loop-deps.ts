@@ -3,7 +3,7 @@
  * the avatar manager (which builds one loop per avatar) and `goal-loop.ts`.
  */
 import type { Logger } from 'pino';
-import type { Engine, TurnKind } from '../engines/engine.ts';
+import type { Engine, TurnKind, TurnReply } from '../engines/engine.ts';
 import type { AvatarGame, Snapshot } from '../game/game.ts';
 import type { Store } from '../store/store.ts';
 import type { CompletionCheck, CrashLoopLimit, LoopPostKind } from './decide.ts';
@@ -44,6 +44,16 @@ export interface GoalLoopDeps {
 export interface GoalLoopEvents {
   /** The next automatic turn is due in `delayMs`. */
   turnScheduled: [delayMs: number];
-  /** A turn of this kind finished (its reply applied). */
-  turnEnded: [kind: TurnKind];
+  /** A turn of this kind finished (its reply applied), with what it did. */
+  turnEnded: [kind: TurnKind, summary: TurnSummary];
+}
+
+/** What one turn did, for observers (the thought stream's one line per turn). */
+export interface TurnSummary {
+  kind: TurnKind;
+  status: 'working' | 'done' | 'blocked';
+  /** The skills run during the turn, in order (empty when the engine reports none). */
+  actions: NonNullable<TurnReply['actions']>;
+  /** The first line of the reply's text. */
+  says: string;
 }

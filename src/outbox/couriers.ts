@@ -6,7 +6,8 @@ import type { Logger } from 'pino';
 import type { Bridge, BridgeHost } from '../chat.ts';
 import type { Destination } from '../store/schema.ts';
 import { Courier, type CourierOptions } from './courier.ts';
-import type { Outbox } from './outbox.ts';
+import { UserError } from '../errors.ts';
+import { platformOf, type Outbox } from './outbox.ts';
 
 /** Courier settings a bridge may tune (pacing, coalescing, backoff). */
 export type CourierTuning = Partial<Omit<CourierOptions, 'outbox' | 'bridge' | 'log' | 'onUndeliverable' | 'onMoved'>>;
@@ -46,6 +47,13 @@ export class Couriers {
     this.running.push({ bridge, courier });
     await bridge.start(host);
     courier.start();
+  }
+
+  /** Open a thread under a chat on the bridge of its platform (Discord); a UserError where the platform has none. */
+  async openThread(dest: Destination, name: string): Promise<Destination> {
+    const bridge = this.running.find((b) => b.bridge.platform === platformOf(dest))?.bridge;
+    if (!bridge?.openThread) throw new UserError('no_threads', 'Thought streams need a Discord channel.');
+    return bridge.openThread(dest, name);
   }
 
   /** Wait until every courier delivered what it can now. */

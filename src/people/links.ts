@@ -37,6 +37,11 @@ export class Links {
     });
   }
 
+  /** Whether the avatar is linked to the chat. */
+  isLinkedTo(avatar: string, dest: Destination): boolean {
+    return this.store.state.data.links.some((l) => l.avatar === avatar && l.dest === dest);
+  }
+
   /** Whether any avatar is linked to the chat. */
   isLinked(dest: Destination): boolean {
     return this.store.state.data.links.some((l) => l.dest === dest);

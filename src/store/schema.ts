@@ -162,6 +162,17 @@ export const ShareSchema = z.object({
 });
 export type Share = z.infer<typeof ShareSchema>;
 
+/** A thought stream (`/verbose on`): the avatar's turns, one line each, into a thread opened from a linked chat. */
+export const StreamSchema = z.object({
+  avatar: z.string(),
+  /** The thread the lines go to. */
+  dest: DestinationSchema,
+  /** The linked chat it was opened from; the stream ends when that link does. */
+  parent: DestinationSchema,
+  createdAt: z.string(),
+});
+export type Stream = z.infer<typeof StreamSchema>;
+
 /** `state.json`: everything but the outbox and the goal record. */
 /** Report the second of two entries with the same key (`avatars.1.name: duplicate avatar "demo"`). */
 function unique<T>(key: (item: T) => string, field: string, what: string) {
@@ -183,6 +194,8 @@ export const StateFileSchema = z.object({
   links: z.array(LinkSchema),
   servers: z.array(ServerSchema).superRefine(unique((s) => s.id, 'id', 'server')),
   shares: z.array(ShareSchema),
+  /** Added after version 1 was first written: absent in older files. */
+  streams: z.array(StreamSchema).default([]),
 });
 export type StateFile = z.infer<typeof StateFileSchema>;
 

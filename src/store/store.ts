@@ -60,6 +60,7 @@ export class Store {
       links: [],
       servers: [],
       shares: [],
+      streams: [],
     }), adapter);
     const outbox = await DataFile.open(join(dir, 'outbox.json'), OutboxFileSchema, () => ({
       version: 1 as const,
