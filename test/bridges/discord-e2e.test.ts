@@ -1,0 +1,139 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandList } from '../../commands/index.ts';
+import { FakeDiscord, Permission, option, type FakeChannel, type FakeGuild, type FakeRole, type FakeUser, type SentMessage } from '../fakes/discord-api.ts';
+import { startMindlink, TOKEN, type Running } from './discord-helpers.ts';
+
+describe('mindlink over Discord (real core, real discord.js, fake Discord)', () => {
+  let fake: FakeDiscord;
+  let dir: string;
+  let ml: Running;
+  let alice: FakeUser;
+  let bob: FakeUser;
+  let carol: FakeUser;
+  let dave: FakeUser;
+  let home: FakeGuild;
+  let pilots: FakeRole;
+  let general: FakeChannel;
+  let builds: FakeChannel;
+
+  /** `author` writes `content` in `channel`; resolves with mindlink's post answering that message. */
+  async function say(channel: FakeChannel, author: FakeUser, content: string, replyTo?: SentMessage): Promise<SentMessage> {
+    const m = fake.sendMessage({ channel, author, content, ...(replyTo ? { replyTo } : {}) });
+    return fake.waitForPost((p) => p.channelId === channel.id && p.body.message_reference?.message_id === m.id, `the answer to "${content}"`);
+  }
+
+  /** A slash command's reply as the user sees it. */
+  function slash(user: FakeUser, channel: FakeChannel, name: string, options: Parameters<FakeDiscord['slash']>[0]['options'] = []) {
+    return fake.slash({ user, channel, name, options }).reply();
+  }
+
+  beforeAll(async () => {
+    fake = await FakeDiscord.start({ token: TOKEN });
+    alice = fake.addUser('alice');
+    bob = fake.addUser('bob');
+    carol = fake.addUser('carol');
+    dave = fake.addUser('dave');
+    home = fake.addGuild('Home', { owner: alice });
+    pilots = fake.addRole(home, 'pilots');
+    fake.addMember(home, bob, { roles: [pilots] });
+    fake.addMember(home, carol);
+    general = fake.addChannel(home, 'general');
+    builds = fake.addThread(general, 'builds');
+    dir = await mkdtemp(join(tmpdir(), 'mindlink-dc-'));
+    ml = await startMindlink(fake, dir, { ADMINS: `discord:${alice.id}`, DISCORD_GUILD_ID: home.id });
+  });
+
+  afterAll(async () => {
+    await ml?.core.stop();
+    await fake?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('GIVEN a start THEN the slash commands are exactly those of commands/, globally and in the dev guild', async () => {
+    const names = commandList('discord').map((c) => c.name);
+    expect((await fake.waitForCommands('global')).map((c) => c.name)).toEqual(names);
+    expect((await fake.waitForCommands(home)).map((c) => c.name)).toEqual(names);
+  });
+
+  it('GIVEN the admin THEN /avatar create, /link, /play, /status, /goal and /stop work as slash commands', async () => {
+    const created = await fake.slash({ user: alice, channel: general, name: 'avatar', options: [option.string('action', 'create'), option.string('name', 'steve')] }).reply();
+    expect(created).toMatchObject({ ephemeral: false });
+    expect(created.content).toMatch(/^\[steve\] Created steve on embedded/);
+    const played = await fake.slash({ user: alice, channel: general, name: 'play', options: [option.string('avatar', 'steve')] }).reply();
+    expect(played).toMatchObject({ content: '[steve] Playing. Choosing my first goal.', ephemeral: false });
+    const status = await fake.slash({ user: alice, channel: general, name: 'status' }).reply();
+    expect(status.ephemeral).toBe(true);
+    expect(status.content).toMatch(/^\[steve\] (choosing|working)/);
+    const goal = await fake.slash({ user: alice, channel: general, name: 'goal', options: [option.string('text', 'build a house')] }).reply();
+    expect(goal).toMatchObject({ content: '[steve] New goal from alice: build a house.', ephemeral: false });
+    const stopped = await fake.slash({ user: alice, channel: general, name: 'stop' }).reply();
+    expect(stopped).toMatchObject({ content: '[steve] Stopped. My goal is kept: /play resumes it.', ephemeral: false });
+    await fake.slash({ user: alice, channel: general, name: 'play' }).reply();
+  });
+
+  it('GIVEN a linked channel THEN a goal, a question and a direction written there each get their reply, threaded to the message', async () => {
+    expect((await say(general, alice, 'Goal: get 30 logs')).content).toBe('[steve] New goal from alice: get 30 logs.');
+    expect((await say(general, alice, 'where are you?')).content).toBe("[steve] I'm at 0 64 0, next to a birch.");
+    expect((await say(general, alice, 'stay near the river')).content).toBe('[steve] Noted as direction #1.');
+    expect(ml.core.avatar('steve')?.directions.open.map((d) => d.text)).toEqual(['stay near the river']);
+  });
+
+  it('GIVEN a thread and a DM linked with /link THEN messages there reach the avatar too', async () => {
+    expect(await slash(alice, builds, 'link', [option.string('avatar', 'steve')])).toMatchObject({ content: '[steve] Linked to this chat (control).', ephemeral: false });
+    expect((await say(builds, alice, 'Goal: build a tower')).content).toBe('[steve] New goal from alice: build a tower.');
+    expect((await say(builds, alice, 'how tall is it?')).content).toBe("[steve] I'm at 0 64 0, next to a birch.");
+    const dm = fake.dmChannel(alice);
+    expect(await slash(alice, dm, 'link', [option.string('avatar', 'steve')])).toMatchObject({ content: '[steve] Linked to this chat (control).' });
+    expect((await say(dm, alice, 'keep away from lava')).content).toBe('[steve] Noted as direction #2.');
+    expect((await say(dm, alice, 'what do you see?')).content).toBe("[steve] I'm at 0 64 0, next to a birch.");
+    expect(ml.core.store.state.data.links.map((l) => l.dest)).toEqual(expect.arrayContaining([`discord:${general.id}`, `discord:${builds.id}`, `discord:${dm.id}`]));
+  });
+
+  it('GIVEN a channel nothing is linked to THEN messages there are not for mindlink and get no answer', async () => {
+    const random = fake.addChannel(home, 'random');
+    fake.sendMessage({ channel: random, author: carol, content: 'Goal: anything' });
+    const m = fake.sendMessage({ channel: random, author: carol, content: `<@${fake.bot.id}> hello?` });
+    const answer = await fake.waitForPost((p) => p.body.message_reference?.message_id === m.id);
+    expect(answer.channelId).toBe(random.id);
+    expect(fake.posts.filter((p) => p.channelId === random.id)).toHaveLength(1);
+    expect(answer.content).not.toMatch(/steve/);
+  });
+
+  it('GIVEN the pilot role shares steve WHEN bob (pilot) and carol (no role) write THEN bob controls it and carol may only watch', async () => {
+    expect(await slash(bob, general, 'share', [option.role('role', pilots)])).toMatchObject({ ephemeral: true, content: expect.stringMatching(/Manage Server/) });
+    const shared = await slash(alice, general, 'share', [option.role('role', pilots), option.string('avatar', 'steve')]);
+    expect(shared).toMatchObject({ ephemeral: false });
+    expect(shared.content).toMatch(new RegExp(`^\\[steve\\] Shared steve with <@&${pilots.id}>`));
+    expect(shared.pings).toEqual({ users: [], roles: [], everyone: false });
+
+    expect((await say(general, bob, 'Goal: dig a moat')).content).toBe('[steve] New goal from bob: dig a moat.');
+    expect(await slash(bob, general, 'stop')).toMatchObject({ content: '[steve] Stopped. My goal is kept: /play resumes it.' });
+    expect(await slash(bob, general, 'play')).toMatchObject({ content: expect.stringMatching(/^\[steve\] Playing/) });
+
+    expect((await say(general, carol, 'Goal: give me diamonds')).content).toBe("[steve] You can't control steve: ask its owner.");
+    expect(await slash(carol, general, 'stop')).toMatchObject({ ephemeral: true, content: "[steve] You can't control steve: ask its owner." });
+    expect(await slash(carol, general, 'status')).toMatchObject({ ephemeral: true, content: expect.stringMatching(/^\[steve\] (working|choosing)/) });
+    expect((await say(general, carol, 'where are you?')).content).toBe("[steve] I'm at 0 64 0, next to a birch.");
+  });
+
+  it('GIVEN an avatar the guild neither links nor shares THEN a member learns nothing about it', async () => {
+    const dm = fake.dmChannel(alice);
+    expect((await slash(alice, dm, 'avatar', [option.string('action', 'create'), option.string('name', 'alex')])).content).toMatch(/^\[alex\] Created alex/);
+    const unknown = await slash(carol, general, 'status', [option.string('avatar', 'alex')]);
+    const missing = await slash(carol, general, 'status', [option.string('avatar', 'nobody')]);
+    expect(unknown).toMatchObject({ ephemeral: true });
+    expect(unknown.content).toBe(missing.content.replace('nobody', 'alex'));
+    expect((await slash(carol, general, 'avatars')).content).not.toMatch(/alex/);
+    expect((await slash(bob, general, 'avatars')).content).toMatch(/^steve: /);
+    expect(await fake.autocomplete({ user: carol, channel: general, name: 'status', options: [option.focused('avatar', '')] }).choices()).toEqual([{ name: 'steve', value: 'steve' }]);
+    expect(await fake.autocomplete({ user: alice, channel: general, name: 'status', options: [option.focused('avatar', 'a')] }).choices()).toEqual([{ name: 'alex', value: 'alex' }]);
+    // Bob cannot steer alex from the guild either, and a stranger in a DM hears of no avatar at all.
+    expect(await slash(bob, general, 'goal', [option.string('text', 'dig'), option.string('avatar', 'alex')])).toMatchObject({ ephemeral: true, content: 'You have no avatar called "alex" here. /avatars lists yours.' });
+    const stranger = await say(fake.dmChannel(dave), dave, 'Goal: alex: dig');
+    expect(stranger.content).toMatch(/^I don't know you yet\./);
+    expect(stranger.content).not.toMatch(/alex|steve/);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * mindlink over Discord for the end-to-end tests: the real core (rights,
+ * router, commands, goal loop, outbox, courier), the real store in a temp
+ * DATA_DIR and the real discord.js client — against our fake Discord. Only
+ * Minecraft and the engine are stand-ins (a FakeGame and a scripted TestEngine).
+ */
+import { DiscordBridge } from '../../bridges/discord/discord-bridge.ts';
+import { commandList } from '../../commands/index.ts';
+import { parseConfig } from '../../src/config.ts';
+import { Mindlink, type GameProvider } from '../../src/core.ts';
+import { silentLogger } from '../../src/logger.ts';
+import type { FakeDiscord } from '../fakes/discord-api.ts';
+import { FakeGame } from '../fakes/fake-game.ts';
+import { TestEngine, type Script } from '../fakes/test-engine.ts';
+
+/** The avatar's mind for these tests: answers questions, finishes any "logs" goal at once, works on the rest. */
+export const script: Script = (req) => {
+  if (req.kind === 'question') return "I'm at 0 64 0, next to a birch.\nSTATUS: working";
+  if (req.kind === 'wrapup') return 'Lesson: logs are near spawn.\nSTATUS: working';
+  if (req.goal && /logs/.test(req.goal.text)) return 'Got them all.\nSTATUS: done';
+  return 'Working on it.\nSTATUS: working';
+};
+
+const games: GameProvider = {
+  create: (avatar) => new FakeGame(avatar.name),
+  close: async () => {},
+};
+
+/** A token long enough for the config's check. */
+export const TOKEN = 'fake-discord-bot-token-for-tests';
+
+export interface Running {
+  core: Mindlink;
+  bridge: DiscordBridge;
+}
+
+/** Start mindlink as `src/main.ts` does, with the Discord bridge pointed at the fake. */
+export async function startMindlink(fake: FakeDiscord, dataDir: string, env: Record<string, string> = {}): Promise<Running> {
+  const config = parseConfig({
+    DATA_DIR: dataDir,
+    CONSOLE: 'off',
+    LOG_LEVEL: 'silent',
+    DISCORD_TOKEN: fake.token,
+    DISCORD_API_URL: fake.apiUrl,
+    LOOP_PACE_MS: '50',
+    LOOP_MAX_PACE_MS: '400',
+    ...env,
+  });
+  const log = silentLogger();
+  const core = await Mindlink.start({
+    config,
+    log,
+    games,
+    engines: () => new TestEngine(script),
+    // Goals here cannot be checked against a world; the engine's word is taken.
+    checkGoal: () => ({ checkable: false }),
+  });
+  const bridge = new DiscordBridge({
+    token: config.DISCORD_TOKEN ?? '',
+    apiUrl: config.DISCORD_API_URL,
+    guildId: config.DISCORD_GUILD_ID,
+    log,
+    commands: commandList('discord'),
+    maxRetryAfterSeconds: 2,
+  });
+  // Production pacing but no per-channel gap (it only slows the test), and short retry backoffs.
+  await core.addBridge(bridge, { perChatIntervalMs: 0, globalPerSecond: 45, coalesce: true, backoff: { minMs: 200, maxMs: 1000 } });
+  return { core, bridge };
+}
