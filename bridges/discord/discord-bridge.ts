@@ -188,7 +188,8 @@ export class DiscordBridge implements Bridge {
     const client = this.client;
     if (!client) return { ok: false, retry: true, retryAfterMs: 1000, reason: 'the Discord client is not connected' };
     const prefix = post.avatar ? `[${post.avatar}] ` : '';
-    const pinged = discordUserOf(post.ping);
+    // In a DM the message itself notifies; a mention there would name someone the DM is not with.
+    const pinged = (await this.isDm(client, channelId, post)) ? null : discordUserOf(post.ping);
     const mention = pinged ? `<@${pinged}> ` : '';
     const messages = this.fit(parts, prefix.length, mention.length);
 
@@ -217,6 +218,19 @@ export class DiscordBridge implements Bridge {
     }
     this.progress.delete(post.id);
     return { ok: true, messageIds };
+  }
+
+  /** Whether a post with a ping goes to a DM (the channel from the cache, else asked for once; a failed look-up counts as not a DM). */
+  private async isDm(client: Client, channelId: string, post: Post): Promise<boolean> {
+    if (post.ping === null) return false;
+    const cached = client.channels.cache.get(channelId);
+    if (cached) return cached.isDMBased();
+    try {
+      return (await client.channels.fetch(channelId))?.isDMBased() === true;
+    } catch (err) {
+      this.log.debug({ err: safeError(err), channel: channelId }, 'discord: channel look-up failed');
+      return false;
+    }
   }
 
   /** Open a public thread under a channel (a thought stream); its destination. */

@@ -136,4 +136,37 @@ describe('mindlink over Discord (real core, real discord.js, fake Discord)', () 
     expect(stranger.content).toMatch(/^I don't know you yet\./);
     expect(stranger.content).not.toMatch(/alex|steve/);
   });
+
+  it('GIVEN a goal with @everyone, a role and a user mention THEN no post or reply about it pings anyone', async () => {
+    const since = fake.posts.length;
+    const nasty = `Goal: ping @everyone @here <@&${pilots.id}> <@${carol.id}> now`;
+    const ack = await say(general, alice, nasty);
+    expect(ack.content).toBe(`[steve] New goal from alice: ping @everyone @here <@&${pilots.id}> <@${carol.id}> now.`);
+    const status = await slash(alice, general, 'status');
+    expect(status.content).toMatch(/@everyone/);
+    expect(status.pings).toEqual({ users: [], roles: [], everyone: false });
+    const byCommand = await slash(alice, general, 'goal', [option.string('text', `again @everyone <@${carol.id}>`)]);
+    expect(byCommand.pings).toEqual({ users: [], roles: [], everyone: false });
+    await ml.core.idle();
+    for (const p of fake.posts.slice(since)) {
+      expect(p.pings).toEqual({ users: [], roles: [], everyone: false });
+      expect(p.body.allowed_mentions).toMatchObject({ parse: [] });
+    }
+  });
+
+  it('GIVEN bob sets a goal THEN the Done post pings bob and only bob, and only where he has a Discord identity', async () => {
+    const since = fake.posts.length;
+    expect((await say(general, bob, 'Goal: get 30 logs')).content).toBe('[steve] New goal from bob: get 30 logs.');
+    const done = await fake.waitForPost((p) => p.channelId === general.id && p.content.includes('Done: get 30 logs') && fake.posts.indexOf(p) >= since);
+    expect(done.content).toBe(`[steve] <@${bob.id}> Done: get 30 logs`);
+    expect(done.pings).toEqual({ users: [bob.id], roles: [], everyone: false });
+    expect(done.body.allowed_mentions).toEqual({ parse: [], users: [bob.id], replied_user: false });
+    // The thread and Alice's DM are linked too: the news arrives there, pinging nobody.
+    const dm = await fake.waitForPost((p) => p.channelId === fake.dmChannel(alice).id && p.content.includes('Done: get 30 logs'));
+    expect(dm.content).toBe('[steve] Done: get 30 logs');
+    await ml.core.idle();
+    // Bob is named in the guild's two linked places (the channel and its thread), nowhere else, and nobody else is.
+    const pinged = fake.posts.slice(since).flatMap((p) => [...p.pings.users, ...p.pings.roles, ...(p.pings.everyone ? ['everyone'] : [])]);
+    expect(pinged).toEqual([bob.id, bob.id]);
+  });
 });
