@@ -275,7 +275,9 @@ export class DiscordBridge implements Bridge {
     client.on(Events.MessageCreate, (message) => this.onMessage(message));
     client.on(Events.InteractionCreate, (interaction) => this.onInteraction(interaction));
     client.on(Events.ShardResume, (_id, replayed) => this.log.info({ replayed }, 'discord: gateway resumed'));
-    client.on(Events.ShardReconnecting, () => this.log.info('discord: gateway reconnecting'));
+    client.on(Events.ShardReconnecting, () => {
+      if (!this.stopped) this.log.info('discord: gateway reconnecting');
+    });
     client.on(Events.Error, (err) => this.log.error({ err: safeError(err) }, 'discord client error'));
     client.rest.on('rateLimited', (info) => this.log.warn({ route: info.route, retryAfterMs: info.retryAfter, global: info.global }, 'discord: rate limited'));
     return client;

@@ -8,7 +8,7 @@ import { DiscordBridge } from '../../bridges/discord/discord-bridge.ts';
 import { commandList } from '../../commands/index.ts';
 import { parseConfig } from '../../src/config.ts';
 import { Mindlink, type GameProvider } from '../../src/core.ts';
-import { silentLogger } from '../../src/logger.ts';
+import { createLogger, silentLogger } from '../../src/logger.ts';
 import type { FakeDiscord } from '../fakes/discord-api.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
 import { TestEngine, type Script } from '../fakes/test-engine.ts';
@@ -39,14 +39,14 @@ export async function startMindlink(fake: FakeDiscord, dataDir: string, env: Rec
   const config = parseConfig({
     DATA_DIR: dataDir,
     CONSOLE: 'off',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG ?? 'silent',
     DISCORD_TOKEN: fake.token,
     DISCORD_API_URL: fake.apiUrl,
     LOOP_PACE_MS: '50',
     LOOP_MAX_PACE_MS: '400',
     ...env,
   });
-  const log = silentLogger();
+  const log = process.env.TEST_LOG ? createLogger(process.env.TEST_LOG, { pretty: false }) : silentLogger();
   const core = await Mindlink.start({
     config,
     log,

@@ -1,0 +1,158 @@
+/**
+ * Discord delivery end to end (real core, real discord.js, fake Discord):
+ * rate limits, a dropped gateway, a restart, chats that are gone, a refused
+ * MessageContent intent, and the thought stream's thread.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FakeDiscord, Intent, option, type FakeChannel, type FakeGuild, type FakeUser, type SentMessage } from '../fakes/discord-api.ts';
+import { startMindlink, TOKEN, type Running } from './discord-helpers.ts';
+
+describe('Discord delivery', () => {
+  let fake: FakeDiscord;
+  let dir: string;
+  let ml: Running | null;
+  let alice: FakeUser;
+  let home: FakeGuild;
+  let general: FakeChannel;
+
+  const answersTo = (m: { id: string }): SentMessage[] => fake.posts.filter((p) => p.body.message_reference?.message_id === m.id);
+  const answerTo = (m: { id: string }): Promise<SentMessage> => fake.waitForPost((p) => p.body.message_reference?.message_id === m.id, `the answer to ${m.id}`);
+
+  async function start(privileged?: { messageContent: boolean }): Promise<Running> {
+    fake = await FakeDiscord.start({ token: TOKEN, ...(privileged ? { privileged } : {}) });
+    alice = fake.addUser('alice');
+    home = fake.addGuild('Home', { owner: alice });
+    general = fake.addChannel(home, 'general');
+    dir = await mkdtemp(join(tmpdir(), 'mindlink-dc-'));
+    ml = await startMindlink(fake, dir, { ADMINS: `discord:${alice.id}` });
+    const created = await fake.slash({ user: alice, channel: general, name: 'avatar', options: [option.string('action', 'create'), option.string('name', 'steve')] }).reply();
+    expect(created.content).toMatch(/^\[steve\] Created steve/);
+    return ml;
+  }
+
+  beforeEach(() => {
+    ml = null;
+  });
+
+  afterEach(async () => {
+    await ml?.core.stop();
+    await fake?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('GIVEN a 429 (short and long Retry-After), a 500 and a dropped gateway THEN every answer arrives exactly once', async () => {
+    const running = await start();
+    const path = `/channels/${general.id}/messages`;
+    fake.failNext({ method: 'POST', path, status: 429, retryAfter: 0.3 });
+    const m1 = fake.sendMessage({ channel: general, author: alice, content: 'where are you?' });
+    expect((await answerTo(m1)).content).toBe("[steve] I'm stopped, so I can't look around. /play steve starts me.");
+
+    // Longer than the bridge waits itself (2 s here): back to the outbox, which waits it out.
+    fake.failNext({ method: 'POST', path, status: 429, retryAfter: 2.5 });
+    const m2 = fake.sendMessage({ channel: general, author: alice, content: 'stay near the river' });
+    expect((await answerTo(m2)).content).toBe('[steve] Noted as direction #1.');
+
+    fake.failNext({ method: 'POST', path, status: 500 });
+    const m3 = fake.sendMessage({ channel: general, author: alice, content: 'keep the torches lit' });
+    expect((await answerTo(m3)).content).toBe('[steve] Noted as direction #2.');
+
+    const resumesBefore = fake.resumes.length;
+    expect(fake.dropGateway()).toBe(1);
+    // Written while the bot is away: the fake replays it on RESUME.
+    const m4 = fake.sendMessage({ channel: general, author: alice, content: 'Goal: build a wall' });
+    expect((await answerTo(m4)).content).toBe('[steve] New goal from alice: build a wall. I\'m stopped: /play steve starts me.');
+    expect(fake.resumes.length).toBeGreaterThan(resumesBefore);
+
+    await running.core.idle();
+    for (const m of [m1, m2, m3, m4]) expect(answersTo(m)).toHaveLength(1);
+    expect(running.core.outbox.pending('discord')).toEqual([]);
+    expect(fake.faults).toEqual([]);
+  });
+
+  it('GIVEN posts still pending when mindlink stops THEN the next start delivers each exactly once and re-sends nothing accepted', async () => {
+    await start();
+    const m1 = fake.sendMessage({ channel: general, author: alice, content: 'stay near the river' });
+    await answerTo(m1);
+    // Discord now asks for a wait longer than mindlink's shutdown grace: the answers stay in the outbox.
+    fake.failNext({ method: 'POST', path: `/channels/${general.id}/messages`, status: 429, retryAfter: 4 });
+    const outbox = ml?.core.outbox;
+    const posted = new Promise<void>((resolve) => {
+      const check = (): void => {
+        if (outbox?.pending('discord').length !== 2) return;
+        outbox.off('posted', check);
+        resolve();
+      };
+      outbox?.on('posted', check);
+    });
+    const m2 = fake.sendMessage({ channel: general, author: alice, content: 'where are you?' });
+    const m3 = fake.sendMessage({ channel: general, author: alice, content: 'keep the torches lit' });
+    await posted;
+    await fake.waitForRequest((r) => r.status === 429);
+    await ml?.core.stop();
+    ml = null;
+    expect([...answersTo(m2), ...answersTo(m3)]).toEqual([]);
+    const postsBefore = fake.posts.length;
+
+    ml = await startMindlink(fake, dir, { ADMINS: `discord:${alice.id}` });
+    await answerTo(m2);
+    await answerTo(m3);
+    await ml.core.idle();
+    for (const m of [m1, m2, m3]) expect(answersTo(m)).toHaveLength(1);
+    expect(fake.posts.slice(postsBefore).map((p) => p.content)).toEqual([
+      "[steve] I'm stopped, so I can't look around. /play steve starts me.",
+      '[steve] Noted as direction #2.',
+    ]);
+    expect(ml.core.outbox.pending('discord')).toEqual([]);
+  });
+
+  it('GIVEN a linked channel that forbids the bot and a thread that was deleted THEN both are unlinked and nothing waits for them', async () => {
+    const running = await start();
+    const closed = fake.addChannel(home, 'closed');
+    const thread = fake.addThread(general, 'old');
+    for (const channel of [closed, thread]) {
+      expect((await fake.slash({ user: alice, channel, name: 'link', options: [option.string('avatar', 'steve')] }).reply()).content).toBe('[steve] Linked to this chat (control).');
+    }
+    fake.forbidChannel(closed);
+    fake.deleteChannel(thread);
+    running.core.postAbout('steve', 'info', 'news for everyone', null);
+    await fake.waitForPost((p) => p.channelId === general.id && p.content === '[steve] news for everyone');
+    // The courier settles each refusal (drop, unlink) before it counts as idle.
+    await running.core.idle();
+    expect(running.core.store.state.data.links.filter((l) => l.dest.startsWith('discord:')).map((l) => l.dest)).toEqual([`discord:${general.id}`]);
+    expect(running.core.outbox.pending('discord')).toEqual([]);
+  });
+
+  it('GIVEN Discord refuses MessageContent (4014) THEN mindlink connects without it and slash commands, DMs and mentions still work', async () => {
+    const running = await start({ messageContent: false });
+    expect(running.bridge.hasMessageContent).toBe(false);
+    expect(fake.gatewayCloses.map((c) => c.code)).toContain(4014);
+    const last = fake.identifies[fake.identifies.length - 1];
+    expect((last?.intents ?? Intent.MessageContent) & Intent.MessageContent).toBe(0);
+
+    expect(await fake.slash({ user: alice, channel: general, name: 'play' }).reply()).toMatchObject({ content: '[steve] Playing. Choosing my first goal.' });
+    const mention = fake.sendMessage({ channel: general, author: alice, content: `<@${fake.bot.id}> where are you?` });
+    expect((await answerTo(mention)).content).toBe("[steve] I'm at 0 64 0, next to a birch.");
+    const dm = fake.dmChannel(alice);
+    await fake.slash({ user: alice, channel: dm, name: 'link', options: [option.string('avatar', 'steve')] }).reply();
+    const inDm = fake.sendMessage({ channel: dm, author: alice, content: 'stay near the river' });
+    expect((await answerTo(inDm)).content).toBe('[steve] Noted as direction #1.');
+  });
+
+  it('GIVEN /verbose on in a linked channel THEN a thread opens with one line per turn, and /verbose off ends it', async () => {
+    const running = await start();
+    await fake.slash({ user: alice, channel: general, name: 'play' }).reply();
+    const on = await fake.slash({ user: alice, channel: general, name: 'verbose', options: [option.string('mode', 'on')] }).reply();
+    const threadId = /<#(\d+)>/.exec(on.content)?.[1] ?? '';
+    expect(on).toMatchObject({ ephemeral: false, content: `[steve] Thinking aloud in <#${threadId}>: one line per turn, at most one message every 10 s.` });
+    expect(fake.channel(threadId).parentId).toBe(general.id);
+    const line = await fake.waitForPost((p) => p.channelId === threadId);
+    expect(line.content).toMatch(/^\[steve\] (choose|continue|resume) · no skill run · working — Working on it\.$/m);
+    expect(line.pings).toEqual({ users: [], roles: [], everyone: false });
+    const off = await fake.slash({ user: alice, channel: general, name: 'verbose', options: [option.string('mode', 'off')] }).reply();
+    expect(off.content).toBe('[steve] No more thoughts in the thread.');
+    expect(running.core.store.state.data.streams).toEqual([]);
+  });
+});
