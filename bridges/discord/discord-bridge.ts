@@ -15,23 +15,17 @@ import {
   DiscordAPIError,
   Events,
   GatewayIntentBits,
-  GuildMember,
-  HTTPError,
   Partials,
-  PermissionFlagsBits,
-  RateLimitError,
   Routes,
   type APIChannel,
-  type APIInteractionGuildMember,
   type APIMessage,
   type Interaction,
   type Message,
   type RESTPostAPIChannelMessageJSONBody,
   type RESTPostAPIChannelThreadsJSONBody,
 } from 'discord.js';
-import type { Bridge, BridgeHost, ChatContext, DeliveryOutcome } from '../bridge.ts';
-import { registerSecret, scrubSecrets, type Logger } from '../../src/logger.ts';
-import { splitMessage } from '../../src/outbox/split.ts';
+import type { Bridge, BridgeHost, DeliveryOutcome } from '../bridge.ts';
+import { registerSecret, type Logger } from '../../src/logger.ts';
 import { UserError } from '../../src/errors.ts';
 import type { Destination, Post } from '../../src/store/schema.ts';
 import {
@@ -46,6 +40,8 @@ import {
   parseTextCommand,
   stripLeadingMention,
 } from './format.ts';
+import { interactionContext, messageContext } from './context.ts';
+import { fitParts, outcomeOf, remember, safeError } from './delivery.ts';
 import { answerAutocomplete, answerSlashCommand } from './interactions.ts';
 import { slashCommands, type SlashSource } from './slash.ts';
 
@@ -86,30 +82,6 @@ const FATAL_CLOSE: Record<number, string> = {
 const MEMORY_LIMIT = 5000;
 /** Posts whose first parts went out before a later part failed. */
 const PROGRESS_LIMIT = 500;
-
-/** Put `key` last in a Map used as a bounded, insertion-ordered memory. */
-function remember<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {
-  map.delete(key);
-  map.set(key, value);
-  while (map.size > limit) {
-    const oldest = map.keys().next();
-    if (oldest.done) break;
-    map.delete(oldest.value);
-  }
-}
-
-/** An error as a log field with every secret removed. */
-function safeError(err: unknown): { type: string; message: string } {
-  if (!(err instanceof Error)) return { type: typeof err, message: scrubSecrets(String(err)) };
-  return { type: err.name, message: scrubSecrets(err.message) };
-}
-
-/** Role ids of a guild member, from discord.js's member or an interaction's raw member; `@everyone` (the guild id) included. */
-function roleIdsOf(member: GuildMember | APIInteractionGuildMember | null, guildId: string): string[] {
-  if (!member) return [guildId];
-  const ids = member instanceof GuildMember ? [...member.roles.cache.keys()] : member.roles;
-  return ids.includes(guildId) ? ids : [...ids, guildId];
-}
 
 /**
  * A Discord bot serving mindlink: guild channels, threads and DMs.
@@ -191,7 +163,7 @@ export class DiscordBridge implements Bridge {
     // In a DM the message itself notifies; a mention there would name someone the DM is not with.
     const pinged = (await this.isDm(client, channelId, post)) ? null : discordUserOf(post.ping);
     const mention = pinged ? `<@${pinged}> ` : '';
-    const messages = this.fit(parts, prefix.length, mention.length);
+    const messages = fitParts(parts, prefix.length, mention.length);
 
     const done = this.progress.get(post.id);
     const already = done && done.parts.every((p, i) => messages[i] === p) ? done : { parts: [], messageIds: [] };
@@ -213,7 +185,7 @@ export class DiscordBridge implements Bridge {
         messageIds.push(sent.id);
       } catch (err) {
         if (i > 0) remember(this.progress, post.id, { parts: messages.slice(0, i), messageIds }, PROGRESS_LIMIT);
-        return this.outcomeOf(err, post);
+        return outcomeOf(err, post, this.log);
       }
     }
     this.progress.delete(post.id);
@@ -349,43 +321,6 @@ export class DiscordBridge implements Bridge {
     this.log.info({ commands: body.length, guild: this.opts.guildId ?? null }, 'discord: slash commands registered');
   }
 
-  // ───────────────────────────── delivery ─────────────────────────────
-
-  /** Parts with room for the prefix (and the mention on the first): a part that no longer fits is split again. */
-  private fit(parts: string[], prefixLength: number, mentionLength: number): string[] {
-    const out: string[] = [];
-    parts.forEach((part, i) => {
-      const room = DISCORD_MAX_MESSAGE_LENGTH - prefixLength - (i === 0 ? mentionLength : 0);
-      if (part.length <= room) out.push(part);
-      else out.push(...splitMessage(part, Math.max(1, room)));
-    });
-    return out;
-  }
-
-  /** Map a failed send to the outbox's terms. */
-  private outcomeOf(err: unknown, post: Post): Exclude<DeliveryOutcome, { ok: true }> {
-    if (err instanceof RateLimitError) {
-      return { ok: false, retry: true, retryAfterMs: err.retryAfter, reason: `429: rate limited for ${err.retryAfter} ms` };
-    }
-    if (err instanceof DiscordAPIError) {
-      const reason = scrubSecrets(`${err.status} (${err.code}): ${err.message}`);
-      // The channel is gone, or the bot may not see or write in it: it will not take posts.
-      if (err.status === 404 || err.status === 403) return { ok: false, retry: false, reason };
-      if (err.status === 401) {
-        this.log.error({ post: post.id }, 'discord: the bot token was refused (DISCORD_TOKEN)');
-        return { ok: false, retry: true, retryAfterMs: 60_000, reason };
-      }
-      if (err.status === 429) return { ok: false, retry: true, retryAfterMs: 1000, reason };
-      if (err.status >= 500) return { ok: false, retry: true, retryAfterMs: 0, reason };
-      // Discord refused this message (400): it never will take it, but the channel is fine.
-      this.log.error({ post: post.id, dest: post.dest, reason }, 'discord refused a post');
-      return { ok: false, retry: false, reason, keepLink: true };
-    }
-    if (err instanceof HTTPError) return { ok: false, retry: true, retryAfterMs: 0, reason: `${err.status}: ${err.message}` };
-    // A network failure (or our own stop): the nonce makes the next attempt safe.
-    return { ok: false, retry: true, retryAfterMs: 0, reason: safeError(err).message };
-  }
-
   // ───────────────────────────── events in ─────────────────────────────
 
   /** A message: in a DM always; in a guild only where an avatar is linked, or when it mentions or answers the bot. */
@@ -401,21 +336,7 @@ export class DiscordBridge implements Bridge {
     const text = stripLeadingMention(message.content, botId);
     // Without MessageContent a guild message that neither mentions nor answers the bot arrives empty.
     if (text === '') return;
-    const chat: ChatContext = {
-      platform: 'discord',
-      from: `discord:${message.author.id}`,
-      fromName: message.member?.displayName ?? message.author.globalName ?? message.author.username,
-      dest,
-      chatKind: inGuild ? 'group' : 'private',
-      messageId: message.id,
-      ...(inGuild && message.guildId
-        ? {
-            guild: message.guildId,
-            roles: roleIdsOf(message.member, message.guildId),
-            canManageGuild: message.member?.permissions.has(PermissionFlagsBits.ManageGuild) ?? false,
-          }
-        : {}),
-    };
+    const chat = messageContext(message, dest, inGuild);
     const command = parseTextCommand(text);
     if (command) {
       this.enqueue(dest, () => host.runCommand({ ...chat, name: command.name, argsText: command.argsText }));
@@ -437,19 +358,7 @@ export class DiscordBridge implements Bridge {
   private onInteraction(interaction: Interaction): void {
     const host = this.host;
     if (!host || (!interaction.isChatInputCommand() && !interaction.isAutocomplete())) return;
-    const guildId = interaction.guildId;
-    const member = interaction.member;
-    const chat: ChatContext = {
-      platform: 'discord',
-      from: `discord:${interaction.user.id}`,
-      fromName: (member instanceof GuildMember ? member.displayName : (member?.nick ?? null)) ?? interaction.user.globalName ?? interaction.user.username,
-      dest: destinationOf(interaction.channelId ?? interaction.user.id),
-      chatKind: guildId ? 'group' : 'private',
-      messageId: null,
-      ...(guildId
-        ? { guild: guildId, roles: roleIdsOf(member, guildId), canManageGuild: interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false }
-        : {}),
-    };
+    const chat = interactionContext(interaction);
     const announces = (name: string): boolean => this.opts.commands.some((c) => c.name === name && c.announce === true);
     const handler = interaction.isAutocomplete()
       ? answerAutocomplete(host, interaction, chat, this.log)
