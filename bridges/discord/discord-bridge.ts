@@ -56,7 +56,7 @@ export interface DiscordBridgeOptions {
   log: Logger;
   /** The commands offered on Discord (from `commands/index.ts`), registered as slash commands. */
   commands: readonly (SlashSource & { announce?: boolean })[];
-  /** An interaction whose answer takes longer than this is deferred, then edited (Discord allows 3 s). Default 1500. */
+  /** An interaction whose answer takes longer than this is deferred, then edited (Discord allows 3 s); 0 defers every one. Default 1500. */
   deferAfterMs?: number;
   /** Longest 429 `Retry-After` (s) waited inside a delivery; a longer one goes back to the outbox. Default 30. */
   maxRetryAfterSeconds?: number;

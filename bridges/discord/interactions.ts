@@ -31,7 +31,7 @@ function replyOptions(content: string, ephemeral: boolean): InteractionReplyOpti
 
 /**
  * Run a slash command and answer it. Answered at once when the command takes
- * less than `deferAfterMs`; otherwise deferred (public for a command that
+ * less than `deferAfterMs` (≤ 0: never); otherwise deferred (public for a command that
  * announces, else only to the sender) and edited once the answer is there.
  * A refusal after a public deferral replaces the public "thinking" with a
  * message only the sender sees.
@@ -45,9 +45,11 @@ export async function answerSlashCommand(
   const answering = host.answerCommand({ ...chat, name: interaction.commandName, options: optionValues(interaction.options.data) });
   let timer: NodeJS.Timeout | undefined;
   const slow = new Promise<'slow'>((resolve) => {
-    timer = setTimeout(() => resolve('slow'), opts.deferAfterMs);
+    // 0 or less: defer every command at once.
+    if (opts.deferAfterMs <= 0) resolve('slow');
+    else timer = setTimeout(() => resolve('slow'), opts.deferAfterMs);
   });
-  const first = await Promise.race([answering, slow]);
+  const first = await Promise.race([slow, answering]);
   clearTimeout(timer);
   if (first !== 'slow') {
     const { parts, ephemeral } = shape(first);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeDiscord, Intent, option, type FakeChannel, type FakeGuild, type FakeUser, type SentMessage } from '../fakes/discord-api.ts';
+import type { DiscordBridgeOptions } from '../../bridges/discord/discord-bridge.ts';
 import { startMindlink, TOKEN, type Running } from './discord-helpers.ts';
 
 describe('Discord delivery', () => {
@@ -21,13 +22,13 @@ describe('Discord delivery', () => {
   const answersTo = (m: { id: string }): SentMessage[] => fake.posts.filter((p) => p.body.message_reference?.message_id === m.id);
   const answerTo = (m: { id: string }): Promise<SentMessage> => fake.waitForPost((p) => p.body.message_reference?.message_id === m.id, `the answer to ${m.id}`);
 
-  async function start(privileged?: { messageContent: boolean }): Promise<Running> {
+  async function start(privileged?: { messageContent: boolean }, bridgeOptions: Partial<DiscordBridgeOptions> = {}): Promise<Running> {
     fake = await FakeDiscord.start({ token: TOKEN, ...(privileged ? { privileged } : {}) });
     alice = fake.addUser('alice');
     home = fake.addGuild('Home', { owner: alice });
     general = fake.addChannel(home, 'general');
     dir = await mkdtemp(join(tmpdir(), 'mindlink-dc-'));
-    ml = await startMindlink(fake, dir, { ADMINS: `discord:${alice.id}` });
+    ml = await startMindlink(fake, dir, { ADMINS: `discord:${alice.id}` }, bridgeOptions);
     const created = await fake.slash({ user: alice, channel: general, name: 'avatar', options: [option.string('action', 'create'), option.string('name', 'steve')] }).reply();
     expect(created.content).toMatch(/^\[steve\] Created steve/);
     return ml;
@@ -154,5 +155,27 @@ describe('Discord delivery', () => {
     const off = await fake.slash({ user: alice, channel: general, name: 'verbose', options: [option.string('mode', 'off')] }).reply();
     expect(off.content).toBe('[steve] No more thoughts in the thread.');
     expect(running.core.store.state.data.streams).toEqual([]);
+  });
+
+  it('GIVEN commands slower than the deferral threshold THEN each is deferred and edited, and a late refusal goes only to its sender', async () => {
+    await start(undefined, { deferAfterMs: 0 });
+    const play = fake.slash({ user: alice, channel: general, name: 'play' });
+    expect(await play.callback()).toMatchObject({ type: 5, ephemeral: false });
+    expect(await play.reply()).toMatchObject({ content: '[steve] Playing. Choosing my first goal.', deferred: true, ephemeral: false });
+
+    const status = fake.slash({ user: alice, channel: general, name: 'status' });
+    expect(await status.callback()).toMatchObject({ type: 5, ephemeral: true });
+    expect((await status.reply()).content).toMatch(/^\[steve\] (choosing|working)/);
+
+    // /goal announces, so it is deferred in public; its refusal then replaces the public "thinking" with a private line.
+    const mallory = fake.addUser('mallory');
+    fake.addMember(home, mallory);
+    const refused = fake.slash({ user: mallory, channel: general, name: 'goal', options: [option.string('text', 'dig')] });
+    expect(await refused.callback()).toMatchObject({ type: 5, ephemeral: false });
+    const thinking = refused.state.original?.id;
+    expect(thinking).toBeDefined();
+    const followUp = await refused.followUp();
+    expect(followUp).toMatchObject({ ephemeral: true, content: "[steve] You can't control steve: ask its owner." });
+    await fake.waitFor(() => (fake.deleted.some((d) => d.messageId === thinking) ? true : undefined), 'the public reply removed');
   });
 });

@@ -137,6 +137,21 @@ describe('mindlink over Discord (real core, real discord.js, fake Discord)', () 
     expect(stranger.content).not.toMatch(/alex|steve/);
   });
 
+  it('GIVEN the server shared with the role THEN bob pilots alex too, and after /unshare he pilots nothing', async () => {
+    const shared = await slash(alice, general, 'share', [option.role('role', pilots)]);
+    expect(shared.content).toBe(`Shared every avatar on embedded (present and future) with <@&${pilots.id}>: members with that role may control them from this server's channels; everyone here may ask questions and see /status.`);
+    expect(await slash(bob, general, 'goal', [option.string('text', 'dig'), option.string('avatar', 'alex')])).toMatchObject({ ephemeral: false, content: '[alex] New goal from bob: dig. I\'m stopped: /play alex starts me.' });
+    // Every avatar of the server, the demo included, is the guild's to watch now.
+    expect((await slash(carol, general, 'avatars')).content.split('\n').map((l) => l.split(':')[0]).sort()).toEqual(['alex', 'demo', 'steve']);
+    const ended = await slash(alice, general, 'unshare');
+    expect(ended.content).toBe(`No longer shared: steve with <@&${pilots.id}>; avatars on embedded with <@&${pilots.id}>.`);
+    expect(ml.core.store.state.data.shares).toEqual([]);
+    expect(await slash(bob, general, 'stop', [option.string('avatar', 'steve')])).toMatchObject({ ephemeral: true, content: "[steve] You can't control steve: ask its owner." });
+    expect(await slash(bob, general, 'status', [option.string('avatar', 'alex')])).toMatchObject({ ephemeral: true, content: 'You have no avatar called "alex" here. /avatars lists yours.' });
+    // Steve stays shared for the tests below.
+    await slash(alice, general, 'share', [option.role('role', pilots), option.string('avatar', 'steve')]);
+  });
+
   it('GIVEN a goal with @everyone, a role and a user mention THEN no post or reply about it pings anyone', async () => {
     const since = fake.posts.length;
     const nasty = `Goal: ping @everyone @here <@&${pilots.id}> <@${carol.id}> now`;

@@ -4,7 +4,7 @@
  * DATA_DIR and the real discord.js client — against our fake Discord. Only
  * Minecraft and the engine are stand-ins (a FakeGame and a scripted TestEngine).
  */
-import { DiscordBridge } from '../../bridges/discord/discord-bridge.ts';
+import { DiscordBridge, type DiscordBridgeOptions } from '../../bridges/discord/discord-bridge.ts';
 import { commandList } from '../../commands/index.ts';
 import { parseConfig } from '../../src/config.ts';
 import { Mindlink, type GameProvider } from '../../src/core.ts';
@@ -35,7 +35,12 @@ export interface Running {
 }
 
 /** Start mindlink as `src/main.ts` does, with the Discord bridge pointed at the fake. */
-export async function startMindlink(fake: FakeDiscord, dataDir: string, env: Record<string, string> = {}): Promise<Running> {
+export async function startMindlink(
+  fake: FakeDiscord,
+  dataDir: string,
+  env: Record<string, string> = {},
+  bridgeOptions: Partial<DiscordBridgeOptions> = {},
+): Promise<Running> {
   const config = parseConfig({
     DATA_DIR: dataDir,
     CONSOLE: 'off',
@@ -62,6 +67,7 @@ export async function startMindlink(fake: FakeDiscord, dataDir: string, env: Rec
     log,
     commands: commandList('discord'),
     maxRetryAfterSeconds: 2,
+    ...bridgeOptions,
   });
   // Production pacing but no per-channel gap (it only slows the test), and short retry backoffs.
   await core.addBridge(bridge, { perChatIntervalMs: 0, globalPerSecond: 45, coalesce: true, backoff: { minMs: 200, maxMs: 1000 } });
