@@ -62,7 +62,8 @@ describe('guild sharing rights', () => {
     expect(roleFor(s, member('8', 'discord:555', ['other']), alex, [])).toBe('watcher');
     // Another guild, a DM, or an avatar on another server: the share does not reach.
     expect(roleFor(s, member('9', 'discord:555', ['R'], { guild: 'H' }), alex, [])).toBe('stranger');
-    expect(roleFor(s, { ...member('9', 'discord:777', ['R']), chatKind: 'private', guild: undefined }, alex, [])).toBe('stranger');
+    const { guild: _inDm, ...dm } = member('9', 'discord:777', ['R']);
+    expect(roleFor(s, { ...dm, chatKind: 'private' }, alex, [])).toBe('stranger');
     expect(roleFor(s, member('9', 'discord:555', ['R']), far, [])).toBe('stranger');
     // No share: a linked channel makes a watcher, nothing else.
     expect(roleFor(state(), member('9', 'discord:100', ['R']), steve, [])).toBe('watcher');
@@ -78,7 +79,8 @@ describe('guild sharing rights', () => {
     expect(mayShare(s, manager('2'), [], { server: 'embedded' })).toEqual({ ok: true, owner: 'pBob' });
     expect(mayShare(s, manager('3'), [], { server: 'embedded' })).toMatchObject({ ok: false });
     expect(mayShare(s, manager('3'), ['discord:3'], { server: 'embedded' })).toEqual({ ok: true, owner: undefined });
-    expect(mayShare(s, { ...manager('3'), platform: 'telegram', guild: undefined }, ['discord:3'], { server: 'embedded' })).toMatchObject({ ok: false });
+    const { guild: _none, ...elsewhere } = manager('3');
+    expect(mayShare(s, { ...elsewhere, platform: 'telegram' }, ['discord:3'], { server: 'embedded' })).toMatchObject({ ok: false });
   });
 
   it('GIVEN shares added twice and removed THEN one is kept and the removed ones are returned', () => {
