@@ -60,6 +60,8 @@ export interface RestFailure {
   global?: boolean;
   /** A Discord error body to send instead of the default for `status`. */
   body?: Json;
+  /** Only requests whose JSON body satisfies this fail (e.g. the second part of a long post). */
+  when?: (body: unknown) => boolean;
   /** How many matching requests fail (default 1). */
   times?: number;
 }
@@ -172,11 +174,12 @@ export class FakeCore {
 
   // --- REST failures ------------------------------------------------------
 
-  takeFailure(method: string, path: string): RestFailure | undefined {
+  takeFailure(method: string, path: string, body?: unknown): RestFailure | undefined {
     const at = this.failures.findIndex(
       (f) =>
         (f.method === undefined || f.method.toUpperCase() === method) &&
-        (f.path === undefined || (typeof f.path === 'string' ? path.startsWith(f.path) : f.path.test(path))),
+        (f.path === undefined || (typeof f.path === 'string' ? path.startsWith(f.path) : f.path.test(path))) &&
+        (f.when === undefined || f.when(body)),
     );
     if (at < 0) return undefined;
     const failure = this.failures[at];

@@ -316,7 +316,7 @@ export async function handleRest(core: FakeCore, req: IncomingMessage, res: Serv
     return finish(pathKnown ? reply(405, { message: '405: Method Not Allowed', code: 0 }) : reply(404, { message: '404: Not Found', code: 0 }));
   }
   if (match.auth && !authorized) return finish(reply(401, { message: '401: Unauthorized', code: 0 }));
-  const failure = core.takeFailure(method, path);
+  const failure = core.takeFailure(method, path, record.body);
   if (failure) return finish(failureReply(failure));
   try {
     const out = match.handler({ core, params: match.found.slice(1), body: record.body, query: url.searchParams });
