@@ -73,6 +73,20 @@ describe('Discord delivery', () => {
     expect(fake.faults).toEqual([]);
   });
 
+  it('GIVEN a long post whose second part is refused once THEN the retry sends only that part: each part arrives once, in order', async () => {
+    const running = await start();
+    const lines = Array.from({ length: 60 }, (_, i) => `line ${String(i).padStart(2, '0')} ${'·'.repeat(40)}`);
+    fake.failNext({ method: 'POST', path: `/channels/${general.id}/messages`, status: 429, retryAfter: 2.5, when: (b) => JSON.stringify(b).includes('line 59') });
+    running.core.postAbout('steve', 'info', lines.join('\n'), null);
+    await fake.waitForPost((p) => p.channelId === general.id && p.content.includes('line 59'));
+    await running.core.idle();
+    const parts = fake.posts.filter((p) => p.channelId === general.id && p.content.includes('line '));
+    expect(parts).toHaveLength(2);
+    expect(parts.every((p) => p.content.startsWith('[steve] ') && p.content.length <= 2000)).toBe(true);
+    expect(parts.map((p) => p.content.replace('[steve] ', '')).join('\n')).toBe(lines.join('\n'));
+    expect(fake.requests.filter((r) => r.status === 429)).toHaveLength(1);
+  });
+
   it('GIVEN posts still pending when mindlink stops THEN the next start delivers each exactly once and re-sends nothing accepted', async () => {
     await start();
     const m1 = fake.sendMessage({ channel: general, author: alice, content: 'stay near the river' });
