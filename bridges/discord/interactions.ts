@@ -24,8 +24,8 @@ function shape(answer: CommandAnswer): { parts: string[]; ephemeral: boolean } {
   return { parts: parts.length > 0 ? parts : [`${prefix}Done.`], ephemeral: answer.refused || !answer.announce };
 }
 
-function replyOptions(content: string, ephemeral: boolean): InteractionReplyOptions & { flags?: MessageFlags.Ephemeral } {
-  // The same mention rule as posts: the text (a goal, a player's name) can ping nobody.
+/** The reply's options: the same mention rule as posts, so the text (a goal, a player's name) can ping nobody. */
+function replyOptions(content: string, ephemeral: boolean): InteractionReplyOptions {
   return { content, allowedMentions: { parse: [], users: [], repliedUser: false }, ...(ephemeral ? { flags: MessageFlags.Ephemeral } : {}) };
 }
 
