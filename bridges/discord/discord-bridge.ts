@@ -211,7 +211,7 @@ export class DiscordBridge implements Bridge {
     const client = this.client;
     if (!channelId || !client) throw new UserError('no_threads', 'Discord is not connected right now; try again in a moment.');
     const channel = client.channels.cache.get(channelId);
-    if (!channel || channel.type !== ChannelType.GuildText) throw new UserError('no_threads', 'A thought stream opens in a text channel of a server, not in a DM or a thread.');
+    if (!channel || (channel.type !== ChannelType.GuildText && channel.type !== ChannelType.GuildAnnouncement)) throw new UserError('no_threads', 'A thought stream opens in a text channel of a server, not in a DM or a thread.');
     const body: RESTPostAPIChannelThreadsJSONBody = {
       name: name.slice(0, 100),
       type: ChannelType.PublicThread,
