@@ -16,10 +16,12 @@ import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
 import { Bot } from 'grammy';
 import { DiscordBridge } from '../bridges/discord/discord-bridge.ts';
 import { TelegramBridge } from '../bridges/telegram/telegram-bridge.ts';
-import type { Bridge } from '../bridges/bridge.ts';
-import { commandList } from '../commands/index.ts';
+import type { Bridge } from '../src/chat.ts';
 import { parseConfig } from '../src/config.ts';
-import { Mindlink, type GameProvider } from '../src/core.ts';
+import { commandList, createDispatcher } from '../commands/index.ts';
+import { Mindlink } from '../src/core.ts';
+import type { GameProvider } from '../src/game/game.ts';
+import { createSkillRegistry } from '../skills/index.ts';
 import { silentLogger } from '../src/logger.ts';
 import { FakeDiscord, type FakeChannel, type FakeUser } from '../test/fakes/discord-api.ts';
 import { FakeGame } from '../test/fakes/fake-game.ts';
@@ -57,13 +59,16 @@ async function startMindlink(dataDir: string, env: Record<string, string>, owner
   const core = await Mindlink.start({
     config,
     log: silentLogger(),
+    skills: createSkillRegistry,
+    commands: createDispatcher(),
     games,
     engines: () => new TestEngine((req) => (req.kind === 'question' ? "I'm at 0 64 0.\nSTATUS: working" : 'Working on it.\nSTATUS: working')),
     checkGoal: () => ({ checkable: false }),
   });
-  const person = core.ensurePerson(owner, 'owner');
-  await core.createAvatar('steve', person.id, { linkTo: dest });
-  await core.play('steve');
+  const person = core.people.ensurePerson(owner, 'owner');
+  await core.avatars.create('steve', person.id, {});
+  core.links.link('steve', dest, 'control');
+  await core.avatars.play('steve');
   await core.addBridge(bridge(), { perChatIntervalMs: 0, globalPerSecond: 1000, coalesce: false });
   return core;
 }

@@ -118,6 +118,8 @@ export class MessageRouter implements BridgeHost {
       case 'stop':
         return this.runCommand({ ...msg, name: 'stop', options: { avatar: avatar.name } });
       case 'goal':
+        // Said here, before the command's schema would refuse an empty text with its usage line.
+        if (!text.trim()) throw new UserError('empty_goal', 'Say what the goal is, e.g. "Goal: collect 10 oak logs".', avatar.name);
         return this.runCommand({ ...msg, name: 'goal', options: { text, avatar: avatar.name } });
       case 'question': {
         if (!avatars.isPlaying(avatar.name)) {

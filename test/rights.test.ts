@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatContext } from '../bridges/bridge.ts';
+import type { ChatContext } from '../src/chat.ts';
 import { mayShare, roleFor, shareCovers } from '../src/rights.ts';
 import { addShare, defaultServer, removeShares, roleIdOf } from '../src/sharing.ts';
 import { newAvatarRecord } from '../src/store/store.ts';

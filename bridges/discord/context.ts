@@ -10,7 +10,7 @@ import {
   type ChatInputCommandInteraction,
   type Message,
 } from 'discord.js';
-import type { ChatContext } from '../bridge.ts';
+import type { ChatContext } from '../../src/chat.ts';
 import type { Destination } from '../../src/store/schema.ts';
 import { destinationOf } from './format.ts';
 

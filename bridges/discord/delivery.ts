@@ -3,7 +3,7 @@
  * prefix and mention, and what Discord's answer to a send means for the outbox.
  */
 import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
-import type { DeliveryOutcome } from '../bridge.ts';
+import type { DeliveryOutcome } from '../../src/chat.ts';
 import { scrubSecrets, type Logger } from '../../src/logger.ts';
 import { splitMessage } from '../../src/outbox/split.ts';
 import type { Post } from '../../src/store/schema.ts';

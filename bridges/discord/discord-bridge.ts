@@ -24,7 +24,7 @@ import {
   type RESTPostAPIChannelMessageJSONBody,
   type RESTPostAPIChannelThreadsJSONBody,
 } from 'discord.js';
-import type { Bridge, BridgeHost, DeliveryOutcome } from '../bridge.ts';
+import type { Bridge, BridgeHost, DeliveryOutcome, SentParts } from '../../src/chat.ts';
 import { registerSecret, type Logger } from '../../src/logger.ts';
 import { UserError } from '../../src/errors.ts';
 import type { Destination, Post } from '../../src/store/schema.ts';
@@ -80,8 +80,6 @@ const FATAL_CLOSE: Record<number, string> = {
 };
 /** Remembered message → avatar pairs (for replies); old entries go first. */
 const MEMORY_LIMIT = 5000;
-/** Posts whose first parts went out before a later part failed. */
-const PROGRESS_LIMIT = 500;
 
 /**
  * A Discord bot serving mindlink: guild channels, threads and DMs.
@@ -107,8 +105,6 @@ export class DiscordBridge implements Bridge {
   private stopped = false;
   /** Message id of a bot post → the avatar it was about. */
   private readonly postAvatars = new Map<string, string>();
-  /** Post id → message ids of the parts already accepted, so a retry sends only the rest. */
-  private readonly progress = new Map<string, { parts: string[]; messageIds: string[] }>();
   /** Per channel, the handling of its messages in order; channels do not wait for each other. */
   private readonly chains = new Map<string, Promise<void>>();
   private readonly handlers = new Set<Promise<void>>();
@@ -154,7 +150,7 @@ export class DiscordBridge implements Bridge {
    * `allowed_mentions` lets through); every part with a nonce Discord enforces,
    * so a send repeated after a lost answer creates no second message.
    */
-  async deliver(post: Post, parts: string[]): Promise<DeliveryOutcome> {
+  async deliver(post: Post, parts: string[], progress: (sent: SentParts) => void = () => {}): Promise<DeliveryOutcome> {
     const channelId = channelOf(post.dest);
     if (!channelId) return { ok: false, retry: false, reason: `not a Discord destination: ${post.dest}`, keepLink: true };
     const client = this.client;
@@ -165,8 +161,9 @@ export class DiscordBridge implements Bridge {
     const mention = pinged ? `<@${pinged}> ` : '';
     const messages = fitParts(parts, prefix.length, mention.length);
 
-    const done = this.progress.get(post.id);
-    const already = done && done.parts.every((p, i) => messages[i] === p) ? done : { parts: [], messageIds: [] };
+    // Parts an earlier attempt sent (kept in the outbox, so across a restart too) are skipped while they are still the same parts.
+    const done = post.sent;
+    const already = done && done.parts.length < messages.length && done.parts.every((p, i) => messages[i] === p) ? done : { parts: [], messageIds: [] };
     const messageIds = [...already.messageIds];
     for (let i = already.parts.length; i < messages.length; i += 1) {
       const first = i === 0;
@@ -183,12 +180,11 @@ export class DiscordBridge implements Bridge {
         const sent = (await client.rest.post(Routes.channelMessages(channelId), { body })) as APIMessage;
         if (post.avatar) remember(this.postAvatars, sent.id, post.avatar, MEMORY_LIMIT);
         messageIds.push(sent.id);
+        if (i < messages.length - 1) progress({ parts: messages.slice(0, i + 1), messageIds: [...messageIds] });
       } catch (err) {
-        if (i > 0) remember(this.progress, post.id, { parts: messages.slice(0, i), messageIds }, PROGRESS_LIMIT);
         return outcomeOf(err, post, this.log);
       }
     }
-    this.progress.delete(post.id);
     return { ok: true, messageIds };
   }
 
@@ -334,9 +330,14 @@ export class DiscordBridge implements Bridge {
     const mentioned = mentionsUser(message.content, botId);
     if (inGuild && !mentioned && replyToAvatar === null && !host.isLinked(dest)) return;
     const text = stripLeadingMention(message.content, botId);
-    // Without MessageContent a guild message that neither mentions nor answers the bot arrives empty.
-    if (text === '') return;
     const chat = messageContext(message, dest, inGuild);
+    if (text === '') {
+      // A sticker or a file meant for the bot (a DM, a mention, a reply to its post) gets a line saying what mindlink reads.
+      const what = message.stickers.size > 0 ? 'a sticker' : message.attachments.size > 0 ? 'a file' : null;
+      if (what && (!inGuild || mentioned || replyToAvatar !== null)) this.enqueue(dest, () => host.notRead(chat, what));
+      // Anything else empty is a guild message whose text Discord withheld (no MessageContent): not for mindlink.
+      return;
+    }
     const command = parseTextCommand(text);
     if (command) {
       this.enqueue(dest, () => host.runCommand({ ...chat, name: command.name, argsText: command.argsText }));

@@ -8,7 +8,7 @@
  * and its answer belongs to it, not to the outbox.
  */
 import { MessageFlags, type AutocompleteInteraction, type ChatInputCommandInteraction, type InteractionReplyOptions } from 'discord.js';
-import type { BridgeHost, ChatContext, CommandAnswer } from '../bridge.ts';
+import type { BridgeHost, ChatContext, CommandAnswer } from '../../src/chat.ts';
 import type { Logger } from '../../src/logger.ts';
 import { splitMessage } from '../../src/outbox/split.ts';
 import { DISCORD_MAX_MESSAGE_LENGTH } from './format.ts';

@@ -77,7 +77,7 @@ describe('Discord delivery', () => {
     const running = await start();
     const lines = Array.from({ length: 60 }, (_, i) => `line ${String(i).padStart(2, '0')} ${'·'.repeat(40)}`);
     fake.failNext({ method: 'POST', path: `/channels/${general.id}/messages`, status: 429, retryAfter: 2.5, when: (b) => JSON.stringify(b).includes('line 59') });
-    running.core.postAbout('steve', 'info', lines.join('\n'), null);
+    running.core.poster.about('steve', 'info', lines.join('\n'), null);
     await fake.waitForPost((p) => p.channelId === general.id && p.content.includes('line 59'));
     await running.core.idle();
     const parts = fake.posts.filter((p) => p.channelId === general.id && p.content.includes('line '));
@@ -132,7 +132,7 @@ describe('Discord delivery', () => {
     }
     fake.forbidChannel(closed);
     fake.deleteChannel(thread);
-    running.core.postAbout('steve', 'info', 'news for everyone', null);
+    running.core.poster.about('steve', 'info', 'news for everyone', null);
     await fake.waitForPost((p) => p.channelId === general.id && p.content === '[steve] news for everyone');
     // The courier settles each refusal (drop, unlink) before it counts as idle.
     await running.core.idle();

@@ -78,7 +78,7 @@ describe('mindlink over Discord (real core, real discord.js, fake Discord)', () 
     expect((await say(general, alice, 'Goal: get 30 logs')).content).toBe('[steve] New goal from alice: get 30 logs.');
     expect((await say(general, alice, 'where are you?')).content).toBe("[steve] I'm at 0 64 0, next to a birch.");
     expect((await say(general, alice, 'stay near the river')).content).toBe('[steve] Noted as direction #1.');
-    expect(ml.core.avatar('steve')?.directions.open.map((d) => d.text)).toEqual(['stay near the river']);
+    expect(ml.core.avatars.get('steve')?.directions.open.map((d) => d.text)).toEqual(['stay near the river']);
   });
 
   it('GIVEN a thread and a DM linked with /link THEN messages there reach the avatar too', async () => {

@@ -5,9 +5,11 @@
  * Minecraft and the engine are stand-ins (a FakeGame and a scripted TestEngine).
  */
 import { DiscordBridge, type DiscordBridgeOptions } from '../../bridges/discord/discord-bridge.ts';
-import { commandList } from '../../commands/index.ts';
 import { parseConfig } from '../../src/config.ts';
-import { Mindlink, type GameProvider } from '../../src/core.ts';
+import { commandList, createDispatcher } from '../../commands/index.ts';
+import { Mindlink } from '../../src/core.ts';
+import type { GameProvider } from '../../src/game/game.ts';
+import { createSkillRegistry } from '../../skills/index.ts';
 import { createLogger, silentLogger } from '../../src/logger.ts';
 import type { FakeDiscord } from '../fakes/discord-api.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
@@ -54,6 +56,8 @@ export async function startMindlink(
   const log = process.env.TEST_LOG ? createLogger(process.env.TEST_LOG, { pretty: false }) : silentLogger();
   const core = await Mindlink.start({
     config,
+    skills: createSkillRegistry,
+    commands: createDispatcher(),
     log,
     games,
     engines: () => new TestEngine(script),

@@ -19,7 +19,7 @@ describe('slash commands from the command schemas', () => {
   it('GIVEN /goal, /link, /avatar and /share THEN strings, avatar autocomplete, enum choices and the role option come out', () => {
     const byName = Object.fromEntries(slashCommands(commandList('discord')).map((c) => [c.name, c]));
     expect(byName.goal?.options).toEqual([
-      expect.objectContaining({ name: 'text', type: ApplicationCommandOptionType.String, required: true, max_length: 2000 }),
+      expect.objectContaining({ name: 'text', type: ApplicationCommandOptionType.String, required: true, min_length: 1 }),
       expect.objectContaining({ name: 'avatar', type: ApplicationCommandOptionType.String, required: false, autocomplete: true }),
     ]);
     expect(byName.link?.options?.[1]).toMatchObject({ name: 'mode', choices: [{ name: 'control', value: 'control' }, { name: 'watch', value: 'watch' }], required: false });
