@@ -1,0 +1,521 @@
+/**
+ * A fake Discord (REST + gateway) for tests: the real discord.js `Client`
+ * talks to it through `rest: { api: fake.apiUrl }` (the gateway URL comes
+ * from `GET /gateway/bot`). One HTTP server on 127.0.0.1, port 0, JSON
+ * encoding, no compression.
+ *
+ * It behaves like Discord where our code depends on it: IDENTIFY → READY
+ * (guilds unavailable) → GUILD_CREATE per guild, heartbeats, RESUME with
+ * replay of missed events, intents honoured (MessageContent blanks other
+ * people's guild messages unless they mention the bot; a privileged intent
+ * the application may not use closes with 4014), `allowed_mentions` decides
+ * who a post pings ({@link SentMessage.pings}), message bodies are checked
+ * (2000 characters, not empty), commands are checked on registration, an
+ * interaction is acknowledged once (204, no content-type) and its webhook
+ * answers follow-ups and `@original` edits. Failures can be injected: 429
+ * with `Retry-After`, 5xx, 403/404 channels, gateway drops and close codes.
+ *
+ * @example
+ * const fake = await FakeDiscord.start();
+ * const alice = fake.addUser('alice');
+ * const guild = fake.addGuild('Home', { owner: alice });
+ * const general = fake.addChannel(guild, 'general');
+ * const client = new Client({ intents, partials: [Partials.Channel], rest: { api: fake.apiUrl } });
+ * await client.login(fake.token);
+ * fake.sendMessage({ channel: general, author: alice, content: 'hello' });
+ * const reply = await fake.nextMessage(general.id);
+ * // teardown: await client.destroy(); await fake.close();
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { FakeCore, type InteractionCallback, type InteractionState, type MessageEdit, type RestFailure, type RestRequest, type SentMessage } from './discord/core.ts';
+import { FakeGateway, PRIVILEGED_INTENTS, type CloseRecord, type IdentifyRecord, type ResumeRecord } from './discord/gateway.ts';
+import { createInteraction, type InteractionOption } from './discord/interactions.ts';
+import type { Pings } from './discord/messages.ts';
+import { ChannelType, Intent, type FakeChannel, type FakeGuild, type FakeMessage, type FakeRole, type FakeUser, type Json } from './discord/model.ts';
+import { handleRest } from './discord/rest.ts';
+
+export { ALL_PERMISSIONS, ChannelType, DEFAULT_EVERYONE_PERMISSIONS, EPHEMERAL, Intent, Permission } from './discord/model.ts';
+export type { FakeChannel, FakeGuild, FakeMessage, FakeRole, FakeUser } from './discord/model.ts';
+export type { InteractionCallback, MessageEdit, RestFailure, RestRequest, SentMessage } from './discord/core.ts';
+export type { CloseRecord, IdentifyRecord, ResumeRecord } from './discord/gateway.ts';
+export type { InteractionOption } from './discord/interactions.ts';
+export type { AllowedMentions, MessageBody, Pings } from './discord/messages.ts';
+
+export interface FakeDiscordOptions {
+  /** The bot token (default `fake-bot-token`). */
+  token?: string;
+  /** The bot user's name (default `mindlink`). */
+  botName?: string;
+  /** HELLO's heartbeat interval (default 41250 ms, as on Discord). */
+  heartbeatIntervalMs?: number;
+  /** Privileged intents the application may use (default: all of them). */
+  privileged?: PrivilegedIntents;
+}
+
+export interface PrivilegedIntents {
+  messageContent?: boolean;
+  guildMembers?: boolean;
+  guildPresences?: boolean;
+}
+
+/** Builders for interaction options (as Discord sends them in `data.options`). */
+export const option = {
+  string: (name: string, value: string): InteractionOption => ({ name, type: 3, value }),
+  integer: (name: string, value: number): InteractionOption => ({ name, type: 4, value }),
+  boolean: (name: string, value: boolean): InteractionOption => ({ name, type: 5, value }),
+  user: (name: string, user: FakeUser): InteractionOption => ({ name, type: 6, value: user.id }),
+  channel: (name: string, channel: FakeChannel): InteractionOption => ({ name, type: 7, value: channel.id }),
+  role: (name: string, role: FakeRole): InteractionOption => ({ name, type: 8, value: role.id }),
+  number: (name: string, value: number): InteractionOption => ({ name, type: 10, value }),
+  /** The option the user is typing in (autocomplete); `type` 3 string unless given. */
+  focused: (name: string, value: string, type = 3): InteractionOption => ({ name, type, value, focused: true }),
+  subcommand: (name: string, options: InteractionOption[] = []): InteractionOption => ({ name, type: 1, options }),
+};
+
+/** What the user sees as the interaction's response. */
+export interface InteractionReply {
+  content: string;
+  ephemeral: boolean;
+  /** Whether it came through a deferred reply and an `@original` edit. */
+  deferred: boolean;
+  pings: Pings;
+  /** The body that set it (the callback's `data` or the edit's body). */
+  body: Json;
+}
+
+/** A slash command or autocomplete interaction the test injected. */
+export class InteractionHandle {
+  constructor(
+    private readonly fake: FakeDiscord,
+    readonly state: InteractionState,
+  ) {}
+
+  get id(): string {
+    return this.state.id;
+  }
+
+  /** INTERACTION_CREATE's `d`. */
+  get payload(): Json {
+    return this.state.payload;
+  }
+
+  /** Resolves with the interaction's callback (type 4 reply, 5 deferred, 8 autocomplete result, …). */
+  callback(): Promise<InteractionCallback> {
+    return this.fake.waitFor(() => this.state.callback ?? undefined, `the callback of /${this.state.name}`);
+  }
+
+  /**
+   * Resolves with the response the user sees: the reply (type 4), or for a
+   * deferred reply (type 5) the first `@original` edit.
+   */
+  async reply(): Promise<InteractionReply> {
+    const cb = await this.callback();
+    if (cb.type === 4) {
+      const sent = this.fake.posts.find((p) => p.interactionId === this.id && p.via === 'interaction');
+      return { content: String(cb.data.content ?? ''), ephemeral: cb.ephemeral, deferred: false, pings: sent?.pings ?? noPings, body: cb.data };
+    }
+    if (cb.type !== 5) throw new Error(`fake Discord: /${this.state.name} was answered with callback type ${cb.type}, not a reply`);
+    const edit = await this.fake.waitFor(
+      () => this.state.edits.find((e) => e.messageId === this.state.original?.id),
+      `the edit of /${this.state.name}'s deferred reply`,
+    );
+    return { content: edit.content, ephemeral: cb.ephemeral, deferred: true, pings: edit.pings, body: edit.body };
+  }
+
+  /** Resolves with follow-up number `index` (0 = the first). */
+  followUp(index = 0): Promise<SentMessage> {
+    return this.fake.waitFor(() => this.state.followUps[index], `follow-up ${index} of /${this.state.name}`);
+  }
+
+  /** Resolves with the choices of an autocomplete answer (callback type 8). */
+  async choices(): Promise<{ name: string; value: string | number }[]> {
+    const cb = await this.callback();
+    if (cb.type !== 8) throw new Error(`fake Discord: autocomplete of /${this.state.name} was answered with type ${cb.type}`);
+    return cb.data.choices as { name: string; value: string | number }[];
+  }
+
+  /** Every edit of this interaction's messages. */
+  get edits(): readonly MessageEdit[] {
+    return this.state.edits;
+  }
+}
+
+const noPings: Pings = { users: [], roles: [], everyone: false };
+
+export class FakeDiscord {
+  readonly token: string;
+  /** For discord.js: `new Client({ rest: { api: fake.apiUrl } })`. */
+  readonly apiUrl: string;
+  readonly gatewayUrl: string;
+  readonly #core: FakeCore;
+  readonly #gateway: FakeGateway;
+  readonly #server: Server;
+  readonly #sockets = new Set<Socket>();
+  /** Posts already returned by {@link nextMessage}. */
+  readonly #taken = new Set<SentMessage>();
+
+  private constructor(core: FakeCore, gateway: FakeGateway, server: Server, port: number) {
+    this.#core = core;
+    this.#gateway = gateway;
+    this.#server = server;
+    this.token = core.token;
+    this.apiUrl = `http://127.0.0.1:${port}/api`;
+    this.gatewayUrl = `ws://127.0.0.1:${port}`;
+    server.on('connection', (s) => {
+      this.#sockets.add(s);
+      s.on('close', () => this.#sockets.delete(s));
+    });
+  }
+
+  static async start(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
+    const core = new FakeCore(options.token ?? 'fake-bot-token', options.botName ?? 'mindlink', privilegedBits(options.privileged ?? {}));
+    const gateway = new FakeGateway({
+      token: core.token,
+      botId: core.world.bot.id,
+      heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
+      url: () => core.gatewayUrl,
+      allowedPrivileged: () => core.allowedPrivileged,
+      ready: (sessionId) => ({
+        v: 10,
+        user: { ...core.world.userPayload(core.world.bot), verified: true, mfa_enabled: false, email: null },
+        guilds: [...core.world.guilds.keys()].map((id) => ({ id, unavailable: true })),
+        session_id: sessionId,
+        resume_gateway_url: core.gatewayUrl,
+        shard: [0, 1],
+        application: { id: core.applicationId, flags: 0 },
+        private_channels: [],
+        relationships: [],
+        presences: [],
+        guild_join_requests: [],
+        user_settings: {},
+        geo_ordered_rtc_regions: [],
+      }),
+      guilds: () => [...core.world.guilds.values()].map((g) => core.world.guildCreatePayload(g)),
+      membersChunks: (request, intents) => membersChunks(core, request, intents),
+      changed: () => core.changed(),
+    });
+    core.gateway = gateway;
+    const server = createServer((req, res) => {
+      handleRest(core, req, res).catch((error: unknown) => {
+        core.faults.push(error instanceof Error ? error : new Error(String(error)));
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+    });
+    server.on('upgrade', (req, socket, head) => gateway.upgrade(req, socket, head));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    const port = (server.address() as AddressInfo).port;
+    core.gatewayUrl = `ws://127.0.0.1:${port}`;
+    return new FakeDiscord(core, gateway, server, port);
+  }
+
+  // --- the world ------------------------------------------------------------
+
+  get bot(): FakeUser {
+    return this.#core.world.bot;
+  }
+
+  get applicationId(): string {
+    return this.#core.applicationId;
+  }
+
+  addUser(username: string, extra: { globalName?: string; bot?: boolean } = {}): FakeUser {
+    return this.#core.world.addUser(username, extra);
+  }
+
+  /** A guild the bot is in (GUILD_CREATE is dispatched if a client is connected). */
+  addGuild(name: string, extra: { owner?: FakeUser } = {}): FakeGuild {
+    const guild = this.#core.world.addGuild(name, (extra.owner ?? this.bot).id);
+    this.#core.dispatch('GUILD_CREATE', this.#core.world.guildCreatePayload(guild));
+    return guild;
+  }
+
+  addRole(guild: FakeGuild, name: string, extra: { permissions?: bigint; mentionable?: boolean } = {}): FakeRole {
+    const role = this.#core.world.addRole(guild.id, name, extra.permissions ?? 0n, { mentionable: extra.mentionable ?? false });
+    this.#core.dispatch('GUILD_ROLE_CREATE', { guild_id: guild.id, role: this.#core.world.rolePayload(role) });
+    return role;
+  }
+
+  /** The @everyone role (its id is the guild's). */
+  everyone(guild: FakeGuild): FakeRole {
+    const role = guild.roles.get(guild.id);
+    if (!role) throw new Error('fake Discord: guild without @everyone');
+    return role;
+  }
+
+  addMember(guild: FakeGuild, user: FakeUser, extra: { roles?: FakeRole[]; nick?: string } = {}): void {
+    this.#core.world.addMember(guild.id, user.id, (extra.roles ?? []).map((r) => r.id), extra.nick ?? null);
+    this.#core.dispatch('GUILD_MEMBER_ADD', { guild_id: guild.id, ...this.#core.world.memberPayload(guild.id, user.id, true) });
+  }
+
+  /** Replaces a member's roles (GUILD_MEMBER_UPDATE). */
+  setRoles(guild: FakeGuild, user: FakeUser, roles: FakeRole[]): void {
+    const member = guild.members.get(user.id);
+    if (!member) throw new Error(`fake Discord: ${user.username} is not a member of ${guild.name}`);
+    member.roles = roles.map((r) => r.id);
+    this.#core.dispatch('GUILD_MEMBER_UPDATE', { guild_id: guild.id, ...this.#core.world.memberPayload(guild.id, user.id, true) });
+  }
+
+  /** A text channel (CHANNEL_CREATE if a client is connected). */
+  addChannel(guild: FakeGuild, name: string): FakeChannel {
+    const channel = this.#core.world.addChannel({ type: ChannelType.GuildText, name, guildId: guild.id });
+    this.#core.dispatch('CHANNEL_CREATE', this.#core.world.channelPayload(channel));
+    return channel;
+  }
+
+  /** A thread a person opened in `parent` (THREAD_CREATE). */
+  addThread(parent: FakeChannel, name: string, extra: { owner?: FakeUser; private?: boolean } = {}): FakeChannel {
+    const type = extra.private ? ChannelType.PrivateThread : ChannelType.PublicThread;
+    return this.#core.createThread(parent.id, name, type, (extra.owner ?? this.bot).id, null);
+  }
+
+  /** The DM channel between the bot and `user`. */
+  dmChannel(user: FakeUser): FakeChannel {
+    return this.#core.world.dmChannel(user.id);
+  }
+
+  channel(id: string): FakeChannel {
+    return this.#core.world.channel(id);
+  }
+
+  message(id: string): FakeMessage | undefined {
+    return this.#core.world.messages.get(id);
+  }
+
+  // --- injection ------------------------------------------------------------
+
+  /** A person writes in a guild channel, a thread or a DM channel (MESSAGE_CREATE). */
+  sendMessage(input: { channel: FakeChannel; author: FakeUser; content: string; replyTo?: FakeMessage | SentMessage }): FakeMessage {
+    const replyTo = input.replyTo ? ('message' in input.replyTo ? input.replyTo.message.id : input.replyTo.id) : null;
+    return this.#core.userMessage(input.channel.id, input.author.id, input.content, replyTo);
+  }
+
+  /** A person writes to the bot in a DM (MESSAGE_CREATE with `channel_type: 1`, no guild). */
+  sendDm(author: FakeUser, content: string): FakeMessage {
+    return this.#core.userMessage(this.dmChannel(author).id, author.id, content, null);
+  }
+
+  /** A person runs a slash command (it must be registered). */
+  slash(input: { user: FakeUser; channel: FakeChannel; name: string; options?: InteractionOption[] }): InteractionHandle {
+    const state = createInteraction(this.#core, 2, { userId: input.user.id, channelId: input.channel.id, name: input.name, options: input.options ?? [] });
+    return new InteractionHandle(this, state);
+  }
+
+  /** A person types in a command option with autocomplete (one option must be `focused`). */
+  autocomplete(input: { user: FakeUser; channel: FakeChannel; name: string; options: InteractionOption[] }): InteractionHandle {
+    const state = createInteraction(this.#core, 4, { userId: input.user.id, channelId: input.channel.id, name: input.name, options: input.options });
+    return new InteractionHandle(this, state);
+  }
+
+  /** The next matching REST request(s) fail as described (429, 5xx, any status). */
+  failNext(failure: RestFailure): void {
+    this.#core.failures.push({ ...failure, left: failure.times ?? 1 });
+  }
+
+  /** Every request touching this channel (and its threads) gets 403 Missing Access from now on. */
+  forbidChannel(channel: FakeChannel): void {
+    this.#core.forbidden.add(channel.id);
+  }
+
+  /** Deletes a channel (CHANNEL_DELETE / THREAD_DELETE); requests to it get 404 Unknown Channel. */
+  deleteChannel(channel: FakeChannel): void {
+    const world = this.#core.world;
+    world.channels.delete(channel.id);
+    const isThread = channel.type === ChannelType.PublicThread || channel.type === ChannelType.PrivateThread;
+    if (isThread) this.#core.dispatch('THREAD_DELETE', { id: channel.id, guild_id: channel.guildId, parent_id: channel.parentId, type: channel.type });
+    else this.#core.dispatch('CHANNEL_DELETE', world.channelPayload(channel));
+    this.#core.changed();
+  }
+
+  /** This user no longer accepts DMs from the bot (403 50007 on send). */
+  closeDms(user: FakeUser): void {
+    this.#core.closedDms.add(user.id);
+  }
+
+  /** Which privileged intents the application may use from the next IDENTIFY on (others close with 4014). */
+  setPrivileged(privileged: PrivilegedIntents): void {
+    this.#core.allowedPrivileged = privilegedBits(privileged);
+  }
+
+  // --- the gateway ------------------------------------------------------------
+
+  /** Cuts every gateway socket without a close frame; the client should RESUME. Returns how many. */
+  dropGateway(): number {
+    return this.#gateway.drop();
+  }
+
+  /** Closes every gateway socket with `code` (e.g. 4000 resumable, 4014 disallowed intents). */
+  closeGateway(code: number, reason = ''): number {
+    return this.#gateway.closeWith(code, reason);
+  }
+
+  /** op 7: the client should reconnect and resume. */
+  requestReconnect(): void {
+    this.#gateway.requestReconnect();
+  }
+
+  /** op 9: the session is invalid (`resumable: false` makes the client identify anew). */
+  invalidateSession(resumable: boolean): void {
+    this.#gateway.invalidateSession(resumable);
+  }
+
+  /** op 1: the client must send a heartbeat now. */
+  requestHeartbeat(): void {
+    this.#gateway.requestHeartbeat();
+  }
+
+  /** Sends any dispatch event to every session (e.g. a payload the fake does not model). */
+  dispatch(t: string, d: Json): void {
+    this.#core.dispatch(t, d);
+    this.#core.changed();
+  }
+
+  // --- records ----------------------------------------------------------------
+
+  get requests(): readonly RestRequest[] {
+    return this.#core.requests;
+  }
+
+  /** Every message the bot created (channel posts, interaction replies, follow-ups), in order. */
+  get posts(): readonly SentMessage[] {
+    return this.#core.posts;
+  }
+
+  get edits(): readonly MessageEdit[] {
+    return this.#core.edits;
+  }
+
+  get deleted(): readonly { channelId: string; messageId: string }[] {
+    return this.#core.deleted;
+  }
+
+  /** Registered commands: `global`, `guilds` (by guild id), and every bulk `overwrites` in order. */
+  get commands(): FakeCore['commands'] {
+    return this.#core.commands;
+  }
+
+  get identifies(): readonly IdentifyRecord[] {
+    return this.#gateway.identifies;
+  }
+
+  get resumes(): readonly ResumeRecord[] {
+    return this.#gateway.resumes;
+  }
+
+  get gatewayCloses(): readonly CloseRecord[] {
+    return this.#gateway.closes;
+  }
+
+  /** Query strings of every gateway connection (`v`, `encoding`, `compress`). */
+  get gatewayConnections(): readonly Record<string, string>[] {
+    return this.#gateway.connections;
+  }
+
+  get heartbeats(): number {
+    return this.#gateway.heartbeats;
+  }
+
+  /** Sessions connected and identified (or resumed) right now. */
+  get liveSessions(): number {
+    return this.#gateway.liveSessions;
+  }
+
+  /** Errors inside the fake itself (each was answered 500). */
+  get faults(): readonly Error[] {
+    return this.#core.faults;
+  }
+
+  // --- waits ------------------------------------------------------------------
+
+  /** Resolves with the first non-undefined value of `probe`, checked now and after every change. */
+  waitFor<T>(probe: () => T | undefined, what = 'a condition'): Promise<T> {
+    return this.#core.waitFor(probe, what);
+  }
+
+  /**
+   * The oldest bot message (in `channelId`, or anywhere) not yet returned
+   * by this method: each call takes the next one, so no post is missed or
+   * returned twice, however fast the bot answers.
+   */
+  nextMessage(channelId?: string): Promise<SentMessage> {
+    return this.waitFor(() => {
+      const next = this.#core.posts.find((p) => !this.#taken.has(p) && (channelId === undefined || p.channelId === channelId));
+      if (next) this.#taken.add(next);
+      return next;
+    }, `the next message${channelId ? ` in channel ${channelId}` : ''}`);
+  }
+
+  /** The first bot message (past or future) that satisfies `pred`. */
+  waitForPost(pred: (p: SentMessage) => boolean, what = 'a matching post'): Promise<SentMessage> {
+    return this.waitFor(() => this.#core.posts.find(pred), what);
+  }
+
+  /** The first REST request (past or future) that satisfies `pred`. */
+  waitForRequest(pred: (r: RestRequest) => boolean, what = 'a matching request'): Promise<RestRequest> {
+    return this.waitFor(() => this.#core.requests.find((r) => r.status !== 0 && pred(r)), what);
+  }
+
+  /** Resolves once `n` sessions are connected and identified or resumed. */
+  waitForSessions(n = 1): Promise<number> {
+    return this.waitFor(() => (this.#gateway.liveSessions >= n ? this.#gateway.liveSessions : undefined), `${n} live gateway session(s)`);
+  }
+
+  /** Resolves with the commands of `scope` (`global` or a guild) once a bulk overwrite of it was accepted. */
+  waitForCommands(scope: 'global' | FakeGuild = 'global'): Promise<readonly Json[]> {
+    const guildId = scope === 'global' ? null : scope.id;
+    const key = guildId ?? 'global';
+    return this.waitFor(
+      () => (this.#core.commands.overwrites.some((o) => o.scope === key) ? this.#core.commands.list(guildId) : undefined),
+      `a command overwrite (${key})`,
+    );
+  }
+
+  /** Closes every socket and the server, and rejects every pending wait. */
+  async close(): Promise<void> {
+    this.#core.close();
+    this.#gateway.close();
+    const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    for (const s of this.#sockets) s.destroy();
+    this.#server.closeAllConnections();
+    await closed;
+  }
+}
+
+function privilegedBits(p: PrivilegedIntents): number {
+  return (
+    (p.messageContent === false ? 0 : Intent.MessageContent) |
+    (p.guildMembers === false ? 0 : Intent.GuildMembers) |
+    (p.guildPresences === false ? 0 : Intent.GuildPresences)
+  ) & PRIVILEGED_INTENTS;
+}
+
+/** GUILD_MEMBERS_CHUNK for op 8: by `user_ids`, or by name prefix `query` (the whole list needs GuildMembers). */
+function membersChunks(core: FakeCore, request: Json, intents: number): Json[] {
+  const guildIds = Array.isArray(request.guild_id) ? request.guild_id.map(String) : [String(request.guild_id)];
+  return guildIds.flatMap((guildId) => {
+    const guild = core.world.guilds.get(guildId);
+    if (!guild) return [];
+    const ids = request.user_ids === undefined ? null : (Array.isArray(request.user_ids) ? request.user_ids : [request.user_ids]).map(String);
+    const query = typeof request.query === 'string' ? request.query.toLowerCase() : '';
+    const limit = typeof request.limit === 'number' && request.limit > 0 ? request.limit : Infinity;
+    let members = [...guild.members.keys()];
+    if (ids) members = members.filter((id) => ids.includes(id));
+    else if (query !== '') members = members.filter((id) => core.world.user(id).username.toLowerCase().startsWith(query));
+    else if (!(intents & Intent.GuildMembers)) members = [];
+    members = members.slice(0, limit);
+    return [
+      {
+        guild_id: guildId,
+        members: members.map((id) => core.world.memberPayload(guildId, id, true)),
+        chunk_index: 0,
+        chunk_count: 1,
+        not_found: ids ? ids.filter((id) => !guild.members.has(id)) : [],
+        ...(request.nonce !== undefined ? { nonce: request.nonce } : {}),
+      },
+    ];
+  });
+}

@@ -1,0 +1,198 @@
+/**
+ * Interactions: INTERACTION_CREATE payloads for slash commands and
+ * autocomplete (with the member's roles and permissions and resolved
+ * roles/users/channels), the callback (`POST /interactions/{id}/{token}/callback`,
+ * answered once), and the interaction webhook (`@original` edits and follow-ups).
+ */
+import type { FakeCore, InteractionState } from './core.ts';
+import { ApiError, formError, unknown } from './messages.ts';
+import { ChannelType, EPHEMERAL, type FakeMessage, type Json } from './model.ts';
+
+/** An option as Discord sends it in `data.options` (types: 3 string, 4 integer, 5 boolean, 6 user, 7 channel, 8 role, 10 number). */
+export interface InteractionOption {
+  name: string;
+  type: number;
+  value?: string | number | boolean;
+  focused?: boolean;
+  options?: InteractionOption[];
+}
+
+export interface InteractionInput {
+  userId: string;
+  channelId: string;
+  /** The command's name; it must be registered (in the channel's guild or globally). */
+  name: string;
+  options?: InteractionOption[];
+}
+
+function resolvedFor(core: FakeCore, guildId: string | null, options: InteractionOption[]): Json | null {
+  const roles: Json = {};
+  const users: Json = {};
+  const members: Json = {};
+  const channels: Json = {};
+  const { world } = core;
+  const walk = (list: InteractionOption[]) => {
+    for (const o of list) {
+      if (o.options) walk(o.options);
+      const id = String(o.value ?? '');
+      if ((o.type === 8 || o.type === 9) && guildId) {
+        const role = world.guild(guildId).roles.get(id);
+        if (role) roles[id] = world.rolePayload(role);
+      }
+      if (o.type === 6 || o.type === 9) {
+        const user = world.users.get(id);
+        if (user) {
+          users[id] = world.userPayload(user);
+          const member = guildId ? world.memberPayload(guildId, id, false) : null;
+          if (member && guildId) members[id] = { ...member, permissions: world.memberPermissions(guildId, id).toString() };
+        }
+      }
+      if (o.type === 7) {
+        const channel = world.channels.get(id);
+        if (channel) channels[id] = { ...world.channelPayload(channel), permissions: '0' };
+      }
+    }
+  };
+  walk(options);
+  const out: Json = {};
+  if (Object.keys(roles).length) out.roles = roles;
+  if (Object.keys(users).length) out.users = users;
+  if (Object.keys(members).length) out.members = members;
+  if (Object.keys(channels).length) out.channels = channels;
+  return Object.keys(out).length ? out : null;
+}
+
+/** Creates an interaction and dispatches INTERACTION_CREATE (type 2 command, 4 autocomplete). */
+export function createInteraction(core: FakeCore, type: 2 | 4, input: InteractionInput): InteractionState {
+  const { world } = core;
+  const channel = world.channel(input.channelId);
+  const user = world.user(input.userId);
+  const guildId = channel.guildId;
+  const command = core.commands.find(input.name, guildId);
+  if (!command) throw new Error(`fake Discord: no command /${input.name} is registered globally or in this channel's guild`);
+  const options = input.options ?? [];
+  if (type === 4 && !JSON.stringify(options).includes('"focused":true')) {
+    throw new Error('fake Discord: an autocomplete interaction needs one option with focused: true');
+  }
+  const id = world.nextId();
+  const token = `fake-interaction-token-${id}`;
+  const resolved = resolvedFor(core, guildId, options);
+  const channelPayload =
+    channel.type === ChannelType.DM ? { ...world.channelPayload(channel), recipients: [world.userPayload(user)] } : world.channelPayload(channel);
+  const payload: Json = {
+    id,
+    application_id: core.applicationId,
+    type,
+    data: {
+      id: command.id,
+      name: command.name,
+      type: 1,
+      ...(options.length ? { options } : {}),
+      ...(resolved ? { resolved } : {}),
+      ...(guildId && command.guild_id ? { guild_id: guildId } : {}),
+    },
+    channel_id: channel.id,
+    channel: channelPayload,
+    token,
+    version: 1,
+    locale: 'en-US',
+    entitlements: [],
+    attachment_size_limit: 10485760,
+    app_permissions: (guildId ? world.memberPermissions(guildId, world.bot.id) : 0n).toString(),
+    authorizing_integration_owners: guildId ? { '0': guildId } : { '1': user.id },
+    context: guildId ? 0 : 1,
+  };
+  if (guildId) {
+    const member = world.memberPayload(guildId, user.id, true);
+    if (!member) throw new Error(`fake Discord: user ${user.id} is not a member of guild ${guildId}`);
+    payload.guild_id = guildId;
+    payload.guild_locale = 'en-US';
+    payload.guild = { id: guildId, locale: 'en-US', features: [] };
+    payload.member = { ...member, permissions: world.memberPermissions(guildId, user.id).toString() };
+  } else {
+    payload.user = world.userPayload(user);
+  }
+  const state: InteractionState = {
+    id,
+    token,
+    type,
+    name: command.name,
+    userId: user.id,
+    channelId: channel.id,
+    guildId,
+    payload,
+    callback: null,
+    original: null,
+    edits: [],
+    followUps: [],
+  };
+  core.interactions.set(id, state);
+  core.dispatch('INTERACTION_CREATE', payload);
+  core.changed();
+  return state;
+}
+
+/** POST /interactions/{id}/{token}/callback. Returns the `with_response` body. */
+export function interactionCallback(core: FakeCore, id: string, token: string, raw: unknown): Json {
+  const state = core.interactions.get(id);
+  if (!state || state.token !== token) throw unknown.interaction();
+  if (state.callback) throw new ApiError(400, { code: 40060, message: 'Interaction has already been acknowledged.' });
+  const body = (typeof raw === 'object' && raw !== null ? raw : {}) as { type?: unknown; data?: unknown };
+  const type = Number(body.type);
+  const data = (typeof body.data === 'object' && body.data !== null ? body.data : {}) as Json;
+  const allowed = state.type === 4 ? [8] : [4, 5, 9];
+  if (!allowed.includes(type)) throw formError('type', 'INTERACTION_CALLBACK_TYPE_INVALID', `Callback type ${String(body.type)} is not valid here.`);
+  const ephemeral = ((Number(data.flags ?? 0) & EPHEMERAL) !== 0);
+  if (type === 8) {
+    const choices = data.choices;
+    if (!Array.isArray(choices) || choices.length > 25) throw formError('data.choices', 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
+    for (const c of choices as Json[]) {
+      if (typeof c.name !== 'string' || c.name.length < 1 || c.name.length > 100) {
+        throw formError('data.choices', 'BASE_TYPE_BAD_LENGTH', 'Choice names must be between 1 and 100 in length.');
+      }
+    }
+  }
+  let message: FakeMessage | null = null;
+  if (type === 4) {
+    message = core.post(state.channelId, data, 'interaction', state).message;
+  } else if (type === 5) {
+    message = core.post(state.channelId, data, 'interaction', state, true).message;
+  }
+  state.original = message;
+  state.callback = { type, data, ephemeral };
+  core.changed();
+  return {
+    interaction: {
+      id: state.id,
+      type: state.type,
+      activity_instance_id: null,
+      response_message_id: message?.id ?? null,
+      response_message_loading: type === 5,
+      response_message_ephemeral: ephemeral,
+    },
+    resource: { type, ...(message ? { message: core.world.messagePayload(message, false) } : {}) },
+  };
+}
+
+/** The interaction behind a webhook URL (404 Unknown Webhook until the interaction is acknowledged). */
+export function webhookInteraction(core: FakeCore, applicationId: string, token: string): InteractionState {
+  if (applicationId !== core.applicationId) throw unknown.webhook();
+  for (const state of core.interactions.values()) {
+    if (state.token === token) {
+      if (!state.callback) throw unknown.webhook();
+      return state;
+    }
+  }
+  throw unknown.webhook();
+}
+
+/** The message a webhook route names (`@original` or an id of a follow-up). */
+export function webhookMessage(state: InteractionState, messageId: string): FakeMessage {
+  if (messageId === '@original') {
+    if (!state.original) throw unknown.message();
+    return state.original;
+  }
+  const followUp = state.followUps.find((f) => f.message.id === messageId);
+  if (!followUp) throw unknown.message();
+  return followUp.message;
+}
