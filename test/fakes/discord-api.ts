@@ -28,11 +28,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { FakeCore, type InteractionCallback, type InteractionState, type MessageEdit, type RestFailure, type RestRequest, type SentMessage } from './discord/core.ts';
+import { FakeCore, type MessageEdit, type RestFailure, type RestRequest, type SentMessage } from './discord/core.ts';
 import { FakeGateway, PRIVILEGED_INTENTS, type CloseRecord, type IdentifyRecord, type ResumeRecord } from './discord/gateway.ts';
 import { createInteraction, type InteractionOption } from './discord/interactions.ts';
-import type { Pings } from './discord/messages.ts';
 import { ChannelType, Intent, type FakeChannel, type FakeGuild, type FakeMessage, type FakeRole, type FakeUser, type Json } from './discord/model.ts';
+import { InteractionHandle } from './discord/handles.ts';
 import { handleRest } from './discord/rest.ts';
 
 export { ALL_PERMISSIONS, ChannelType, DEFAULT_EVERYONE_PERMISSIONS, EPHEMERAL, Intent, Permission } from './discord/model.ts';
@@ -40,6 +40,7 @@ export type { FakeChannel, FakeGuild, FakeMessage, FakeRole, FakeUser } from './
 export type { InteractionCallback, MessageEdit, RestFailure, RestRequest, SentMessage } from './discord/core.ts';
 export type { CloseRecord, IdentifyRecord, ResumeRecord } from './discord/gateway.ts';
 export type { InteractionOption } from './discord/interactions.ts';
+export { InteractionHandle, option, type InteractionReply } from './discord/handles.ts';
 export type { AllowedMentions, MessageBody, Pings } from './discord/messages.ts';
 
 export interface FakeDiscordOptions {
@@ -58,90 +59,6 @@ export interface PrivilegedIntents {
   guildMembers?: boolean;
   guildPresences?: boolean;
 }
-
-/** Builders for interaction options (as Discord sends them in `data.options`). */
-export const option = {
-  string: (name: string, value: string): InteractionOption => ({ name, type: 3, value }),
-  integer: (name: string, value: number): InteractionOption => ({ name, type: 4, value }),
-  boolean: (name: string, value: boolean): InteractionOption => ({ name, type: 5, value }),
-  user: (name: string, user: FakeUser): InteractionOption => ({ name, type: 6, value: user.id }),
-  channel: (name: string, channel: FakeChannel): InteractionOption => ({ name, type: 7, value: channel.id }),
-  role: (name: string, role: FakeRole): InteractionOption => ({ name, type: 8, value: role.id }),
-  number: (name: string, value: number): InteractionOption => ({ name, type: 10, value }),
-  /** The option the user is typing in (autocomplete); `type` 3 string unless given. */
-  focused: (name: string, value: string, type = 3): InteractionOption => ({ name, type, value, focused: true }),
-  subcommand: (name: string, options: InteractionOption[] = []): InteractionOption => ({ name, type: 1, options }),
-};
-
-/** What the user sees as the interaction's response. */
-export interface InteractionReply {
-  content: string;
-  ephemeral: boolean;
-  /** Whether it came through a deferred reply and an `@original` edit. */
-  deferred: boolean;
-  pings: Pings;
-  /** The body that set it (the callback's `data` or the edit's body). */
-  body: Json;
-}
-
-/** A slash command or autocomplete interaction the test injected. */
-export class InteractionHandle {
-  constructor(
-    private readonly fake: FakeDiscord,
-    readonly state: InteractionState,
-  ) {}
-
-  get id(): string {
-    return this.state.id;
-  }
-
-  /** INTERACTION_CREATE's `d`. */
-  get payload(): Json {
-    return this.state.payload;
-  }
-
-  /** Resolves with the interaction's callback (type 4 reply, 5 deferred, 8 autocomplete result, …). */
-  callback(): Promise<InteractionCallback> {
-    return this.fake.waitFor(() => this.state.callback ?? undefined, `the callback of /${this.state.name}`);
-  }
-
-  /**
-   * Resolves with the response the user sees: the reply (type 4), or for a
-   * deferred reply (type 5) the first `@original` edit.
-   */
-  async reply(): Promise<InteractionReply> {
-    const cb = await this.callback();
-    if (cb.type === 4) {
-      const sent = this.fake.posts.find((p) => p.interactionId === this.id && p.via === 'interaction');
-      return { content: String(cb.data.content ?? ''), ephemeral: cb.ephemeral, deferred: false, pings: sent?.pings ?? noPings, body: cb.data };
-    }
-    if (cb.type !== 5) throw new Error(`fake Discord: /${this.state.name} was answered with callback type ${cb.type}, not a reply`);
-    const edit = await this.fake.waitFor(
-      () => this.state.edits.find((e) => e.messageId === this.state.original?.id),
-      `the edit of /${this.state.name}'s deferred reply`,
-    );
-    return { content: edit.content, ephemeral: cb.ephemeral, deferred: true, pings: edit.pings, body: edit.body };
-  }
-
-  /** Resolves with follow-up number `index` (0 = the first). */
-  followUp(index = 0): Promise<SentMessage> {
-    return this.fake.waitFor(() => this.state.followUps[index], `follow-up ${index} of /${this.state.name}`);
-  }
-
-  /** Resolves with the choices of an autocomplete answer (callback type 8). */
-  async choices(): Promise<{ name: string; value: string | number }[]> {
-    const cb = await this.callback();
-    if (cb.type !== 8) throw new Error(`fake Discord: autocomplete of /${this.state.name} was answered with type ${cb.type}`);
-    return cb.data.choices as { name: string; value: string | number }[];
-  }
-
-  /** Every edit of this interaction's messages. */
-  get edits(): readonly MessageEdit[] {
-    return this.state.edits;
-  }
-}
-
-const noPings: Pings = { users: [], roles: [], everyone: false };
 
 export class FakeDiscord {
   readonly token: string;
@@ -176,23 +93,9 @@ export class FakeDiscord {
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
       url: () => core.gatewayUrl,
       allowedPrivileged: () => core.allowedPrivileged,
-      ready: (sessionId) => ({
-        v: 10,
-        user: { ...core.world.userPayload(core.world.bot), verified: true, mfa_enabled: false, email: null },
-        guilds: [...core.world.guilds.keys()].map((id) => ({ id, unavailable: true })),
-        session_id: sessionId,
-        resume_gateway_url: core.gatewayUrl,
-        shard: [0, 1],
-        application: { id: core.applicationId, flags: 0 },
-        private_channels: [],
-        relationships: [],
-        presences: [],
-        guild_join_requests: [],
-        user_settings: {},
-        geo_ordered_rtc_regions: [],
-      }),
-      guilds: () => [...core.world.guilds.values()].map((g) => core.world.guildCreatePayload(g)),
-      membersChunks: (request, intents) => membersChunks(core, request, intents),
+      ready: (sessionId) => core.payloads.ready(sessionId, core.gatewayUrl),
+      guilds: () => [...core.world.guilds.values()].map((g) => core.payloads.guildCreate(g)),
+      membersChunks: (request, intents) => core.payloads.membersChunks(request, intents),
       changed: () => core.changed(),
     });
     core.gateway = gateway;
@@ -230,13 +133,13 @@ export class FakeDiscord {
   /** A guild the bot is in (GUILD_CREATE is dispatched if a client is connected). */
   addGuild(name: string, extra: { owner?: FakeUser } = {}): FakeGuild {
     const guild = this.#core.world.addGuild(name, (extra.owner ?? this.bot).id);
-    this.#core.dispatch('GUILD_CREATE', this.#core.world.guildCreatePayload(guild));
+    this.#core.dispatch('GUILD_CREATE', this.#core.payloads.guildCreate(guild));
     return guild;
   }
 
   addRole(guild: FakeGuild, name: string, extra: { permissions?: bigint; mentionable?: boolean } = {}): FakeRole {
     const role = this.#core.world.addRole(guild.id, name, extra.permissions ?? 0n, { mentionable: extra.mentionable ?? false });
-    this.#core.dispatch('GUILD_ROLE_CREATE', { guild_id: guild.id, role: this.#core.world.rolePayload(role) });
+    this.#core.dispatch('GUILD_ROLE_CREATE', { guild_id: guild.id, role: this.#core.payloads.role(role) });
     return role;
   }
 
@@ -249,7 +152,7 @@ export class FakeDiscord {
 
   addMember(guild: FakeGuild, user: FakeUser, extra: { roles?: FakeRole[]; nick?: string } = {}): void {
     this.#core.world.addMember(guild.id, user.id, (extra.roles ?? []).map((r) => r.id), extra.nick ?? null);
-    this.#core.dispatch('GUILD_MEMBER_ADD', { guild_id: guild.id, ...this.#core.world.memberPayload(guild.id, user.id, true) });
+    this.#core.dispatch('GUILD_MEMBER_ADD', { guild_id: guild.id, ...this.#core.payloads.member(guild.id, user.id, true) });
   }
 
   /** Replaces a member's roles (GUILD_MEMBER_UPDATE). */
@@ -257,13 +160,13 @@ export class FakeDiscord {
     const member = guild.members.get(user.id);
     if (!member) throw new Error(`fake Discord: ${user.username} is not a member of ${guild.name}`);
     member.roles = roles.map((r) => r.id);
-    this.#core.dispatch('GUILD_MEMBER_UPDATE', { guild_id: guild.id, ...this.#core.world.memberPayload(guild.id, user.id, true) });
+    this.#core.dispatch('GUILD_MEMBER_UPDATE', { guild_id: guild.id, ...this.#core.payloads.member(guild.id, user.id, true) });
   }
 
   /** A text channel (CHANNEL_CREATE if a client is connected). */
   addChannel(guild: FakeGuild, name: string): FakeChannel {
     const channel = this.#core.world.addChannel({ type: ChannelType.GuildText, name, guildId: guild.id });
-    this.#core.dispatch('CHANNEL_CREATE', this.#core.world.channelPayload(channel));
+    this.#core.dispatch('CHANNEL_CREATE', this.#core.payloads.channel(channel));
     return channel;
   }
 
@@ -327,7 +230,7 @@ export class FakeDiscord {
     world.channels.delete(channel.id);
     const isThread = channel.type === ChannelType.PublicThread || channel.type === ChannelType.PrivateThread;
     if (isThread) this.#core.dispatch('THREAD_DELETE', { id: channel.id, guild_id: channel.guildId, parent_id: channel.parentId, type: channel.type });
-    else this.#core.dispatch('CHANNEL_DELETE', world.channelPayload(channel));
+    else this.#core.dispatch('CHANNEL_DELETE', this.#core.payloads.channel(channel));
     this.#core.changed();
   }
 
@@ -491,31 +394,4 @@ function privilegedBits(p: PrivilegedIntents): number {
     (p.guildMembers === false ? 0 : Intent.GuildMembers) |
     (p.guildPresences === false ? 0 : Intent.GuildPresences)
   ) & PRIVILEGED_INTENTS;
-}
-
-/** GUILD_MEMBERS_CHUNK for op 8: by `user_ids`, or by name prefix `query` (the whole list needs GuildMembers). */
-function membersChunks(core: FakeCore, request: Json, intents: number): Json[] {
-  const guildIds = Array.isArray(request.guild_id) ? request.guild_id.map(String) : [String(request.guild_id)];
-  return guildIds.flatMap((guildId) => {
-    const guild = core.world.guilds.get(guildId);
-    if (!guild) return [];
-    const ids = request.user_ids === undefined ? null : (Array.isArray(request.user_ids) ? request.user_ids : [request.user_ids]).map(String);
-    const query = typeof request.query === 'string' ? request.query.toLowerCase() : '';
-    const limit = typeof request.limit === 'number' && request.limit > 0 ? request.limit : Infinity;
-    let members = [...guild.members.keys()];
-    if (ids) members = members.filter((id) => ids.includes(id));
-    else if (query !== '') members = members.filter((id) => core.world.user(id).username.toLowerCase().startsWith(query));
-    else if (!(intents & Intent.GuildMembers)) members = [];
-    members = members.slice(0, limit);
-    return [
-      {
-        guild_id: guildId,
-        members: members.map((id) => core.world.memberPayload(guildId, id, true)),
-        chunk_index: 0,
-        chunk_count: 1,
-        not_found: ids ? ids.filter((id) => !guild.members.has(id)) : [],
-        ...(request.nonce !== undefined ? { nonce: request.nonce } : {}),
-      },
-    ];
-  });
 }

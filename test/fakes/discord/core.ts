@@ -7,6 +7,7 @@
 import { CommandStore } from './commands.ts';
 import type { FakeGateway } from './gateway.ts';
 import { ApiError, checkBody, missingAccess, resolvePings, unknown, type MessageBody, type Pings } from './messages.ts';
+import { Payloads } from './payloads.ts';
 import { ChannelType, EPHEMERAL, World, writtenMentions, type FakeChannel, type FakeMessage, type Json } from './model.ts';
 
 /** One REST request as the fake answered it. */
@@ -97,6 +98,7 @@ interface Waiter {
 
 export class FakeCore {
   readonly world: World;
+  readonly payloads: Payloads;
   readonly commands: CommandStore;
   readonly requests: RestRequest[] = [];
   readonly posts: SentMessage[] = [];
@@ -124,6 +126,7 @@ export class FakeCore {
     allowedPrivileged: number,
   ) {
     this.world = new World(botName);
+    this.payloads = new Payloads(this.world);
     this.commands = new CommandStore(this.applicationId, () => this.world.nextId());
     this.allowedPrivileged = allowedPrivileged;
   }
@@ -218,7 +221,7 @@ export class FakeCore {
       ownerId,
     });
     this.dispatch('THREAD_CREATE', {
-      ...this.world.channelPayload(thread),
+      ...this.payloads.channel(thread),
       newly_created: true,
       ...(ownerId === this.world.bot.id
         ? { member: { id: thread.id, user_id: ownerId, join_timestamp: new Date().toISOString(), flags: 0 } }
@@ -322,7 +325,7 @@ export class FakeCore {
     const edit: MessageEdit = { channelId, messageId, via, interactionId: interaction?.id ?? null, body, content: message.content, pings };
     this.edits.push(edit);
     interaction?.edits.push(edit);
-    if (!(message.flags & EPHEMERAL)) this.dispatch('MESSAGE_UPDATE', this.world.messagePayload(message, true));
+    if (!(message.flags & EPHEMERAL)) this.dispatch('MESSAGE_UPDATE', this.payloads.message(message, true));
     this.changed();
     return message;
   }
@@ -365,7 +368,7 @@ export class FakeCore {
     };
     this.world.messages.set(message.id, message);
     channel.lastMessageId = message.id;
-    if (dispatch) this.dispatch('MESSAGE_CREATE', this.world.messagePayload(message, true));
+    if (dispatch) this.dispatch('MESSAGE_CREATE', this.payloads.message(message, true));
     this.changed();
     return message;
   }

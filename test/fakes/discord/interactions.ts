@@ -30,26 +30,26 @@ function resolvedFor(core: FakeCore, guildId: string | null, options: Interactio
   const users: Json = {};
   const members: Json = {};
   const channels: Json = {};
-  const { world } = core;
+  const { world, payloads } = core;
   const walk = (list: InteractionOption[]) => {
     for (const o of list) {
       if (o.options) walk(o.options);
       const id = String(o.value ?? '');
       if ((o.type === 8 || o.type === 9) && guildId) {
         const role = world.guild(guildId).roles.get(id);
-        if (role) roles[id] = world.rolePayload(role);
+        if (role) roles[id] = payloads.role(role);
       }
       if (o.type === 6 || o.type === 9) {
         const user = world.users.get(id);
         if (user) {
-          users[id] = world.userPayload(user);
-          const member = guildId ? world.memberPayload(guildId, id, false) : null;
+          users[id] = payloads.user(user);
+          const member = guildId ? payloads.member(guildId, id, false) : null;
           if (member && guildId) members[id] = { ...member, permissions: world.memberPermissions(guildId, id).toString() };
         }
       }
       if (o.type === 7) {
         const channel = world.channels.get(id);
-        if (channel) channels[id] = { ...world.channelPayload(channel), permissions: '0' };
+        if (channel) channels[id] = { ...payloads.channel(channel), permissions: '0' };
       }
     }
   };
@@ -64,7 +64,7 @@ function resolvedFor(core: FakeCore, guildId: string | null, options: Interactio
 
 /** Creates an interaction and dispatches INTERACTION_CREATE (type 2 command, 4 autocomplete). */
 export function createInteraction(core: FakeCore, type: 2 | 4, input: InteractionInput): InteractionState {
-  const { world } = core;
+  const { world, payloads } = core;
   const channel = world.channel(input.channelId);
   const user = world.user(input.userId);
   const guildId = channel.guildId;
@@ -78,7 +78,7 @@ export function createInteraction(core: FakeCore, type: 2 | 4, input: Interactio
   const token = `fake-interaction-token-${id}`;
   const resolved = resolvedFor(core, guildId, options);
   const channelPayload =
-    channel.type === ChannelType.DM ? { ...world.channelPayload(channel), recipients: [world.userPayload(user)] } : world.channelPayload(channel);
+    channel.type === ChannelType.DM ? { ...payloads.channel(channel), recipients: [payloads.user(user)] } : payloads.channel(channel);
   const payload: Json = {
     id,
     application_id: core.applicationId,
@@ -103,14 +103,14 @@ export function createInteraction(core: FakeCore, type: 2 | 4, input: Interactio
     context: guildId ? 0 : 1,
   };
   if (guildId) {
-    const member = world.memberPayload(guildId, user.id, true);
+    const member = payloads.member(guildId, user.id, true);
     if (!member) throw new Error(`fake Discord: user ${user.id} is not a member of guild ${guildId}`);
     payload.guild_id = guildId;
     payload.guild_locale = 'en-US';
     payload.guild = { id: guildId, locale: 'en-US', features: [] };
     payload.member = { ...member, permissions: world.memberPermissions(guildId, user.id).toString() };
   } else {
-    payload.user = world.userPayload(user);
+    payload.user = payloads.user(user);
   }
   const state: InteractionState = {
     id,
@@ -170,7 +170,7 @@ export function interactionCallback(core: FakeCore, id: string, token: string, r
       response_message_loading: type === 5,
       response_message_ephemeral: ephemeral,
     },
-    resource: { type, ...(message ? { message: core.world.messagePayload(message, false) } : {}) },
+    resource: { type, ...(message ? { message: core.payloads.message(message, false) } : {}) },
   };
 }
 

@@ -61,16 +61,16 @@ route('GET', '/gateway/bot', true, ({ core }) => ({
   shards: 1,
   session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
 }));
-route('GET', '/users/@me', true, ({ core }) => core.world.userPayload(core.world.bot));
+route('GET', '/users/@me', true, ({ core }) => core.payloads.user(core.world.bot));
 route('GET', `/users/${ID}`, true, ({ core, params }) => {
   const user = core.world.users.get(params[0] ?? '');
   if (!user) throw unknown.user();
-  return core.world.userPayload(user);
+  return core.payloads.user(user);
 });
 route('POST', '/users/@me/channels', true, ({ core, body }) => {
   const recipient = String((body as Json | null)?.recipient_id ?? '');
   if (!core.world.users.has(recipient)) throw unknown.user();
-  return core.world.channelPayload(core.world.dmChannel(recipient));
+  return core.payloads.channel(core.world.dmChannel(recipient));
 });
 const application = ({ core }: Ctx) => ({
   id: core.applicationId,
@@ -81,8 +81,8 @@ const application = ({ core }: Ctx) => ({
   bot_require_code_grant: false,
   verify_key: '0'.repeat(64),
   flags: 0,
-  bot: core.world.userPayload(core.world.bot),
-  owner: core.world.userPayload(core.world.bot),
+  bot: core.payloads.user(core.world.bot),
+  owner: core.payloads.user(core.world.bot),
   team: null,
 });
 route('GET', '/applications/@me', true, application);
@@ -112,14 +112,14 @@ for (const [prefix, guildParam] of [
 
 // --- channels, messages, threads ------------------------------------------
 
-route('GET', `/channels/${ID}`, true, ({ core, params }) => core.world.channelPayload(core.accessible(params[0] ?? '')));
+route('GET', `/channels/${ID}`, true, ({ core, params }) => core.payloads.channel(core.accessible(params[0] ?? '')));
 route('PATCH', `/channels/${ID}`, true, ({ core, params, body }) => {
   const channel = core.accessible(params[0] ?? '');
   const b = (body ?? {}) as Json;
   if (typeof b.name === 'string') channel.name = b.name;
   if (typeof b.archived === 'boolean') channel.archived = b.archived;
   if (typeof b.locked === 'boolean') channel.locked = b.locked;
-  const payload = core.world.channelPayload(channel);
+  const payload = core.payloads.channel(channel);
   const isThread = channel.type === ChannelType.PublicThread || channel.type === ChannelType.PrivateThread;
   core.dispatch(isThread ? 'THREAD_UPDATE' : 'CHANNEL_UPDATE', payload);
   core.changed();
@@ -129,11 +129,11 @@ route('GET', `/channels/${ID}/messages`, true, ({ core, params, query }) => {
   const channel = core.accessible(params[0] ?? '');
   const limit = Math.min(100, Number(query.get('limit') ?? 50));
   const list = [...core.world.messages.values()].filter((m) => m.channelId === channel.id).reverse();
-  return list.slice(0, limit).map((m) => core.world.messagePayload(m, false));
+  return list.slice(0, limit).map((m) => core.payloads.message(m, false));
 });
 route('POST', `/channels/${ID}/messages`, true, ({ core, params, body }) => {
   const sent = core.post(params[0] ?? '', body, 'channel', null);
-  return core.world.messagePayload(sent.message, false);
+  return core.payloads.message(sent.message, false);
 });
 const channelMessage = (core: FakeCore, params: string[]) => {
   const channel = core.accessible(params[0] ?? '');
@@ -141,10 +141,10 @@ const channelMessage = (core: FakeCore, params: string[]) => {
   if (!message || message.channelId !== channel.id) throw unknown.message();
   return message;
 };
-route('GET', `/channels/${ID}/messages/${ID}`, true, ({ core, params }) => core.world.messagePayload(channelMessage(core, params), false));
+route('GET', `/channels/${ID}/messages/${ID}`, true, ({ core, params }) => core.payloads.message(channelMessage(core, params), false));
 route('PATCH', `/channels/${ID}/messages/${ID}`, true, ({ core, params, body }) => {
   core.accessible(params[0] ?? '');
-  return core.world.messagePayload(core.edit(params[0] ?? '', params[1] ?? '', body, 'channel', null), false);
+  return core.payloads.message(core.edit(params[0] ?? '', params[1] ?? '', body, 'channel', null), false);
 });
 route('DELETE', `/channels/${ID}/messages/${ID}`, true, ({ core, params }) => {
   core.accessible(params[0] ?? '');
@@ -159,12 +159,12 @@ route('POST', `/channels/${ID}/threads`, true, ({ core, params, body }) => {
   const b = (body ?? {}) as Json;
   const type = b.type === ChannelType.PublicThread ? ChannelType.PublicThread : ChannelType.PrivateThread;
   const thread = core.createThread(params[0] ?? '', String(b.name ?? ''), type, core.world.bot.id, null);
-  return reply(201, core.world.channelPayload(thread));
+  return reply(201, core.payloads.channel(thread));
 });
 route('POST', `/channels/${ID}/messages/${ID}/threads`, true, ({ core, params, body }) => {
   const b = (body ?? {}) as Json;
   const thread = core.createThread(params[0] ?? '', String(b.name ?? ''), ChannelType.PublicThread, core.world.bot.id, params[1] ?? '');
-  return reply(201, core.world.channelPayload(thread));
+  return reply(201, core.payloads.channel(thread));
 });
 for (const method of ['PUT', 'DELETE']) {
   route(method, `/channels/${ID}/thread-members/@me`, true, ({ core, params }) => (core.accessible(params[0] ?? ''), noContent));
@@ -173,39 +173,39 @@ for (const method of ['PUT', 'DELETE']) {
 // --- guilds ----------------------------------------------------------------
 
 route('GET', `/guilds/${ID}`, true, ({ core, params }) => {
-  const payload = core.world.guildCreatePayload(guildOf(core, params[0] ?? ''));
+  const payload = core.payloads.guildCreate(guildOf(core, params[0] ?? ''));
   const { members: _m, channels: _c, threads: _t, presences: _p, voice_states: _v, ...guild } = payload;
   return guild;
 });
 route('GET', `/guilds/${ID}/channels`, true, ({ core, params }) =>
-  (core.world.guildCreatePayload(guildOf(core, params[0] ?? '')).channels as unknown[]),
+  (core.payloads.guildCreate(guildOf(core, params[0] ?? '')).channels as unknown[]),
 );
 route('GET', `/guilds/${ID}/threads/active`, true, ({ core, params }) => ({
-  threads: core.world.guildCreatePayload(guildOf(core, params[0] ?? '')).threads,
+  threads: core.payloads.guildCreate(guildOf(core, params[0] ?? '')).threads,
   members: [],
 }));
 route('GET', `/guilds/${ID}/roles`, true, ({ core, params }) =>
-  [...guildOf(core, params[0] ?? '').roles.values()].map((r) => core.world.rolePayload(r)),
+  [...guildOf(core, params[0] ?? '').roles.values()].map((r) => core.payloads.role(r)),
 );
 route('GET', `/guilds/${ID}/roles/${ID}`, true, ({ core, params }) => {
   const role = guildOf(core, params[0] ?? '').roles.get(params[1] ?? '');
   if (!role) throw unknown.role();
-  return core.world.rolePayload(role);
+  return core.payloads.role(role);
 });
 route('GET', `/guilds/${ID}/members`, true, ({ core, params, query }) => {
   const guild = guildOf(core, params[0] ?? '');
   const limit = Math.min(1000, Number(query.get('limit') ?? 1));
-  return [...guild.members.keys()].slice(0, limit).map((id) => core.world.memberPayload(guild.id, id, true));
+  return [...guild.members.keys()].slice(0, limit).map((id) => core.payloads.member(guild.id, id, true));
 });
 route('GET', `/guilds/${ID}/members/search`, true, ({ core, params, query }) => {
   const guild = guildOf(core, params[0] ?? '');
   const q = (query.get('query') ?? '').toLowerCase();
   return [...guild.members.keys()]
     .filter((id) => core.world.user(id).username.toLowerCase().startsWith(q))
-    .map((id) => core.world.memberPayload(guild.id, id, true));
+    .map((id) => core.payloads.member(guild.id, id, true));
 });
 route('GET', `/guilds/${ID}/members/${ID}`, true, ({ core, params }) => {
-  const member = core.world.memberPayload(guildOf(core, params[0] ?? '').id, params[1] ?? '', true);
+  const member = core.payloads.member(guildOf(core, params[0] ?? '').id, params[1] ?? '', true);
   if (!member) throw unknown.member();
   return member;
 });
@@ -219,16 +219,16 @@ route('POST', `/interactions/${ID}/${TOKEN}/callback`, false, ({ core, params, b
 route('POST', `/webhooks/${ID}/${TOKEN}`, false, ({ core, params, body, query }) => {
   const state = webhookInteraction(core, params[0] ?? '', params[1] ?? '');
   const sent = core.post(state.channelId, body, 'followup', state);
-  return query.get('wait') === 'false' ? noContent : core.world.messagePayload(sent.message, false);
+  return query.get('wait') === 'false' ? noContent : core.payloads.message(sent.message, false);
 });
 route('GET', `/webhooks/${ID}/${TOKEN}/messages/(@original|\\d+)`, false, ({ core, params }) => {
   const state = webhookInteraction(core, params[0] ?? '', params[1] ?? '');
-  return core.world.messagePayload(webhookMessage(state, params[2] ?? ''), false);
+  return core.payloads.message(webhookMessage(state, params[2] ?? ''), false);
 });
 route('PATCH', `/webhooks/${ID}/${TOKEN}/messages/(@original|\\d+)`, false, ({ core, params, body }) => {
   const state = webhookInteraction(core, params[0] ?? '', params[1] ?? '');
   const message = webhookMessage(state, params[2] ?? '');
-  return core.world.messagePayload(core.edit(message.channelId, message.id, body, 'webhook', state), false);
+  return core.payloads.message(core.edit(message.channelId, message.id, body, 'webhook', state), false);
 });
 route('DELETE', `/webhooks/${ID}/${TOKEN}/messages/(@original|\\d+)`, false, ({ core, params }) => {
   const state = webhookInteraction(core, params[0] ?? '', params[1] ?? '');

@@ -1,0 +1,98 @@
+/**
+ * What a test holds after injecting an interaction ({@link InteractionHandle}),
+ * and builders for interaction options.
+ */
+import type { InteractionCallback, InteractionState, MessageEdit, SentMessage } from './core.ts';
+import type { InteractionOption } from './interactions.ts';
+import type { Pings } from './messages.ts';
+import type { FakeChannel, FakeRole, FakeUser, Json } from './model.ts';
+
+/** What a handle needs from the fake. */
+export interface HandleHost {
+  readonly posts: readonly SentMessage[];
+  waitFor<T>(probe: () => T | undefined, what: string): Promise<T>;
+}
+
+/** Builders for interaction options (as Discord sends them in `data.options`). */
+export const option = {
+  string: (name: string, value: string): InteractionOption => ({ name, type: 3, value }),
+  integer: (name: string, value: number): InteractionOption => ({ name, type: 4, value }),
+  boolean: (name: string, value: boolean): InteractionOption => ({ name, type: 5, value }),
+  user: (name: string, user: FakeUser): InteractionOption => ({ name, type: 6, value: user.id }),
+  channel: (name: string, channel: FakeChannel): InteractionOption => ({ name, type: 7, value: channel.id }),
+  role: (name: string, role: FakeRole): InteractionOption => ({ name, type: 8, value: role.id }),
+  number: (name: string, value: number): InteractionOption => ({ name, type: 10, value }),
+  /** The option the user is typing in (autocomplete); `type` 3 string unless given. */
+  focused: (name: string, value: string, type = 3): InteractionOption => ({ name, type, value, focused: true }),
+  subcommand: (name: string, options: InteractionOption[] = []): InteractionOption => ({ name, type: 1, options }),
+};
+
+/** What the user sees as the interaction's response. */
+export interface InteractionReply {
+  content: string;
+  ephemeral: boolean;
+  /** Whether it came through a deferred reply and an `@original` edit. */
+  deferred: boolean;
+  pings: Pings;
+  /** The body that set it (the callback's `data` or the edit's body). */
+  body: Json;
+}
+
+/** A slash command or autocomplete interaction the test injected. */
+export class InteractionHandle {
+  constructor(
+    private readonly fake: HandleHost,
+    readonly state: InteractionState,
+  ) {}
+
+  get id(): string {
+    return this.state.id;
+  }
+
+  /** INTERACTION_CREATE's `d`. */
+  get payload(): Json {
+    return this.state.payload;
+  }
+
+  /** Resolves with the interaction's callback (type 4 reply, 5 deferred, 8 autocomplete result, …). */
+  callback(): Promise<InteractionCallback> {
+    return this.fake.waitFor(() => this.state.callback ?? undefined, `the callback of /${this.state.name}`);
+  }
+
+  /**
+   * Resolves with the response the user sees: the reply (type 4), or for a
+   * deferred reply (type 5) the first `@original` edit.
+   */
+  async reply(): Promise<InteractionReply> {
+    const cb = await this.callback();
+    if (cb.type === 4) {
+      const sent = this.fake.posts.find((p) => p.interactionId === this.id && p.via === 'interaction');
+      return { content: String(cb.data.content ?? ''), ephemeral: cb.ephemeral, deferred: false, pings: sent?.pings ?? noPings, body: cb.data };
+    }
+    if (cb.type !== 5) throw new Error(`fake Discord: /${this.state.name} was answered with callback type ${cb.type}, not a reply`);
+    const edit = await this.fake.waitFor(
+      () => this.state.edits.find((e) => e.messageId === this.state.original?.id),
+      `the edit of /${this.state.name}'s deferred reply`,
+    );
+    return { content: edit.content, ephemeral: cb.ephemeral, deferred: true, pings: edit.pings, body: edit.body };
+  }
+
+  /** Resolves with follow-up number `index` (0 = the first). */
+  followUp(index = 0): Promise<SentMessage> {
+    return this.fake.waitFor(() => this.state.followUps[index], `follow-up ${index} of /${this.state.name}`);
+  }
+
+  /** Resolves with the choices of an autocomplete answer (callback type 8). */
+  async choices(): Promise<{ name: string; value: string | number }[]> {
+    const cb = await this.callback();
+    if (cb.type !== 8) throw new Error(`fake Discord: autocomplete of /${this.state.name} was answered with type ${cb.type}`);
+    return cb.data.choices as { name: string; value: string | number }[];
+  }
+
+  /** Every edit of this interaction's messages. */
+  get edits(): readonly MessageEdit[] {
+    return this.state.edits;
+  }
+}
+
+const noPings: Pings = { users: [], roles: [], everyone: false };
