@@ -71,6 +71,7 @@ export class FakeDiscord {
   readonly #sockets = new Set<Socket>();
   /** Posts already returned by {@link nextMessage}. */
   readonly #taken = new Set<SentMessage>();
+  #closing: Promise<void> | null = null;
 
   private constructor(core: FakeCore, gateway: FakeGateway, server: Server, port: number) {
     this.#core = core;
@@ -334,7 +335,12 @@ export class FakeDiscord {
 
   // --- waits ------------------------------------------------------------------
 
-  /** Resolves with the first non-undefined value of `probe`, checked now and after every change. */
+  /**
+   * Resolves with the first non-undefined value of `probe`, checked now and
+   * after every change in the fake (a request, a gateway event, an
+   * injection). State outside the fake (a test's own variables) does not
+   * trigger a check: wait on the client's events for that.
+   */
   waitFor<T>(probe: () => T | undefined, what = 'a condition'): Promise<T> {
     return this.#core.waitFor(probe, what);
   }
@@ -359,7 +365,7 @@ export class FakeDiscord {
 
   /** The first REST request (past or future) that satisfies `pred`. */
   waitForRequest(pred: (r: RestRequest) => boolean, what = 'a matching request'): Promise<RestRequest> {
-    return this.waitFor(() => this.#core.requests.find((r) => r.status !== 0 && pred(r)), what);
+    return this.waitFor(() => this.#core.requests.find(pred), what);
   }
 
   /** Resolves once `n` sessions are connected and identified or resumed. */
@@ -377,14 +383,16 @@ export class FakeDiscord {
     );
   }
 
-  /** Closes every socket and the server, and rejects every pending wait. */
-  async close(): Promise<void> {
-    this.#core.close();
-    this.#gateway.close();
-    const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
-    for (const s of this.#sockets) s.destroy();
-    this.#server.closeAllConnections();
-    await closed;
+  /** Closes every socket and the server, and rejects every pending wait. Safe to call twice. */
+  close(): Promise<void> {
+    this.#closing ??= new Promise<void>((resolve) => {
+      this.#core.close();
+      this.#gateway.close();
+      this.#server.close(() => resolve());
+      for (const s of this.#sockets) s.destroy();
+      this.#server.closeAllConnections();
+    });
+    return this.#closing;
   }
 }
 

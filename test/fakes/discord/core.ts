@@ -20,6 +20,8 @@ export interface RestRequest {
   status: number;
   /** Whether `Authorization: Bot <token>` was right (the token itself is not kept). */
   authorized: boolean;
+  /** The fake cut the connection instead of answering (an injected `drop`). */
+  dropped: boolean;
 }
 
 /** A message the bot created: a channel post, an interaction reply, or a follow-up. */
@@ -62,6 +64,14 @@ export interface RestFailure {
   body?: Json;
   /** How many matching requests fail (default 1). */
   times?: number;
+  /**
+   * The request takes effect (a message is created, a command registered…)
+   * and only then fails: its answer is replaced by the failure, so a client
+   * that retries may duplicate it (unless it posts with `enforce_nonce`).
+   */
+  accepted?: boolean;
+  /** Reset the connection instead of answering (discord.js sees ECONNRESET and retries); `status` is then ignored. */
+  drop?: boolean;
 }
 
 /** The first answer to an interaction. */
@@ -118,6 +128,8 @@ export class FakeCore {
   /** Errors inside the fake itself (answered 500); a test may assert there are none. */
   readonly faults: Error[] = [];
   readonly #waiters = new Set<Waiter>();
+  /** Posts by `channel:nonce`, for `enforce_nonce`. */
+  readonly #nonces = new Map<string, SentMessage>();
   #closed = false;
 
   constructor(
@@ -257,6 +269,8 @@ export class FakeCore {
   /**
    * POST /channels/{id}/messages, an interaction reply or a follow-up: checked, recorded, dispatched.
    * `deferred`: the "thinking…" placeholder of a deferred reply (empty, loading).
+   * With `enforce_nonce` and a `nonce` already used in this channel, the earlier
+   * message is returned and nothing is created, as on Discord.
    */
   post(channelId: string, raw: unknown, via: SentMessage['via'], interaction: InteractionState | null, deferred = false): SentMessage {
     const channel = this.accessible(channelId);
@@ -278,6 +292,10 @@ export class FakeCore {
     }
     const content = body.content ?? '';
     const pings = resolvePings(this.world, channel.guildId, content, body.allowed_mentions, replied?.authorId ?? null);
+    const nonceKey =
+      body.enforce_nonce === true && (typeof body.nonce === 'string' || typeof body.nonce === 'number') ? `${channelId}:${String(body.nonce)}` : null;
+    const earlier = nonceKey ? this.#nonces.get(nonceKey) : undefined;
+    if (earlier) return earlier;
     const ephemeral = ((body.flags ?? 0) & EPHEMERAL) !== 0 && interaction !== null;
     const message = this.#store(
       channel,
@@ -297,6 +315,7 @@ export class FakeCore {
       !ephemeral,
     );
     const sent: SentMessage = { channelId, via, interactionId: interaction?.id ?? null, body, content, ephemeral, pings, message };
+    if (nonceKey) this.#nonces.set(nonceKey, sent);
     this.posts.push(sent);
     if (interaction && via === 'followup') interaction.followUps.push(sent);
     this.changed();
@@ -364,6 +383,7 @@ export class FakeCore {
       webhookId: null,
       interaction: null,
       threadId: null,
+      at: performance.now(),
       ...fields,
     };
     this.world.messages.set(message.id, message);

@@ -143,6 +143,8 @@ export interface FakeMessage {
   interaction: { id: string; name: string; userId: string } | null;
   /** The thread started from this message. */
   threadId: string | null;
+  /** When the fake created it (`performance.now()`, for benchmarks). */
+  at: number;
 }
 
 /** Snowflakes start at 2026-01-01 (milliseconds since Discord's epoch, shifted by 22 bits). */

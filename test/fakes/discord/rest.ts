@@ -5,7 +5,7 @@
  * token, as on Discord; a callback is answered 204 with no content-type.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FakeCore, RestFailure } from './core.ts';
+import type { FakeCore, RestFailure, RestRequest } from './core.ts';
 import { interactionCallback, webhookInteraction, webhookMessage } from './interactions.ts';
 import { ApiError, unknown } from './messages.ts';
 import { ChannelType, type Json } from './model.ts';
@@ -291,11 +291,18 @@ export async function handleRest(core: FakeCore, req: IncomingMessage, res: Serv
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
   const authorized = req.headers.authorization === `Bot ${core.token}`;
-  const record = { method, path, query: Object.fromEntries(url.searchParams), body: undefined as unknown, status: 0, authorized };
-  core.requests.push(record);
+  const record: RestRequest = { method, path, query: Object.fromEntries(url.searchParams), body: undefined, status: 0, authorized, dropped: false };
   const finish = (r: Reply) => {
     record.status = r.status;
+    core.requests.push(record);
     send(res, r);
+    core.changed();
+  };
+  const fail = (f: RestFailure) => {
+    if (!f.drop) return finish(failureReply(f));
+    record.dropped = true;
+    core.requests.push(record);
+    req.socket.resetAndDestroy();
     core.changed();
   };
   if (text !== '') {
@@ -317,14 +324,18 @@ export async function handleRest(core: FakeCore, req: IncomingMessage, res: Serv
   }
   if (match.auth && !authorized) return finish(reply(401, { message: '401: Unauthorized', code: 0 }));
   const failure = core.takeFailure(method, path);
-  if (failure) return finish(failureReply(failure));
+  if (failure && !failure.accepted) return fail(failure);
+  let answer: Reply;
   try {
     const out = match.handler({ core, params: match.found.slice(1), body: record.body, query: url.searchParams });
-    finish(out instanceof Reply ? out : reply(200, out));
+    answer = out instanceof Reply ? out : reply(200, out);
   } catch (error) {
-    if (error instanceof ApiError) return finish(reply(error.status, error.body));
-    // A bug in the fake itself: answer 500 and keep it where the test can see it.
-    core.faults.push(error instanceof Error ? error : new Error(String(error)));
-    finish(reply(500, { message: `fake Discord fault: ${String(error)}`, code: 0 }));
+    if (!(error instanceof ApiError)) {
+      // A bug in the fake itself: answer 500 and keep it where the test can see it.
+      core.faults.push(error instanceof Error ? error : new Error(String(error)));
+    }
+    answer = error instanceof ApiError ? reply(error.status, error.body) : reply(500, { message: `fake Discord fault: ${String(error)}`, code: 0 });
   }
+  if (failure) return fail(failure);
+  finish(answer);
 }
