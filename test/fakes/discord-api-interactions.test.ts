@@ -1,4 +1,4 @@
-import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
+import { Events, MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { option, Permission } from './discord-api.ts';
 import { Harness } from './discord/harness.ts';
@@ -160,6 +160,20 @@ describe('fake Discord interactions with the real discord.js client', () => {
     expect(second.status).toBe(400);
     expect(await second.json()).toMatchObject({ code: 40060 });
     expect((await post('wrong')).status).toBe(404);
+  });
+
+  it('GIVEN a callback deadline WHEN the bot answers after it THEN Discord says Unknown interaction', async () => {
+    const { fake, alice, general } = await h.world({ interactionDeadlineMs: 0 });
+    const c = await h.ready(fake);
+    await c.application.commands.set([{ name: 'status', description: 'Show status' }]);
+    const failure = new Promise<unknown>((resolve) => {
+      c.on(Events.InteractionCreate, (i) => {
+        if (i.isChatInputCommand()) i.reply('too late').then(() => resolve('accepted'), resolve);
+      });
+    });
+    const status = fake.slash({ user: alice, channel: general, name: 'status' });
+    expect(await failure).toMatchObject({ status: 404, code: 10062 });
+    expect(status.state.callback).toBeNull();
   });
 
   it('GIVEN a command that is not registered WHEN a test injects it THEN the fake refuses, as Discord would never send it', async () => {

@@ -312,6 +312,18 @@ describe('fake Discord REST with the real discord.js client', () => {
     await expect(otherCh.send('x')).rejects.toMatchObject({ status: 404, code: 10003 });
   });
 
+  it('GIVEN the bot is removed from a guild THEN the client forgets it and its channels answer 404', async () => {
+    const { fake, guild, general } = await h.world();
+    const c = await h.ready(fake);
+    const channel = sendable(c, general.id);
+    const gone = once(c, Events.GuildDelete);
+    fake.removeGuild(guild);
+    await gone;
+
+    expect(c.guilds.cache.has(guild.id)).toBe(false);
+    await expect(channel.send('anyone?')).rejects.toMatchObject({ status: 404, code: 10003 });
+  });
+
   it('GIVEN a pending wait WHEN the fake closes THEN the wait is rejected', async () => {
     const fake = await FakeDiscord.start();
     const waiting = fake.nextMessage();

@@ -52,6 +52,12 @@ export interface FakeDiscordOptions {
   heartbeatIntervalMs?: number;
   /** Privileged intents the application may use (default: all of them). */
   privileged?: PrivilegedIntents;
+  /**
+   * Interaction callbacks later than this many ms get 404 Unknown interaction,
+   * as on Discord after 3 s (default: no deadline, since a loaded test machine
+   * is slow; a test of the deferral path can set it).
+   */
+  interactionDeadlineMs?: number;
 }
 
 export interface PrivilegedIntents {
@@ -100,6 +106,7 @@ export class FakeDiscord {
       changed: () => core.changed(),
     });
     core.gateway = gateway;
+    core.interactionDeadlineMs = options.interactionDeadlineMs ?? null;
     const server = createServer((req, res) => {
       handleRest(core, req, res).catch((error: unknown) => {
         core.faults.push(error instanceof Error ? error : new Error(String(error)));
@@ -154,6 +161,22 @@ export class FakeDiscord {
   addMember(guild: FakeGuild, user: FakeUser, extra: { roles?: FakeRole[]; nick?: string } = {}): void {
     this.#core.world.addMember(guild.id, user.id, (extra.roles ?? []).map((r) => r.id), extra.nick ?? null);
     this.#core.dispatch('GUILD_MEMBER_ADD', { guild_id: guild.id, ...this.#core.payloads.member(guild.id, user.id, true) });
+  }
+
+  /** The bot leaves (is removed from) a guild: GUILD_DELETE; its channels are gone (404). */
+  removeGuild(guild: FakeGuild): void {
+    const world = this.#core.world;
+    world.guilds.delete(guild.id);
+    for (const c of [...world.channels.values()]) if (c.guildId === guild.id) world.channels.delete(c.id);
+    this.#core.dispatch('GUILD_DELETE', { id: guild.id });
+    this.#core.changed();
+  }
+
+  /** A member leaves a guild (GUILD_MEMBER_REMOVE). */
+  removeMember(guild: FakeGuild, user: FakeUser): void {
+    guild.members.delete(user.id);
+    this.#core.dispatch('GUILD_MEMBER_REMOVE', { guild_id: guild.id, user: this.#core.payloads.user(user) });
+    this.#core.changed();
   }
 
   /** Replaces a member's roles (GUILD_MEMBER_UPDATE). */

@@ -80,6 +80,8 @@ export interface InteractionCallback {
   type: number;
   data: Json;
   ephemeral: boolean;
+  /** Milliseconds from INTERACTION_CREATE to this callback (for benchmarks; tests should not assert on it). */
+  afterMs: number;
 }
 
 export interface InteractionState {
@@ -91,6 +93,8 @@ export interface InteractionState {
   channelId: string;
   guildId: string | null;
   payload: Json;
+  /** When INTERACTION_CREATE was dispatched (`performance.now()`). */
+  createdAt: number;
   callback: InteractionCallback | null;
   /** The `@original` response message (after a type 4 or 5 callback). */
   original: FakeMessage | null;
@@ -120,6 +124,8 @@ export class FakeCore {
   readonly forbidden = new Set<string>();
   /** Users whose DMs refuse the bot (403 50007). */
   readonly closedDms = new Set<string>();
+  /** Callbacks later than this get 404 Unknown interaction, as after Discord's 3 s (null: no deadline). */
+  interactionDeadlineMs: number | null = null;
   /** Privileged intents the application may use (bits). */
   allowedPrivileged: number;
   gateway: FakeGateway | null = null;

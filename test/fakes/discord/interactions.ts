@@ -121,6 +121,7 @@ export function createInteraction(core: FakeCore, type: 2 | 4, input: Interactio
     channelId: channel.id,
     guildId,
     payload,
+    createdAt: performance.now(),
     callback: null,
     original: null,
     edits: [],
@@ -137,6 +138,8 @@ export function interactionCallback(core: FakeCore, id: string, token: string, r
   const state = core.interactions.get(id);
   if (!state || state.token !== token) throw unknown.interaction();
   if (state.callback) throw new ApiError(400, { code: 40060, message: 'Interaction has already been acknowledged.' });
+  const afterMs = performance.now() - state.createdAt;
+  if (core.interactionDeadlineMs !== null && afterMs > core.interactionDeadlineMs) throw unknown.interaction();
   const body = (typeof raw === 'object' && raw !== null ? raw : {}) as { type?: unknown; data?: unknown };
   const type = Number(body.type);
   const data = (typeof body.data === 'object' && body.data !== null ? body.data : {}) as Json;
@@ -159,7 +162,7 @@ export function interactionCallback(core: FakeCore, id: string, token: string, r
     message = core.post(state.channelId, data, 'interaction', state, true).message;
   }
   state.original = message;
-  state.callback = { type, data, ephemeral };
+  state.callback = { type, data, ephemeral, afterMs };
   core.changed();
   return {
     interaction: {
