@@ -98,7 +98,6 @@ export class FakeDiscord {
       token: core.token,
       botId: core.world.bot.id,
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
-      url: () => core.gatewayUrl,
       allowedPrivileged: () => core.allowedPrivileged,
       ready: (sessionId) => core.payloads.ready(sessionId, core.gatewayUrl),
       guilds: () => [...core.world.guilds.values()].map((g) => core.payloads.guildCreate(g)),
@@ -141,13 +140,13 @@ export class FakeDiscord {
   /** A guild the bot is in (GUILD_CREATE is dispatched if a client is connected). */
   addGuild(name: string, extra: { owner?: FakeUser } = {}): FakeGuild {
     const guild = this.#core.world.addGuild(name, (extra.owner ?? this.bot).id);
-    this.#core.dispatch('GUILD_CREATE', this.#core.payloads.guildCreate(guild));
+    this.#emit('GUILD_CREATE', this.#core.payloads.guildCreate(guild));
     return guild;
   }
 
   addRole(guild: FakeGuild, name: string, extra: { permissions?: bigint; mentionable?: boolean } = {}): FakeRole {
     const role = this.#core.world.addRole(guild.id, name, extra.permissions ?? 0n, { mentionable: extra.mentionable ?? false });
-    this.#core.dispatch('GUILD_ROLE_CREATE', { guild_id: guild.id, role: this.#core.payloads.role(role) });
+    this.#emit('GUILD_ROLE_CREATE', { guild_id: guild.id, role: this.#core.payloads.role(role) });
     return role;
   }
 
@@ -160,7 +159,7 @@ export class FakeDiscord {
 
   addMember(guild: FakeGuild, user: FakeUser, extra: { roles?: FakeRole[]; nick?: string } = {}): void {
     this.#core.world.addMember(guild.id, user.id, (extra.roles ?? []).map((r) => r.id), extra.nick ?? null);
-    this.#core.dispatch('GUILD_MEMBER_ADD', { guild_id: guild.id, ...this.#core.payloads.member(guild.id, user.id, true) });
+    this.#emit('GUILD_MEMBER_ADD', { guild_id: guild.id, ...this.#core.payloads.member(guild.id, user.id, true) });
   }
 
   /** The bot leaves (is removed from) a guild: GUILD_DELETE; its channels are gone (404). */
@@ -168,15 +167,13 @@ export class FakeDiscord {
     const world = this.#core.world;
     world.guilds.delete(guild.id);
     for (const c of [...world.channels.values()]) if (c.guildId === guild.id) world.channels.delete(c.id);
-    this.#core.dispatch('GUILD_DELETE', { id: guild.id });
-    this.#core.changed();
+    this.#emit('GUILD_DELETE', { id: guild.id });
   }
 
   /** A member leaves a guild (GUILD_MEMBER_REMOVE). */
   removeMember(guild: FakeGuild, user: FakeUser): void {
     guild.members.delete(user.id);
-    this.#core.dispatch('GUILD_MEMBER_REMOVE', { guild_id: guild.id, user: this.#core.payloads.user(user) });
-    this.#core.changed();
+    this.#emit('GUILD_MEMBER_REMOVE', { guild_id: guild.id, user: this.#core.payloads.user(user) });
   }
 
   /** Replaces a member's roles (GUILD_MEMBER_UPDATE). */
@@ -184,13 +181,13 @@ export class FakeDiscord {
     const member = guild.members.get(user.id);
     if (!member) throw new Error(`fake Discord: ${user.username} is not a member of ${guild.name}`);
     member.roles = roles.map((r) => r.id);
-    this.#core.dispatch('GUILD_MEMBER_UPDATE', { guild_id: guild.id, ...this.#core.payloads.member(guild.id, user.id, true) });
+    this.#emit('GUILD_MEMBER_UPDATE', { guild_id: guild.id, ...this.#core.payloads.member(guild.id, user.id, true) });
   }
 
   /** A text channel (CHANNEL_CREATE if a client is connected). */
   addChannel(guild: FakeGuild, name: string): FakeChannel {
     const channel = this.#core.world.addChannel({ type: ChannelType.GuildText, name, guildId: guild.id });
-    this.#core.dispatch('CHANNEL_CREATE', this.#core.payloads.channel(channel));
+    this.#emit('CHANNEL_CREATE', this.#core.payloads.channel(channel));
     return channel;
   }
 
@@ -253,9 +250,8 @@ export class FakeDiscord {
     const world = this.#core.world;
     world.channels.delete(channel.id);
     const isThread = channel.type === ChannelType.PublicThread || channel.type === ChannelType.PrivateThread;
-    if (isThread) this.#core.dispatch('THREAD_DELETE', { id: channel.id, guild_id: channel.guildId, parent_id: channel.parentId, type: channel.type });
-    else this.#core.dispatch('CHANNEL_DELETE', this.#core.payloads.channel(channel));
-    this.#core.changed();
+    if (isThread) this.#emit('THREAD_DELETE', { id: channel.id, guild_id: channel.guildId, parent_id: channel.parentId, type: channel.type });
+    else this.#emit('CHANNEL_DELETE', this.#core.payloads.channel(channel));
   }
 
   /** This user no longer accepts DMs from the bot (403 50007 on send). */
@@ -297,6 +293,10 @@ export class FakeDiscord {
 
   /** Sends any dispatch event to every session (e.g. a payload the fake does not model). */
   dispatch(t: string, d: Json): void {
+    this.#emit(t, d);
+  }
+
+  #emit(t: string, d: Json): void {
     this.#core.dispatch(t, d);
     this.#core.changed();
   }

@@ -6,7 +6,7 @@
  */
 import { CommandStore } from './commands.ts';
 import type { FakeGateway } from './gateway.ts';
-import { ApiError, checkBody, missingAccess, resolvePings, unknown, type MessageBody, type Pings } from './messages.ts';
+import { ApiError, checkBody, formError, missingAccess, resolvePings, unknown, type MessageBody, type Pings } from './messages.ts';
 import { Payloads } from './payloads.ts';
 import { ChannelType, EPHEMERAL, World, writtenMentions, type FakeChannel, type FakeMessage, type Json } from './model.ts';
 
@@ -55,7 +55,8 @@ export interface MessageEdit {
 export interface RestFailure {
   method?: string;
   path?: string | RegExp;
-  status: number;
+  /** The status to answer (default 500); ignored with `drop`. */
+  status?: number;
   /** For 429: seconds, sent as the `Retry-After` header and `retry_after` in the body. */
   retryAfter?: number;
   /** For 429: a global rate limit (`X-RateLimit-Global`, `global: true`). */
@@ -220,7 +221,7 @@ export class FakeCore {
       throw new ApiError(400, { code: 50024, message: 'Cannot execute action on this channel type' });
     }
     if (typeof name !== 'string' || name.length < 1 || name.length > 100) {
-      throw new ApiError(400, { code: 50035, message: 'Invalid Form Body', errors: { name: { _errors: [{ code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 100 in length.' }] } } });
+      throw formError('name', 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
     }
     let id: string | undefined;
     if (fromMessageId) {

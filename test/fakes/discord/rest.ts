@@ -254,7 +254,8 @@ function send(res: ServerResponse, r: Reply): void {
 }
 
 function failureReply(f: RestFailure): Reply {
-  if (f.status === 429) {
+  const status = f.status ?? 500;
+  if (status === 429) {
     const retryAfter = f.retryAfter ?? 0.05;
     return new Reply(429, f.body ?? { message: 'You are being rate limited.', retry_after: retryAfter, global: f.global ?? false }, {
       'retry-after': String(retryAfter),
@@ -262,14 +263,14 @@ function failureReply(f: RestFailure): Reply {
       ...(f.global ? { 'x-ratelimit-global': 'true' } : {}),
     });
   }
-  if (f.status >= 500) return reply(f.status, f.body ?? { message: STATUS_TEXT[f.status] ?? 'Server Error', code: 0 });
+  if (status >= 500) return reply(status, f.body ?? { message: STATUS_TEXT[status] ?? 'Server Error', code: 0 });
   const defaults: Record<number, Json> = {
     400: { message: 'Bad Request', code: 0 },
     401: { message: '401: Unauthorized', code: 0 },
     403: { message: 'Missing Access', code: 50001 },
     404: { message: 'Unknown Channel', code: 10003 },
   };
-  return reply(f.status, f.body ?? defaults[f.status] ?? { message: 'Error', code: 0 });
+  return reply(status, f.body ?? defaults[status] ?? { message: 'Error', code: 0 });
 }
 
 /** `%40original` → `@original`; a malformed escape stays as it is (and matches no route). */
