@@ -26,14 +26,12 @@
  * const reply = await fake.nextMessage(general.id);
  * // teardown: await client.destroy(); await fake.close();
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { FakeCore, type MessageEdit, type RestFailure, type RestRequest, type SentMessage } from './discord/core.ts';
-import { FakeGateway, PRIVILEGED_INTENTS, type CloseRecord, type IdentifyRecord, type ResumeRecord } from './discord/gateway.ts';
+import { PRIVILEGED_INTENTS, type CloseRecord, type FakeGateway, type IdentifyRecord, type ResumeRecord } from './discord/gateway.ts';
 import { createInteraction, type InteractionOption } from './discord/interactions.ts';
 import { ChannelType, Intent, type FakeChannel, type FakeGuild, type FakeMessage, type FakeRole, type FakeUser, type Json } from './discord/model.ts';
 import { InteractionHandle } from './discord/handles.ts';
-import { handleRest } from './discord/rest.ts';
+import { listen, type ListeningFake } from './discord/server.ts';
 
 export { ALL_PERMISSIONS, ChannelType, DEFAULT_EVERYONE_PERMISSIONS, EPHEMERAL, Intent, Permission } from './discord/model.ts';
 export type { FakeChannel, FakeGuild, FakeMessage, FakeRole, FakeUser } from './discord/model.ts';
@@ -73,54 +71,24 @@ export class FakeDiscord {
   readonly gatewayUrl: string;
   readonly #core: FakeCore;
   readonly #gateway: FakeGateway;
-  readonly #server: Server;
-  readonly #sockets = new Set<Socket>();
+  readonly #server: ListeningFake;
   /** Posts already returned by {@link nextMessage}. */
   readonly #taken = new Set<SentMessage>();
   #closing: Promise<void> | null = null;
 
-  private constructor(core: FakeCore, gateway: FakeGateway, server: Server, port: number) {
+  private constructor(core: FakeCore, server: ListeningFake) {
     this.#core = core;
-    this.#gateway = gateway;
+    this.#gateway = server.gateway;
     this.#server = server;
     this.token = core.token;
-    this.apiUrl = `http://127.0.0.1:${port}/api`;
-    this.gatewayUrl = `ws://127.0.0.1:${port}`;
-    server.on('connection', (s) => {
-      this.#sockets.add(s);
-      s.on('close', () => this.#sockets.delete(s));
-    });
+    this.apiUrl = `http://127.0.0.1:${server.port}/api`;
+    this.gatewayUrl = core.gatewayUrl;
   }
 
   static async start(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
     const core = new FakeCore(options.token ?? 'fake-bot-token', options.botName ?? 'mindlink', privilegedBits(options.privileged ?? {}));
-    const gateway = new FakeGateway({
-      token: core.token,
-      botId: core.world.bot.id,
-      heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
-      allowedPrivileged: () => core.allowedPrivileged,
-      ready: (sessionId) => core.payloads.ready(sessionId, core.gatewayUrl),
-      guilds: () => [...core.world.guilds.values()].map((g) => core.payloads.guildCreate(g)),
-      membersChunks: (request, intents) => core.payloads.membersChunks(request, intents),
-      changed: () => core.changed(),
-    });
-    core.gateway = gateway;
     core.interactionDeadlineMs = options.interactionDeadlineMs ?? null;
-    const server = createServer((req, res) => {
-      handleRest(core, req, res).catch((error: unknown) => {
-        core.faults.push(error instanceof Error ? error : new Error(String(error)));
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-      });
-    });
-    server.on('upgrade', (req, socket, head) => gateway.upgrade(req, socket, head));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    const port = (server.address() as AddressInfo).port;
-    core.gatewayUrl = `ws://127.0.0.1:${port}`;
-    return new FakeDiscord(core, gateway, server, port);
+    return new FakeDiscord(core, await listen(core, options.heartbeatIntervalMs ?? 41_250));
   }
 
   // --- the world ------------------------------------------------------------
@@ -408,13 +376,10 @@ export class FakeDiscord {
 
   /** Closes every socket and the server, and rejects every pending wait. Safe to call twice. */
   close(): Promise<void> {
-    this.#closing ??= new Promise<void>((resolve) => {
+    if (!this.#closing) {
       this.#core.close();
-      this.#gateway.close();
-      this.#server.close(() => resolve());
-      for (const s of this.#sockets) s.destroy();
-      this.#server.closeAllConnections();
-    });
+      this.#closing = this.#server.close();
+    }
     return this.#closing;
   }
 }
