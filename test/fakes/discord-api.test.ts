@@ -174,6 +174,26 @@ describe('fake Discord REST with the real discord.js client', () => {
     });
   });
 
+  it('GIVEN malformed bodies sent by hand THEN each gets 400 and nothing is posted', async () => {
+    const { fake, general } = await h.world();
+    const post = (body: string) =>
+      fetch(`${fake.apiUrl}/v10/channels/${general.id}/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bot ${fake.token}`, 'content-type': 'application/json' },
+        body,
+      });
+    const bodies = [
+      '{"content":"x","allowed_mentions":{"parse":"users"}}',
+      '{"content":"x","allowed_mentions":{"users":[42]}}',
+      '{"content":"x","allowed_mentions":{"replied_user":"yes"}}',
+      '{"content":5}',
+      '{"content":"x"',
+      '[]',
+    ];
+    for (const body of bodies) expect({ body, status: (await post(body)).status }).toEqual({ body, status: 400 });
+    expect(fake.posts).toEqual([]);
+  });
+
   it('GIVEN a message WHEN the bot replies to it THEN the message_reference is recorded and the author is pinged only if replied_user allows it', async () => {
     const { fake, alice, general } = await h.world();
     const c = await h.ready(fake);

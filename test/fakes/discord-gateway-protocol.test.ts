@@ -73,6 +73,13 @@ describe('fake Discord gateway protocol (raw socket)', () => {
     expect(await socket.closed).toBe(4002);
   });
 
+  it('GIVEN a payload over 4096 bytes THEN the fake closes with 4002, as Discord does', async () => {
+    const { fake, socket } = await start();
+    socket.send({ op: 2, d: { token: fake.token, intents: 1, properties: { os: 'x'.repeat(5000) } } });
+    expect(await socket.closed).toBe(4002);
+    expect(fake.identifies).toEqual([]);
+  });
+
   it('GIVEN a request before IDENTIFY THEN the fake closes with 4003', async () => {
     const { socket } = await start();
     socket.send({ op: 8, d: { guild_id: '1', query: '', limit: 0 } });

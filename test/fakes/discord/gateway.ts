@@ -89,7 +89,8 @@ export class FakeGateway {
   /** Query strings of every connection (`v`, `encoding`, `compress`). */
   readonly connections: Record<string, string>[] = [];
   heartbeats = 0;
-  readonly #wss = new WebSocketServer({ noServer: true });
+  /** Frames over 1 MiB end the connection (ws closes with 1009); over 4096 bytes, Discord's limit, with 4002. */
+  readonly #wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
   readonly #sessions = new Map<string, Session>();
   readonly #live = new Set<Connection>();
   #sessionCounter = 0;
@@ -188,6 +189,12 @@ export class FakeGateway {
 
   #onMessage(conn: Connection, raw: RawData): void {
     let payload: { op?: unknown; d?: unknown };
+    const size = Array.isArray(raw) ? raw.reduce((n, b) => n + b.length, 0) : raw instanceof ArrayBuffer ? raw.byteLength : raw.length;
+    if (size > 4096) {
+      conn.closedByFake = true;
+      conn.socket.close(4002, 'Payload too large.');
+      return;
+    }
     try {
       payload = JSON.parse(String(raw)) as { op?: unknown; d?: unknown };
     } catch (error) {

@@ -86,6 +86,18 @@ export function checkBody(raw: unknown, create: boolean): MessageBody {
   }
   const am = body.allowed_mentions;
   if (am !== undefined && am !== null) {
+    const bad = (message: string) => formError('allowed_mentions', 'ALLOWED_MENTIONS_INVALID', message);
+    if (typeof am !== 'object' || Array.isArray(am)) throw bad('Must be an object.');
+    if (am.parse !== undefined && (!Array.isArray(am.parse) || am.parse.some((p) => !['users', 'roles', 'everyone'].includes(p)))) {
+      throw bad('parse: must be a list of "users", "roles", "everyone".');
+    }
+    for (const kind of ['users', 'roles'] as const) {
+      const ids = am[kind];
+      if (ids !== undefined && (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string' || !/^\d+$/.test(id)))) {
+        throw bad(`${kind}: must be a list of snowflakes.`);
+      }
+    }
+    if (am.replied_user !== undefined && typeof am.replied_user !== 'boolean') throw bad('replied_user: must be a boolean.');
     const parse = am.parse ?? [];
     for (const kind of ['users', 'roles'] as const) {
       if (parse.includes(kind) && (am[kind]?.length ?? 0) > 0) {

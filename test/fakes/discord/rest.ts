@@ -273,6 +273,9 @@ function failureReply(f: RestFailure): Reply {
   return reply(status, f.body ?? defaults[status] ?? { message: 'Error', code: 0 });
 }
 
+/** Bodies over this many bytes get 413, as Discord's upload limit would. */
+const MAX_BODY = 1 << 20;
+
 /** `%40original` → `@original`; a malformed escape stays as it is (and matches no route). */
 function safeDecode(path: string): string {
   try {
@@ -289,7 +292,11 @@ export async function handleRest(core: FakeCore, req: IncomingMessage, res: Serv
   const method = (req.method ?? 'GET').toUpperCase();
   const path = safeDecode(url.pathname).replace(/^\/api(\/v\d+)?/, '');
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size <= MAX_BODY) chunks.push(chunk as Buffer);
+  }
   const text = Buffer.concat(chunks).toString('utf8');
   const authorized = req.headers.authorization === `Bot ${core.token}`;
   const record: RestRequest = { method, path, query: Object.fromEntries(url.searchParams), body: undefined, status: 0, authorized, dropped: false };
@@ -306,6 +313,7 @@ export async function handleRest(core: FakeCore, req: IncomingMessage, res: Serv
     req.socket.resetAndDestroy();
     core.changed();
   };
+  if (size > MAX_BODY) return finish(reply(413, { message: 'Request entity too large', code: 40005 }));
   if (text !== '') {
     if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
       return finish(reply(400, { message: 'fake Discord: only JSON bodies are supported (no multipart uploads)', code: 0 }));
