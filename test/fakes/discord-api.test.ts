@@ -187,6 +187,7 @@ describe('fake Discord REST with the real discord.js client', () => {
       '{"content":"x","allowed_mentions":{"users":[42]}}',
       '{"content":"x","allowed_mentions":{"replied_user":"yes"}}',
       '{"content":5}',
+      '{"content":"x","nonce":"twenty-six-characters-long"}',
       '{"content":"x"',
       '[]',
     ];

@@ -27,6 +27,9 @@ export interface MessageBody {
   components?: unknown[];
   flags?: number;
   tts?: boolean;
+  /** With `enforce_nonce: true`, a second post with the same nonce returns the first message (the fake remembers them for its whole life). */
+  nonce?: string | number;
+  enforce_nonce?: boolean;
   [key: string]: unknown;
 }
 
@@ -83,6 +86,11 @@ export function checkBody(raw: unknown, create: boolean): MessageBody {
   if (content.length > 2000) throw formError('content', 'BASE_TYPE_MAX_LENGTH', 'Must be 2000 or fewer in length.');
   if (create && content.trim() === '' && !body.embeds?.length && !body.components?.length) {
     throw new ApiError(400, { code: 50006, message: 'Cannot send an empty message' });
+  }
+  const nonce = body.nonce;
+  if (nonce !== undefined && nonce !== null) {
+    const ok = typeof nonce === 'string' ? nonce.length <= 25 : typeof nonce === 'number' && Number.isSafeInteger(nonce);
+    if (!ok) throw formError('nonce', 'BASE_TYPE_MAX_LENGTH', 'Must be an integer or a string of 25 or fewer characters.');
   }
   const am = body.allowed_mentions;
   if (am !== undefined && am !== null) {
