@@ -102,8 +102,25 @@ describe('fake Discord interactions with the real discord.js client', () => {
 
     const status = fake.slash({ user: alice, channel: general, name: 'status' });
     expect((await status.callback()).type).toBe(5);
-    expect(await status.reply()).toMatchObject({ content: 'all quiet', ephemeral: true, deferred: true });
+    expect(await status.reply()).toMatchObject({ content: 'all quiet', ephemeral: true, deferred: true, via: 'edit' });
     expect(await status.followUp()).toMatchObject({ content: 'and one more thing', ephemeral: true, via: 'followup' });
+  });
+
+  it('GIVEN a public deferral WHEN the bot deletes it and answers with a private follow-up THEN the user sees only the follow-up', async () => {
+    const { fake, alice, general } = await h.world();
+    const c = await h.ready(fake);
+    await c.application.commands.set([{ name: 'goal', description: 'Set a goal' }]);
+    h.serve(c, fake, async (i) => {
+      if (!i.isChatInputCommand()) return;
+      await i.deferReply();
+      await i.deleteReply();
+      await i.followUp({ content: 'you may not', flags: MessageFlags.Ephemeral });
+    });
+
+    const goal = fake.slash({ user: alice, channel: general, name: 'goal' });
+    expect(await goal.reply()).toMatchObject({ content: 'you may not', ephemeral: true, deferred: true, via: 'followup' });
+    const thinking = fake.posts.find((p) => p.interactionId === goal.id && p.via === 'interaction');
+    expect(fake.deleted.map((d) => d.messageId)).toEqual([thinking?.message.id]);
   });
 
   it('GIVEN a reply with withResponse WHEN the bot answers THEN the fake returns the created message', async () => {

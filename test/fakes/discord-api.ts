@@ -12,8 +12,19 @@
  * who a post pings ({@link SentMessage.pings}), message bodies are checked
  * (2000 characters, not empty), commands are checked on registration, an
  * interaction is acknowledged once (204, no content-type) and its webhook
- * answers follow-ups and `@original` edits. Failures can be injected: 429
- * with `Retry-After`, 5xx, 403/404 channels, gateway drops and close codes.
+ * answers follow-ups and `@original` edits, `enforce_nonce` returns the
+ * earlier message for a repeated nonce. Failures can be injected
+ * ({@link FakeDiscord.failNext}): 429 with `Retry-After` (per route or
+ * global), 5xx, any status, a reset connection, and "accepted, then failed"
+ * (the request takes effect but its answer is lost); 403/404 channels,
+ * closed DMs, gateway drops, close codes, op 7 and op 9.
+ *
+ * Records: `requests`, `posts` (with who each pings), `edits`, `deleted`,
+ * `commands`, `identifies`, `resumes`, `gatewayCloses`, `heartbeats`,
+ * `faults` (bugs in the fake itself, answered 500). Waits never sleep:
+ * `nextMessage`, `waitForPost`, `waitForRequest`, `waitForCommands`,
+ * `waitForSessions`, `waitFor`, and the {@link InteractionHandle} of an
+ * injected interaction (`callback`, `reply`, `followUp`, `choices`).
  *
  * @example
  * const fake = await FakeDiscord.start();

@@ -365,7 +365,9 @@ export class FakeCore {
     }
     this.world.messages.delete(messageId);
     this.deleted.push({ channelId, messageId });
-    this.dispatch('MESSAGE_DELETE', { id: messageId, channel_id: channelId, ...(channel.guildId ? { guild_id: channel.guildId } : {}) });
+    if (!(message.flags & EPHEMERAL)) {
+      this.dispatch('MESSAGE_DELETE', { id: messageId, channel_id: channelId, ...(channel.guildId ? { guild_id: channel.guildId } : {}) });
+    }
     this.changed();
   }
 
