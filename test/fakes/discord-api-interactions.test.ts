@@ -1,6 +1,6 @@
 import { Events, MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { option, Permission } from './discord-api.ts';
+import { option, Permission, type InteractionOption } from './discord-api.ts';
 import { Harness } from './discord/harness.ts';
 
 const h = new Harness();
@@ -193,9 +193,28 @@ describe('fake Discord interactions with the real discord.js client', () => {
     expect(status.state.callback).toBeNull();
   });
 
-  it('GIVEN a command that is not registered WHEN a test injects it THEN the fake refuses, as Discord would never send it', async () => {
+  it('GIVEN a command that is not registered or options no user could send WHEN a test injects them THEN the fake refuses, as Discord would never send them', async () => {
     const { fake, alice, general } = await h.world();
-    await h.ready(fake);
-    expect(() => fake.slash({ user: alice, channel: general, name: 'nope' })).toThrow(/no command \/nope/);
+    const c = await h.ready(fake);
+    await c.application.commands.set([
+      {
+        name: 'verbose',
+        description: 'Thought stream',
+        options: [
+          { name: 'mode', description: 'on or off', type: 3, required: true, choices: [{ name: 'on', value: 'on' }, { name: 'off', value: 'off' }] },
+          { name: 'avatar', description: 'which', type: 3, autocomplete: true },
+        ],
+      },
+    ]);
+    const run = (options: InteractionOption[], name = 'verbose') => () => fake.slash({ user: alice, channel: general, name, options });
+
+    expect(run([], 'nope')).toThrow(/no command \/nope/);
+    expect(run([])).toThrow(/required option "mode"/);
+    expect(run([option.string('mode', 'loud')])).toThrow(/not a choice/);
+    expect(run([option.integer('mode', 1)])).toThrow(/has type 3, not 4/);
+    expect(run([option.string('mode', 'on'), option.string('colour', 'red')])).toThrow(/no option "colour"/);
+    expect(run([option.focused('avatar', 'st')])).toThrow(/only an autocomplete/);
+    expect(() => fake.autocomplete({ user: alice, channel: general, name: 'verbose', options: [option.focused('mode', 'o')] })).toThrow(/has no autocomplete/);
+    expect(run([option.string('mode', 'on'), option.string('avatar', 'steve')])).not.toThrow();
   });
 });
