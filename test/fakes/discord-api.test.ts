@@ -320,6 +320,17 @@ describe('fake Discord REST with the real discord.js client', () => {
     expect(fake.requests.filter((r) => r.path === path).map((r) => (r.dropped ? 'reset' : r.status))).toEqual(['reset', 200, 'reset', 200]);
   });
 
+  it('GIVEN a failure that matches on the body WHEN the bot posts two messages THEN only the matching one fails', async () => {
+    const { fake, general } = await h.world();
+    const c = await h.ready(fake);
+    fake.failNext({ path: `/channels/${general.id}/messages`, status: 403, when: (b) => (b as { content?: string }).content === 'second' });
+
+    await sendable(c, general.id).send('first');
+    await expect(sendable(c, general.id).send('second')).rejects.toMatchObject({ status: 403 });
+    await sendable(c, general.id).send('second');
+    expect(fake.posts.map((p) => p.content)).toEqual(['first', 'second']);
+  });
+
   it('GIVEN a forbidden and a deleted channel WHEN the bot posts THEN it gets 403 and 404 as on Discord', async () => {
     const { fake, guild, general } = await h.world();
     const other = fake.addChannel(guild, 'other');

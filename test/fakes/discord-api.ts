@@ -216,7 +216,7 @@ export class FakeDiscord {
 
   /** The next matching REST request(s) fail as described (429, 5xx, any status). */
   failNext(failure: RestFailure): void {
-    this.#core.failures.push({ ...failure, left: failure.times ?? 1 });
+    (failure.accepted ? this.#core.lostAnswers : this.#core.failures).push({ ...failure, left: failure.times ?? 1 });
   }
 
   /** Every request touching this channel (and its threads) gets 403 Missing Access from now on. */

@@ -63,6 +63,8 @@ export interface RestFailure {
   global?: boolean;
   /** A Discord error body to send instead of the default for `status`. */
   body?: Json;
+  /** Only requests whose JSON body satisfies this fail (e.g. the second part of a long post). */
+  when?: (body: unknown) => boolean;
   /** How many matching requests fail (default 1). */
   times?: number;
   /**
@@ -103,6 +105,15 @@ export interface InteractionState {
   followUps: SentMessage[];
 }
 
+/** Whether an injected failure is for this request (method, path prefix or pattern, `when` on the body). */
+function requestMatches(f: RestFailure, method: string, path: string, body: unknown): boolean {
+  return (
+    (f.method === undefined || f.method.toUpperCase() === method) &&
+    (f.path === undefined || (typeof f.path === 'string' ? path.startsWith(f.path) : f.path.test(path))) &&
+    (f.when === undefined || f.when(body))
+  );
+}
+
 /** Message flag of a deferred reply still "thinking". */
 export const FLAG_LOADING = 128;
 
@@ -121,6 +132,8 @@ export class FakeCore {
   readonly deleted: { channelId: string; messageId: string }[] = [];
   readonly interactions = new Map<string, InteractionState>();
   readonly failures: (RestFailure & { left: number })[] = [];
+  /** Failures injected with `accepted`: taken after the request took effect. */
+  readonly lostAnswers: (RestFailure & { left: number })[] = [];
   /** Channels whose requests get 403 Missing Access. */
   readonly forbidden = new Set<string>();
   /** Users whose DMs refuse the bot (403 50007). */
@@ -191,17 +204,28 @@ export class FakeCore {
 
   // --- REST failures ------------------------------------------------------
 
-  takeFailure(method: string, path: string): RestFailure | undefined {
+  takeFailure(method: string, path: string, body?: unknown): RestFailure | undefined {
     const at = this.failures.findIndex(
       (f) =>
         (f.method === undefined || f.method.toUpperCase() === method) &&
-        (f.path === undefined || (typeof f.path === 'string' ? path.startsWith(f.path) : f.path.test(path))),
+        (f.path === undefined || (typeof f.path === 'string' ? path.startsWith(f.path) : f.path.test(path))) &&
+        (f.when === undefined || f.when(body)),
     );
     if (at < 0) return undefined;
     const failure = this.failures[at];
     if (!failure) return undefined;
     failure.left -= 1;
     if (failure.left <= 0) this.failures.splice(at, 1);
+    return failure;
+  }
+
+  /** An `accepted` failure for a request that has just taken effect (see {@link RestFailure.accepted}). */
+  takeLostAnswer(method: string, path: string, body: unknown): RestFailure | undefined {
+    const at = this.lostAnswers.findIndex((f) => requestMatches(f, method, path, body));
+    const failure = this.lostAnswers[at];
+    if (!failure) return undefined;
+    failure.left -= 1;
+    if (failure.left <= 0) this.lostAnswers.splice(at, 1);
     return failure;
   }
 

@@ -23,6 +23,8 @@ class Reply {
     readonly status: number,
     readonly body?: unknown,
     readonly headers: Record<string, string> = {},
+    /** Reset the connection instead of answering. */
+    readonly drop = false,
   ) {}
 }
 
@@ -254,6 +256,7 @@ function send(res: ServerResponse, r: Reply): void {
 }
 
 function failureReply(f: RestFailure): Reply {
+  if (f.drop) return new Reply(0, undefined, {}, true);
   const status = f.status ?? 500;
   if (status === 429) {
     const retryAfter = f.retryAfter ?? 0.05;
@@ -302,15 +305,10 @@ export async function handleRest(core: FakeCore, req: IncomingMessage, res: Serv
   const record: RestRequest = { method, path, query: Object.fromEntries(url.searchParams), body: undefined, status: 0, authorized, dropped: false };
   const finish = (r: Reply) => {
     record.status = r.status;
+    record.dropped = r.drop;
     core.requests.push(record);
-    send(res, r);
-    core.changed();
-  };
-  const fail = (f: RestFailure) => {
-    if (!f.drop) return finish(failureReply(f));
-    record.dropped = true;
-    core.requests.push(record);
-    req.socket.resetAndDestroy();
+    if (r.drop) req.socket.resetAndDestroy();
+    else send(res, r);
     core.changed();
   };
   if (size > MAX_BODY) return finish(reply(413, { message: 'Request entity too large', code: 40005 }));
@@ -332,19 +330,22 @@ export async function handleRest(core: FakeCore, req: IncomingMessage, res: Serv
     return finish(pathKnown ? reply(405, { message: '405: Method Not Allowed', code: 0 }) : reply(404, { message: '404: Not Found', code: 0 }));
   }
   if (match.auth && !authorized) return finish(reply(401, { message: '401: Unauthorized', code: 0 }));
-  const failure = core.takeFailure(method, path);
-  if (failure && !failure.accepted) return fail(failure);
-  let answer: Reply;
+  const failure = core.takeFailure(method, path, record.body);
+  if (failure) return finish(failureReply(failure));
+  const answer = run(core, match.handler, { core, params: match.found.slice(1), body: record.body, query: url.searchParams });
+  const lost = core.takeLostAnswer(method, path, record.body);
+  finish(lost ? failureReply(lost) : answer);
+}
+
+/** Runs a route: its value as 200 (or its own Reply), an ApiError as Discord's error, anything else as a fault (500). */
+function run(core: FakeCore, handler: Handler, ctx: Ctx): Reply {
   try {
-    const out = match.handler({ core, params: match.found.slice(1), body: record.body, query: url.searchParams });
-    answer = out instanceof Reply ? out : reply(200, out);
+    const out = handler(ctx);
+    return out instanceof Reply ? out : reply(200, out);
   } catch (error) {
-    if (!(error instanceof ApiError)) {
-      // A bug in the fake itself: answer 500 and keep it where the test can see it.
-      core.faults.push(error instanceof Error ? error : new Error(String(error)));
-    }
-    answer = error instanceof ApiError ? reply(error.status, error.body) : reply(500, { message: `fake Discord fault: ${String(error)}`, code: 0 });
+    if (error instanceof ApiError) return reply(error.status, error.body);
+    // A bug in the fake itself: answer 500 and keep it where the test can see it.
+    core.faults.push(error instanceof Error ? error : new Error(String(error)));
+    return reply(500, { message: `fake Discord fault: ${String(error)}`, code: 0 });
   }
-  if (failure) return fail(failure);
-  finish(answer);
 }
