@@ -252,6 +252,19 @@ describe('fake Discord REST with the real discord.js client', () => {
     expect(fromMessage.id).toBe(message.id);
   });
 
+  it('GIVEN an announcement channel WHEN the bot opens a thread there THEN it is an announcement thread that takes posts', async () => {
+    const { fake, guild } = await h.world();
+    const news = fake.addChannel(guild, 'news', { announcement: true });
+    const c = await h.ready(fake);
+    const channel = c.channels.cache.get(news.id);
+    if (channel?.type !== DjsChannelType.GuildAnnouncement) throw new Error('news is not an announcement channel');
+
+    const thread = await channel.threads.create({ name: 'thoughts' });
+    await thread.send('turn 1');
+    expect(thread.type).toBe(DjsChannelType.AnnouncementThread);
+    expect((await fake.nextMessage(thread.id)).content).toBe('turn 1');
+  });
+
   it('GIVEN a person WHEN the bot sends them a DM THEN the fake opens one DM channel and records the post there', async () => {
     const { fake, alice } = await h.world();
     const c = await h.ready(fake);

@@ -40,7 +40,7 @@
 import { FakeCore, type MessageEdit, type RestFailure, type RestRequest, type SentMessage } from './discord/core.ts';
 import { PRIVILEGED_INTENTS, type CloseRecord, type FakeGateway, type IdentifyRecord, type ResumeRecord } from './discord/gateway.ts';
 import { createInteraction, type InteractionOption } from './discord/interactions.ts';
-import { ChannelType, Intent, type FakeChannel, type FakeGuild, type FakeMessage, type FakeRole, type FakeUser, type Json } from './discord/model.ts';
+import { ChannelType, Intent, isThread, type FakeChannel, type FakeGuild, type FakeMessage, type FakeRole, type FakeUser, type Json } from './discord/model.ts';
 import { InteractionHandle } from './discord/handles.ts';
 import { listen, type ListeningFake } from './discord/server.ts';
 
@@ -163,9 +163,10 @@ export class FakeDiscord {
     this.#emit('GUILD_MEMBER_UPDATE', { guild_id: guild.id, ...this.#core.payloads.member(guild.id, user.id, true) });
   }
 
-  /** A text channel (CHANNEL_CREATE if a client is connected). */
-  addChannel(guild: FakeGuild, name: string): FakeChannel {
-    const channel = this.#core.world.addChannel({ type: ChannelType.GuildText, name, guildId: guild.id });
+  /** A text channel, or an announcement channel (CHANNEL_CREATE if a client is connected). */
+  addChannel(guild: FakeGuild, name: string, extra: { announcement?: boolean } = {}): FakeChannel {
+    const type = extra.announcement ? ChannelType.GuildAnnouncement : ChannelType.GuildText;
+    const channel = this.#core.world.addChannel({ type, name, guildId: guild.id });
     this.#emit('CHANNEL_CREATE', this.#core.payloads.channel(channel));
     return channel;
   }
@@ -228,8 +229,7 @@ export class FakeDiscord {
   deleteChannel(channel: FakeChannel): void {
     const world = this.#core.world;
     world.channels.delete(channel.id);
-    const isThread = channel.type === ChannelType.PublicThread || channel.type === ChannelType.PrivateThread;
-    if (isThread) this.#emit('THREAD_DELETE', { id: channel.id, guild_id: channel.guildId, parent_id: channel.parentId, type: channel.type });
+    if (isThread(channel.type)) this.#emit('THREAD_DELETE', { id: channel.id, guild_id: channel.guildId, parent_id: channel.parentId, type: channel.type });
     else this.#emit('CHANNEL_DELETE', this.#core.payloads.channel(channel));
   }
 

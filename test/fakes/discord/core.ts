@@ -241,7 +241,7 @@ export class FakeCore {
 
   createThread(parentId: string, name: string, type: number, ownerId: string, fromMessageId: string | null): FakeChannel {
     const parent = this.accessible(parentId);
-    if (parent.type !== ChannelType.GuildText || !parent.guildId) {
+    if ((parent.type !== ChannelType.GuildText && parent.type !== ChannelType.GuildAnnouncement) || !parent.guildId) {
       throw new ApiError(400, { code: 50024, message: 'Cannot execute action on this channel type' });
     }
     if (typeof name !== 'string' || name.length < 1 || name.length > 100) {
@@ -257,7 +257,8 @@ export class FakeCore {
     }
     const thread = this.world.addChannel({
       ...(id ? { id } : {}),
-      type: fromMessageId ? ChannelType.PublicThread : type,
+      // Threads of an announcement channel are announcement threads; a thread from a message is public.
+      type: parent.type === ChannelType.GuildAnnouncement ? ChannelType.AnnouncementThread : fromMessageId ? ChannelType.PublicThread : type,
       name,
       guildId: parent.guildId,
       parentId,

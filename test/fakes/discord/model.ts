@@ -61,7 +61,12 @@ export const Intent = {
 } as const;
 
 /** Channel types used by the fake. */
-export const ChannelType = { GuildText: 0, DM: 1, PublicThread: 11, PrivateThread: 12 } as const;
+export const ChannelType = { GuildText: 0, DM: 1, GuildAnnouncement: 5, AnnouncementThread: 10, PublicThread: 11, PrivateThread: 12 } as const;
+
+/** Whether a channel type is a thread (announcement, public or private). */
+export function isThread(type: number): boolean {
+  return type === ChannelType.AnnouncementThread || type === ChannelType.PublicThread || type === ChannelType.PrivateThread;
+}
 
 /** Message flag: only the invoking user sees the message. */
 export const EPHEMERAL = 64;

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FakeCore, RestFailure, RestRequest } from './core.ts';
 import { interactionCallback, webhookInteraction, webhookMessage } from './interactions.ts';
 import { ApiError, unknown } from './messages.ts';
-import { ChannelType, type Json } from './model.ts';
+import { ChannelType, isThread, type Json } from './model.ts';
 
 interface Ctx {
   core: FakeCore;
@@ -122,8 +122,7 @@ route('PATCH', `/channels/${ID}`, true, ({ core, params, body }) => {
   if (typeof b.archived === 'boolean') channel.archived = b.archived;
   if (typeof b.locked === 'boolean') channel.locked = b.locked;
   const payload = core.payloads.channel(channel);
-  const isThread = channel.type === ChannelType.PublicThread || channel.type === ChannelType.PrivateThread;
-  core.dispatch(isThread ? 'THREAD_UPDATE' : 'CHANNEL_UPDATE', payload);
+  core.dispatch(isThread(channel.type) ? 'THREAD_UPDATE' : 'CHANNEL_UPDATE', payload);
   core.changed();
   return payload;
 });
