@@ -8,6 +8,7 @@ import { CommandStore } from './commands.ts';
 import type { FakeGateway } from './gateway.ts';
 import { ApiError, checkBody, formError, missingAccess, resolvePings, unknown, type MessageBody, type Pings } from './messages.ts';
 import { Payloads } from './payloads.ts';
+import { Waits } from './waits.ts';
 import { ChannelType, EPHEMERAL, World, writtenMentions, type FakeChannel, type FakeMessage, type Json } from './model.ts';
 
 /** One REST request as the fake answered it. */
@@ -117,11 +118,6 @@ function requestMatches(f: RestFailure, method: string, path: string, body: unkn
 /** Message flag of a deferred reply still "thinking". */
 export const FLAG_LOADING = 128;
 
-interface Waiter {
-  check(): boolean;
-  fail(error: Error): void;
-}
-
 export class FakeCore {
   readonly world: World;
   readonly payloads: Payloads;
@@ -147,10 +143,9 @@ export class FakeCore {
   gatewayUrl = '';
   /** Errors inside the fake itself (answered 500); a test may assert there are none. */
   readonly faults: Error[] = [];
-  readonly #waiters = new Set<Waiter>();
+  readonly #waits = new Waits();
   /** Posts by `channel:nonce`, for `enforce_nonce`. */
   readonly #nonces = new Map<string, SentMessage>();
-  #closed = false;
 
   constructor(
     readonly token: string,
@@ -175,31 +170,17 @@ export class FakeCore {
 
   /** Re-checks every wait; call after any change. */
   changed(): void {
-    for (const w of [...this.#waiters]) if (w.check()) this.#waiters.delete(w);
+    this.#waits.changed();
   }
 
   /** Resolves with the first non-undefined value `probe` returns (checked now and after every change). */
   waitFor<T>(probe: () => T | undefined, what: string): Promise<T> {
-    if (this.#closed) return Promise.reject(new Error(`fake Discord is closed (waiting for ${what})`));
-    return new Promise<T>((resolve, reject) => {
-      const waiter: Waiter = {
-        check: () => {
-          const value = probe();
-          if (value === undefined) return false;
-          resolve(value);
-          return true;
-        },
-        fail: reject,
-      };
-      if (!waiter.check()) this.#waiters.add(waiter);
-    });
+    return this.#waits.waitFor(probe, what);
   }
 
   /** Rejects every pending wait. */
   close(): void {
-    this.#closed = true;
-    for (const w of this.#waiters) w.fail(new Error('fake Discord closed while a test was waiting on it'));
-    this.#waiters.clear();
+    this.#waits.close();
   }
 
   // --- REST failures ------------------------------------------------------
