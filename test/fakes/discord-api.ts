@@ -12,8 +12,19 @@
  * who a post pings ({@link SentMessage.pings}), message bodies are checked
  * (2000 characters, not empty), commands are checked on registration, an
  * interaction is acknowledged once (204, no content-type) and its webhook
- * answers follow-ups and `@original` edits. Failures can be injected: 429
- * with `Retry-After`, 5xx, 403/404 channels, gateway drops and close codes.
+ * answers follow-ups and `@original` edits, `enforce_nonce` returns the
+ * earlier message for a repeated nonce. Failures can be injected
+ * ({@link FakeDiscord.failNext}): 429 with `Retry-After` (per route or
+ * global), 5xx, any status, a reset connection, and "accepted, then failed"
+ * (the request takes effect but its answer is lost); 403/404 channels,
+ * closed DMs, gateway drops, close codes, op 7 and op 9.
+ *
+ * Records: `requests`, `posts` (with who each pings), `edits`, `deleted`,
+ * `commands`, `identifies`, `resumes`, `gatewayCloses`, `heartbeats`,
+ * `faults` (bugs in the fake itself, answered 500). Waits never sleep:
+ * `nextMessage`, `waitForPost`, `waitForRequest`, `waitForCommands`,
+ * `waitForSessions`, `waitFor`, and the {@link InteractionHandle} of an
+ * injected interaction (`callback`, `reply`, `followUp`, `choices`).
  *
  * @example
  * const fake = await FakeDiscord.start();
@@ -26,14 +37,12 @@
  * const reply = await fake.nextMessage(general.id);
  * // teardown: await client.destroy(); await fake.close();
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { FakeCore, type MessageEdit, type RestFailure, type RestRequest, type SentMessage } from './discord/core.ts';
-import { FakeGateway, PRIVILEGED_INTENTS, type CloseRecord, type IdentifyRecord, type ResumeRecord } from './discord/gateway.ts';
+import { PRIVILEGED_INTENTS, type CloseRecord, type FakeGateway, type IdentifyRecord, type ResumeRecord } from './discord/gateway.ts';
 import { createInteraction, type InteractionOption } from './discord/interactions.ts';
-import { ChannelType, Intent, type FakeChannel, type FakeGuild, type FakeMessage, type FakeRole, type FakeUser, type Json } from './discord/model.ts';
+import { ChannelType, Intent, isThread, type FakeChannel, type FakeGuild, type FakeMessage, type FakeRole, type FakeUser, type Json } from './discord/model.ts';
 import { InteractionHandle } from './discord/handles.ts';
-import { handleRest } from './discord/rest.ts';
+import { listen, type ListeningFake } from './discord/server.ts';
 
 export { ALL_PERMISSIONS, ChannelType, DEFAULT_EVERYONE_PERMISSIONS, EPHEMERAL, Intent, Permission } from './discord/model.ts';
 export type { FakeChannel, FakeGuild, FakeMessage, FakeRole, FakeUser } from './discord/model.ts';
@@ -52,6 +61,12 @@ export interface FakeDiscordOptions {
   heartbeatIntervalMs?: number;
   /** Privileged intents the application may use (default: all of them). */
   privileged?: PrivilegedIntents;
+  /**
+   * Interaction callbacks later than this many ms get 404 Unknown interaction,
+   * as on Discord after 3 s (default: no deadline, since a loaded test machine
+   * is slow; a test of the deferral path can set it).
+   */
+  interactionDeadlineMs?: number;
 }
 
 export interface PrivilegedIntents {
@@ -67,53 +82,24 @@ export class FakeDiscord {
   readonly gatewayUrl: string;
   readonly #core: FakeCore;
   readonly #gateway: FakeGateway;
-  readonly #server: Server;
-  readonly #sockets = new Set<Socket>();
+  readonly #server: ListeningFake;
   /** Posts already returned by {@link nextMessage}. */
   readonly #taken = new Set<SentMessage>();
+  #closing: Promise<void> | null = null;
 
-  private constructor(core: FakeCore, gateway: FakeGateway, server: Server, port: number) {
+  private constructor(core: FakeCore, server: ListeningFake) {
     this.#core = core;
-    this.#gateway = gateway;
+    this.#gateway = server.gateway;
     this.#server = server;
     this.token = core.token;
-    this.apiUrl = `http://127.0.0.1:${port}/api`;
-    this.gatewayUrl = `ws://127.0.0.1:${port}`;
-    server.on('connection', (s) => {
-      this.#sockets.add(s);
-      s.on('close', () => this.#sockets.delete(s));
-    });
+    this.apiUrl = `http://127.0.0.1:${server.port}/api`;
+    this.gatewayUrl = core.gatewayUrl;
   }
 
   static async start(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
     const core = new FakeCore(options.token ?? 'fake-bot-token', options.botName ?? 'mindlink', privilegedBits(options.privileged ?? {}));
-    const gateway = new FakeGateway({
-      token: core.token,
-      botId: core.world.bot.id,
-      heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
-      url: () => core.gatewayUrl,
-      allowedPrivileged: () => core.allowedPrivileged,
-      ready: (sessionId) => core.payloads.ready(sessionId, core.gatewayUrl),
-      guilds: () => [...core.world.guilds.values()].map((g) => core.payloads.guildCreate(g)),
-      membersChunks: (request, intents) => core.payloads.membersChunks(request, intents),
-      changed: () => core.changed(),
-    });
-    core.gateway = gateway;
-    const server = createServer((req, res) => {
-      handleRest(core, req, res).catch((error: unknown) => {
-        core.faults.push(error instanceof Error ? error : new Error(String(error)));
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-      });
-    });
-    server.on('upgrade', (req, socket, head) => gateway.upgrade(req, socket, head));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    const port = (server.address() as AddressInfo).port;
-    core.gatewayUrl = `ws://127.0.0.1:${port}`;
-    return new FakeDiscord(core, gateway, server, port);
+    core.interactionDeadlineMs = options.interactionDeadlineMs ?? null;
+    return new FakeDiscord(core, await listen(core, options.heartbeatIntervalMs ?? 41_250));
   }
 
   // --- the world ------------------------------------------------------------
@@ -133,13 +119,13 @@ export class FakeDiscord {
   /** A guild the bot is in (GUILD_CREATE is dispatched if a client is connected). */
   addGuild(name: string, extra: { owner?: FakeUser } = {}): FakeGuild {
     const guild = this.#core.world.addGuild(name, (extra.owner ?? this.bot).id);
-    this.#core.dispatch('GUILD_CREATE', this.#core.payloads.guildCreate(guild));
+    this.#emit('GUILD_CREATE', this.#core.payloads.guildCreate(guild));
     return guild;
   }
 
   addRole(guild: FakeGuild, name: string, extra: { permissions?: bigint; mentionable?: boolean } = {}): FakeRole {
     const role = this.#core.world.addRole(guild.id, name, extra.permissions ?? 0n, { mentionable: extra.mentionable ?? false });
-    this.#core.dispatch('GUILD_ROLE_CREATE', { guild_id: guild.id, role: this.#core.payloads.role(role) });
+    this.#emit('GUILD_ROLE_CREATE', { guild_id: guild.id, role: this.#core.payloads.role(role) });
     return role;
   }
 
@@ -152,7 +138,21 @@ export class FakeDiscord {
 
   addMember(guild: FakeGuild, user: FakeUser, extra: { roles?: FakeRole[]; nick?: string } = {}): void {
     this.#core.world.addMember(guild.id, user.id, (extra.roles ?? []).map((r) => r.id), extra.nick ?? null);
-    this.#core.dispatch('GUILD_MEMBER_ADD', { guild_id: guild.id, ...this.#core.payloads.member(guild.id, user.id, true) });
+    this.#emit('GUILD_MEMBER_ADD', { guild_id: guild.id, ...this.#core.payloads.member(guild.id, user.id, true) });
+  }
+
+  /** The bot leaves (is removed from) a guild: GUILD_DELETE; its channels are gone (404). */
+  removeGuild(guild: FakeGuild): void {
+    const world = this.#core.world;
+    world.guilds.delete(guild.id);
+    for (const c of [...world.channels.values()]) if (c.guildId === guild.id) world.channels.delete(c.id);
+    this.#emit('GUILD_DELETE', { id: guild.id });
+  }
+
+  /** A member leaves a guild (GUILD_MEMBER_REMOVE). */
+  removeMember(guild: FakeGuild, user: FakeUser): void {
+    guild.members.delete(user.id);
+    this.#emit('GUILD_MEMBER_REMOVE', { guild_id: guild.id, user: this.#core.payloads.user(user) });
   }
 
   /** Replaces a member's roles (GUILD_MEMBER_UPDATE). */
@@ -160,13 +160,14 @@ export class FakeDiscord {
     const member = guild.members.get(user.id);
     if (!member) throw new Error(`fake Discord: ${user.username} is not a member of ${guild.name}`);
     member.roles = roles.map((r) => r.id);
-    this.#core.dispatch('GUILD_MEMBER_UPDATE', { guild_id: guild.id, ...this.#core.payloads.member(guild.id, user.id, true) });
+    this.#emit('GUILD_MEMBER_UPDATE', { guild_id: guild.id, ...this.#core.payloads.member(guild.id, user.id, true) });
   }
 
-  /** A text channel (CHANNEL_CREATE if a client is connected). */
-  addChannel(guild: FakeGuild, name: string): FakeChannel {
-    const channel = this.#core.world.addChannel({ type: ChannelType.GuildText, name, guildId: guild.id });
-    this.#core.dispatch('CHANNEL_CREATE', this.#core.payloads.channel(channel));
+  /** A text channel, or an announcement channel (CHANNEL_CREATE if a client is connected). */
+  addChannel(guild: FakeGuild, name: string, extra: { announcement?: boolean } = {}): FakeChannel {
+    const type = extra.announcement ? ChannelType.GuildAnnouncement : ChannelType.GuildText;
+    const channel = this.#core.world.addChannel({ type, name, guildId: guild.id });
+    this.#emit('CHANNEL_CREATE', this.#core.payloads.channel(channel));
     return channel;
   }
 
@@ -216,7 +217,7 @@ export class FakeDiscord {
 
   /** The next matching REST request(s) fail as described (429, 5xx, any status). */
   failNext(failure: RestFailure): void {
-    this.#core.failures.push({ ...failure, left: failure.times ?? 1 });
+    (failure.accepted ? this.#core.lostAnswers : this.#core.failures).push({ ...failure, left: failure.times ?? 1 });
   }
 
   /** Every request touching this channel (and its threads) gets 403 Missing Access from now on. */
@@ -228,10 +229,8 @@ export class FakeDiscord {
   deleteChannel(channel: FakeChannel): void {
     const world = this.#core.world;
     world.channels.delete(channel.id);
-    const isThread = channel.type === ChannelType.PublicThread || channel.type === ChannelType.PrivateThread;
-    if (isThread) this.#core.dispatch('THREAD_DELETE', { id: channel.id, guild_id: channel.guildId, parent_id: channel.parentId, type: channel.type });
-    else this.#core.dispatch('CHANNEL_DELETE', this.#core.payloads.channel(channel));
-    this.#core.changed();
+    if (isThread(channel.type)) this.#emit('THREAD_DELETE', { id: channel.id, guild_id: channel.guildId, parent_id: channel.parentId, type: channel.type });
+    else this.#emit('CHANNEL_DELETE', this.#core.payloads.channel(channel));
   }
 
   /** This user no longer accepts DMs from the bot (403 50007 on send). */
@@ -273,6 +272,10 @@ export class FakeDiscord {
 
   /** Sends any dispatch event to every session (e.g. a payload the fake does not model). */
   dispatch(t: string, d: Json): void {
+    this.#emit(t, d);
+  }
+
+  #emit(t: string, d: Json): void {
     this.#core.dispatch(t, d);
     this.#core.changed();
   }
@@ -334,7 +337,12 @@ export class FakeDiscord {
 
   // --- waits ------------------------------------------------------------------
 
-  /** Resolves with the first non-undefined value of `probe`, checked now and after every change. */
+  /**
+   * Resolves with the first non-undefined value of `probe`, checked now and
+   * after every change in the fake (a request, a gateway event, an
+   * injection). State outside the fake (a test's own variables) does not
+   * trigger a check: wait on the client's events for that.
+   */
   waitFor<T>(probe: () => T | undefined, what = 'a condition'): Promise<T> {
     return this.#core.waitFor(probe, what);
   }
@@ -359,7 +367,7 @@ export class FakeDiscord {
 
   /** The first REST request (past or future) that satisfies `pred`. */
   waitForRequest(pred: (r: RestRequest) => boolean, what = 'a matching request'): Promise<RestRequest> {
-    return this.waitFor(() => this.#core.requests.find((r) => r.status !== 0 && pred(r)), what);
+    return this.waitFor(() => this.#core.requests.find(pred), what);
   }
 
   /** Resolves once `n` sessions are connected and identified or resumed. */
@@ -377,14 +385,13 @@ export class FakeDiscord {
     );
   }
 
-  /** Closes every socket and the server, and rejects every pending wait. */
-  async close(): Promise<void> {
-    this.#core.close();
-    this.#gateway.close();
-    const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
-    for (const s of this.#sockets) s.destroy();
-    this.#server.closeAllConnections();
-    await closed;
+  /** Closes every socket and the server, and rejects every pending wait. Safe to call twice. */
+  close(): Promise<void> {
+    if (!this.#closing) {
+      this.#core.close();
+      this.#closing = this.#server.close();
+    }
+    return this.#closing;
   }
 }
 

@@ -6,8 +6,9 @@
  */
 import { CommandStore } from './commands.ts';
 import type { FakeGateway } from './gateway.ts';
-import { ApiError, checkBody, missingAccess, resolvePings, unknown, type MessageBody, type Pings } from './messages.ts';
+import { ApiError, checkBody, formError, missingAccess, resolvePings, unknown, type MessageBody, type Pings } from './messages.ts';
 import { Payloads } from './payloads.ts';
+import { Waits } from './waits.ts';
 import { ChannelType, EPHEMERAL, World, writtenMentions, type FakeChannel, type FakeMessage, type Json } from './model.ts';
 
 /** One REST request as the fake answered it. */
@@ -20,6 +21,8 @@ export interface RestRequest {
   status: number;
   /** Whether `Authorization: Bot <token>` was right (the token itself is not kept). */
   authorized: boolean;
+  /** The fake cut the connection instead of answering (an injected `drop`). */
+  dropped: boolean;
 }
 
 /** A message the bot created: a channel post, an interaction reply, or a follow-up. */
@@ -53,7 +56,8 @@ export interface MessageEdit {
 export interface RestFailure {
   method?: string;
   path?: string | RegExp;
-  status: number;
+  /** The status to answer (default 500); ignored with `drop`. */
+  status?: number;
   /** For 429: seconds, sent as the `Retry-After` header and `retry_after` in the body. */
   retryAfter?: number;
   /** For 429: a global rate limit (`X-RateLimit-Global`, `global: true`). */
@@ -64,6 +68,14 @@ export interface RestFailure {
   when?: (body: unknown) => boolean;
   /** How many matching requests fail (default 1). */
   times?: number;
+  /**
+   * The request takes effect (a message is created, a command registered…)
+   * and only then fails: its answer is replaced by the failure, so a client
+   * that retries may duplicate it (unless it posts with `enforce_nonce`).
+   */
+  accepted?: boolean;
+  /** Reset the connection instead of answering (discord.js sees ECONNRESET and retries); `status` is then ignored. */
+  drop?: boolean;
 }
 
 /** The first answer to an interaction. */
@@ -72,6 +84,8 @@ export interface InteractionCallback {
   type: number;
   data: Json;
   ephemeral: boolean;
+  /** Milliseconds from INTERACTION_CREATE to this callback (for benchmarks; tests should not assert on it). */
+  afterMs: number;
 }
 
 export interface InteractionState {
@@ -83,6 +97,8 @@ export interface InteractionState {
   channelId: string;
   guildId: string | null;
   payload: Json;
+  /** When INTERACTION_CREATE was dispatched (`performance.now()`). */
+  createdAt: number;
   callback: InteractionCallback | null;
   /** The `@original` response message (after a type 4 or 5 callback). */
   original: FakeMessage | null;
@@ -90,13 +106,17 @@ export interface InteractionState {
   followUps: SentMessage[];
 }
 
+/** Whether an injected failure is for this request (method, path prefix or pattern, `when` on the body). */
+function requestMatches(f: RestFailure, method: string, path: string, body: unknown): boolean {
+  return (
+    (f.method === undefined || f.method.toUpperCase() === method) &&
+    (f.path === undefined || (typeof f.path === 'string' ? path.startsWith(f.path) : f.path.test(path))) &&
+    (f.when === undefined || f.when(body))
+  );
+}
+
 /** Message flag of a deferred reply still "thinking". */
 export const FLAG_LOADING = 128;
-
-interface Waiter {
-  check(): boolean;
-  fail(error: Error): void;
-}
 
 export class FakeCore {
   readonly world: World;
@@ -108,10 +128,14 @@ export class FakeCore {
   readonly deleted: { channelId: string; messageId: string }[] = [];
   readonly interactions = new Map<string, InteractionState>();
   readonly failures: (RestFailure & { left: number })[] = [];
+  /** Failures injected with `accepted`: taken after the request took effect. */
+  readonly lostAnswers: (RestFailure & { left: number })[] = [];
   /** Channels whose requests get 403 Missing Access. */
   readonly forbidden = new Set<string>();
   /** Users whose DMs refuse the bot (403 50007). */
   readonly closedDms = new Set<string>();
+  /** Callbacks later than this get 404 Unknown interaction, as after Discord's 3 s (null: no deadline). */
+  interactionDeadlineMs: number | null = null;
   /** Privileged intents the application may use (bits). */
   allowedPrivileged: number;
   gateway: FakeGateway | null = null;
@@ -119,8 +143,9 @@ export class FakeCore {
   gatewayUrl = '';
   /** Errors inside the fake itself (answered 500); a test may assert there are none. */
   readonly faults: Error[] = [];
-  readonly #waiters = new Set<Waiter>();
-  #closed = false;
+  readonly #waits = new Waits();
+  /** Posts by `channel:nonce`, for `enforce_nonce`. */
+  readonly #nonces = new Map<string, SentMessage>();
 
   constructor(
     readonly token: string,
@@ -145,31 +170,17 @@ export class FakeCore {
 
   /** Re-checks every wait; call after any change. */
   changed(): void {
-    for (const w of [...this.#waiters]) if (w.check()) this.#waiters.delete(w);
+    this.#waits.changed();
   }
 
   /** Resolves with the first non-undefined value `probe` returns (checked now and after every change). */
   waitFor<T>(probe: () => T | undefined, what: string): Promise<T> {
-    if (this.#closed) return Promise.reject(new Error(`fake Discord is closed (waiting for ${what})`));
-    return new Promise<T>((resolve, reject) => {
-      const waiter: Waiter = {
-        check: () => {
-          const value = probe();
-          if (value === undefined) return false;
-          resolve(value);
-          return true;
-        },
-        fail: reject,
-      };
-      if (!waiter.check()) this.#waiters.add(waiter);
-    });
+    return this.#waits.waitFor(probe, what);
   }
 
   /** Rejects every pending wait. */
   close(): void {
-    this.#closed = true;
-    for (const w of this.#waiters) w.fail(new Error('fake Discord closed while a test was waiting on it'));
-    this.#waiters.clear();
+    this.#waits.close();
   }
 
   // --- REST failures ------------------------------------------------------
@@ -189,6 +200,16 @@ export class FakeCore {
     return failure;
   }
 
+  /** An `accepted` failure for a request that has just taken effect (see {@link RestFailure.accepted}). */
+  takeLostAnswer(method: string, path: string, body: unknown): RestFailure | undefined {
+    const at = this.lostAnswers.findIndex((f) => requestMatches(f, method, path, body));
+    const failure = this.lostAnswers[at];
+    if (!failure) return undefined;
+    failure.left -= 1;
+    if (failure.left <= 0) this.lostAnswers.splice(at, 1);
+    return failure;
+  }
+
   // --- channels -----------------------------------------------------------
 
   /** The channel, if the bot may use it: 404 when it does not exist, 403 when it is forbidden. */
@@ -201,11 +222,11 @@ export class FakeCore {
 
   createThread(parentId: string, name: string, type: number, ownerId: string, fromMessageId: string | null): FakeChannel {
     const parent = this.accessible(parentId);
-    if (parent.type !== ChannelType.GuildText || !parent.guildId) {
+    if ((parent.type !== ChannelType.GuildText && parent.type !== ChannelType.GuildAnnouncement) || !parent.guildId) {
       throw new ApiError(400, { code: 50024, message: 'Cannot execute action on this channel type' });
     }
     if (typeof name !== 'string' || name.length < 1 || name.length > 100) {
-      throw new ApiError(400, { code: 50035, message: 'Invalid Form Body', errors: { name: { _errors: [{ code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 100 in length.' }] } } });
+      throw formError('name', 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
     }
     let id: string | undefined;
     if (fromMessageId) {
@@ -217,7 +238,8 @@ export class FakeCore {
     }
     const thread = this.world.addChannel({
       ...(id ? { id } : {}),
-      type: fromMessageId ? ChannelType.PublicThread : type,
+      // Threads of an announcement channel are announcement threads; a thread from a message is public.
+      type: parent.type === ChannelType.GuildAnnouncement ? ChannelType.AnnouncementThread : fromMessageId ? ChannelType.PublicThread : type,
       name,
       guildId: parent.guildId,
       parentId,
@@ -260,6 +282,8 @@ export class FakeCore {
   /**
    * POST /channels/{id}/messages, an interaction reply or a follow-up: checked, recorded, dispatched.
    * `deferred`: the "thinking…" placeholder of a deferred reply (empty, loading).
+   * With `enforce_nonce` and a `nonce` already used in this channel, the earlier
+   * message is returned and nothing is created, as on Discord.
    */
   post(channelId: string, raw: unknown, via: SentMessage['via'], interaction: InteractionState | null, deferred = false): SentMessage {
     const channel = this.accessible(channelId);
@@ -281,6 +305,10 @@ export class FakeCore {
     }
     const content = body.content ?? '';
     const pings = resolvePings(this.world, channel.guildId, content, body.allowed_mentions, replied?.authorId ?? null);
+    const nonceKey =
+      body.enforce_nonce === true && (typeof body.nonce === 'string' || typeof body.nonce === 'number') ? `${channelId}:${String(body.nonce)}` : null;
+    const earlier = nonceKey ? this.#nonces.get(nonceKey) : undefined;
+    if (earlier) return earlier;
     const ephemeral = ((body.flags ?? 0) & EPHEMERAL) !== 0 && interaction !== null;
     const message = this.#store(
       channel,
@@ -300,6 +328,7 @@ export class FakeCore {
       !ephemeral,
     );
     const sent: SentMessage = { channelId, via, interactionId: interaction?.id ?? null, body, content, ephemeral, pings, message };
+    if (nonceKey) this.#nonces.set(nonceKey, sent);
     this.posts.push(sent);
     if (interaction && via === 'followup') interaction.followUps.push(sent);
     this.changed();
@@ -342,7 +371,9 @@ export class FakeCore {
     }
     this.world.messages.delete(messageId);
     this.deleted.push({ channelId, messageId });
-    this.dispatch('MESSAGE_DELETE', { id: messageId, channel_id: channelId, ...(channel.guildId ? { guild_id: channel.guildId } : {}) });
+    if (!(message.flags & EPHEMERAL)) {
+      this.dispatch('MESSAGE_DELETE', { id: messageId, channel_id: channelId, ...(channel.guildId ? { guild_id: channel.guildId } : {}) });
+    }
     this.changed();
   }
 
@@ -367,6 +398,7 @@ export class FakeCore {
       webhookId: null,
       interaction: null,
       threadId: null,
+      at: performance.now(),
       ...fields,
     };
     this.world.messages.set(message.id, message);

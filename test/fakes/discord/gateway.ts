@@ -25,8 +25,6 @@ export interface GatewayHooks {
   token: string;
   botId: string;
   heartbeatIntervalMs: number;
-  /** The gateway's own URL (READY's `resume_gateway_url`). */
-  url(): string;
   /** The privileged intents the application may use. */
   allowedPrivileged(): number;
   /** READY's `d` for a new session. */
@@ -91,7 +89,8 @@ export class FakeGateway {
   /** Query strings of every connection (`v`, `encoding`, `compress`). */
   readonly connections: Record<string, string>[] = [];
   heartbeats = 0;
-  readonly #wss = new WebSocketServer({ noServer: true });
+  /** Frames over 1 MiB end the connection (ws closes with 1009); over 4096 bytes, Discord's limit, with 4002. */
+  readonly #wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
   readonly #sessions = new Map<string, Session>();
   readonly #live = new Set<Connection>();
   #sessionCounter = 0;
@@ -173,6 +172,7 @@ export class FakeGateway {
     this.#live.add(conn);
     this.connections.push(query);
     socket.on('message', (raw) => this.#onMessage(conn, raw));
+    // A broken frame or connection: end it; the close that follows is recorded in `closes`.
     socket.on('error', () => socket.terminate());
     socket.on('close', (code) => {
       this.#live.delete(conn);
@@ -189,6 +189,12 @@ export class FakeGateway {
 
   #onMessage(conn: Connection, raw: RawData): void {
     let payload: { op?: unknown; d?: unknown };
+    const size = Array.isArray(raw) ? raw.reduce((n, b) => n + b.length, 0) : raw instanceof ArrayBuffer ? raw.byteLength : raw.length;
+    if (size > 4096) {
+      conn.closedByFake = true;
+      conn.socket.close(4002, 'Payload too large.');
+      return;
+    }
     try {
       payload = JSON.parse(String(raw)) as { op?: unknown; d?: unknown };
     } catch (error) {
@@ -260,13 +266,20 @@ export class FakeGateway {
     const sessionId = String(d.session_id);
     const seq = typeof d.seq === 'number' ? d.seq : 0;
     const session = this.#sessions.get(sessionId);
-    const ok = d.token === this.hooks.token && session !== undefined && session.valid && session.socket === null;
+    const ok = d.token === this.hooks.token && session !== undefined && session.valid;
     const record: ResumeRecord = { sessionId, seq, accepted: ok, replayed: 0 };
     this.resumes.push(record);
     if (!ok || !session) {
       conn.socket.send(JSON.stringify({ op: 9, d: false }));
       this.hooks.changed();
       return;
+    }
+    // A session resumed while its old socket still looks open: the new one takes over, as on Discord.
+    for (const old of this.#live) {
+      if (old !== conn && old.socket === session.socket) {
+        old.closedByFake = true;
+        old.socket.terminate();
+      }
     }
     session.socket = conn.socket;
     conn.session = session;

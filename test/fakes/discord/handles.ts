@@ -31,8 +31,10 @@ export const option = {
 export interface InteractionReply {
   content: string;
   ephemeral: boolean;
-  /** Whether it came through a deferred reply and an `@original` edit. */
+  /** Whether it came through a deferred reply (then an `@original` edit, or a follow-up after deleting it). */
   deferred: boolean;
+  /** `reply` (callback type 4), `edit` (of the deferred `@original`), or `followup` (the deferred reply was deleted and a follow-up sent instead). */
+  via: 'reply' | 'edit' | 'followup';
   pings: Pings;
   /** The body that set it (the callback's `data` or the edit's body). */
   body: Json;
@@ -60,21 +62,27 @@ export class InteractionHandle {
   }
 
   /**
-   * Resolves with the response the user sees: the reply (type 4), or for a
-   * deferred reply (type 5) the first `@original` edit.
+   * Resolves with the response the user sees: the reply (type 4); for a
+   * deferred reply (type 5) the first `@original` edit, or, when the bot
+   * deleted the deferred reply instead, its first follow-up.
    */
   async reply(): Promise<InteractionReply> {
     const cb = await this.callback();
     if (cb.type === 4) {
       const sent = this.fake.posts.find((p) => p.interactionId === this.id && p.via === 'interaction');
-      return { content: String(cb.data.content ?? ''), ephemeral: cb.ephemeral, deferred: false, pings: sent?.pings ?? noPings, body: cb.data };
+      return { content: String(cb.data.content ?? ''), ephemeral: cb.ephemeral, deferred: false, via: 'reply', pings: sent?.pings ?? noPings, body: cb.data };
     }
     if (cb.type !== 5) throw new Error(`fake Discord: /${this.state.name} was answered with callback type ${cb.type}, not a reply`);
-    const edit = await this.fake.waitFor(
-      () => this.state.edits.find((e) => e.messageId === this.state.original?.id),
-      `the edit of /${this.state.name}'s deferred reply`,
-    );
-    return { content: edit.content, ephemeral: cb.ephemeral, deferred: true, pings: edit.pings, body: edit.body };
+    const originalId = this.fake.posts.find((p) => p.interactionId === this.id && p.via === 'interaction')?.message.id;
+    return this.fake.waitFor((): InteractionReply | undefined => {
+      const edit = this.state.edits.find((e) => e.messageId === originalId);
+      if (edit) return { content: edit.content, ephemeral: cb.ephemeral, deferred: true, via: 'edit', pings: edit.pings, body: edit.body };
+      const followUp = this.state.original === null ? this.state.followUps[0] : undefined;
+      if (followUp) {
+        return { content: followUp.content, ephemeral: followUp.ephemeral, deferred: true, via: 'followup', pings: followUp.pings, body: followUp.body };
+      }
+      return undefined;
+    }, `the answer to /${this.state.name}'s deferred reply`);
   }
 
   /** Resolves with follow-up number `index` (0 = the first). */

@@ -62,6 +62,40 @@ function resolvedFor(core: FakeCore, guildId: string | null, options: Interactio
   return Object.keys(out).length ? out : null;
 }
 
+/**
+ * Checks injected options against the registered command, as Discord's
+ * client enforces them (names, types, choices, required options; for
+ * autocomplete, the focused option must have `autocomplete`). A test that
+ * sends what no user could send fails here, with the reason.
+ */
+function checkAgainstCommand(command: string, registered: Json[] | undefined, given: InteractionOption[], autocomplete: boolean): void {
+  const known = registered ?? [];
+  for (const o of given) {
+    const spec = known.find((k) => k.name === o.name);
+    if (!spec) throw new Error(`fake Discord: /${command} has no option "${o.name}" (it has: ${known.map((k) => String(k.name)).join(', ') || 'none'})`);
+    if (spec.type !== o.type) throw new Error(`fake Discord: option "${o.name}" of /${command} has type ${String(spec.type)}, not ${o.type}`);
+    if (o.type === 1 || o.type === 2) {
+      checkAgainstCommand(`${command} ${o.name}`, spec.options as Json[] | undefined, o.options ?? [], autocomplete);
+      continue;
+    }
+    if (o.focused) {
+      if (!autocomplete) throw new Error(`fake Discord: only an autocomplete interaction has a focused option ("${o.name}" of /${command})`);
+      if (spec.autocomplete !== true) throw new Error(`fake Discord: option "${o.name}" of /${command} has no autocomplete`);
+      continue;
+    }
+    const choices = spec.choices as { value: unknown }[] | undefined;
+    if (choices?.length && !choices.some((c) => c.value === o.value)) {
+      throw new Error(`fake Discord: ${JSON.stringify(o.value)} is not a choice of option "${o.name}" of /${command}`);
+    }
+  }
+  if (autocomplete) return;
+  for (const spec of known) {
+    if (spec.required === true && !given.some((o) => o.name === spec.name)) {
+      throw new Error(`fake Discord: /${command} needs its required option "${String(spec.name)}"`);
+    }
+  }
+}
+
 /** Creates an interaction and dispatches INTERACTION_CREATE (type 2 command, 4 autocomplete). */
 export function createInteraction(core: FakeCore, type: 2 | 4, input: InteractionInput): InteractionState {
   const { world, payloads } = core;
@@ -74,6 +108,7 @@ export function createInteraction(core: FakeCore, type: 2 | 4, input: Interactio
   if (type === 4 && !JSON.stringify(options).includes('"focused":true')) {
     throw new Error('fake Discord: an autocomplete interaction needs one option with focused: true');
   }
+  checkAgainstCommand(command.name, command.options, options, type === 4);
   const id = world.nextId();
   const token = `fake-interaction-token-${id}`;
   const resolved = resolvedFor(core, guildId, options);
@@ -121,6 +156,7 @@ export function createInteraction(core: FakeCore, type: 2 | 4, input: Interactio
     channelId: channel.id,
     guildId,
     payload,
+    createdAt: performance.now(),
     callback: null,
     original: null,
     edits: [],
@@ -137,6 +173,8 @@ export function interactionCallback(core: FakeCore, id: string, token: string, r
   const state = core.interactions.get(id);
   if (!state || state.token !== token) throw unknown.interaction();
   if (state.callback) throw new ApiError(400, { code: 40060, message: 'Interaction has already been acknowledged.' });
+  const afterMs = performance.now() - state.createdAt;
+  if (core.interactionDeadlineMs !== null && afterMs > core.interactionDeadlineMs) throw unknown.interaction();
   const body = (typeof raw === 'object' && raw !== null ? raw : {}) as { type?: unknown; data?: unknown };
   const type = Number(body.type);
   const data = (typeof body.data === 'object' && body.data !== null ? body.data : {}) as Json;
@@ -159,7 +197,7 @@ export function interactionCallback(core: FakeCore, id: string, token: string, r
     message = core.post(state.channelId, data, 'interaction', state, true).message;
   }
   state.original = message;
-  state.callback = { type, data, ephemeral };
+  state.callback = { type, data, ephemeral, afterMs };
   core.changed();
   return {
     interaction: {

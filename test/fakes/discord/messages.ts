@@ -27,6 +27,9 @@ export interface MessageBody {
   components?: unknown[];
   flags?: number;
   tts?: boolean;
+  /** With `enforce_nonce: true`, a second post with the same nonce returns the first message (the fake remembers them for its whole life). */
+  nonce?: string | number;
+  enforce_nonce?: boolean;
   [key: string]: unknown;
 }
 
@@ -84,8 +87,25 @@ export function checkBody(raw: unknown, create: boolean): MessageBody {
   if (create && content.trim() === '' && !body.embeds?.length && !body.components?.length) {
     throw new ApiError(400, { code: 50006, message: 'Cannot send an empty message' });
   }
+  const nonce = body.nonce;
+  if (nonce !== undefined && nonce !== null) {
+    const ok = typeof nonce === 'string' ? nonce.length <= 25 : typeof nonce === 'number' && Number.isSafeInteger(nonce);
+    if (!ok) throw formError('nonce', 'BASE_TYPE_MAX_LENGTH', 'Must be an integer or a string of 25 or fewer characters.');
+  }
   const am = body.allowed_mentions;
   if (am !== undefined && am !== null) {
+    const bad = (message: string) => formError('allowed_mentions', 'ALLOWED_MENTIONS_INVALID', message);
+    if (typeof am !== 'object' || Array.isArray(am)) throw bad('Must be an object.');
+    if (am.parse !== undefined && (!Array.isArray(am.parse) || am.parse.some((p) => !['users', 'roles', 'everyone'].includes(p)))) {
+      throw bad('parse: must be a list of "users", "roles", "everyone".');
+    }
+    for (const kind of ['users', 'roles'] as const) {
+      const ids = am[kind];
+      if (ids !== undefined && (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string' || !/^\d+$/.test(id)))) {
+        throw bad(`${kind}: must be a list of snowflakes.`);
+      }
+    }
+    if (am.replied_user !== undefined && typeof am.replied_user !== 'boolean') throw bad('replied_user: must be a boolean.');
     const parse = am.parse ?? [];
     for (const kind of ['users', 'roles'] as const) {
       if (parse.includes(kind) && (am[kind]?.length ?? 0) > 0) {

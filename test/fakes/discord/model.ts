@@ -61,7 +61,12 @@ export const Intent = {
 } as const;
 
 /** Channel types used by the fake. */
-export const ChannelType = { GuildText: 0, DM: 1, PublicThread: 11, PrivateThread: 12 } as const;
+export const ChannelType = { GuildText: 0, DM: 1, GuildAnnouncement: 5, AnnouncementThread: 10, PublicThread: 11, PrivateThread: 12 } as const;
+
+/** Whether a channel type is a thread (announcement, public or private). */
+export function isThread(type: number): boolean {
+  return type === ChannelType.AnnouncementThread || type === ChannelType.PublicThread || type === ChannelType.PrivateThread;
+}
 
 /** Message flag: only the invoking user sees the message. */
 export const EPHEMERAL = 64;
@@ -143,6 +148,8 @@ export interface FakeMessage {
   interaction: { id: string; name: string; userId: string } | null;
   /** The thread started from this message. */
   threadId: string | null;
+  /** When the fake created it (`performance.now()`, for benchmarks). */
+  at: number;
 }
 
 /** Snowflakes start at 2026-01-01 (milliseconds since Discord's epoch, shifted by 22 bits). */

@@ -3,7 +3,7 @@
  * event payloads (users, members, roles, channels, guilds, messages, READY,
  * GUILD_MEMBERS_CHUNK).
  */
-import { ChannelType, Intent, type FakeChannel, type FakeGuild, type FakeMessage, type FakeRole, type FakeUser, type Json, type World } from './model.ts';
+import { ChannelType, Intent, isThread, type FakeChannel, type FakeGuild, type FakeMessage, type FakeRole, type FakeUser, type Json, type World } from './model.ts';
 
 export class Payloads {
   constructor(private readonly world: World) {}
@@ -80,7 +80,7 @@ export class Payloads {
       rate_limit_per_user: 0,
       nsfw: false,
     };
-    if (c.type === ChannelType.PublicThread || c.type === ChannelType.PrivateThread) {
+    if (isThread(c.type)) {
       return {
         ...base,
         parent_id: c.parentId,
@@ -103,7 +103,6 @@ export class Payloads {
   /** GUILD_CREATE's `d`: the whole guild with its channels, active threads, roles and members. */
   guildCreate(g: FakeGuild): Json {
     const channels = [...this.world.channels.values()].filter((c) => c.guildId === g.id);
-    const isThread = (c: FakeChannel) => c.type === ChannelType.PublicThread || c.type === ChannelType.PrivateThread;
     return {
       id: g.id,
       name: g.name,
@@ -140,8 +139,8 @@ export class Payloads {
       member_count: g.members.size,
       voice_states: [],
       members: [...g.members.keys()].map((id) => this.member(g.id, id, true)),
-      channels: channels.filter((c) => !isThread(c)).map((c) => this.channel(c)),
-      threads: channels.filter((c) => isThread(c) && !c.archived).map((c) => this.channel(c)),
+      channels: channels.filter((c) => !isThread(c.type)).map((c) => this.channel(c)),
+      threads: channels.filter((c) => isThread(c.type) && !c.archived).map((c) => this.channel(c)),
       presences: [],
       stage_instances: [],
       guild_scheduled_events: [],

@@ -5,10 +5,10 @@
  * token, as on Discord; a callback is answered 204 with no content-type.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FakeCore, RestFailure } from './core.ts';
+import type { FakeCore, RestFailure, RestRequest } from './core.ts';
 import { interactionCallback, webhookInteraction, webhookMessage } from './interactions.ts';
 import { ApiError, unknown } from './messages.ts';
-import { ChannelType, type Json } from './model.ts';
+import { ChannelType, isThread, type Json } from './model.ts';
 
 interface Ctx {
   core: FakeCore;
@@ -23,6 +23,8 @@ class Reply {
     readonly status: number,
     readonly body?: unknown,
     readonly headers: Record<string, string> = {},
+    /** Reset the connection instead of answering. */
+    readonly drop = false,
   ) {}
 }
 
@@ -120,8 +122,7 @@ route('PATCH', `/channels/${ID}`, true, ({ core, params, body }) => {
   if (typeof b.archived === 'boolean') channel.archived = b.archived;
   if (typeof b.locked === 'boolean') channel.locked = b.locked;
   const payload = core.payloads.channel(channel);
-  const isThread = channel.type === ChannelType.PublicThread || channel.type === ChannelType.PrivateThread;
-  core.dispatch(isThread ? 'THREAD_UPDATE' : 'CHANNEL_UPDATE', payload);
+  core.dispatch(isThread(channel.type) ? 'THREAD_UPDATE' : 'CHANNEL_UPDATE', payload);
   core.changed();
   return payload;
 });
@@ -254,7 +255,9 @@ function send(res: ServerResponse, r: Reply): void {
 }
 
 function failureReply(f: RestFailure): Reply {
-  if (f.status === 429) {
+  if (f.drop) return new Reply(0, undefined, {}, true);
+  const status = f.status ?? 500;
+  if (status === 429) {
     const retryAfter = f.retryAfter ?? 0.05;
     return new Reply(429, f.body ?? { message: 'You are being rate limited.', retry_after: retryAfter, global: f.global ?? false }, {
       'retry-after': String(retryAfter),
@@ -262,15 +265,18 @@ function failureReply(f: RestFailure): Reply {
       ...(f.global ? { 'x-ratelimit-global': 'true' } : {}),
     });
   }
-  if (f.status >= 500) return reply(f.status, f.body ?? { message: STATUS_TEXT[f.status] ?? 'Server Error', code: 0 });
+  if (status >= 500) return reply(status, f.body ?? { message: STATUS_TEXT[status] ?? 'Server Error', code: 0 });
   const defaults: Record<number, Json> = {
     400: { message: 'Bad Request', code: 0 },
     401: { message: '401: Unauthorized', code: 0 },
     403: { message: 'Missing Access', code: 50001 },
     404: { message: 'Unknown Channel', code: 10003 },
   };
-  return reply(f.status, f.body ?? defaults[f.status] ?? { message: 'Error', code: 0 });
+  return reply(status, f.body ?? defaults[status] ?? { message: 'Error', code: 0 });
 }
+
+/** Bodies over this many bytes get 413, as Discord's upload limit would. */
+const MAX_BODY = 1 << 20;
 
 /** `%40original` → `@original`; a malformed escape stays as it is (and matches no route). */
 function safeDecode(path: string): string {
@@ -288,16 +294,23 @@ export async function handleRest(core: FakeCore, req: IncomingMessage, res: Serv
   const method = (req.method ?? 'GET').toUpperCase();
   const path = safeDecode(url.pathname).replace(/^\/api(\/v\d+)?/, '');
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size <= MAX_BODY) chunks.push(chunk as Buffer);
+  }
   const text = Buffer.concat(chunks).toString('utf8');
   const authorized = req.headers.authorization === `Bot ${core.token}`;
-  const record = { method, path, query: Object.fromEntries(url.searchParams), body: undefined as unknown, status: 0, authorized };
-  core.requests.push(record);
+  const record: RestRequest = { method, path, query: Object.fromEntries(url.searchParams), body: undefined, status: 0, authorized, dropped: false };
   const finish = (r: Reply) => {
     record.status = r.status;
-    send(res, r);
+    record.dropped = r.drop;
+    core.requests.push(record);
+    if (r.drop) req.socket.resetAndDestroy();
+    else send(res, r);
     core.changed();
   };
+  if (size > MAX_BODY) return finish(reply(413, { message: 'Request entity too large', code: 40005 }));
   if (text !== '') {
     if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
       return finish(reply(400, { message: 'fake Discord: only JSON bodies are supported (no multipart uploads)', code: 0 }));
@@ -318,13 +331,20 @@ export async function handleRest(core: FakeCore, req: IncomingMessage, res: Serv
   if (match.auth && !authorized) return finish(reply(401, { message: '401: Unauthorized', code: 0 }));
   const failure = core.takeFailure(method, path, record.body);
   if (failure) return finish(failureReply(failure));
+  const answer = run(core, match.handler, { core, params: match.found.slice(1), body: record.body, query: url.searchParams });
+  const lost = core.takeLostAnswer(method, path, record.body);
+  finish(lost ? failureReply(lost) : answer);
+}
+
+/** Runs a route: its value as 200 (or its own Reply), an ApiError as Discord's error, anything else as a fault (500). */
+function run(core: FakeCore, handler: Handler, ctx: Ctx): Reply {
   try {
-    const out = match.handler({ core, params: match.found.slice(1), body: record.body, query: url.searchParams });
-    finish(out instanceof Reply ? out : reply(200, out));
+    const out = handler(ctx);
+    return out instanceof Reply ? out : reply(200, out);
   } catch (error) {
-    if (error instanceof ApiError) return finish(reply(error.status, error.body));
+    if (error instanceof ApiError) return reply(error.status, error.body);
     // A bug in the fake itself: answer 500 and keep it where the test can see it.
     core.faults.push(error instanceof Error ? error : new Error(String(error)));
-    finish(reply(500, { message: `fake Discord fault: ${String(error)}`, code: 0 }));
+    return reply(500, { message: `fake Discord fault: ${String(error)}`, code: 0 });
   }
 }
