@@ -73,6 +73,24 @@ describe('Discord delivery', () => {
     expect(fake.faults).toEqual([]);
   });
 
+  it('GIVEN Discord took a post but its answer was lost (a 500, a reset connection) THEN the retry, with the same nonce, makes no second message', async () => {
+    const running = await start();
+    const path = `/channels/${general.id}/messages`;
+    fake.failNext({ method: 'POST', path, status: 500, accepted: true });
+    const m1 = fake.sendMessage({ channel: general, author: alice, content: 'stay near the river' });
+    expect((await answerTo(m1)).content).toBe('[steve] Noted as direction #1.');
+    fake.failNext({ method: 'POST', path, drop: true, accepted: true });
+    const m2 = fake.sendMessage({ channel: general, author: alice, content: 'keep the torches lit' });
+    expect((await answerTo(m2)).content).toBe('[steve] Noted as direction #2.');
+    await running.core.idle();
+    expect(answersTo(m1)).toHaveLength(1);
+    expect(answersTo(m2)).toHaveLength(1);
+    // Each answer was sent more than once, and Discord kept one message per nonce.
+    const sends = fake.requests.filter((r) => r.method === 'POST' && r.path === path);
+    expect(sends.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(sends.map((r) => (r.body as { nonce?: string }).nonce)).size).toBe(2);
+  });
+
   it('GIVEN a long post whose second part is refused once THEN the retry sends only that part: each part arrives once, in order', async () => {
     const running = await start();
     const lines = Array.from({ length: 60 }, (_, i) => `line ${String(i).padStart(2, '0')} ${'·'.repeat(40)}`);
