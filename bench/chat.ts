@@ -12,6 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout } from 'node:timers/promises';
 import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
 import { Bot } from 'grammy';
 import { DiscordBridge } from '../bridges/discord/discord-bridge.ts';
@@ -39,11 +40,18 @@ function percentiles(ms: number[]): { p50: number; p99: number } {
   return { p50: at(0.5), p99: at(0.99) };
 }
 
-/** Send `MESSAGES` messages one after the other; each latency is arrival → reply accepted. */
+/**
+ * Gap between two messages: @discordjs/rest allows itself 50 requests per
+ * second, so messages sent back to back would measure that queue, not latency.
+ */
+const GAP_MS = 40;
+
+/** Send `MESSAGES` messages one after the other, `GAP_MS` apart; each latency is arrival → reply accepted. */
 async function measure(send: (i: number) => Promise<void>): Promise<number[]> {
   for (let i = 0; i < WARM_UP; i += 1) await send(i);
   const out: number[] = [];
   for (let i = 0; i < MESSAGES; i += 1) {
+    await setTimeout(GAP_MS);
     const t0 = performance.now();
     await send(WARM_UP + i);
     out.push(performance.now() - t0);
@@ -154,7 +162,7 @@ function report(platform: string, figures: { mindlink: number[]; bare: number[] 
 
 /** Prints, per platform, message → accepted reply latency for mindlink and for a bare echo bot, and their ratio. */
 export default async function bench(): Promise<void> {
-  console.log(`chat latency: message arriving at the fake → reply accepted by it, ${MESSAGES} messages one after the other (after ${WARM_UP} to warm up)`);
+  console.log(`chat latency: message arriving at the fake → reply accepted by it, ${MESSAGES} messages one after the other, ${GAP_MS} ms apart (after ${WARM_UP} to warm up)`);
   report('discord', await discordFigures());
   report('telegram', await telegramFigures());
 }
