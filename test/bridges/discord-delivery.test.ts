@@ -174,6 +174,18 @@ describe('Discord delivery', () => {
     expect((await answerTo(inDm)).content).toBe('[steve] Noted as direction #1.');
   });
 
+  it('GIVEN Discord withdraws MessageContent while connected (4014) THEN mindlink reconnects without it and slash commands go on', async () => {
+    const running = await start();
+    expect(running.bridge.hasMessageContent).toBe(true);
+    const identified = fake.identifies.length;
+    fake.setPrivileged({ messageContent: false });
+    expect(fake.closeGateway(4014)).toBe(1);
+    const again = await fake.waitFor(() => (fake.identifies.length > identified && fake.liveSessions === 1 ? fake.identifies[fake.identifies.length - 1] : undefined), 'a new session');
+    expect((again?.intents ?? Intent.MessageContent) & Intent.MessageContent).toBe(0);
+    expect(running.bridge.hasMessageContent).toBe(false);
+    expect(await fake.slash({ user: alice, channel: general, name: 'status' }).reply()).toMatchObject({ ephemeral: true, content: expect.stringMatching(/^\[steve\] stopped/) });
+  });
+
   it('GIVEN /verbose on in a linked channel THEN a thread opens with one line per turn, and /verbose off ends it', async () => {
     const running = await start();
     await fake.slash({ user: alice, channel: general, name: 'play' }).reply();
