@@ -122,11 +122,6 @@ export class DiscordBridge implements Bridge {
     return this.messageContent;
   }
 
-  /** The bot's user id once connected. */
-  get userId(): string | null {
-    return this.client?.user?.id ?? null;
-  }
-
   /** Log in, wait for the gateway's READY and guilds, and register the slash commands. */
   async start(host: BridgeHost): Promise<void> {
     if (this.host) throw new Error('DiscordBridge already started');
@@ -274,6 +269,11 @@ export class DiscordBridge implements Bridge {
           this.onFatalClose(client, event.code);
         });
         client.login(this.opts.token).catch((err: unknown) => reject(new Error(`Discord: cannot log in (${safeError(err).message})`)));
+      }).catch(async (err: unknown) => {
+        // Leave no socket or timer behind a failed start.
+        this.client = null;
+        await client.destroy();
+        throw err;
       });
       if (outcome === 'ready') {
         this.log.info({ user: client.user?.tag, guilds: client.guilds.cache.size, messageContent: this.messageContent }, 'discord bot connected');

@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeDiscord, Intent, option, type FakeChannel, type FakeGuild, type FakeUser, type SentMessage } from '../fakes/discord-api.ts';
-import type { DiscordBridgeOptions } from '../../bridges/discord/discord-bridge.ts';
+import { DiscordBridge, type DiscordBridgeOptions } from '../../bridges/discord/discord-bridge.ts';
+import { commandList } from '../../commands/index.ts';
+import type { BridgeHost } from '../../src/chat.ts';
+import { silentLogger } from '../../src/logger.ts';
 import { startMindlink, TOKEN, type Running } from './discord-helpers.ts';
 
 describe('Discord delivery', () => {
@@ -184,6 +187,29 @@ describe('Discord delivery', () => {
     expect((again?.intents ?? Intent.MessageContent) & Intent.MessageContent).toBe(0);
     expect(running.bridge.hasMessageContent).toBe(false);
     expect(await fake.slash({ user: alice, channel: general, name: 'status' }).reply()).toMatchObject({ ephemeral: true, content: expect.stringMatching(/^\[steve\] stopped/) });
+  });
+
+  it('GIVEN a token Discord refuses THEN the bridge fails to start with one clear error that does not carry the token', async () => {
+    fake = await FakeDiscord.start({ token: TOKEN });
+    dir = await mkdtemp(join(tmpdir(), 'mindlink-dc-'));
+    const wrong = 'not-the-right-token-for-this-bot';
+    const bridge = new DiscordBridge({ token: wrong, apiUrl: fake.apiUrl, log: silentLogger(), commands: commandList('discord') });
+    const host: BridgeHost = {
+      handleMessage: async () => {},
+      runCommand: async () => {},
+      notRead: async () => {},
+      answerCommand: async () => ({ avatar: null, text: '', refused: false, announce: false }),
+      avatarNames: () => [],
+      isLinked: () => false,
+    };
+    const failed = await bridge.start(host).then(
+      () => null,
+      (err: unknown) => err as Error,
+    );
+    expect(failed?.message).toMatch(/^Discord: cannot log in/);
+    expect(failed?.message).not.toContain(wrong);
+    expect(fake.liveSessions).toBe(0);
+    await bridge.stop();
   });
 
   it('GIVEN /verbose on in a linked channel THEN a thread opens with one line per turn, and /verbose off ends it', async () => {
