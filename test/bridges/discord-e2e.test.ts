@@ -78,6 +78,8 @@ describe('mindlink over Discord (real core, real discord.js, fake Discord)', () 
     expect((await say(general, alice, 'Goal: get 30 logs')).content).toBe('[steve] New goal from alice: get 30 logs.');
     expect((await say(general, alice, 'where are you?')).content).toBe("[steve] I'm at 0 64 0, next to a birch.");
     expect((await say(general, alice, 'stay near the river')).content).toBe('[steve] Noted as direction #1.');
+    // A command typed as text (not chosen from the menu) works too, its answer posted in the channel.
+    expect((await say(general, alice, '/direction')).content).toMatch(/^\[steve\] #1 \(\d{4}-\d{2}-\d{2}\) stay near the river$/);
     expect(ml.core.avatars.get('steve')?.directions.open.map((d) => d.text)).toEqual(['stay near the river']);
   });
 
