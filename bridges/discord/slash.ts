@@ -37,17 +37,24 @@ interface Unwrapped {
   chatType: unknown;
 }
 
-/** Peel `optional` / `default` off a field, collecting its description and metadata from every layer. */
+/** Peel `optional` / `default` / transforms off a field, collecting its description and metadata from every layer. */
 function unwrap(field: z.ZodType): Unwrapped {
   let node = field;
   let required = true;
   let description = field.description;
   let chatType = field.meta()?.chatType;
   for (;;) {
-    const def = node.def as { type: string; innerType?: z.ZodType };
+    const def = node.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
     if ((def.type === 'optional' || def.type === 'default' || def.type === 'prefault' || def.type === 'nullable') && def.innerType) {
       required = false;
       node = def.innerType;
+      description ??= node.description;
+      chatType ??= node.meta()?.chatType;
+      continue;
+    }
+    // A transform (`.transform()`, `.pipe()`): what the user types is its input side.
+    if (def.type === 'pipe' && def.in) {
+      node = def.in;
       description ??= node.description;
       chatType ??= node.meta()?.chatType;
       continue;

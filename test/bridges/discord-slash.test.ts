@@ -31,6 +31,7 @@ describe('slash commands from the command schemas', () => {
     expect(slashOption('x', 'count', z.number().int().optional())).toMatchObject({ type: ApplicationCommandOptionType.Integer, required: false });
     expect(slashOption('x', 'ratio', z.number())).toMatchObject({ type: ApplicationCommandOptionType.Number, required: true });
     expect(slashOption('x', 'on', z.boolean().default(true))).toMatchObject({ type: ApplicationCommandOptionType.Boolean, required: false });
+    expect(slashOption('x', 'id', z.string().regex(/^\d+$/).transform(Number))).toMatchObject({ type: ApplicationCommandOptionType.String, required: true });
     expect(() => slashOption('x', 'when', z.date())).toThrow(/cannot express/);
     expect(() => slashOption('x', 'Bad Name', z.string())).toThrow(/not a valid/);
   });
