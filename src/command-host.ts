@@ -13,7 +13,6 @@ import { UserError } from './errors.ts';
 import type { ChatContext, CommandInvocation } from './chat.ts';
 import type { Snapshot } from './game/game.ts';
 import type { DisplayState } from './loop/goal-loop.ts';
-import { UserError } from './errors.ts';
 import type { Links } from './people/links.ts';
 import type { Pairing } from './people/pairing.ts';
 import type { People } from './people/people.ts';

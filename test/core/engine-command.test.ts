@@ -14,6 +14,7 @@ import { createDispatcher } from '../../commands/index.ts';
 import { createSkillRegistry } from '../../skills/index.ts';
 import { createCommandHost } from '../../src/command-host.ts';
 import { createScheduleDesk } from '../../src/schedule/desk.ts';
+import { Sharing } from '../../src/sharing.ts';
 import { parseConfig, type Config } from '../../src/config.ts';
 import { Mindlink } from '../../src/core.ts';
 import { createEngineProvider } from '../../src/engines/index.ts';
@@ -126,7 +127,11 @@ describe('/engine and /usage', () => {
     const chat: ChatContext = { platform: 'telegram', from: 'telegram:42', fromName: 'alex', dest: 'telegram:42', chatKind: 'private', messageId: null };
     const { avatars, people, links, pairing, store } = r.core;
     const schedules = createScheduleDesk({ scheduler: r.core.schedules, people, store });
-    const host = createCommandHost({ avatars, people, links, pairing, schedules, config: r.config });
+    const sharing = new Sharing(store, people, r.config.ADMINS, () => new Date());
+    const openThread = async (): Promise<never> => {
+      throw new Error('no threads in this test');
+    };
+    const host = createCommandHost({ avatars, people, links, pairing, schedules, config: r.config, sharing, thoughts: r.core.thoughts, openThread });
     const err = await engine.run({ host, chat, commands: [engine] }, { engine: 'llm', avatar: 'demo' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
     expect((err as UserError).message).toBe("You can't control demo: ask its owner.");
