@@ -107,6 +107,8 @@ describe('llm engine against the fake endpoint', () => {
     const reply = await engine().turn(request('continue', 'collect 2 oak logs'), signal());
     expect(reply.text).toBe('I have 2 oak logs now.\nSTATUS: done');
     expect(reply.usage).toEqual({ promptTokens: 2200, completionTokens: 35, requests: 2 });
+    // The skill runs of the turn, for the thought stream.
+    expect(reply.actions).toEqual([{ skill: 'collect', ok: true, code: 'done' }]);
     expect(game.snap.inventory.oak_log).toBe(2);
     const second = llm.requests[1] as RecordedRequest;
     const tool = lastMessage(second);

@@ -361,6 +361,8 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     const reply = await engine.turn(request('continue', { goal: goal('go to 10 64 -20') }), live());
     expect(statusOf(reply.text)).toBe('done');
     expect(reply.text).toMatch(/you are at 10 64 -20/);
+    // The skill runs of the turn, for the thought stream.
+    expect(reply.actions).toEqual([{ skill: 'go_to', ok: true, code: 'done' }]);
   });
 
   it('GIVEN a registered skill is missing THEN the goal is blocked with a reason', async () => {

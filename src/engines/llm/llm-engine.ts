@@ -119,6 +119,7 @@ export class LlmEngine implements Engine {
     const newText = turnMessage(req, heard, snap ? briefSnapshot(snap) : undefined);
     const turn: ChatMessage[] = [{ role: 'user', content: newText }];
     const calls: string[] = [];
+    const actions: NonNullable<TurnReply['actions']> = [];
     const usage = noUsage();
     let steps = 0;
     let text: string;
@@ -148,6 +149,7 @@ export class LlmEngine implements Engine {
           steps++;
           const outcome = await runTool(this.host, call, signal);
           calls.push(outcome.summary);
+          if (outcome.action) actions.push(outcome.action);
           turn.push({ role: 'tool', tool_call_id: id, content: outcome.content });
         }
         if (signal.aborted) throw signal.reason;
@@ -171,7 +173,7 @@ export class LlmEngine implements Engine {
     }
     turn.push({ role: 'assistant', content: text });
     this.convo.commit(req.kind, turn, calls);
-    return { text, usage: { ...usage } };
+    return { text, usage: { ...usage }, actions };
   }
 
   /** A question: a short turn that may only look; not kept in the conversation (the automatic turn may be running meanwhile). */

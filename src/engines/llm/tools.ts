@@ -180,6 +180,8 @@ export interface ToolOutcome {
   content: string;
   /** e.g. `collect {"item":"oak_log"} → ok done` */
   summary: string;
+  /** The skill run, when the tool was a skill (the thought stream shows it). */
+  action?: { skill: string; ok: boolean; code: string };
 }
 
 function parseArguments(raw: string): { ok: true; value: unknown } | { ok: false; error: string } {
@@ -218,7 +220,7 @@ export async function runTool(host: ToolHost, call: RawToolCall, signal: AbortSi
     const r = await host.skills.run(name, args.value, signal);
     const snap = host.game.snapshot();
     const now = snap ? `\nnow: ${briefSnapshot(snap)}` : '';
-    return outcome(`${r.ok ? 'ok' : 'failed'} ${r.code}: ${r.detail}${now}`, `${r.ok ? 'ok' : 'failed'} ${r.code}`);
+    return { ...outcome(`${r.ok ? 'ok' : 'failed'} ${r.code}: ${r.detail}${now}`, `${r.ok ? 'ok' : 'failed'} ${r.code}`), action: { skill: name, ok: r.ok, code: r.code } };
   }
   const b = builtin as Builtin;
   const parsed = b.params.safeParse(args.value);
