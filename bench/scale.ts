@@ -27,20 +27,32 @@ interface LogLine {
   loopDelayP99Ms?: number;
 }
 
-function logLines(proc: Proc, from = 0): LogLine[] {
-  return proc.stderr.slice(from).flatMap((l) => {
-    if (!l.startsWith('{')) return [];
-    try {
-      return [JSON.parse(l) as LogLine];
-    } catch {
-      // A partial line (the process is writing it): not a reading.
-      return [];
-    }
-  });
-}
+/** Reads the process's JSON log lines as they come, parsing each line once. */
+class LogReader {
+  readonly spawned = new Set<string>();
+  readonly entries: LogLine[] = [];
+  private cursor = 0;
 
-function spawned(proc: Proc): Set<string> {
-  return new Set(logLines(proc).filter((l) => l.msg === 'spawned' && l.avatar).map((l) => l.avatar as string));
+  constructor(private readonly proc: Proc) {}
+
+  /** Parse what arrived since the last call. */
+  update(): this {
+    const lines = this.proc.stderr;
+    for (; this.cursor < lines.length; this.cursor += 1) {
+      const l = lines[this.cursor] ?? '';
+      if (!l.startsWith('{')) continue;
+      let entry: LogLine;
+      try {
+        entry = JSON.parse(l) as LogLine;
+      } catch {
+        // A line that is not one JSON record: not a reading.
+        continue;
+      }
+      if (entry.msg === 'spawned' && entry.avatar) this.spawned.add(entry.avatar);
+      if (entry.msg === 'health' || entry.msg === 'turn') this.entries.push(entry);
+    }
+    return this;
+  }
 }
 
 function pct(values: number[], p: number): number {
@@ -66,7 +78,8 @@ export default async function bench(): Promise<void> {
   const proc = startProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', HEALTH_LOG_MS: '1000', LOOP_PACE_MS: '3000' });
   try {
     await proc.line(/^\[mindlink\] ready/, 90_000);
-    await until(() => spawned(proc).has('demo'), 'demo to spawn', 90_000);
+    const logs = new LogReader(proc);
+    await until(() => logs.update().spawned.has('demo'), 'demo to spawn', 90_000);
     await new Promise((r) => setTimeout(r, 3000));
     const idle = await replyTimes(proc, 30);
     const rssAt = new Map<number, number>([[1, rssMb(proc.pid)]]);
@@ -81,17 +94,18 @@ export default async function bench(): Promise<void> {
         proc.send(`/avatar create ${name}`);
         proc.send(`/play ${name}`);
       }
-      await until(() => spawned(proc).size >= target, `${target} avatars to spawn`, 600_000, 200);
+      await until(() => logs.update().spawned.size >= target, `${target} avatars to spawn`, 600_000, 200);
       process.stdout.write(`  ${target} avatars spawned (${((performance.now() - t0) / 1000).toFixed(1)} s for the last ${target - (STEPS[STEPS.indexOf(target) - 1] ?? 0)})\n`);
       // Let them choose goals and start working before measuring.
       await new Promise((r) => setTimeout(r, 10_000));
       rssAt.set(target, rssMb(proc.pid));
       if (target === LOAD_AT) {
-        const from = proc.stderr.length;
+        const from = logs.update().entries.length;
         loaded = await replyTimes(proc, 30);
         await new Promise((r) => setTimeout(r, Math.max(0, 20_000 - loaded.reduce((a, b) => a + b, 0))));
-        const health = logLines(proc, from).filter((l) => l.msg === 'health');
-        const working = logLines(proc, from).filter((l) => l.msg === 'turn').length;
+        const window = logs.update().entries.slice(from);
+        const health = window.filter((l) => l.msg === 'health');
+        const working = window.filter((l) => l.msg === 'turn').length;
         delay = {
           p50: pct(health.map((h) => h.loopDelayP50Ms ?? 0), 50),
           p99: pct(health.map((h) => h.loopDelayP99Ms ?? 0), 50),

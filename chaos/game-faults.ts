@@ -23,6 +23,8 @@ export interface GameFaultFigures {
   reconnects: number;
   /** Engine turns logged while the game was down (after a grace for the turn in flight). */
   turnsWhileDown: number;
+  /** 1 when, after mindlink's own embedded world was killed mid-goal, it came back and the goal was done. */
+  embeddedGoalFinished: number;
 }
 
 /** A turn in flight when the game drops ends within this; later turn logs mean a prompt while down. */
@@ -32,9 +34,10 @@ async function startWorld(dataDir: string, port = 0): Promise<EmbeddedWorld> {
   return EmbeddedWorld.start({ dataDir, port, log: silentLogger() });
 }
 
-/** kill -9 the world's server process (the harness's child running server.cjs). */
-function killWorldHard(): void {
-  for (const pid of descendants(process.pid)) {
+/** kill -9 every world server process (running server.cjs) under `parent`. Returns how many. */
+function killWorldHard(parent = process.pid): number {
+  let killed = 0;
+  for (const pid of descendants(parent)) {
     let cmd: string;
     try {
       cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
@@ -42,8 +45,12 @@ function killWorldHard(): void {
       // The process ended while we looked: nothing to kill.
       continue;
     }
-    if (cmd.includes('server.cjs')) process.kill(pid, 'SIGKILL');
+    if (cmd.includes('server.cjs')) {
+      process.kill(pid, 'SIGKILL');
+      killed += 1;
+    }
   }
+  return killed;
 }
 
 /** Run the two faults around one goal. */
@@ -57,7 +64,7 @@ export async function gameFaults(opts: { seed: number; downMs: number; log?: (li
   const port = world.port;
   const proc = startProcess({ DATA_DIR: dataDir, MC_HOST: '127.0.0.1', MC_PORT: String(port), LOG_LEVEL: 'debug' });
   const downs: { from: number; to: number }[] = [];
-  const fig: GameFaultFigures = { goalFinished: 0, reconnects: 0, turnsWhileDown: 0 };
+  const fig: GameFaultFigures = { goalFinished: 0, reconnects: 0, turnsWhileDown: 0, embeddedGoalFinished: 0 };
   try {
     await proc.line(/^\[mindlink\] ready/, 90_000);
     proc.send('Goal: collect 5 oak logs');
@@ -94,10 +101,32 @@ export async function gameFaults(opts: { seed: number; downMs: number; log?: (li
       if (entry?.msg !== 'turn') continue;
       if (downs.some((d) => entry.time > d.from + IN_FLIGHT_GRACE_MS && entry.time < d.to)) fig.turnsWhileDown += 1;
     }
-    return fig;
   } finally {
     await stopGracefully(proc);
     await world.stop();
+  }
+  fig.embeddedGoalFinished = await embeddedWorldKilled(random, say);
+  return fig;
+}
+
+/** mindlink's own embedded world killed mid-goal: mindlink starts it again, the avatar rejoins and finishes. */
+async function embeddedWorldKilled(random: () => number, say: (line: string) => void): Promise<number> {
+  const proc = startProcess({ DATA_DIR: await tempDir('embedded'), LOG_LEVEL: 'debug' });
+  try {
+    await proc.line(/^\[mindlink\] ready/, 90_000);
+    proc.send('Goal: collect 4 oak logs');
+    await proc.line(/New goal from console: collect 4 oak logs/, 60_000);
+    await new Promise((r) => setTimeout(r, 1500 + Math.floor(random() * 3000)));
+    say(`game faults: kill -9 of mindlink's embedded world (${killWorldHard(proc.pid)} process)`);
+    return await proc.line(/\[demo\] Done: collect 4 oak logs/, 240_000).then(
+      () => 1,
+      (err: unknown) => {
+        say((err as Error).message.split('\n')[0] ?? '');
+        return 0;
+      },
+    );
+  } finally {
+    await stopGracefully(proc);
   }
 }
 

@@ -95,6 +95,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
       { scenario: 'game faults', figure: 'goals not finished after the faults (of 1)', value: 1 - f.goalFinished, max: 0 },
       { scenario: '', figure: 'reconnects', value: f.reconnects, max: null },
       { scenario: '', figure: 'engine turns while the game was down', value: f.turnsWhileDown, max: 0 },
+      { scenario: '', figure: "goals not finished after mindlink's own world was killed (of 1)", value: 1 - f.embeddedGoalFinished, max: 0 },
     );
   }
   if (want('secrets')) {

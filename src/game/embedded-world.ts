@@ -205,6 +205,11 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
     return new EmbeddedWorld(child, port, o.version, dataDir, log, exited);
   }
 
+  /** The world's process id (for supervision and tests). */
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
   /** Whether the child process is still running. */
   get running(): boolean {
     return this.#alive;

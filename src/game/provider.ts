@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { EmbeddedWorld } from './embedded-world.ts';
+import { WorldSupervisor } from './world-supervisor.ts';
 import type { AvatarGame, GameProvider } from './game.ts';
 import { EMBEDDED_CAPABILITIES, MineflayerGame, VANILLA_CAPABILITIES } from './mineflayer-game.ts';
 
@@ -25,7 +25,7 @@ export type GameAttachment = (game: AvatarGame, log: Logger) => { stop(): void }
 export async function createGameProvider(config: Config, log: Logger, attach?: GameAttachment): Promise<GameProvider> {
   const world = config.MC_HOST
     ? undefined
-    : await EmbeddedWorld.start({ dataDir: config.DATA_DIR, ...(config.MC_PORT ? { port: config.MC_PORT } : {}), version: config.MC_VERSION, log });
+    : await WorldSupervisor.start({ dataDir: config.DATA_DIR, ...(config.MC_PORT ? { port: config.MC_PORT } : {}), version: config.MC_VERSION, log });
   if (world) log.info({ port: world.port, version: world.version }, 'embedded world ready');
   const attached: { stop(): void }[] = [];
   return {
