@@ -13,6 +13,7 @@ import type { AvatarGame, GameCapabilities, GameEvents, GameState, Snapshot } fr
 import { guardBot, type PacketFault } from './packet-guard.ts';
 import { SkillGate } from './skill-gate.ts';
 import { takeSnapshot } from './snapshot.ts';
+import { joinPathBudget } from './path-budget.ts';
 
 const { pathfinder, Movements } = pf;
 
@@ -259,6 +260,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
         movements.allow1by1towers = true;
         bot.pathfinder.setMovements(movements);
         bot.pathfinder.thinkTimeout = 10_000;
+        bot.once('end', joinPathBudget(bot));
         this.#bot = bot;
         this.#failures = 0;
         this.#downReason = undefined;
