@@ -178,7 +178,8 @@ describe('schedule commands over the console', () => {
       name,
       argsText,
     });
-    const replies = (): string[] => core.outbox.pending('telegram').map((p) => p.text);
+    // Only the replies: the avatar's own posts (its self-chosen goal) may come in between.
+    const replies = (): string[] => core.outbox.pending('telegram').filter((p) => p.kind === 'reply').map((p) => p.text);
     await core.router.runCommand(inv('telegram:2', 'schedule', 'every day at 8:00 collect logs'));
     await core.router.runCommand(inv('telegram:3', 'schedule', 'every day at 8:00 collect logs demo', 'telegram:3'));
     await core.router.runCommand(inv('telegram:2', 'digest', 'on'));
