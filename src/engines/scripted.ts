@@ -7,7 +7,7 @@
  * the goal is met (for goals that can be checked), `blocked` with a reason
  * for what it cannot do, and chooses self goals from the survival curriculum.
  */
-import type { GameCapabilities, Snapshot } from '../game/game.ts';
+import { emptySnapshot, inventoryKey, type GameCapabilities, type Snapshot } from '../game/game.ts';
 import type { Engine, EngineContext, GoalView, SessionInfo, TurnReply, TurnRequest } from './engine.ts';
 import type { SkillResult } from '../game/skill.ts';
 import { checkGoal } from '../goals/check.ts';
@@ -69,31 +69,6 @@ function seconds(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 120) return `${s} s`;
   return `${Math.round(s / 60)} min`;
-}
-
-/** A snapshot to plan with while the game is not connected. */
-function emptySnapshot(): Snapshot {
-  return {
-    position: { x: 0, y: 64, z: 0 },
-    health: 20,
-    food: 20,
-    xp: { level: 0, points: 0 },
-    inventory: {},
-    timeOfDay: 0,
-    dimension: 'overworld',
-    nearbyBlocks: {},
-    nearbyEntities: [],
-    takenAt: Date.now(),
-  };
-}
-
-/** An inventory as one comparable string (names sorted, empty stacks left out). */
-function inventoryKey(inventory: Record<string, number>): string {
-  return Object.entries(inventory)
-    .filter(([, n]) => n > 0)
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([k, n]) => `${k}:${n}`)
-    .join(',');
 }
 
 /** Can this server do the goal at all? Returns the reason it cannot, or null. */

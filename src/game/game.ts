@@ -127,10 +127,31 @@ export interface GameCapabilities {
 export function worldFingerprint(s: Snapshot | undefined): string {
   if (!s) return 'offline';
   const pos = `${Math.floor(s.position.x)},${Math.floor(s.position.y)},${Math.floor(s.position.z)}`;
-  const inv = Object.entries(s.inventory)
+  const inv = inventoryKey(s.inventory);
+  return `${pos}|${s.xp.level}:${s.xp.points}|${inv}`;
+}
+
+/** An inventory as one comparable string (names sorted, empty stacks left out). */
+export function inventoryKey(inventory: Record<string, number>): string {
+  return Object.entries(inventory)
     .filter(([, n]) => n > 0)
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([k, n]) => `${k}:${n}`)
     .join(',');
-  return `${pos}|${s.xp.level}:${s.xp.points}|${inv}`;
+}
+
+/** A snapshot to plan with while the game is not connected: spawn, full health and food, nothing held. */
+export function emptySnapshot(): Snapshot {
+  return {
+    position: { x: 0, y: 64, z: 0 },
+    health: 20,
+    food: 20,
+    xp: { level: 0, points: 0 },
+    inventory: {},
+    timeOfDay: 0,
+    dimension: 'overworld',
+    nearbyBlocks: {},
+    nearbyEntities: [],
+    takenAt: Date.now(),
+  };
 }
