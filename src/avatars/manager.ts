@@ -13,7 +13,7 @@ import type { AvatarGame, GameProvider, Snapshot } from '../game/game.ts';
 import type { SkillRegistryFactory } from '../game/skill.ts';
 import { addDirection } from '../loop/directions.ts';
 import { GoalLoop, type DisplayState, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
-import { TaskFile } from '../loop/task-md.ts';
+import { TaskFile } from '../loop/task-file.ts';
 import { newAvatarRecord, type Avatar, type GoalRecordEntry, type Store, type Usage } from '../store/store.ts';
 
 /** What the manager is built from. */

@@ -7,9 +7,6 @@
  * goals). mindlink never changes a byte of the avatar's own part: it only
  * removes its own sections, wherever they are, and appends them again at the end.
  */
-import { randomBytes } from 'node:crypto';
-import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Direction, DoneDirection } from '../store/schema.ts';
 import { cutText, oneLine } from '../text.ts';
 import { DONE_SHOWN, DONE_TEXT_MAX, formatDirectionLine, isoDay } from './directions.ts';
@@ -112,7 +109,7 @@ const OURS = /^(?:#\d+ \(|- \d{4}-\d{2}-\d{2} )/;
  * {@link MINDLINK_SECTIONS}' headings with the lines mindlink writes under it;
  * anything else the avatar put there (a note, a fenced block) stays the avatar's.
  */
-function regions(md: string): Region[] {
+export function regions(md: string): Region[] {
   const lines = md.split(/(?<=\n)/);
   const bare = (line: string): string => line.replace(/\r?\n$/, '');
   const out: Region[] = [];
@@ -279,131 +276,4 @@ export function sectionText(md: string, heading: string): string {
     if (inside) body.push(line);
   }
   return body.join('\n').trim();
-}
-
-/** One queue per file path, so writes to one file never overlap (even from two TaskFile objects). */
-const queues = new Map<string, Promise<unknown>>();
-
-function serialised<T>(key: string, job: () => Promise<T>): Promise<T> {
-  const previous = queues.get(key) ?? Promise.resolve();
-  const run = previous.then(job, job);
-  const settled = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  queues.set(key, settled);
-  void settled.then(() => {
-    if (queues.get(key) === settled) queues.delete(key);
-  });
-  return run;
-}
-
-async function readIfExists(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-}
-
-/** Write a file atomically: a temp file next to it, then rename. */
-async function writeAtomic(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(tmp, text, 'utf8');
-    await rename(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
-}
-
-/**
- * One avatar's TASK.md and lab log on disk.
- *
- * @example
- * const task = new TaskFile(join(dataDir, 'avatars', 'steve'), 'steve');
- * const md = await task.read();
- * await task.update({ open: book.open, done: book.done, finished });
- * await task.appendLab('Trees are east of spawn; bring an axe.', new Date());
- */
-export class TaskFile {
-  /** `<dir>/TASK.md` */
-  readonly path: string;
-  /** `<dir>/lab-log.md` */
-  readonly labPath: string;
-
-  private readonly dir: string;
-  private readonly avatar: string;
-
-  /** `dir` holds this avatar's TASK.md and lab-log.md (created on first use). */
-  constructor(dir: string, avatar: string) {
-    this.dir = dir;
-    this.avatar = avatar;
-    this.path = join(dir, 'TASK.md');
-    this.labPath = join(dir, 'lab-log.md');
-  }
-
-  /**
-   * The file's text; creates it with {@link initialTask} on first read. Should creating it fail (a full
-   * disk), the initial text is returned all the same, so a turn can go on; the file is created by the next
-   * read or {@link TaskFile.update}, which reports the error.
-   */
-  read(): Promise<string> {
-    return serialised(this.path, () =>
-      this.readOrCreate().catch(async (err: unknown) => {
-        if ((await readIfExists(this.path)) !== null) throw err;
-        return initialTask(this.avatar);
-      }),
-    );
-  }
-
-  /** Rewrite only mindlink's sections, atomically; writes nothing when the text would not change. */
-  update(parts: MindlinkParts): Promise<void> {
-    return serialised(this.path, async () => {
-      const current = await this.readOrCreate();
-      const next = renderTask(current, parts);
-      if (next !== current) await writeAtomic(this.path, next);
-    });
-  }
-
-  /**
-   * Replace the avatar's own part with `own`, keeping mindlink's sections as they are.
-   * Throws (and writes nothing) when `own` holds a mindlink section heading: those are mindlink's alone.
-   */
-  rewriteOwn(own: string): Promise<void> {
-    if (regions(own).some((r) => r.mindlink)) {
-      throw new Error(`your part must not contain the sections mindlink keeps (${MINDLINK_SECTIONS.map((h) => `## ${h}`).join(', ')})`);
-    }
-    return serialised(this.path, async () => {
-      const current = await this.readOrCreate();
-      const ours = regions(current)
-        .filter((r) => r.mindlink)
-        .map((r) => r.text)
-        .join('');
-      const mine = own.trim() === '' ? '' : `${own.replace(/\s+$/, '')}\n`;
-      const next = mine && ours ? `${mine}\n${ours.replace(/^\n+/, '')}` : mine + ours;
-      if (next !== current) await writeAtomic(this.path, next);
-    });
-  }
-
-  /** Append `## <ISO date>` and the entry to the lab log. */
-  appendLab(entry: string, now: Date): Promise<void> {
-    return serialised(this.labPath, async () => {
-      await mkdir(this.dir, { recursive: true });
-      const existing = await readIfExists(this.labPath);
-      const lead = existing === null || existing === '' ? '' : existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
-      await appendFile(this.labPath, `${lead}## ${now.toISOString()}\n${entry.trim()}\n`, 'utf8');
-    });
-  }
-
-  private async readOrCreate(): Promise<string> {
-    const existing = await readIfExists(this.path);
-    if (existing !== null) return existing;
-    await mkdir(this.dir, { recursive: true });
-    const text = initialTask(this.avatar);
-    await writeAtomic(this.path, text);
-    return text;
-  }
 }

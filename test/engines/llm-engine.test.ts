@@ -17,7 +17,7 @@ import { ProviderRefusedError } from '../../src/errors.ts';
 import type { Skill, SkillRegistry, SkillResult } from '../../src/game/skill.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { PROTOCOL_HELP, renderPrompt } from '../../src/loop/prompts.ts';
-import { TaskFile } from '../../src/loop/task-md.ts';
+import { TaskFile } from '../../src/loop/task-file.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
 import { FakeOpenAI, lastMessage, lastUserText, messagesChars, type FakeReply, type RecordedRequest } from '../fakes/openai-api.ts';
 

@@ -8,7 +8,7 @@ import { checkGoal } from '../../src/goals/check.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { addDirection } from '../../src/loop/directions.ts';
 import { GoalLoop, type LoopPostKind } from '../../src/loop/goal-loop.ts';
-import { TaskFile } from '../../src/loop/task-md.ts';
+import { TaskFile } from '../../src/loop/task-file.ts';
 import { newAvatarRecord, Store, type Avatar } from '../../src/store/store.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
 import { TestEngine, type Script } from '../fakes/test-engine.ts';
