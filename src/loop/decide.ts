@@ -128,7 +128,17 @@ export function pickTurn(next: TurnKind | undefined, hasGoal: boolean, memory: L
 export function decideTurn(f: TurnFacts, memory: LoopMemory): TurnDecision {
   if (f.kind === 'wrapup') return afterWrapup(f, memory);
   if (f.stale) return keep(f, memory);
-  return afterReply(f, memory);
+  return keepDirection(f, afterReply(f, memory));
+}
+
+/**
+ * An owner direction that arrived while the turn ran is never dropped by what the reply leads to:
+ * it comes right after a wrap-up the reply made due, or instead of the next automatic prompt.
+ */
+function keepDirection(f: TurnFacts, d: TurnDecision): TurnDecision {
+  if (f.next !== 'direction' || d.next === 'direction') return d;
+  if (d.next === 'wrapup') return { ...d, memory: { ...d.memory, afterWrapup: 'direction' } };
+  return { ...d, next: 'direction' };
 }
 
 /** What pacing looks at once a turn's decision is applied. */

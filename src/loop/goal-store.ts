@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Snapshot } from '../game/game.ts';
+import { baselineGone } from '../goals/check.ts';
 import type { TurnUsage } from '../engines/engine.ts';
 import type { Avatar, Goal, GoalRecordEntry, Store, Usage } from '../store/store.ts';
 import { sameGoal, type GoalChange, type LoopPost, type TurnDecision } from './decide.ts';
@@ -21,6 +22,28 @@ export class GoalStore {
     private readonly avatar: string,
     private readonly now: () => Date,
   ) {}
+
+  /** The avatar's stored record (live object inside the store). */
+  record(): Avatar {
+    const a = this.store.state.data.avatars.find((x) => x.name === this.avatar);
+    if (!a) throw new Error(`avatar ${this.avatar} is not in the store`);
+    return a;
+  }
+
+  /**
+   * Back in the game: a goal set while out of the game gets its baseline now, and a baseline the
+   * inventory no longer holds (lost while the avatar was away) is measured again, so "collect N more"
+   * still means N more than the avatar holds. Returns the baseline it replaced, if any.
+   */
+  measureBaseline(rec: Avatar, snap: Snapshot): Record<string, number> | null | undefined {
+    const goal = rec.goal;
+    if (!goal || (goal.baseline && !baselineGone(goal.text, goal.baseline, snap))) return undefined;
+    const was = goal.baseline;
+    this.store.state.update(() => {
+      goal.baseline = { ...snap.inventory };
+    });
+    return was;
+  }
 
   /** A new goal record, with a new run token and the inventory baseline of `snap`. */
   private newGoal(text: string, setBy: Goal['setBy'], setById: string | null, snap: Snapshot | undefined): Goal {

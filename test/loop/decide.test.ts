@@ -161,6 +161,23 @@ describe('goal loop decisions: the reporting protocol', () => {
   it('GIVEN an owner direction arrived while the turn ran THEN a plain working reply leaves it due next', () => {
     expect(decideTurn(facts('STATUS: working', { next: 'direction' }), memory()).next).toBe('direction');
   });
+
+  it('GIVEN an owner direction arrived while a turn ended in done THEN it comes right after the wrap-up, not lost to it', () => {
+    const d = decideTurn(facts('STATUS: done', { next: 'direction' }), memory());
+    expect(d.next).toBe('wrapup');
+    const wrap = pickTurn(d.next, false, d.memory);
+    expect(wrap).toMatchObject({ kind: 'wrapup', next: 'direction' });
+  });
+
+  it('GIVEN an owner direction arrived while a first blocked came THEN the wrap-up is followed by the direction (it carries the goal and the blocked reason is kept)', () => {
+    const d = decideTurn(facts('No trees here.\nSTATUS: blocked', { next: 'direction' }), memory());
+    expect(d.next).toBe('wrapup');
+    expect(d.memory).toMatchObject({ afterWrapup: 'direction', blockedStreak: 1 });
+  });
+
+  it('GIVEN an owner direction arrived while choosing found no goal THEN the direction comes next, not another choose', () => {
+    expect(decideTurn(facts('Hmm.\nSTATUS: working', { kind: 'choose', goal: null, next: 'direction' }), memory()).next).toBe('direction');
+  });
 });
 
 describe('goal loop decisions: pacing', () => {

@@ -491,6 +491,31 @@ describe('goal loop', () => {
     expect(h.store.record.data.goals.map((g) => [g.text, g.outcome])).toEqual([['collect 3 oak logs', 'replaced']]);
   });
 
+  it('GIVEN a turn in progress WHEN the owner gives a direction and the turn ends in done THEN the wrap-up comes, then the direction\'s own prompt', async () => {
+    let release: (v: string) => void = () => {};
+    const h = await harness((req, n) => (n === 1 ? new Promise<string>((r) => (release = r)) : req.kind === 'choose' ? 'GOAL: explore\nSTATUS: working' : 'STATUS: working'));
+    const d0 = await start(h);
+    h.loop.setOwnerGoal('collect 3 oak logs', 'owner1');
+    h.game.give('oak_log', 3);
+    await vi.advanceTimersByTimeAsync(d0);
+    await h.engine.nextTurn(1);
+    h.store.state.update(() => {
+      addDirection(h.rec().directions, 'stay near the village', 'owner1', new Date());
+    });
+    h.loop.directionAdded('stay near the village');
+    const scheduled = once(h.loop, 'turnScheduled');
+    release('STATUS: done');
+    const [d1] = (await scheduled) as [number];
+    expect(h.posts.map((p) => p.text)).toEqual(['Done: collect 3 oak logs']);
+    const t2 = await turn(h, d1);
+    expect(t2.kind).toBe('wrapup');
+    expect(t2.req.message).toBeUndefined();
+    const t3 = await turn(h, t2.next);
+    expect(t3.kind).toBe('direction');
+    expect(t3.req.message).toBe('stay near the village');
+    expect(t3.req.prompt).toContain('New owner direction #1: stay near the village');
+  });
+
   it('GIVEN a stopped loop THEN no more prompts are sent and the goal is kept', async () => {
     const h = await harness(() => 'STATUS: working');
     const d0 = await start(h);
