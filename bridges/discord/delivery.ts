@@ -5,36 +5,12 @@
 import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
 import type { DeliveryOutcome } from '../../src/chat.ts';
 import { scrubSecrets, type Logger } from '../../src/logger.ts';
-import { splitMessage } from '../../src/outbox/split.ts';
 import type { Post } from '../../src/store/schema.ts';
-import { DISCORD_MAX_MESSAGE_LENGTH } from './format.ts';
-
-/** Put `key` last in a Map used as a bounded, insertion-ordered memory. */
-export function remember<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {
-  map.delete(key);
-  map.set(key, value);
-  while (map.size > limit) {
-    const oldest = map.keys().next();
-    if (oldest.done) break;
-    map.delete(oldest.value);
-  }
-}
 
 /** An error as a log field with every secret removed. */
 export function safeError(err: unknown): { type: string; message: string } {
   if (!(err instanceof Error)) return { type: typeof err, message: scrubSecrets(String(err)) };
   return { type: err.name, message: scrubSecrets(err.message) };
-}
-
-/** Parts with room for the prefix (and the mention on the first): a part that no longer fits is split again. */
-export function fitParts(parts: readonly string[], prefixLength: number, mentionLength: number): string[] {
-  const out: string[] = [];
-  parts.forEach((part, i) => {
-    const room = DISCORD_MAX_MESSAGE_LENGTH - prefixLength - (i === 0 ? mentionLength : 0);
-    if (part.length <= room) out.push(part);
-    else out.push(...splitMessage(part, Math.max(1, room)));
-  });
-  return out;
 }
 
 /**

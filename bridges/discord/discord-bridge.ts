@@ -27,6 +27,8 @@ import {
 import type { Bridge, BridgeHost, DeliveryOutcome, SentParts } from '../../src/chat.ts';
 import { registerSecret, type Logger } from '../../src/logger.ts';
 import { UserError } from '../../src/errors.ts';
+import { remember } from '../../src/bounded-map.ts';
+import { fitParts } from '../../src/outbox/split.ts';
 import type { Destination, Post } from '../../src/store/schema.ts';
 import {
   DISCORD_MAX_MESSAGE_LENGTH,
@@ -41,7 +43,7 @@ import {
   stripLeadingMention,
 } from './format.ts';
 import { interactionContext, messageContext } from './context.ts';
-import { fitParts, outcomeOf, remember, safeError } from './delivery.ts';
+import { outcomeOf, safeError } from './delivery.ts';
 import { answerAutocomplete, answerSlashCommand } from './interactions.ts';
 import { slashCommands, type SlashSource } from './slash.ts';
 
@@ -154,7 +156,7 @@ export class DiscordBridge implements Bridge {
     // In a DM the message itself notifies; a mention there would name someone the DM is not with.
     const pinged = (await this.isDm(client, channelId, post)) ? null : discordUserOf(post.ping);
     const mention = pinged ? `<@${pinged}> ` : '';
-    const messages = fitParts(parts, prefix.length, mention.length);
+    const messages = fitParts(parts, DISCORD_MAX_MESSAGE_LENGTH, prefix.length, mention.length);
 
     // Parts an earlier attempt sent (kept in the outbox, so across a restart too) are skipped while they are still the same parts.
     const done = post.sent;

@@ -7,11 +7,12 @@
  * reply answers, and what Telegram's answer to a send means for the outbox.
  */
 import { autoRetry } from '@grammyjs/auto-retry';
-import { Bot, GrammyError, HttpError } from 'grammy';
+import { Bot, GrammyError } from 'grammy';
 import type { Message } from 'grammy/types';
 import type { Bridge, BridgeHost, ChatContext, DeliveryOutcome, SentParts } from '../../src/chat.ts';
-import { registerSecret, scrubSecrets, type Logger } from '../../src/logger.ts';
-import { splitMessage } from '../../src/outbox/split.ts';
+import { remember } from '../../src/bounded-map.ts';
+import { registerSecret, type Logger } from '../../src/logger.ts';
+import { fitParts } from '../../src/outbox/split.ts';
 import type { Identity, Post } from '../../src/store/schema.ts';
 import {
   TELEGRAM_MAX_MESSAGE_LENGTH,
@@ -24,6 +25,7 @@ import {
   parseDestination,
   stripLeadingMention,
 } from './format.ts';
+import { outcomeOf, safeError } from './delivery.ts';
 
 /** How a {@link TelegramBridge} connects. */
 export interface TelegramBridgeOptions {
@@ -73,26 +75,6 @@ const UNREAD_KINDS: readonly (readonly [string, string])[] = [
 
 /** Telegram command names: 1–32 of a–z, 0–9, `_`. */
 const COMMAND_NAME = /^[a-z0-9_]{1,32}$/;
-
-/** Put `key` last in a Map used as a bounded, insertion-ordered memory. */
-function remember<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {
-  map.delete(key);
-  map.set(key, value);
-  while (map.size > limit) {
-    const oldest = map.keys().next();
-    if (oldest.done) break;
-    map.delete(oldest.value);
-  }
-}
-
-/** An error as a log field with every secret removed (grammy's network errors carry the URL, token included). */
-function safeError(err: unknown): { type: string; message: string; cause?: string } {
-  if (!(err instanceof Error)) return { type: typeof err, message: scrubSecrets(String(err)) };
-  const out: { type: string; message: string; cause?: string } = { type: err.name, message: scrubSecrets(err.message) };
-  const inner = err instanceof HttpError ? err.error : err.cause;
-  if (inner !== undefined) out.cause = scrubSecrets(inner instanceof Error ? inner.message : String(inner));
-  return out;
-}
 
 /**
  * A Telegram bot serving mindlink: private chats, groups and supergroups.
@@ -228,7 +210,7 @@ export class TelegramBridge implements Bridge {
     if (!target) return { ok: false, retry: false, reason: `not a Telegram destination: ${post.dest}` };
     const prefix = post.avatar ? `[${post.avatar}] ` : '';
     const mention = this.mentionFor(post, target.chatId);
-    const messages = this.fit(parts, prefix.length, mention ? mention.visibleLength + 1 : 0);
+    const messages = fitParts(parts, TELEGRAM_MAX_MESSAGE_LENGTH, prefix.length, mention ? mention.visibleLength + 1 : 0);
 
     // Parts an earlier attempt sent (kept in the outbox) are skipped while they are still the same parts.
     const done = post.sent;
@@ -256,17 +238,6 @@ export class TelegramBridge implements Bridge {
       // The menu is a convenience: typed commands work without it.
       this.log.warn({ err: safeError(err) }, 'telegram: setMyCommands failed');
     }
-  }
-
-  /** Parts with room for the prefix (and the mention on the first): a part that no longer fits is split again. */
-  private fit(parts: string[], prefixLength: number, mentionLength: number): string[] {
-    const out: string[] = [];
-    parts.forEach((part, i) => {
-      const room = TELEGRAM_MAX_MESSAGE_LENGTH - prefixLength - (i === 0 ? mentionLength : 0);
-      if (part.length <= room) out.push(part);
-      else out.push(...splitMessage(part, Math.max(1, room)));
-    });
-    return out;
   }
 
   /** The mention of `post.ping` in a group; none in a private chat (the message itself notifies) or for another platform's identity. */
@@ -306,32 +277,8 @@ export class TelegramBridge implements Bridge {
       if (post.avatar) remember(this.postAvatars, `${target.chatId}:${sent.message_id}`, post.avatar, MEMORY_LIMIT);
       return { ok: true, messageId: String(sent.message_id) };
     } catch (err) {
-      return this.outcomeOf(err);
+      return outcomeOf(err, this.log);
     }
-  }
-
-  /** Map a failed send to the outbox's terms. */
-  private outcomeOf(err: unknown): Exclude<DeliveryOutcome, { ok: true }> {
-    if (err instanceof GrammyError) {
-      const reason = scrubSecrets(`${err.error_code}: ${err.description}`);
-      const movedTo = err.parameters.migrate_to_chat_id;
-      if (err.error_code === 400 && movedTo !== undefined) {
-        // The group became a supergroup: the chat itself (a basic group has no forum topics to carry over).
-        return { ok: false, movedTo: destinationOf(movedTo), reason };
-      }
-      if (err.error_code === 429) return { ok: false, retry: true, retryAfterMs: (err.parameters.retry_after ?? 1) * 1000, reason };
-      if (err.error_code >= 500) return { ok: false, retry: true, retryAfterMs: 0, reason };
-      if (err.error_code === 401) {
-        // Our token, not the chat: keep the post until the token works again.
-        this.log.error({ err: safeError(err) }, 'telegram: the bot token was refused');
-        return { ok: false, retry: true, retryAfterMs: 60_000, reason };
-      }
-      // 403 (blocked, kicked), 400 (chat not found …): this chat will not take it.
-      return { ok: false, retry: false, reason };
-    }
-    // A network failure (or our own stop): the request may not have arrived; the outbox backs off.
-    const e = safeError(err);
-    return { ok: false, retry: true, retryAfterMs: 0, reason: e.cause ? `${e.message} (${e.cause})` : e.message };
   }
 
   /**

@@ -102,3 +102,20 @@ export function splitMessage(text: string, max: number): string[] {
   push(current);
   return parts;
 }
+
+/**
+ * A post's parts refitted to a platform's limit once the `[avatar] ` prefix (every part) and the
+ * mention (the first part) are added: a part that no longer fits is split again.
+ *
+ * @example
+ * fitParts(['a'.repeat(2000)], 2000, 8, 0) // → two parts, each ≤ 1992 long
+ */
+export function fitParts(parts: readonly string[], maxLength: number, prefixLength: number, mentionLength: number): string[] {
+  const out: string[] = [];
+  parts.forEach((part, i) => {
+    const room = maxLength - prefixLength - (i === 0 ? mentionLength : 0);
+    if (part.length <= room) out.push(part);
+    else out.push(...splitMessage(part, Math.max(1, room)));
+  });
+  return out;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitMessage } from '../../src/outbox/split.ts';
+import { fitParts, splitMessage } from '../../src/outbox/split.ts';
 
 /** A lone surrogate means a code point was cut in half. */
 function hasLoneSurrogate(s: string): boolean {
@@ -99,5 +99,21 @@ describe('splitMessage', () => {
     const text = `${'a'.repeat(10)}\n\n\n\n${'b'.repeat(10)}\n\n`;
     const parts = splitMessage(text, 10);
     expect(parts).toEqual(['a'.repeat(10), 'b'.repeat(10)]);
+  });
+});
+
+describe('fitParts', () => {
+  it('GIVEN parts that fit the limit with the prefix THEN they are kept as they are', () => {
+    expect(fitParts(['hello', 'world'], 20, 8, 5)).toEqual(['hello', 'world']);
+  });
+
+  it('GIVEN a first part with no room left for the prefix and the mention THEN it is split again, later parts only make room for the prefix', () => {
+    const first = 'a'.repeat(15);
+    const second = 'b'.repeat(12);
+    const out = fitParts([first, second], 20, 8, 5);
+    expect(out.join('')).toBe(first + second);
+    expect(out[0]!.length).toBeLessThanOrEqual(20 - 8 - 5);
+    expect(out.every((p, i) => p.length <= 20 - 8 - (i === 0 ? 5 : 0))).toBe(true);
+    expect(out.slice(-1)).toEqual([second]);
   });
 });
