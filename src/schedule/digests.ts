@@ -26,7 +26,7 @@ export interface DigestsOptions {
 /**
  * @example
  * const digests = new Digests({ store, log, host, zoneOf });
- * digests.start();
+ * await digests.start();
  * digests.set('telegram:-100123', true, personId, '21:00');
  */
 export class Digests {
@@ -40,12 +40,28 @@ export class Digests {
     return this.o.store.schedules;
   }
 
-  /** Arm every digest and the minute counter. */
-  start(): void {
+  /**
+   * Arm every digest and the minute counter. A digest that fell due while mindlink was down is
+   * sent now, once: it covers the whole span since the last one, however many days that is.
+   */
+  async start(now = new Date()): Promise<void> {
     if (this.started) return;
     this.started = true;
-    for (const d of this.file.data.digests) this.arm(d);
+    for (const d of [...this.file.data.digests]) {
+      this.arm(d);
+      if (this.missed(d, now)) {
+        this.o.log.info({ dest: d.dest, since: d.mark.at }, 'digest missed while down: sending it late');
+        await this.send(d.dest, now);
+      }
+    }
     this.sampler = new Cron('* * * * *', { protect: true }, () => this.countPlayed());
+  }
+
+  /** Whether a digest time passed between the chat's last digest (or `/digest on`) and `now`. */
+  private missed(d: Digest, now: Date): boolean {
+    // A second of slack: croner may fire a moment early, and that digest is not missed.
+    const due = nextRuns(digestCron(d.time), this.o.zoneOf(d.by), new Date(Date.parse(d.mark.at) + 1000), 1)[0];
+    return due !== undefined && due.getTime() <= now.getTime();
   }
 
   /** Stop every timer. */

@@ -103,7 +103,7 @@ export class Scheduler {
       }
       this.arm(s);
     }
-    this.digests.start();
+    await this.digests.start(now);
   }
 
   /** Stop every timer (shutdown). */

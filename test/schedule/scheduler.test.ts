@@ -279,3 +279,43 @@ describe('the daily digest', () => {
     expect(store.schedules.data.digests[0]?.mark.at).toBe('2026-12-02T20:00:00.000Z');
   });
 });
+
+describe('the daily digest across a restart', () => {
+  async function digestOnAt(markAt: string): Promise<void> {
+    store.schedules.update((f) => {
+      f.digests.push({ dest: 'telegram:100', time: '20:00', by: 'alice', mark: { at: markAt, played: {}, usage: {} } });
+    });
+    store.record.update((r) => {
+      r.goals.push({ avatar: 'steve', text: 'collect 3 oak logs', setBy: 'owner', setById: 'alice', started: markAt, ended: new Date(Date.parse(markAt) + 60_000).toISOString(), outcome: 'done' });
+    });
+    await reopen();
+  }
+
+  it('GIVEN mindlink was down over the 20:00 digest THEN it is sent late at start, once, and a second restart does not send it again', async () => {
+    await digestOnAt('2026-11-29T20:00:00.005Z');
+    // Down from the 29th to the 1st: the 30th's digest was due; one digest covers the whole span.
+    await scheduler().start();
+    expect(host.posts.map((p) => p.text.split('\n')[0])).toEqual(['Digest since Sun 29 Nov 20:00 UTC:']);
+    expect(host.posts[0]?.text).toContain('Finished 1: collect 3 oak logs');
+    expect(store.schedules.data.digests[0]?.mark.at).toBe(T0.toISOString());
+    for (const s of schedulers.splice(0)) s.stop();
+
+    await reopen();
+    await scheduler().start();
+    expect(host.posts).toEqual([]);
+  });
+
+  it('GIVEN the last digest was sent by a cron that fired a moment early THEN that same digest is not sent again at start', async () => {
+    vi.setSystemTime(new Date('2026-12-01T21:00:00Z'));
+    await digestOnAt('2026-12-01T19:59:59.600Z');
+    await scheduler().start();
+    expect(host.posts).toEqual([]);
+    expect(store.schedules.data.digests[0]?.mark.at).toBe('2026-12-01T19:59:59.600Z');
+  });
+
+  it('GIVEN no digest time passed while down THEN nothing is sent at start', async () => {
+    await digestOnAt('2026-11-30T20:00:00.010Z');
+    await scheduler().start();
+    expect(host.posts).toEqual([]);
+  });
+});
