@@ -135,4 +135,12 @@ export interface BridgeHost {
   avatarNames(chat: ChatContext): string[];
   /** Whether any avatar is linked to the chat (a bridge that sees every message of a guild takes only these). */
   isLinked(dest: Destination): boolean;
+  /**
+   * Where each chat of `platform` was read up to (the newest message id the bridge handed over),
+   * kept across restarts: a bridge whose platform does not replay what came while mindlink was
+   * down (Discord) reads on from there when it connects.
+   */
+  readMarks?(platform: Platform): ReadonlyMap<Destination, string>;
+  /** The bridge handed over message `id` of `dest` (a numeric platform id); an id older than the mark changes nothing. */
+  markRead?(dest: Destination, id: string): void;
 }

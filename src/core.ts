@@ -19,6 +19,7 @@ import { Couriers, type CourierTuning } from './outbox/couriers.ts';
 import { Outbox } from './outbox/outbox.ts';
 import { Poster } from './outbox/poster.ts';
 import { Links } from './people/links.ts';
+import { ReadMarks } from './read-marks.ts';
 import { Pairing } from './people/pairing.ts';
 import { People } from './people/people.ts';
 import { MessageRouter } from './router.ts';
@@ -114,11 +115,13 @@ export class Mindlink {
     // The couriers exist only below; a thread is opened long after start-up.
     const openThread = (dest: Destination, name: string): Promise<Destination> => couriers.openThread(dest, name);
     const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, config, sharing, thoughts, openThread });
-    const router = new MessageRouter({ avatars, people, links, poster, commands: opts.commands, host, log, store });
+    const readMarks = new ReadMarks(store);
+    const router = new MessageRouter({ avatars, people, links, readMarks, poster, commands: opts.commands, host, log, store });
     const couriers = new Couriers(outbox, log, {
       onUndeliverable: (dest, reason) => {
         links.unlinkDest(dest, reason);
         thoughts.dropDest(dest);
+        readMarks.forget(dest);
       },
       onMoved: (from, to) => links.moveDest(from, to),
     });

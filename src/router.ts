@@ -9,13 +9,14 @@
  */
 import type { Logger } from 'pino';
 import type { AvatarManager } from './avatars/manager.ts';
-import type { BridgeHost, ChatContext, CommandAnswer, CommandInvocation, InboundMessage } from './chat.ts';
+import type { BridgeHost, ChatContext, CommandAnswer, CommandInvocation, InboundMessage, Platform } from './chat.ts';
 import type { CommandDispatcher, CommandHost } from './command-host.ts';
 import { errorRef, UserError } from './errors.ts';
 import { characterCount, classifyMessage, emptyMessageReason, isTooLong, MAX_MESSAGE_LENGTH, splitAddress, unknownAddress } from './loop/classify.ts';
 import type { Poster } from './outbox/poster.ts';
 import type { Links } from './people/links.ts';
 import { STRANGER_REFUSAL, type People } from './people/people.ts';
+import type { ReadMarks } from './read-marks.ts';
 import { cleanChatInput } from './sanitize.ts';
 import type { Destination } from './store/schema.ts';
 import type { Store } from './store/store.ts';
@@ -25,6 +26,8 @@ export interface RouterParts {
   avatars: AvatarManager;
   people: People;
   links: Links;
+  /** Where each chat was read up to, for a bridge that reads on after a restart. */
+  readMarks: ReadMarks;
   poster: Poster;
   commands: CommandDispatcher;
   host: CommandHost;
@@ -80,6 +83,16 @@ export class MessageRouter implements BridgeHost {
   /** Whether any avatar is linked to the chat. */
   isLinked(dest: Destination): boolean {
     return this.p.links.isLinked(dest);
+  }
+
+  /** Where each chat of the platform was read up to. */
+  readMarks(platform: Platform): ReadonlyMap<Destination, string> {
+    return this.p.readMarks.of(platform);
+  }
+
+  /** The bridge handed over message `id` of `dest`. */
+  markRead(dest: Destination, id: string): void {
+    this.p.readMarks.mark(dest, id);
   }
 
   /** Something that is not a new text message (a sticker, a photo, an edit): say what mindlink reads. Never throws. */

@@ -28,6 +28,7 @@ function state(shares: Share[] = []): StateFile {
     ],
     shares,
     streams: [],
+    readMarks: {},
   };
 }
 

@@ -20,7 +20,6 @@ import {
   type APIChannel,
   type APIMessage,
   type Interaction,
-  type Message,
   type RESTPostAPIChannelMessageJSONBody,
   type RESTPostAPIChannelThreadsJSONBody,
 } from 'discord.js';
@@ -33,16 +32,13 @@ import type { Destination, Post } from '../../src/store/schema.ts';
 import {
   DISCORD_MAX_MESSAGE_LENGTH,
   allowedMentions,
-  avatarFromPrefix,
   channelOf,
   destinationOf,
   discordUserOf,
-  mentionsUser,
   nonceFor,
-  parseTextCommand,
-  stripLeadingMention,
 } from './format.ts';
-import { interactionContext, messageContext } from './context.ts';
+import { interactionContext } from './context.ts';
+import { MessageIntake } from './intake.ts';
 import { outcomeOf, safeError } from './delivery.ts';
 import { answerAutocomplete, answerSlashCommand } from './interactions.ts';
 import { slashCommands, type SlashSource } from './slash.ts';
@@ -62,6 +58,8 @@ export interface DiscordBridgeOptions {
   deferAfterMs?: number;
   /** Longest 429 `Retry-After` (s) waited inside a delivery; a longer one goes back to the outbox. Default 30. */
   maxRetryAfterSeconds?: number;
+  /** The clock that tells how late a message missed while down is (Unix ms). Default Date.now. */
+  now?: () => number;
 }
 
 /** The default of every optional {@link DiscordBridgeOptions} setting. */
@@ -110,6 +108,8 @@ export class DiscordBridge implements Bridge {
   /** Per channel, the handling of its messages in order; channels do not wait for each other. */
   private readonly chains = new Map<string, Promise<void>>();
   private readonly handlers = new Set<Promise<void>>();
+  /** Messages in: which are for mindlink, in each channel's order, and what came while away. */
+  private readonly intake: MessageIntake;
 
   constructor(opts: DiscordBridgeOptions) {
     registerSecret(opts.token);
@@ -117,6 +117,14 @@ export class DiscordBridge implements Bridge {
     this.log = opts.log.bindings().bridge === undefined ? opts.log.child({ bridge: 'discord' }) : opts.log;
     this.deferAfterMs = opts.deferAfterMs ?? DefaultDiscordBridgeOptions.deferAfterMs;
     this.maxRetryAfterMs = (opts.maxRetryAfterSeconds ?? DefaultDiscordBridgeOptions.maxRetryAfterSeconds) * 1000;
+    this.intake = new MessageIntake({
+      host: () => this.host,
+      client: () => this.client,
+      postAvatars: this.postAvatars,
+      enqueue: (dest, task) => this.enqueue(dest, task),
+      log: this.log,
+      now: opts.now ?? Date.now,
+    });
   }
 
   /** Whether the gateway gives message content in guild channels (false after a 4014). */
@@ -130,6 +138,7 @@ export class DiscordBridge implements Bridge {
     this.host = host;
     await this.connect();
     await this.registerCommands();
+    this.intake.catchUp();
   }
 
   /** Close the gateway, then wait for the handlers still running. */
@@ -237,9 +246,13 @@ export class DiscordBridge implements Bridge {
         rejectOnRateLimit: (info) => info.retryAfter > this.maxRetryAfterMs,
       },
     });
-    client.on(Events.MessageCreate, (message) => this.onMessage(message));
+    client.on(Events.MessageCreate, (message) => this.intake.onMessage(message));
     client.on(Events.InteractionCreate, (interaction) => this.onInteraction(interaction));
     client.on(Events.ShardResume, (_id, replayed) => this.log.info({ replayed }, 'discord: gateway resumed'));
+    // A new session (not a resume): what came in between was not replayed.
+    client.on(Events.ShardReady, () => {
+      if (this.intake.caughtUp) this.intake.catchUp();
+    });
     client.on(Events.ShardReconnecting, () => {
       if (!this.stopped) this.log.info('discord: gateway reconnecting');
     });
@@ -320,43 +333,6 @@ export class DiscordBridge implements Bridge {
   }
 
   // ───────────────────────────── events in ─────────────────────────────
-
-  /** A message: in a DM always; in a guild only where an avatar is linked, or when it mentions or answers the bot. */
-  private onMessage(message: Message): void {
-    const host = this.host;
-    const botId = this.client?.user?.id;
-    if (!host || !botId || message.author.bot || message.webhookId !== null || message.system) return;
-    const dest = destinationOf(message.channelId);
-    const inGuild = message.guildId !== null && message.channel.type !== ChannelType.DM;
-    const replyToAvatar = this.avatarOfReply(message, botId);
-    const mentioned = mentionsUser(message.content, botId);
-    if (inGuild && !mentioned && replyToAvatar === null && !host.isLinked(dest)) return;
-    const text = stripLeadingMention(message.content, botId);
-    const chat = messageContext(message, dest, inGuild);
-    if (text === '') {
-      // A sticker or a file meant for the bot (a DM, a mention, a reply to its post) gets a line saying what mindlink reads.
-      const what = message.stickers.size > 0 ? 'a sticker' : message.attachments.size > 0 ? 'a file' : null;
-      if (what && (!inGuild || mentioned || replyToAvatar !== null)) this.enqueue(dest, () => host.notRead(chat, what));
-      // Anything else empty is a guild message whose text Discord withheld (no MessageContent): not for mindlink.
-      return;
-    }
-    const command = parseTextCommand(text);
-    if (command) {
-      this.enqueue(dest, () => host.runCommand({ ...chat, name: command.name, argsText: command.argsText }));
-      return;
-    }
-    this.enqueue(dest, () => host.handleMessage({ ...chat, text, ...(replyToAvatar ? { replyToAvatar } : {}) }));
-  }
-
-  /** The avatar whose post `message` replies to: from our own record, else from the post's `[name] ` prefix. */
-  private avatarOfReply(message: Message, botId: string): string | null {
-    const ref = message.reference?.messageId;
-    if (!ref) return null;
-    const known = this.postAvatars.get(ref);
-    if (known) return known;
-    const replied = message.channel.messages.cache.get(ref);
-    return replied?.author.id === botId ? avatarFromPrefix(replied.content) : null;
-  }
 
   private onInteraction(interaction: Interaction): void {
     const host = this.host;

@@ -196,6 +196,11 @@ export const StateFileSchema = z.object({
   shares: z.array(ShareSchema),
   /** Added after version 1 was first written: absent in older files. */
   streams: z.array(StreamSchema).default([]),
+  /**
+   * Where each chat was read up to: the newest platform message id a bridge handed over, for a
+   * platform that does not replay what came while mindlink was down (Discord). Absent in older files.
+   */
+  readMarks: z.record(DestinationSchema, z.string().regex(/^\d{1,25}$/)).default({}),
 });
 export type StateFile = z.infer<typeof StateFileSchema>;
 

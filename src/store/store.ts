@@ -61,6 +61,7 @@ export class Store {
       servers: [],
       shares: [],
       streams: [],
+      readMarks: {},
     }), adapter);
     const outbox = await DataFile.open(join(dir, 'outbox.json'), OutboxFileSchema, () => ({
       version: 1 as const,

@@ -186,6 +186,11 @@ export class FakeDiscord {
     return this.#core.world.channel(id);
   }
 
+  /** The clock new ids (and so the creation times discord.js reads from them) come from; Date.now by default. It never runs back: an id is never older than the last. */
+  setClock(clock: () => number): void {
+    this.#core.world.clock = clock;
+  }
+
   message(id: string): FakeMessage | undefined {
     return this.#core.world.messages.get(id);
   }

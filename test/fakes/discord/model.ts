@@ -3,8 +3,9 @@
  * (guild text channels, threads, DMs) and messages, plus the JSON payloads
  * Discord would send for them (REST responses and gateway events).
  *
- * Ids are snowflakes from a counter (deterministic, increasing), so
- * discord.js can read a creation time from them as it does on Discord.
+ * Ids are snowflakes of the fake's clock (increasing, one apart when the
+ * clock has not moved), so discord.js reads a creation time from them as it
+ * does on Discord; a test may set the clock to write "in the past".
  */
 
 /** Permission bits (the ones tests need; values as in Discord's API). */
@@ -152,8 +153,8 @@ export interface FakeMessage {
   at: number;
 }
 
-/** Snowflakes start at 2026-01-01 (milliseconds since Discord's epoch, shifted by 22 bits). */
-const SNOWFLAKE_BASE = (1767225600000n - 1420070400000n) << 22n;
+/** Discord's epoch (2015-01-01) in Unix milliseconds: a snowflake's time is milliseconds since it, shifted by 22 bits. */
+const DISCORD_EPOCH = 1420070400000n;
 
 /** The fake's state. Mutated only through the fake (REST, gateway, injection API). */
 export class World {
@@ -162,7 +163,9 @@ export class World {
   readonly channels = new Map<string, FakeChannel>();
   readonly messages = new Map<string, FakeMessage>();
   readonly bot: FakeUser;
-  #counter = 0n;
+  #last = 0n;
+  /** The fake's clock (Unix ms) for new ids; Date.now unless a test sets another. */
+  clock: () => number = () => Date.now();
 
   constructor(botName: string) {
     this.bot = this.addUser(botName, { bot: true });
@@ -170,8 +173,9 @@ export class World {
 
   /** A fresh snowflake. */
   nextId(): string {
-    this.#counter += 1n;
-    return (SNOWFLAKE_BASE + (this.#counter << 12n)).toString();
+    const fromClock = (BigInt(Math.floor(this.clock())) - DISCORD_EPOCH) << 22n;
+    this.#last = fromClock > this.#last ? fromClock : this.#last + 1n;
+    return this.#last.toString();
   }
 
   addUser(username: string, extra: { bot?: boolean; globalName?: string } = {}): FakeUser {

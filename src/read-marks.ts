@@ -1,0 +1,53 @@
+/**
+ * Where each chat was read up to (`state.json` `readMarks`): the newest
+ * message id a bridge handed over, per destination. Discord does not replay
+ * what was written while mindlink was down; its bridge reads on from here.
+ */
+import type { Platform } from './chat.ts';
+import { platformOf } from './outbox/outbox.ts';
+import type { Destination, Store } from './store/store.ts';
+
+/** Chats remembered at most; the one read longest ago goes first. */
+export const READ_MARK_LIMIT = 1000;
+
+/** Whether numeric id `a` is newer than `b` (ids of one platform grow; longer is larger). */
+export function newerId(a: string, b: string): boolean {
+  return a.length !== b.length ? a.length > b.length : a > b;
+}
+
+/**
+ * @example
+ * const marks = new ReadMarks(store);
+ * marks.mark('discord:123', '1311110000000000001');
+ * marks.of('discord'); // Map { 'discord:123' => '1311110000000000001' }
+ */
+export class ReadMarks {
+  constructor(private readonly store: Store) {}
+
+  /** The marks of one platform's chats. */
+  of(platform: Platform): ReadonlyMap<Destination, string> {
+    return new Map(Object.entries(this.store.state.data.readMarks).filter(([dest]) => platformOf(dest) === platform));
+  }
+
+  /** Message `id` of `dest` was handed over: the mark moves on (never back), and the chat becomes the newest one read. */
+  mark(dest: Destination, id: string): void {
+    if (!/^\d{1,25}$/.test(id)) return;
+    const current = this.store.state.data.readMarks[dest];
+    if (current !== undefined && !newerId(id, current)) return;
+    this.store.state.update((s) => {
+      // Delete and set again: insertion order is the order chats were last read in.
+      const { [dest]: _old, ...rest } = s.readMarks;
+      const kept = Object.entries(rest).slice(-(READ_MARK_LIMIT - 1));
+      s.readMarks = Object.fromEntries([...kept, [dest, id]]);
+    });
+  }
+
+  /** A chat that is gone: forget where it was read up to. */
+  forget(dest: Destination): void {
+    if (!(dest in this.store.state.data.readMarks)) return;
+    this.store.state.update((s) => {
+      const { [dest]: _gone, ...rest } = s.readMarks;
+      s.readMarks = rest;
+    });
+  }
+}
