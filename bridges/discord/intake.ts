@@ -111,8 +111,11 @@ export class MessageIntake {
     const marked = (task: () => Promise<void>): (() => Promise<void>) => {
       remember(this.handled, message.id, true, HANDLED_LIMIT);
       return async () => {
-        await task();
+        // Marked as it is handed over, so the mark reaches the disk in the same write as what the
+        // message changes (the router acknowledges a change only once it is on disk): a restart
+        // neither loses an acknowledged message nor handles it twice.
         if (readOn) host.markRead?.(dest, message.id);
+        await task();
       };
     };
     // Our own posts move the mark too: a chat linked by a slash command is read on from its answer.
