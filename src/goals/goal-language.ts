@@ -38,6 +38,8 @@ const GO_VERBS = new Set(['go', 'walk', 'run', 'move', 'head', 'travel', 'return
 const CRAFT_VERBS = new Set(['craft', 'make']);
 const SAY_VERBS = new Set(['say', 'chat', 'shout', 'announce', 'yell']);
 const EXPLORE_WORDS = /^(explore|wander|roam|scout|look around|go exploring|go explore|wander around|explore around|look about)\b/i;
+/** Words that name a place where a player's name could stand ("stay near spawn"); `the player spawn` is still a player. */
+const PLACES = new Set(['spawn', 'village', 'base', 'camp', 'house', 'river', 'lake', 'sea', 'ocean', 'forest', 'woods', 'cave', 'mine', 'farm', 'town', 'city', 'castle', 'tree', 'trees', 'water', 'beach', 'mountain', 'hill', 'shore', 'portal', 'bed']);
 const PRONOUNS = new Set(['the', 'a', 'an', 'this', 'that', 'my', 'your', 'our', 'me', 'you', 'him', 'her', 'them', 'us', 'it', 'someone', 'somebody', 'everyone', 'anyone', 'here', 'there', 'player', 'home']);
 
 const UNITS: Record<string, number> = {
@@ -217,6 +219,10 @@ function readPlayer(rest: string, verb: string): string | { reason: string } {
   const name = m?.[1];
   if (!name || PRONOUNS.has(name.toLowerCase())) {
     return { reason: `tell me which player, e.g. "${verb} alex"` };
+  }
+  // "stay near spawn" names a place, not a player called Spawn.
+  if (PLACES.has(name.toLowerCase()) && !/^(?:the\s+)?player\s+/i.test(rest)) {
+    return { reason: `I ${verb} players, not places; for a place give me its coordinates, e.g. "go to 100 64 -20"` };
   }
   return name;
 }
