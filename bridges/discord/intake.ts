@@ -68,9 +68,12 @@ export class MessageIntake {
     const now = this.d.now();
     const marks = [...host.readMarks('discord')].flatMap(([dest, after]) => {
       const channelId = channelOf(dest);
-      // A cached channel whose last message is read needs no request.
-      const last = channelId ? lastMessageId(client, channelId) : undefined;
-      return channelId && (last === undefined || last === null || newerId(last, after)) ? [{ dest, channelId, after }] : [];
+      if (!channelId) return [];
+      const cached = client.channels.cache.get(channelId);
+      // A guild channel unlinked since is not read on; nor is a cached one whose last message is read (no request needed).
+      if (cached && !cached.isDMBased() && !host.isLinked(dest)) return [];
+      const last = cached && 'lastMessageId' in cached ? cached.lastMessageId : undefined;
+      return last === undefined || last === null || newerId(last, after) ? [{ dest, channelId, after }] : [];
     });
     if (marks.length === 0) return;
     const done = (async () => {
@@ -87,7 +90,7 @@ export class MessageIntake {
       missed.sort(byId);
       for (const m of missed) {
         try {
-          await this.route(m)?.();
+          await this.route(m, true)?.();
         } catch (err) {
           this.d.log.error({ err: safeError(err), dest: destinationOf(m.channelId) }, 'discord message handler failed');
         }
@@ -98,15 +101,18 @@ export class MessageIntake {
 
   /**
    * What to do with a message, or null when it is not for mindlink. Where it is read on after a
-   * restart (a DM, a linked chat), handling it moves the chat's read mark.
+   * restart (a DM, a linked chat), handling it moves the chat's read mark; a `late` one (read on
+   * from a mark) is handled only there.
    */
-  private route(message: Message): (() => Promise<void>) | null {
+  private route(message: Message, late = false): (() => Promise<void>) | null {
     const host = this.d.host();
     const botId = this.d.client()?.user?.id;
     if (!host || !botId || message.webhookId !== null || message.system || this.handled.has(message.id)) return null;
     const dest = destinationOf(message.channelId);
     const inGuild = message.guildId !== null && message.channel.type !== ChannelType.DM;
     const readOn = !inGuild || host.isLinked(dest);
+    // Read late only where the mark moves with every message (a DM, a linked chat): elsewhere a mention answered live would be answered again.
+    if (late && !readOn) return null;
     // Remembered now, not when it runs: the same message read late while it waits in the queue is skipped.
     const marked = (task: () => Promise<void>): (() => Promise<void>) => {
       remember(this.handled, message.id, true, HANDLED_LIMIT);
@@ -148,8 +154,3 @@ export class MessageIntake {
   }
 }
 
-/** The last message id of a channel discord.js has cached: a string, null (none), or undefined (not cached). */
-function lastMessageId(client: Client, channelId: string): string | null | undefined {
-  const channel = client.channels.cache.get(channelId);
-  return channel && 'lastMessageId' in channel ? channel.lastMessageId : undefined;
-}

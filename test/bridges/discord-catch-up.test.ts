@@ -114,4 +114,21 @@ describe('Discord: what was written while mindlink was away', () => {
     expect(fake.identifies.length).toBeGreaterThan(identifies);
     expect(answersTo(between)).toHaveLength(1);
   });
+
+  it('GIVEN a channel unlinked before the restart THEN nothing there is read late: a mention answered live is not answered again', async () => {
+    await fake.slash({ user: alice, channel: general, name: 'unlink', options: [option.string('avatar', 'steve')] }).reply();
+    expect(ml?.core.store.state.data.links.some((l) => l.dest === `discord:${general.id}`)).toBe(false);
+    // Unlinked, the channel still hears a mention of the bot, live; its read mark stays where it was.
+    const mention = fake.sendMessage({ channel: general, author: alice, content: `<@${fake.bot.id}> steve, where are you?` });
+    expect((await answerTo(mention)).content).toBe("[steve] I'm at 0 64 0, next to a birch.");
+    await ml?.core.stop();
+    ml = undefined;
+    const inDm = fake.sendDm(alice, 'what do you see?');
+    const back = await restart();
+    // Read late in the order written: the DM's answer comes after anything the channel would have had.
+    expect((await answerTo(inDm)).content).toBe("[steve] I'm at 0 64 0, next to a birch.");
+    // A second answer to the mention would have been queued before the DM's: it is neither sent nor waiting.
+    expect(answersTo(mention)).toHaveLength(1);
+    expect(back.core.outbox.all().filter((p) => p.replyTo === mention.id)).toEqual([]);
+  });
 });
