@@ -8,6 +8,7 @@ import type { Vec3 } from 'vec3';
 import { z } from 'zod';
 import { findBlocksFast } from '../src/game/block-search.ts';
 import type { Skill } from '../src/game/skill.ts';
+import { claim, crowding } from './claims.ts';
 import { done, fail, goals, onBot, sleep, UnreachableError, walk } from './common.ts';
 import { blocksYielding, countCarried, itemQuery } from './items.ts';
 
@@ -39,9 +40,12 @@ function nearestTarget(bot: Bot, ids: number[], skip: Set<string>): Block | unde
   // Leaves grow in canopies: look at more of them and take those within reach from the ground first.
   const lowFirst = ids.every((id) => dropsByChance(bot.registry.blocks[id]?.name ?? ''));
   const high = (p: Vec3): number => (lowFirst && p.y - Math.floor(me.y) > GROUND_REACH ? 1 : 0);
+  // Blocks another avatar went for or a player stands at come last: several avatars collecting at once spread out.
   const found = findBlocksFast(bot, ids, { maxDistance: SEARCH_RADIUS, count: skip.size + (lowFirst ? 64 : 16) })
     .filter((p) => !skip.has(p.toString()))
-    .sort((a, b) => high(a) - high(b) || a.distanceSquared(me) - b.distanceSquared(me));
+    .map((p) => ({ p, crowded: crowding(bot, p) }))
+    .sort((a, b) => a.crowded - b.crowded || high(a.p) - high(b.p) || a.p.distanceSquared(me) - b.p.distanceSquared(me))
+    .map(({ p }) => p);
   for (const p of found) {
     const b = bot.blockAt(p);
     if (b && ids.includes(b.type)) return b;
@@ -137,32 +141,41 @@ export const collect: Skill<typeof params> = {
           return fail('missing_tool', `${block.name} needs a tool I do not carry (got ${got} of ${count})`);
         }
         const key = block.position.toString();
+        // Claimed while walking and digging: another avatar collecting now picks another block.
+        const release = claim(bot, block.position);
+        let gained = false;
         try {
-          const far = block.position.distanceTo(bot.entity.position);
-          await walk(bot, new goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), sig, `to the ${block.name}`, 10_000 + far * 1000);
-        } catch (err) {
-          if (!(err instanceof UnreachableError)) throw err;
-          skip.add(key);
-          if (++unreachable >= MAX_UNREACHABLE) return fail('unreachable', `cannot reach any ${item} (got ${got} of ${count})`);
-          continue;
+          try {
+            const far = block.position.distanceTo(bot.entity.position);
+            await walk(bot, new goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), sig, `to the ${block.name}`, 10_000 + far * 1000);
+          } catch (err) {
+            if (!(err instanceof UnreachableError)) throw err;
+            skip.add(key);
+            if (++unreachable >= MAX_UNREACHABLE) return fail('unreachable', `cannot reach any ${item} (got ${got} of ${count})`);
+            continue;
+          }
+          unreachable = 0;
+          const target = bot.blockAt(block.position);
+          // Someone else dug it meanwhile: not a dig that gave nothing, just the next block.
+          if (!target || !ids.includes(target.type)) continue;
+          if (!bot.canDigBlock(target)) {
+            skip.add(key);
+            continue;
+          }
+          const before = countCarried(bot, query);
+          await equipFor(bot, target);
+          await settle(bot, sig);
+          if (!(await digWithin(bot, target, bot.digTime(target) + 5000))) {
+            skip.add(key);
+            continue;
+          }
+          await pickUp(bot, query, before, target.position.offset(0.5, 0.5, 0.5), sig, dropsByChance(target.name));
+          gained = countCarried(bot, query) > before;
+        } finally {
+          release();
         }
-        unreachable = 0;
-        const target = bot.blockAt(block.position);
-        if (!target || !ids.includes(target.type)) continue;
-        if (!bot.canDigBlock(target)) {
-          skip.add(key);
-          continue;
-        }
-        const before = countCarried(bot, query);
-        await equipFor(bot, target);
-        await settle(bot, sig);
-        if (!(await digWithin(bot, target, bot.digTime(target) + 5000))) {
-          skip.add(key);
-          continue;
-        }
-        await pickUp(bot, query, before, target.position.offset(0.5, 0.5, 0.5), sig, dropsByChance(target.name));
-        if (countCarried(bot, query) > before) fruitless = 0;
-        else if (++fruitless >= (dropsByChance(target.name) ? MAX_FRUITLESS_BY_CHANCE : MAX_FRUITLESS)) return fail('no_drop', `digging ${target.name} gave me nothing (got ${got} of ${count})`);
+        if (gained) fruitless = 0;
+        else if (++fruitless >= (dropsByChance(block.name) ? MAX_FRUITLESS_BY_CHANCE : MAX_FRUITLESS)) return fail('no_drop', `digging ${block.name} gave me nothing (got ${got} of ${count})`);
       }
       const total = countCarried(bot, query);
       return done(`collected ${total - start} ${item} (now carrying ${total})`);

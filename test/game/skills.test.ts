@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
+import { claim, crowding } from '../../skills/claims.ts';
 import { getSkill, runSkill } from '../../skills/index.ts';
 import type { Skill } from '../../src/game/skill.ts';
 import { connectedGame, startWorld, tempDataDir, testLogger, waitFor } from './helpers.ts';
@@ -47,6 +48,37 @@ describe('skills on the embedded world', () => {
       .filter(([name]) => name.endsWith('_log'))
       .reduce((n, [, c]) => n + c, 0);
     expect(logs).toBeGreaterThanOrEqual(3);
+  });
+
+  it('GIVEN alice going for a block THEN bob sees it as taken until she lets go; a block a player stands at counts less', async () => {
+    await world.teleport('alice', { x: 0.5, y: 64, z: 0.5 });
+    await world.teleport('bob', { x: 20.5, y: 64, z: 20.5 });
+    const a = alice.bot as NonNullable<MineflayerGame['bot']>;
+    const b = bob.bot as NonNullable<MineflayerGame['bot']>;
+    // A block position (a Vec3 like mineflayer's, without importing vec3 here).
+    const at = (x: number, y: number, z: number) => a.entity.position.clone().set(x, y, z);
+    await waitFor(() => (b.players.alice?.entity?.position.distanceTo(at(0.5, 64, 0.5)) ?? 99) < 1, 5000, 'bob sees alice at 0 64 0');
+    const far = at(10, 64, 10);
+    const release = claim(a, far);
+    expect(crowding(b, far)).toBe(2);
+    expect(crowding(a, far)).toBe(0);
+    release();
+    expect(crowding(b, far)).toBe(0);
+    // alice stands at 0 64 0: the block at her feet is one a player is at.
+    expect(crowding(b, at(0, 64, 1))).toBe(1);
+    expect(crowding(b, at(8, 64, 8))).toBe(0);
+  });
+
+  it('GIVEN alice and bob side by side WHEN both collect 3 logs at once THEN both get them', async () => {
+    await world.teleport('alice', { x: 0.5, y: 64, z: 0.5 });
+    await world.teleport('bob', { x: 1.5, y: 64, z: 0.5 });
+    const logs = (g: MineflayerGame): number => Object.entries(g.snapshot()?.inventory ?? {}).filter(([n]) => n.endsWith('_log')).reduce((n, [, c]) => n + c, 0);
+    const before = { alice: logs(alice), bob: logs(bob) };
+    const [ra, rb] = await Promise.all([run(alice, 'collect', { item: 'logs', count: 3 }), run(bob, 'collect', { item: 'logs', count: 3 })]);
+    expect(ra).toMatchObject({ ok: true, code: 'done' });
+    expect(rb).toMatchObject({ ok: true, code: 'done' });
+    expect(logs(alice) - before.alice).toBeGreaterThanOrEqual(3);
+    expect(logs(bob) - before.bob).toBeGreaterThanOrEqual(3);
   });
 
   it('GIVEN a spot 12 blocks away WHEN alice goes there THEN she ends within 2 blocks', async () => {

@@ -1,0 +1,61 @@
+/**
+ * Who is going for which block. The avatars of one process on one server
+ * share these claims, so when several collect at once each takes a block of
+ * its own instead of all walking to the nearest log, where one digs it and
+ * the others get nothing. Players the avatar sees standing at a block (other
+ * processes' bots, people) count the same way. Both only reorder: a block
+ * someone else is at is taken last, never refused.
+ */
+import type { Bot } from 'mineflayer';
+import type { Vec3 } from 'vec3';
+
+/** A claim lapses after this long (an avatar that left or hung does not hold its block for ever). */
+export const CLAIM_MS = 60_000;
+/** A player within this many blocks (horizontally) of a block is at it. */
+const AT_BLOCK = 2.5;
+
+const claims = new Map<string, { by: string; until: number }>();
+
+/** The server a bot plays on, as far as claims go: its connection's remote address. */
+function serverOf(bot: Bot): string {
+  const socket = bot._client.socket as { remoteAddress?: string; remotePort?: number } | undefined;
+  return `${socket?.remoteAddress ?? '?'}:${socket?.remotePort ?? '?'}`;
+}
+
+function keyOf(bot: Bot, p: Vec3): string {
+  return `${serverOf(bot)}|${p.x},${p.y},${p.z}`;
+}
+
+/**
+ * How much someone else is at block `p`: 2 when another avatar of this process claimed it,
+ * 1 when another player stands by it, else 0. Lower is better.
+ */
+export function crowding(bot: Bot, p: Vec3, now = Date.now()): number {
+  const claim = claims.get(keyOf(bot, p));
+  if (claim && claim.by !== bot.username && claim.until > now) return 2;
+  const cx = p.x + 0.5;
+  const cz = p.z + 0.5;
+  for (const player of Object.values(bot.players)) {
+    const e = player.entity;
+    if (!e || player.username === bot.username) continue;
+    if (Math.hypot(e.position.x - cx, e.position.z - cz) <= AT_BLOCK && Math.abs(e.position.y - p.y) <= 4) return 1;
+  }
+  return 0;
+}
+
+/**
+ * Claim block `p` for this bot until the returned release is called (or {@link CLAIM_MS} pass).
+ *
+ * @example
+ * const release = claim(bot, block.position);
+ * try { await dig(block); } finally { release(); }
+ */
+export function claim(bot: Bot, p: Vec3, now = Date.now()): () => void {
+  if (claims.size > 1000) for (const [k, c] of claims) if (c.until <= now) claims.delete(k);
+  const key = keyOf(bot, p);
+  const mine = { by: bot.username, until: now + CLAIM_MS };
+  claims.set(key, mine);
+  return () => {
+    if (claims.get(key) === mine) claims.delete(key);
+  };
+}
