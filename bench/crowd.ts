@@ -4,13 +4,13 @@
  * console. Prints how many are done within 150 s and how many digs "gave
  * nothing" (two avatars on one log). Asserts nothing.
  */
-import { startProcess, stopGracefully, tempDir, until } from '../chaos/harness.ts';
+import { removeEvidence, startProcess, stopGracefully, tempDir, until } from '../chaos/harness.ts';
 
 const AVATARS = 20;
 const WINDOW_MS = 150_000;
 
 export default async function crowd(): Promise<void> {
-  const dir = await tempDir('mindlink-bench-crowd-');
+  const dir = await tempDir('crowd');
   const proc = startProcess({ DATA_DIR: dir });
   try {
     await proc.line(/^\[mindlink\] ready/, 90_000);
@@ -31,5 +31,6 @@ export default async function crowd(): Promise<void> {
     process.stdout.write(`${AVATARS} avatars, "collect 6 oak logs" each at once: ${done()} done in ${took.toFixed(0)} s; digs that gave nothing: ${nothing}\n`);
   } finally {
     await stopGracefully(proc);
+    await removeEvidence();
   }
 }

@@ -7,7 +7,7 @@
  * reply time at that load next to the idle figure. Asserts nothing.
  */
 import { readFileSync } from 'node:fs';
-import { startProcess, stopGracefully, tempDir, until, type Proc } from '../chaos/harness.ts';
+import { removeEvidence, startProcess, stopGracefully, tempDir, until, type Proc } from '../chaos/harness.ts';
 
 const STEPS = [1, 25, 100];
 /** The load figures are taken at this many avatars. */
@@ -126,5 +126,6 @@ export default async function bench(): Promise<void> {
     process.stdout.write(`message → reply (/status on the console): idle p50 ${pct(idle, 50).toFixed(1)} ms, p99 ${idle99.toFixed(1)} ms; with ${LOAD_AT} avatars p50 ${pct(loaded, 50).toFixed(1)} ms, p99 ${load99.toFixed(1)} ms (${(load99 / idle99).toFixed(1)}× idle)\n`);
   } finally {
     await stopGracefully(proc, 120_000);
+    await removeEvidence();
   }
 }

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -210,6 +210,14 @@ export async function tempDir(prefix: string): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), `mindlink-chaos-${prefix}-`));
   evidence.dirs.push(dir);
   return dir;
+}
+
+/** Remove every data directory the run made (once the secrets check has read them) and forget the evidence. */
+export async function removeEvidence(): Promise<void> {
+  const dirs = evidence.dirs.splice(0);
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  evidence.procs.length = 0;
+  evidence.fakes.length = 0;
 }
 
 /** A data file parsed, or the error that kept it from parsing. */

@@ -7,6 +7,7 @@
  *   npm run chaos -- --only kill,input # some scenarios
  *   npm run chaos -- --seed 7          # another seeded run
  */
+import { removeEvidence } from './harness.ts';
 import { runChaos, type ChaosOptions, FULL, SMALL } from './run.ts';
 
 function parseArgs(argv: string[]): ChaosOptions {
@@ -32,4 +33,5 @@ function parseArgs(argv: string[]): ChaosOptions {
 const opts = parseArgs(process.argv.slice(2));
 const result = await runChaos({ ...opts, log: (l) => process.stderr.write(`chaos: ${l}\n`) });
 process.stdout.write(`${result.table}\n`);
+await removeEvidence();
 process.exit(result.failed.length > 0 ? 1 : 0);

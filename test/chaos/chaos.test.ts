@@ -5,7 +5,8 @@
  * faults, the game faults, which take minutes) is `npm run chaos`; the world
  * restarts are also covered here by test/game/restart-mid-goal and world-supervisor.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeEvidence } from '../../chaos/harness.ts';
 import { runChaos, SMALL, type Row } from '../../chaos/run.ts';
 
 const lines: string[] = [];
@@ -21,6 +22,9 @@ function misses(rows: Row[]): string[] {
 }
 
 describe('chaos, small round (real process, fake Telegram, embedded world)', () => {
+  // The secrets check (the last test) reads every data directory the others made; then they go.
+  afterAll(removeEvidence);
+
   it('GIVEN 3 kill -9 at random moments while goals, directions and posts are written THEN nothing acknowledged is lost and nothing is posted twice', async () => {
     const { rows } = await runChaos({ ...SMALL, killRounds: 3, only: ['kill'], log });
     expect(misses(rows)).toEqual([]);
