@@ -36,9 +36,12 @@ export class ReadMarks {
     if (current !== undefined && !newerId(id, current)) return;
     this.store.state.update((s) => {
       // Delete and set again: insertion order is the order chats were last read in.
-      const { [dest]: _old, ...rest } = s.readMarks;
-      const kept = Object.entries(rest).slice(-(READ_MARK_LIMIT - 1));
-      s.readMarks = Object.fromEntries([...kept, [dest, id]]);
+      delete s.readMarks[dest];
+      s.readMarks[dest] = id;
+      if (current !== undefined) return;
+      // A new chat: the ones read longest ago beyond the limit go.
+      const keys = Object.keys(s.readMarks);
+      for (const old of keys.slice(0, Math.max(0, keys.length - READ_MARK_LIMIT))) delete s.readMarks[old];
     });
   }
 
@@ -46,8 +49,7 @@ export class ReadMarks {
   forget(dest: Destination): void {
     if (!(dest in this.store.state.data.readMarks)) return;
     this.store.state.update((s) => {
-      const { [dest]: _gone, ...rest } = s.readMarks;
-      s.readMarks = rest;
+      delete s.readMarks[dest];
     });
   }
 }

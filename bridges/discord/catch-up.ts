@@ -12,7 +12,7 @@ export const CATCH_UP_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** One REST page: the newest this many messages of a chat are looked at. */
 export const CATCH_UP_PAGE = 100;
 
-/** What came in one chat after its read mark, oldest first. */
+/** What came in one chat after its read mark (in the page's order; {@link byId} sorts). */
 export interface Missed {
   messages: Message[];
   /** Even the oldest message of the page is after the mark: older ones may have been missed too. */
@@ -22,12 +22,12 @@ export interface Missed {
 }
 
 /**
- * The messages of channel `channelId` after message `after`, oldest first, at most one page
- * and none older than a day. A channel that is gone or not text gives none.
+ * The messages of channel `channelId` after message `after`, at most one page and none older
+ * than a day. A channel that is gone or not text gives none.
  *
  * @example
  * const { messages } = await missedMessages(client, '1311…', '1311…', Date.now());
- * for (const m of messages) await handle(m);
+ * for (const m of messages.sort(byId)) await handle(m);
  */
 export async function missedMessages(client: Client, channelId: string, after: string, now: number): Promise<Missed> {
   const channel = await client.channels.fetch(channelId);
@@ -35,7 +35,6 @@ export async function missedMessages(client: Client, channelId: string, after: s
   const page = [...(await channel.messages.fetch({ limit: CATCH_UP_PAGE })).values()];
   const unread = page.filter((m) => newerId(m.id, after));
   const fresh = unread.filter((m) => now - m.createdTimestamp <= CATCH_UP_MAX_AGE_MS);
-  fresh.sort(byId);
   return { messages: fresh, more: page.length === CATCH_UP_PAGE && unread.length === page.length, tooOld: unread.length - fresh.length };
 }
 

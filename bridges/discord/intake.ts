@@ -40,6 +40,8 @@ export interface IntakeDeps {
 export class MessageIntake {
   /** Ids of the messages handed over lately: one read late and live too is handled once. */
   private readonly handled = new Map<string, true>();
+  /** Chats this intake has moved a read mark in since start. */
+  private readonly markedHere = new Set<Destination>();
   private caught = false;
 
   constructor(private readonly d: IntakeDeps) {}
@@ -120,12 +122,16 @@ export class MessageIntake {
         // Marked as it is handed over, so the mark reaches the disk in the same write as what the
         // message changes (the router acknowledges a change only once it is on disk): a restart
         // neither loses an acknowledged message nor handles it twice.
-        if (readOn) host.markRead?.(dest, message.id);
+        if (readOn) {
+          host.markRead?.(dest, message.id);
+          this.markedHere.add(dest);
+        }
         await task();
       };
     };
-    // Our own posts move the mark too: a chat linked by a slash command is read on from its answer.
-    if (message.author.bot) return message.author.id === botId && readOn ? marked(async () => {}) : null;
+    // Our own post gives a chat its first mark (one linked by a slash command is read on from its answer);
+    // after that the people's messages move it, so a post costs no store write.
+    if (message.author.bot) return message.author.id === botId && readOn && !this.markedHere.has(dest) ? marked(async () => {}) : null;
     const replyToAvatar = this.avatarOfReply(message, botId);
     const mentioned = mentionsUser(message.content, botId);
     if (inGuild && !mentioned && replyToAvatar === null && !readOn) return null;

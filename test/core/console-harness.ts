@@ -22,6 +22,59 @@ export interface ConsoleCore {
   send(text: string): void;
 }
 
+/** In-memory stdin/stdout for a console bridge, with every stdout line kept and waited for. */
+export interface ConsoleStreams {
+  stdin: PassThrough;
+  stdout: PassThrough;
+  /** Every line written to stdout so far. */
+  lines: string[];
+  /** Resolves with the first stdout line matching (already printed or still to come). */
+  line(re: RegExp): Promise<string>;
+  /** Type a line on stdin. */
+  send(text: string): void;
+}
+
+/**
+ * @example
+ * const io = consoleStreams();
+ * await core.addBridge(new ConsoleBridge(io.stdin, io.stdout, silentLogger()));
+ * io.send('/status');
+ * await io.line(/^\[demo\] working/);
+ */
+export function consoleStreams(): ConsoleStreams {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const lines: string[] = [];
+  const waiters: { re: RegExp; resolve: (l: string) => void }[] = [];
+  let buf = '';
+  stdout.on('data', (chunk: Buffer) => {
+    buf += chunk.toString('utf8');
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const l = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      lines.push(l);
+      for (const w of [...waiters]) {
+        if (w.re.test(l)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(l);
+        }
+      }
+    }
+  });
+  return {
+    stdin,
+    stdout,
+    lines,
+    line: (re) => {
+      const found = lines.find((l) => re.test(l));
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve) => waiters.push({ re, resolve }));
+    },
+    send: (text) => stdin.write(`${text}\n`),
+  };
+}
+
 /** An engine that explores when asked to choose and keeps working otherwise. */
 export const exploringEngine: EngineProvider = () =>
   new TestEngine((req) => (req.kind === 'choose' ? 'GOAL: explore\nSTATUS: working' : 'STATUS: working'));
@@ -49,36 +102,13 @@ export async function startConsoleCore(
     engines: opts.engines ?? exploringEngine,
     ...(opts.store ? { store: opts.store } : {}),
   });
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const lines: string[] = [];
-  const waiters: { re: RegExp; resolve: (l: string) => void }[] = [];
-  let buf = '';
-  stdout.on('data', (chunk: Buffer) => {
-    buf += chunk.toString('utf8');
-    let i;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const l = buf.slice(0, i);
-      buf = buf.slice(i + 1);
-      lines.push(l);
-      for (const w of [...waiters]) {
-        if (w.re.test(l)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(l);
-        }
-      }
-    }
-  });
-  await core.addBridge(new ConsoleBridge(stdin, stdout, silentLogger()));
+  const io = consoleStreams();
+  await core.addBridge(new ConsoleBridge(io.stdin, io.stdout, silentLogger()));
   return {
     core,
-    lines,
+    lines: io.lines,
     games,
-    line: (re) => {
-      const found = lines.find((l) => re.test(l));
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve) => waiters.push({ re, resolve }));
-    },
-    send: (text) => stdin.write(`${text}\n`),
+    line: io.line,
+    send: io.send,
   };
 }

@@ -14,6 +14,7 @@ import { silentLogger } from '../../src/logger.ts';
 import type { Avatar } from '../../src/store/schema.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
 import { TestEngine, type Script } from '../fakes/test-engine.ts';
+import { consoleStreams } from './console-harness.ts';
 
 interface Running {
   core: Mindlink;
@@ -66,39 +67,16 @@ async function startCore(dataDir: string, opts: { console?: boolean; script?: Sc
     },
   });
   running.push(core);
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const lines: string[] = [];
-  const waiters: { re: RegExp; resolve: (l: string) => void }[] = [];
-  let buf = '';
-  stdout.on('data', (chunk: Buffer) => {
-    buf += chunk.toString('utf8');
-    let i;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const l = buf.slice(0, i);
-      buf = buf.slice(i + 1);
-      lines.push(l);
-      for (const w of [...waiters]) {
-        if (w.re.test(l)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(l);
-        }
-      }
-    }
-  });
-  if (opts.console !== false) await core.addBridge(new ConsoleBridge(stdin, stdout, silentLogger()));
+  const io = consoleStreams();
+  if (opts.console !== false) await core.addBridge(new ConsoleBridge(io.stdin, io.stdout, silentLogger()));
   return {
     core,
-    stdin,
-    lines,
+    stdin: io.stdin,
+    lines: io.lines,
     engines,
     games,
-    line: (re) => {
-      const found = lines.find((l) => re.test(l));
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve) => waiters.push({ re, resolve }));
-    },
-    send: (text) => stdin.write(`${text}\n`),
+    line: io.line,
+    send: io.send,
   };
 }
 

@@ -1,10 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CommandInvocation } from '../../src/chat.ts';
 import { ConsoleBridge } from '../../bridges/console.ts';
+import { consoleStreams } from '../core/console-harness.ts';
 import { createDispatcher } from '../../commands/index.ts';
 import { createSkillRegistry } from '../../skills/index.ts';
 import { parseConfig } from '../../src/config.ts';
@@ -48,37 +48,14 @@ async function startCore(script: Script, env: Record<string, string> = {}): Prom
     commands: createDispatcher(),
   });
   cores.push(core);
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const lines: string[] = [];
-  const waiters: { re: RegExp; resolve: (l: string) => void }[] = [];
-  let buf = '';
-  stdout.on('data', (chunk: Buffer) => {
-    buf += chunk.toString('utf8');
-    let i;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const l = buf.slice(0, i);
-      buf = buf.slice(i + 1);
-      lines.push(l);
-      for (const w of [...waiters]) {
-        if (w.re.test(l)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(l);
-        }
-      }
-    }
-  });
-  await core.addBridge(new ConsoleBridge(stdin, stdout, silentLogger()));
+  const io = consoleStreams();
+  await core.addBridge(new ConsoleBridge(io.stdin, io.stdout, silentLogger()));
   return {
     core,
-    lines,
+    lines: io.lines,
     engine: () => engines.get('demo') as TestEngine,
-    send: (text) => stdin.write(`${text}\n`),
-    line: (re) => {
-      const found = lines.find((l) => re.test(l));
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve) => waiters.push({ re, resolve }));
-    },
+    send: io.send,
+    line: io.line,
   };
 }
 
