@@ -20,8 +20,10 @@ const WRITER = `
 import { Store } from ${JSON.stringify(storeModule)};
 const store = await Store.open(process.argv[2]);
 let n = 0;
+// Resume after the last round any of whose ids is on disk (a kill can land after some of a round's
+// persons were saved but before its marker): a round is never written twice.
 for (const p of store.state.data.persons) {
-  const m = /^n(\\d+)$/.exec(p.id);
+  const m = /^n(\\d+)(?:_\\d+)?$/.exec(p.id);
   if (m) n = Math.max(n, Number(m[1]));
 }
 for (;;) {
