@@ -7,6 +7,8 @@
  *   tools.cjs     drops and dig times that depend on the held tool; leaves drop by chance
  *   hunger.cjs    exhaustion, saturation, food, regeneration, starvation and eating
  */
+const { createWindows } = require('./windows.cjs');
+const { createRecipeBook } = require('./recipes.cjs');
 const crafting = require('./crafting.cjs');
 const tools = require('./tools.cjs');
 const hunger = require('./hunger.cjs');
@@ -17,7 +19,8 @@ const hunger = require('./hunger.cjs');
  * @returns {{ ops: Record<string, Function> }} admin operations to merge into the IPC ops
  */
 function install(serv, { registry, Item, seed }) {
-  const craft = crafting(serv, { registry, Item });
+  const windows = createWindows(serv, { registry, Item, book: createRecipeBook(registry) });
+  const craft = crafting(serv, { registry, windows });
   tools(serv, { registry, seed });
   const food = hunger(serv, { registry });
 
@@ -36,7 +39,7 @@ function install(serv, { registry, Item, seed }) {
       p.inventory.slots.forEach((item, slot) => {
         if (item && item.count > 0) slots[slot] = name(item);
       });
-      return { slots, cursor: name(craft.cursorOf(p)), heldItemSlot: p.heldItemSlot, tableOpen: craft.tableOpen(p) };
+      return { slots, cursor: name(windows.cursorOf(p)), heldItemSlot: p.heldItemSlot, tableOpen: craft.tableOpen(p) };
     },
     /** Clear a player's inventory (tests start from nothing). */
     clearInventory({ username }) {
