@@ -44,6 +44,19 @@ export interface ServerHunger {
   health: number;
 }
 
+/** An embedded-world furnace as the server holds it (see {@link EmbeddedWorld.furnace}). */
+export interface ServerFurnace {
+  input: { name: string; count: number } | null;
+  fuel: { name: string; count: number } | null;
+  output: { name: string; count: number } | null;
+  /** Fuel ticks left, and the burn time of the fuel item burning now. */
+  burn: number;
+  burnTotal: number;
+  /** Progress of the input item, in ticks (200 to smelt). */
+  cook: number;
+  lit: boolean;
+}
+
 /** Options of {@link EmbeddedWorld.start}. */
 export interface EmbeddedWorldOptions {
   /** The world is saved under `<dataDir>/world`. */
@@ -319,6 +332,11 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
   /** A player's food, saturation, exhaustion and health as the server holds them. */
   hunger(username: string): Promise<ServerHunger> {
     return this.#request('hunger', { username });
+  }
+
+  /** The furnace at a position as the server holds it, or null when it holds nothing. */
+  furnace(pos: Vec3Like): Promise<ServerFurnace | null> {
+    return this.#request('furnace', { x: pos.x, y: pos.y, z: pos.z });
   }
 
   /** Set any of a player's food, saturation, exhaustion and health (server side). */

@@ -6,23 +6,26 @@
  *   crafting.cjs  the 2×2 grid and the crafting table
  *   tools.cjs     drops and dig times that depend on the held tool; leaves drop by chance
  *   hunger.cjs    exhaustion, saturation, food, regeneration, starvation and eating
+ *   furnace.cjs   furnaces that smelt (windows.cjs: the inventory windows crafting and furnaces share)
  */
 const { createWindows } = require('./windows.cjs');
 const { createRecipeBook } = require('./recipes.cjs');
 const crafting = require('./crafting.cjs');
 const tools = require('./tools.cjs');
 const hunger = require('./hunger.cjs');
+const furnaces = require('./furnace.cjs');
 
 /**
  * Install every plugin on `serv` (right after createMCServer, before anyone joins).
  *
  * @returns {{ ops: Record<string, Function> }} admin operations to merge into the IPC ops
  */
-function install(serv, { registry, Item, seed }) {
+function install(serv, { registry, Item, seed, worldFolder }) {
   const windows = createWindows(serv, { registry, Item, book: createRecipeBook(registry) });
   const craft = crafting(serv, { registry, windows });
   tools(serv, { registry, seed });
   const food = hunger(serv, { registry });
+  const furnace = furnaces(serv, { registry, Item, windows, worldFolder });
 
   const player = (username) => {
     const p = serv.getPlayer(username);
@@ -58,8 +61,16 @@ function install(serv, { registry, Item, seed }) {
       food.set(player(username), values);
       return true;
     },
+    /** The furnace at x y z: its slots, fuel and progress, or null when it holds nothing. */
+    furnace({ x, y, z }) {
+      return furnace.stateAt({ x, y, z });
+    },
   };
-  return { ops };
+  return {
+    ops,
+    /** Write what is kept outside the world's chunks (furnaces) before the server exits. */
+    flush: () => furnace.flush(),
+  };
 }
 
 module.exports = { install };
