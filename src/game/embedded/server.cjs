@@ -131,8 +131,8 @@ function start() {
   const playerTypeId = registry.entitiesByName.player.id;
   const spawn = new Vec3(0.5, 64, 0.5);
 
-  // mindlink's plugins (crafting, tools, hunger): see plugins.cjs.
-  const extra = require('./plugins.cjs').install(serv, { registry, Item, seed: cfg.seed ?? 20240601, worldFolder: path.join(cfg.dataDir, 'world') });
+  // mindlink's plugins (crafting, tools, hunger, furnaces, mobs): see plugins.cjs.
+  const extra = require('./plugins.cjs').install(serv, { registry, Item, seed: cfg.seed ?? 20240601, worldFolder: path.join(cfg.dataDir, 'world'), spawn });
   flushPlugins = extra.flush;
 
   // A fixed spawn point on the flat, clear area the generator keeps around (0, 0).
