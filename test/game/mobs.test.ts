@@ -159,7 +159,9 @@ describe('zombies in the embedded world', () => {
       const id = await world.spawnMob('zombie', { x: 50.5, y: 64, z: 0.5 });
       await seen(bot, id);
       let died = false;
-      bot.once('death', () => (died = true));
+      bot.once('death', () => {
+        died = true;
+      });
       let zombieDead = false;
       bot.on('entityDead', (e) => {
         if (e.id === id) zombieDead = true;
