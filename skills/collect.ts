@@ -121,11 +121,13 @@ export const collect: Skill<typeof params> = {
   params,
   timeoutMs: 180_000,
   run(game, { item, count }, signal) {
+    // Counted from the first attempt: a run a reflex interrupted takes up again toward the same total.
+    let start: number | undefined;
     return onBot(game, 'collect', signal, async (bot, sig) => {
       const query = itemQuery(item);
       const ids = blocksYielding(bot, query);
       if (ids.length === 0) return fail('no_target', `no block gives ${item}`);
-      const start = countCarried(bot, query);
+      start ??= countCarried(bot, query);
       const goal = start + count;
       const skip = new Set<string>();
       let unreachable = 0;
@@ -178,7 +180,7 @@ export const collect: Skill<typeof params> = {
         else if (++fruitless >= (dropsByChance(block.name) ? MAX_FRUITLESS_BY_CHANCE : MAX_FRUITLESS)) return fail('no_drop', `digging ${block.name} gave me nothing (got ${got} of ${count})`);
       }
       const total = countCarried(bot, query);
-      return done(`collected ${total - start} ${item} (now carrying ${total})`);
+      return done(`collected ${total - (start ?? total)} ${item} (now carrying ${total})`);
     });
   },
 };

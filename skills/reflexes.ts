@@ -1,12 +1,14 @@
 /**
  * Reflexes: fast reactions with no engine call, in priority order
- * defend (a hostile within 4 blocks → fight) > eat (food < 14 and food carried)
- * > flee (health ≤ 6 and a hostile within 16).
+ * defend (a hostile within 4 blocks → fight) > eat (food < 14 and food it
+ * would eat carried) > flee (health ≤ 6 and a hostile within 16) > shelter
+ * (at night, a hostile within 16 and the avatar weak: health ≤ 12 or no sword
+ * or axe, and not under a roof already → dig in until it is calm).
  *
- * A reflex pre-empts the running skill through the game's skill gate: that
- * skill returns `preempted`, the reflex runs its own skill, then the gate is
- * released and the loop's next skill may start. On a game without a gate
- * (a test fake) the reflex's skill simply runs.
+ * A reflex pre-empts the running skill through the game's skill gate: the
+ * skill stops, the reflex runs its own skill, then the gate is released and
+ * the interrupted skill takes its work up again (skills/common.ts). On a game
+ * without a gate (a test fake) the reflex's skill simply runs.
  */
 import type { Bot } from 'mineflayer';
 import type { Logger } from 'pino';
@@ -14,9 +16,11 @@ import type { AvatarGame } from '../src/game/game.ts';
 import type { Skill } from '../src/game/skill.ts';
 import { isHostile } from '../src/game/snapshot.ts';
 import { runSkill } from './run.ts';
-import { eat } from './eat.ts';
+import { eat, foodToEat } from './eat.ts';
 import { fight } from './fight.ts';
 import { flee } from './flee.ts';
+import { hasWeapon } from './melee.ts';
+import { isDaytime, shelter, underRoof } from './shelter.ts';
 
 /** Options of {@link Reflexes}. */
 export interface ReflexOptions {
@@ -36,9 +40,11 @@ export const EAT_BELOW = 14;
 /** Flee at or below this health with a hostile within {@link FLEE_SCAN}. */
 export const FLEE_AT_HEALTH = 6;
 const FLEE_SCAN = 16;
+/** At night, at or below this health (or with no weapon) with a hostile within 16 blocks, the avatar shelters. */
+export const SHELTER_AT_HEALTH = 12;
 
 interface Action {
-  reflex: 'defend' | 'eat' | 'flee';
+  reflex: 'defend' | 'eat' | 'flee' | 'shelter';
   skill: Skill;
   params: Record<string, unknown>;
   why: string;
@@ -53,8 +59,7 @@ export function chooseReflex(bot: Bot): Action | undefined {
   if (hostile && d <= DEFEND_RANGE) {
     return { reflex: 'defend', skill: fight, params: { target: hostile.name }, why: `${hostile.name} at ${d.toFixed(1)} blocks` };
   }
-  const foods = bot.registry.foodsByName;
-  if (bot.food < EAT_BELOW && bot.inventory.items().some((i) => foods[i.name])) {
+  if (bot.food < EAT_BELOW && foodToEat(bot)) {
     return { reflex: 'eat', skill: eat, params: {}, why: `food ${bot.food}/20` };
   }
   if (hostile && bot.health <= FLEE_AT_HEALTH) {
@@ -64,6 +69,10 @@ export function chooseReflex(bot: Bot): Action | undefined {
       params: { from: { x: hostile.position.x, z: hostile.position.z } },
       why: `health ${bot.health}/20 with ${hostile.name} at ${d.toFixed(1)} blocks`,
     };
+  }
+  const weak = bot.health <= SHELTER_AT_HEALTH || !hasWeapon(bot);
+  if (hostile && weak && bot.time && !isDaytime(bot.time.timeOfDay) && !underRoof(bot)) {
+    return { reflex: 'shelter', skill: shelter, params: {}, why: `night, ${hostile.name} at ${d.toFixed(1)} blocks, health ${bot.health}/20${hasWeapon(bot) ? '' : ', no weapon'}` };
   }
   return undefined;
 }

@@ -45,7 +45,7 @@ const INV_START = 9;
  * @property {number} [resultSlot] a crafting result slot (computed from `grid`), if any
  * @property {number[]} [grid] crafting grid slots
  * @property {number} [width] crafting grid width
- * @property {View['mayPlace']} [mayPlace]
+ * @property {View['mayPlace']} [mayPlace] which items its own slots take (the player's inventory slots take anything)
  * @property {View['quickMove']} [quickMove]
  * @property {() => void} [afterClick] after each click of this player on the window
  * @property {(send: boolean) => Item[]} onClose unregister; returns what goes back into the player's inventory
@@ -118,7 +118,9 @@ function createWindows(serv, { registry, Item, book }) {
         }
       },
     };
-    if (spec.mayPlace) view.mayPlace = spec.mayPlace;
+    const mayPlace = spec.mayPlace;
+    // The container's rule is about its own slots; the player's inventory takes anything.
+    if (mayPlace) view.mayPlace = (s, item) => s >= n || mayPlace(s, item);
     if (spec.quickMove) view.quickMove = spec.quickMove;
     return view;
   }
