@@ -1,5 +1,6 @@
 /**
- * fight: attack the nearest hostile (or a named mob or player) until it is gone, then pick up its drops.
+ * fight: attack the nearest hostile (or a named mob or player: `cow` hunts a cow) until it is gone, then pick
+ * up its drops.
  */
 import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
@@ -9,17 +10,19 @@ import { done, fail, onBot } from './common.ts';
 import { fightUntilGone, pickUpAround } from './melee.ts';
 import { isHostile } from '../src/game/snapshot.ts';
 
-const params = z.object({ target: z.string().min(1).max(32).optional().describe('mob name (zombie) or player name; default the nearest hostile') });
+const params = z.object({ target: z.string().min(1).max(32).optional().describe('mob (zombie, cow) or player; default the nearest hostile') });
 
-/** How far fight looks for a target. */
+/** How far fight looks for a hostile, and for a target named (an animal to hunt may be farther). */
 const RANGE = 16;
+const NAMED_RANGE = 48;
 
 function findTarget(bot: Bot, target: string | undefined): Entity | null {
   const me = bot.entity.position;
+  const range = target === undefined ? RANGE : NAMED_RANGE;
   return bot.nearestEntity(
     (e) =>
       e !== bot.entity &&
-      e.position.distanceTo(me) <= RANGE &&
+      e.position.distanceTo(me) <= range &&
       (target === undefined ? isHostile(e) : e.name === target || e.username === target),
   );
 }
@@ -27,15 +30,15 @@ function findTarget(bot: Bot, target: string | undefined): Entity | null {
 /** The `fight` skill. */
 export const fight: Skill<typeof params> = {
   id: 'fight',
-  description: 'Attack the nearest hostile mob within 16 blocks (or the named mob/player) until it is gone.',
+  description: 'Attack a mob or player (by default the nearest hostile within 16 blocks) until it is gone.',
   params,
   timeoutMs: 60_000,
   run(game, { target }, signal) {
     return onBot(game, 'fight', signal, async (bot, sig) => {
       const foe = findTarget(bot, target);
-      if (!foe) return fail('no_target', target ? `no ${target} within ${RANGE} blocks` : `no hostile within ${RANGE} blocks`);
+      if (!foe) return fail('no_target', target ? `no ${target} within ${NAMED_RANGE} blocks` : `no hostile within ${RANGE} blocks`);
       const name = foe.username ?? foe.name ?? 'target';
-      const outcome = await fightUntilGone(bot, foe, sig, RANGE * 2);
+      const outcome = await fightUntilGone(bot, foe, sig, NAMED_RANGE);
       if (!outcome.killed) return fail('no_target', `${name} got away`);
       if (foe.type !== 'player') await pickUpAround(bot, outcome.where, sig);
       return done(`${name} is gone after ${outcome.hits} hits`);

@@ -15,8 +15,8 @@ import { itemQuery, matchesItem } from './items.ts';
 import { placeItem } from './place.ts';
 
 const params = z.object({
-  item: z.string().min(1).max(64).describe('what to make (iron_ingot, cooked_beef, glass, charcoal) or what to smelt (raw_iron, beef, sand)'),
-  count: z.number().int().min(1).max(64).default(1).describe('how many more to make'),
+  item: z.string().min(1).max(64),
+  count: z.number().int().min(1).max(64).default(1),
 });
 
 /** Fuels in the order they are used up. */
@@ -76,7 +76,7 @@ async function furnaceBlock(bot: Bot, sig: AbortSignal) {
 /** The `smelt` skill. */
 export const smelt: Skill<typeof params> = {
   id: 'smelt',
-  description: 'Smelt in a furnace (placing a carried one if none is near): count more of item, e.g. iron_ingot from raw_iron, cooked_beef from beef.',
+  description: 'Smelt count more of item (iron_ingot, cooked_beef…) in a furnace, placing a carried one if none is near.',
   params,
   timeoutMs: 64 * 11_000 + 60_000,
   run(game, { item, count }, signal) {

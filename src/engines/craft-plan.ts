@@ -54,8 +54,18 @@ export const TECH_TREE: Readonly<Record<string, CraftRecipe>> = {
   shears: { makes: 1, needs: { iron_ingot: 2 }, table: false },
 };
 
-/** Animal drops: got by hunting (see the hunt skill). */
-const HUNTED: ReadonlySet<string> = new Set(['beef', 'porkchop', 'mutton', 'chicken', 'leather', 'feather', 'wool', 'white_wool']);
+/** Animal drops, got by hunting: the animal that drops each (the fight skill on it picks the drops up). */
+const HUNTED_FROM: Readonly<Record<string, string>> = {
+  beef: 'cow',
+  leather: 'cow',
+  porkchop: 'pig',
+  mutton: 'sheep',
+  wool: 'sheep',
+  white_wool: 'sheep',
+  chicken: 'chicken',
+  feather: 'chicken',
+};
+const HUNTED: ReadonlySet<string> = new Set(Object.keys(HUNTED_FROM));
 
 /** Raw materials gathered without a tool (their blocks are mined by hand). */
 const BY_HAND: ReadonlySet<string> = new Set(['log', 'sand', 'gravel', 'dirt']);
@@ -264,8 +274,8 @@ function concrete(item: string, inventory: Readonly<Record<string, number>>): st
 export function skillFor(step: Exclude<CraftStep, { kind: 'unknown' }>, inventory: Readonly<Record<string, number>>): SkillPlan {
   const count = Math.min(MAX_PER_RUN, Math.max(1, step.count));
   if (step.kind === 'gather') return { id: 'collect', params: { item: step.item, count } };
-  // The hunt and smelt skills take at most 64 a run.
-  if (step.kind === 'hunt') return { id: 'hunt', params: { item: step.item, count: Math.min(64, count) } };
+  // One animal a run (the next turn plans again for what is still missing); the smelt skill takes at most 64.
+  if (step.kind === 'hunt') return { id: 'fight', params: { target: HUNTED_FROM[step.item] ?? 'cow' } };
   if (step.kind === 'smelt') return { id: 'smelt', params: { item: step.item, count: Math.min(64, count) } };
   return { id: 'craft', params: { item: concrete(step.item, inventory), count } };
 }

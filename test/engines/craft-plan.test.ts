@@ -75,8 +75,8 @@ describe('craft planning', () => {
   });
 
   it('GIVEN a goal to get something made or hunted THEN planGather follows its plan instead of mining for it', () => {
-    expect(planGather('cooked_beef', 1, snap({}))).toEqual({ id: 'hunt', params: { item: 'beef', count: 1 } });
-    expect(planGather('beef', 2, snap({}))).toEqual({ id: 'hunt', params: { item: 'beef', count: 2 } });
+    expect(planGather('cooked_beef', 1, snap({}))).toEqual({ id: 'fight', params: { target: 'cow' } });
+    expect(planGather('mutton', 2, snap({}))).toEqual({ id: 'fight', params: { target: 'sheep' } });
     expect(planGather('iron_ingot', 2, snap({ raw_iron: 2, coal: 1 }, { furnace: 3 }))).toEqual({ id: 'smelt', params: { item: 'iron_ingot', count: 2 } });
     expect(planGather('sand', 4, snap({}))).toEqual({ id: 'collect', params: { item: 'sand', count: 4 } });
   });

@@ -1,5 +1,5 @@
 /**
- * The survival skills on the embedded world with real mineflayer: hunting animals for their drops, smelting in a
+ * The survival skills on the embedded world with real mineflayer: hunting an animal for its drops, smelting in a
  * furnace (placed from the inventory, fuelled from what is carried), sheltering from a zombie at night, and
  * choosing what to eat. Natural spawning is off: each test spawns what it needs.
  */
@@ -8,6 +8,7 @@ import type { Bot } from 'mineflayer';
 import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { getSkill, runSkill } from '../../skills/index.ts';
+import { shelter } from '../../skills/shelter.ts';
 import type { Skill } from '../../src/game/skill.ts';
 import { connectedGame, startWorld, teleportAndSettle, tempDataDir, testLogger, waitFor } from './helpers.ts';
 
@@ -28,7 +29,8 @@ afterAll(async () => {
 });
 
 function skill(id: string): Skill {
-  const s = getSkill(id);
+  // shelter is a reflex's own skill, not in the engines' registry.
+  const s = id === 'shelter' ? shelter : getSkill(id);
   if (!s) throw new Error(`no skill ${id}`);
   return s;
 }
@@ -47,20 +49,19 @@ async function avatar(name: string, x: number, z: number, items: Array<[string, 
 }
 
 describe('survival skills on the embedded world', () => {
-  it('GIVEN two cows nearby WHEN the avatar hunts for 2 beef THEN it kills cows until it carries 2 more raw beef', async () => {
+  it('GIVEN a cow 20 blocks away WHEN the avatar fights it by name (hunting) THEN the cow dies and the avatar carries its raw beef', async () => {
     const { game, bot } = await avatar('hugo', -30, -30, [['wooden_sword', 1]]);
-    await world.spawnMob('cow', { x: -25.5, y: 64, z: -30.5 });
-    await world.spawnMob('cow', { x: -30.5, y: 64, z: -25.5 });
-    await waitFor(() => Object.values(bot.entities).filter((e) => e.name === 'cow').length === 2, 10_000, 'two cows');
-    const r = await run(game, 'hunt', { item: 'beef', count: 2 });
+    const id = await world.spawnMob('cow', { x: -10.5, y: 64, z: -30.5 });
+    await waitFor(() => bot.entities[id] !== undefined, 10_000, 'the cow');
+    const r = await run(game, 'fight', { target: 'cow' });
     expect(r).toMatchObject({ ok: true, code: 'done' });
-    expect(count(bot, 'beef')).toBeGreaterThanOrEqual(2);
+    expect((await world.mobs()).some((m) => m.id === id && !m.dead)).toBe(false);
+    expect(count(bot, 'beef')).toBeGreaterThanOrEqual(1);
   });
 
-  it('GIVEN no animal around THEN hunt says so, and an item no animal drops is refused', async () => {
+  it('GIVEN no animal around THEN fighting one by name says there is none', async () => {
     const { game } = await avatar('ines', 30, -30);
-    expect((await run(game, 'hunt', { item: 'beef' })).code).toBe('no_target');
-    expect((await run(game, 'hunt', { item: 'diamond' })).code).toBe('bad_params');
+    expect((await run(game, 'fight', { target: 'pig' })).code).toBe('no_target');
   });
 
   it('GIVEN raw iron, coal and a furnace in the inventory WHEN the avatar smelts 2 iron ingots THEN it places the furnace, fuels it and takes 2 ingots out', async () => {
