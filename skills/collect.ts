@@ -149,7 +149,9 @@ export const collect: Skill<typeof params> = {
         try {
           try {
             const far = block.position.distanceTo(bot.entity.position);
-            await walk(bot, new goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), sig, `to the ${block.name}`, 10_000 + far * 1000);
+            // A block under ground is reached by digging a tunnel (two blocks a step): allow for the digging.
+            const perBlock = block.position.y < bot.entity.position.y - 2 ? 1000 + 2 * Math.min(bot.digTime(block), 3000) : 1000;
+            await walk(bot, new goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), sig, `to the ${block.name}`, 10_000 + far * perBlock);
           } catch (err) {
             if (!(err instanceof UnreachableError)) throw err;
             skip.add(key);
