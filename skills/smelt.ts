@@ -67,10 +67,11 @@ async function furnaceBlock(bot: Bot, sig: AbortSignal) {
   let block = bot.findBlock({ matching: id, maxDistance: 32 });
   if (!block && bot.inventory.items().some((i) => i.name === 'furnace')) {
     const placed = await placeItem(bot, sig, { item: 'furnace' });
-    if (!placed.ok) return { block: null, why: `could not place my furnace: ${placed.detail}` };
+    // Somewhere else there may be room: not a missing material.
+    if (!placed.ok) return { block: null, code: 'no_target', why: `could not place my furnace: ${placed.detail}` };
     block = bot.findBlock({ matching: id, maxDistance: 8 });
   }
-  return { block, why: 'no furnace within 32 blocks and none carried' };
+  return { block, code: 'missing_material', why: 'no furnace within 32 blocks and none carried' };
 }
 
 /** The `smelt` skill. */
@@ -90,8 +91,8 @@ export const smelt: Skill<typeof params> = {
       if (outputId === undefined) return fail('bad_params', `there is no item called ${output} here`);
       const held = (): number => bot.inventory.count(outputId, null);
       target ??= held() + count;
-      const { block, why } = await furnaceBlock(bot, sig);
-      if (!block) return fail('missing_material', why);
+      const { block, code, why } = await furnaceBlock(bot, sig);
+      if (!block) return fail(code, why);
       if (bot.entity.position.distanceTo(block.position.offset(0.5, 0.5, 0.5)) > 3.5) {
         await walk(bot, new goals.GoalNear(block.position.x, block.position.y, block.position.z, 2), sig, 'to the furnace');
       }

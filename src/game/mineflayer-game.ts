@@ -277,6 +277,9 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
       lastError = err;
       this.#log.debug({ err: err.message }, 'connection error');
     });
+    bot.on('death', () => {
+      this.#log.info({ position: bot.entity?.position.floored().toString() }, 'died');
+    });
     bot.on('whisper', (from, text) => {
       if (from !== this.username) this.emit('whispered', cleanLine(from), cleanLine(text));
     });

@@ -84,6 +84,16 @@ describe('survival skills on the embedded world', () => {
     expect(count(bot, 'oak_planks')).toBe(3); // a plank burns 300 ticks, an item takes 200
   });
 
+  it('GIVEN an avatar boxed in at the bottom of a shaft with a furnace in its pack WHEN it smelts THEN it digs room beside it for the furnace', async () => {
+    const { game, bot } = await avatar('nell', 40, 40, [['beef', 1], ['oak_planks', 2], ['furnace', 1]]);
+    await world.setBlock({ x: 40, y: 63, z: 40 }, 'air');
+    await world.setBlock({ x: 40, y: 62, z: 40 }, 'air');
+    await teleportAndSettle(world, game, { x: 40.5, y: 62, z: 40.5 });
+    const r = await run(game, 'smelt', { item: 'cooked_beef' });
+    expect(r).toMatchObject({ ok: true, code: 'done' });
+    expect(count(bot, 'cooked_beef')).toBe(1);
+  });
+
   it('GIVEN night and a zombie coming WHEN the avatar shelters THEN it digs in and closes the hole, the zombie cannot reach it, and it climbs out after', async () => {
     const { game, bot } = await avatar('lou', 0, -40);
     await world.command('time set 14000');
