@@ -10,6 +10,8 @@ import type { Entity } from 'prismarine-entity';
 import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { Reflexes } from '../../skills/reflexes.ts';
+import { describeSnapshot } from '../../src/engines/llm/tools.ts';
+import { takeSnapshot } from '../../src/game/snapshot.ts';
 import { connectedGame, startWorld, teleportAndSettle, tempDataDir, testLogger, waitFor } from './helpers.ts';
 
 const log = testLogger();
@@ -76,6 +78,8 @@ describe('animals in the embedded world', () => {
     const cowB = await seen(b.bot, id);
     expect(cowA).toMatchObject({ name: 'cow', type: 'animal' });
     expect(a.game.snapshot()?.nearbyEntities.find((e) => e.name === 'cow')?.kind).toBe('passive');
+    // What the llm engine's look tool says.
+    expect(describeSnapshot(a.game.snapshot()!)).toMatch(/around: .*cow \(passive\) \d+m/);
     const start = cowA.position.clone();
     await waitFor(() => cowA.position.distanceTo(start) > 1, 90_000, 'the cow to stroll');
     // Both players follow the same moves.
@@ -93,10 +97,12 @@ describe('animals in the embedded world', () => {
       if (e.id === id) hurt++;
     });
     const hits = await hitUntilDead(bot, cow);
+    const diedAt = cow.position.clone();
     expect(hurt).toBeGreaterThanOrEqual(10);
     expect(hits).toBeGreaterThanOrEqual(10);
     await waitFor(() => bot.entities[id] === undefined, 10_000, 'the dead cow to be gone');
-    // Its drops fall where it died, next to the player, who picks them up.
+    // Its drops fall where it died; the player steps there and picks them up.
+    await world.teleport('cora', { x: diedAt.x, y: diedAt.y, z: diedAt.z });
     await waitFor(() => count(bot, 'beef') >= 1, 10_000, 'raw beef');
     const server = await world.inventory('cora');
     expect(Object.values(server.slots).some((i) => i.name === 'beef')).toBe(true);
@@ -124,6 +130,9 @@ describe('zombies in the embedded world', () => {
     const id = await world.spawnMob('zombie', { x: -12.5, y: 64, z: 26.5 });
     const zombie = await seen(bot, id);
     expect(zombie).toMatchObject({ name: 'zombie', type: 'hostile' });
+    const look = describeSnapshot(takeSnapshot(bot));
+    expect(look).toMatch(/ · night · /);
+    expect(look).toMatch(/zombie \(hostile\) \d+m/);
     let hurtBy: Entity | undefined;
     bot.on('entityHurt', (e, source) => {
       if (e === bot.entity) hurtBy = source;

@@ -10,6 +10,7 @@
  *   mob-world.cjs the mobs: who sees them, moving (mob-movement.cjs), hurting, dying
  *   animals.cjs   cows, pigs, sheep and chickens      monsters.cjs  zombies at night
  *   combat.cjs    players hitting mobs                respawn.cjs   dying and respawning at the spawn
+ *   clock.cjs     the time of day across restarts
  */
 const { createWindows } = require('./windows.cjs');
 const { createRecipeBook } = require('./recipes.cjs');
@@ -22,6 +23,7 @@ const { animals } = require('./animals.cjs');
 const monsters = require('./monsters.cjs');
 const { combat } = require('./combat.cjs');
 const respawn = require('./respawn.cjs');
+const clock = require('./clock.cjs');
 
 /**
  * Install every plugin on `serv` (right after createMCServer, before anyone joins).
@@ -39,6 +41,7 @@ function install(serv, { registry, Item, seed, worldFolder, spawn }) {
   const night = monsters(serv, { registry, mobs });
   combat(serv, { registry, mobs });
   respawn(serv, { spawn });
+  const time = clock(serv, { worldFolder });
 
   const player = (username) => {
     const p = serv.getPlayer(username);
@@ -102,8 +105,8 @@ function install(serv, { registry, Item, seed, worldFolder, spawn }) {
   };
   return {
     ops,
-    /** Write what is kept outside the world's chunks (furnaces) before the server exits. */
-    flush: () => furnace.flush(),
+    /** Write what is kept outside the world's chunks (furnaces, the clock) before the server exits. */
+    flush: () => Promise.all([furnace.flush(), time.flush()]),
   };
 }
 
