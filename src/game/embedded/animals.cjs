@@ -21,7 +21,7 @@
  * 20 s a player with fewer than 10 animals within 64 blocks has one chance in five of a new herd of 2–3 on grass
  * 24–48 blocks away. Animals with nobody within 160 blocks are taken away (and may come back the same way).
  */
-const { walkSpeed } = require('./mob-world.cjs');
+const { walkSpeed } = require('./mob-movement.cjs');
 const { hash } = require('./random.cjs');
 const { UNLOADED } = require('./mob-movement.cjs');
 

@@ -42,4 +42,19 @@ function clock(serv, { worldFolder }) {
   return { flush: save };
 }
 
-module.exports = clock;
+/** The tick of the day (0–23999) of a world time. @param {number} time */
+const dayTick = (time) => ((time % 24000) + 24000) % 24000;
+
+/** Whether the sun is up at a world time (vanilla's daylight in clear weather). @param {number} time */
+function isDay(time) {
+  const t = dayTick(time);
+  return t < 12542 || t >= 23460;
+}
+
+/** Whether it is dark enough on the surface for monsters to spawn (vanilla, clear weather). @param {number} time */
+function isNight(time) {
+  const t = dayTick(time);
+  return t >= 13188 && t < 22812;
+}
+
+module.exports = { clock, isDay, isNight };

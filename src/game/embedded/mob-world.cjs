@@ -6,16 +6,12 @@
  * flying-squid 1.12.0 cannot spawn mobs on 1.20.2+ (`spawnMob` throws) and gives them no AI. Here a mob is a
  * plain record outside flying-squid's entity table (whose every-tick physics and whole-table scans would cost
  * too much with many), with an entity id from flying-squid's counter. The kinds (animals.cjs, monsters.cjs)
- * decide what a mob wants each step; this file carries it out and tells the players:
- *   - a player within 64 blocks is sent the mob (`spawn_entity`, its health and kind metadata); past 72 it is
- *     taken away again (`entity_destroy`); moves go out as `entity_move_look` (or `sync_entity_position` for a
- *     jump of more than 7 blocks) and `entity_head_rotation`, hurts as `damage_event`, a death as entity status 3
- *     (then the entity is destroyed a second later, as in vanilla), burning as the on-fire flag;
- *   - mobs think four times a second, only with a player within 64 blocks; visibility is settled twice a second;
- *     a mob far from everyone is still counted but costs nothing;
+ * decide what a mob wants each step; this file carries it out and tells the players (mob-packets.cjs):
+ *   - a player within 64 blocks is sent the mob; past 72 it is taken away again; a death shows for a second
+ *     before the entity is destroyed, as in vanilla;
+ *   - mobs think four times a second, only with a player within 64 blocks (visibility: twice a second); at most 300;
  *   - a hurt mob is invulnerable for 10 ticks except to a harder hit (which deals the difference), as in vanilla;
- *     fire hurts 1 a second; a knockback pushes it about 0.9 blocks;
- *   - at most 300 mobs exist at once.
+ *     fire hurts 1 a second; a knockback pushes it about 0.9 blocks.
  * Mobs are not saved: a restarted world spawns new ones. Randomness comes from the world seed (random.cjs).
  */
 const { Vec3 } = require('vec3');
@@ -23,6 +19,8 @@ const { createMover } = require('./mob-movement.cjs');
 const { dropAt } = require('./inventory-util.cjs');
 const { guard } = require('./guard.cjs');
 const { seeded, hash } = require('./random.cjs');
+const { createMobPackets, yawByte } = require('./mob-packets.cjs');
+const { isDay, isNight } = require('./clock.cjs');
 
 /** Server ticks between two thinking steps (4 a second). */
 const THINK_EVERY = 5;
@@ -96,12 +94,6 @@ const KNOCKBACK = 0.9;
  * @typedef {ReturnType<typeof createMobWorld>} MobWorld
  */
 
-/** A yaw in degrees as the protocol's signed byte. @param {number} deg */
-function yawByte(deg) {
-  const b = Math.round((deg * 256) / 360) & 0xff;
-  return b > 127 ? b - 256 : b;
-}
-
 /**
  * The mob world of one server.
  *
@@ -142,68 +134,7 @@ function createMobWorld(serv, { registry, seed }) {
     return serv.players.filter((p) => ready.has(p) && !p.disconnected);
   }
 
-  // ——— packets ———
-
-  /** @param {Mob} mob @returns {MetadataEntry[]} */
-  function metadataOf(mob) {
-    return [{ key: 0, type: 'byte', value: mob.fireShown ? 0x01 : 0 }, { key: 9, type: 'float', value: Math.max(0, mob.health) }, ...(mob.kind.metadata?.(mob) ?? [])];
-  }
-
-  /** @param {Mob} mob @param {string} name @param {object} params */
-  function tell(mob, name, params) {
-    for (const p of mob.viewers) p._client.write(name, params);
-  }
-
-  /** @param {Mob} mob @param {Player} p */
-  function show(mob, p) {
-    mob.viewers.add(p);
-    const yaw = yawByte(mob.yaw);
-    p._client.write('spawn_entity', {
-      entityId: mob.id,
-      objectUUID: mob.uuid,
-      type: mob.typeId,
-      x: mob.sentX / 4096,
-      y: mob.sentY / 4096,
-      z: mob.sentZ / 4096,
-      pitch: 0,
-      yaw,
-      headPitch: 0,
-      objectData: 0,
-      velocity: { x: 0, y: 0, z: 0 },
-    });
-    p._client.write('entity_metadata', { entityId: mob.id, metadata: metadataOf(mob) });
-    p._client.write('entity_head_rotation', { entityId: mob.id, headYaw: yaw });
-    if (mob.dead) p._client.write('entity_status', { entityId: mob.id, entityStatus: 3 });
-  }
-
-  /** @param {Mob} mob @param {Player} p */
-  function hide(mob, p) {
-    mob.viewers.delete(p);
-    p._client.write('entity_destroy', { entityIds: [mob.id] });
-  }
-
-  /** Send a mob's new position and heading to its viewers. @param {Mob} mob */
-  function sendMove(mob) {
-    const nx = Math.round(mob.x * 4096);
-    const ny = Math.round(mob.y * 4096);
-    const nz = Math.round(mob.z * 4096);
-    const yaw = yawByte(mob.yaw);
-    const dx = nx - mob.sentX;
-    const dy = ny - mob.sentY;
-    const dz = nz - mob.sentZ;
-    const turned = yaw !== mob.sentYaw;
-    if (dx === 0 && dy === 0 && dz === 0 && !turned) return;
-    if (Math.abs(dx) > 32000 || Math.abs(dy) > 32000 || Math.abs(dz) > 32000) {
-      tell(mob, 'sync_entity_position', { entityId: mob.id, x: mob.x, y: mob.y, z: mob.z, dx: 0, dy: 0, dz: 0, yaw: mob.yaw, pitch: 0, onGround: mob.onGround });
-    } else if (dx !== 0 || dy !== 0 || dz !== 0) {
-      tell(mob, 'entity_move_look', { entityId: mob.id, dX: dx, dY: dy, dZ: dz, yaw, pitch: 0, onGround: mob.onGround });
-    } else tell(mob, 'entity_look', { entityId: mob.id, yaw, pitch: 0, onGround: mob.onGround });
-    if (turned) tell(mob, 'entity_head_rotation', { entityId: mob.id, headYaw: yaw });
-    mob.sentX = nx;
-    mob.sentY = ny;
-    mob.sentZ = nz;
-    mob.sentYaw = yaw;
-  }
+  const { metadataOf, tell, show, hide, sendMove } = createMobPackets();
 
   // ——— life and death ———
 
@@ -432,11 +363,8 @@ function createMobWorld(serv, { registry, seed }) {
   });
 
   const api = {
-    STEP_SECONDS,
     /** @param {MobKind} kind */
-    register(kind) {
-      kinds.set(kind.name, kind);
-    },
+    register: (kind) => void kinds.set(kind.name, kind),
     spawn,
     remove,
     hurt,
@@ -454,33 +382,15 @@ function createMobWorld(serv, { registry, seed }) {
       for (const mob of mobs.values()) if (!mob.dead && mob.kind.category === category && Math.hypot(mob.x - at.x, mob.z - at.z) <= radius) n++;
       return n;
     },
-    /** Whether the sun is up (vanilla's daylight: zombies burn then). */
-    isDay() {
-      const t = ((serv.time % 24000) + 24000) % 24000;
-      return t < 12542 || t >= 23460;
-    },
-    /** Whether it is dark enough on the surface for monsters to spawn (clear weather). */
-    isNight() {
-      const t = ((serv.time % 24000) + 24000) % 24000;
-      return t >= 13188 && t < 22812;
-    },
+    /** Whether the sun is up (zombies burn then). */
+    isDay: () => isDay(serv.time),
+    /** Whether it is dark enough on the surface for monsters to spawn. */
+    isNight: () => isNight(serv.time),
     DAMAGE,
     /** A mob by id. @param {number} id */
-    get(id) {
-      return mobs.get(id);
-    },
+    get: (id) => mobs.get(id),
   };
   return api;
 }
 
-/**
- * The speed of a walking mob in blocks a second: vanilla's ground movement at its terminal speed for a movement
- * speed attribute and a goal's speed modifier (a zombie, 0.23 × 1.0, walks 2.3 blocks a second).
- * @param {number} attribute @param {number} modifier
- */
-function walkSpeed(attribute, modifier) {
-  const s = attribute * modifier;
-  return (s * s * 20) / (1 - 0.546);
-}
-
-module.exports = { createMobWorld, walkSpeed, yawByte };
+module.exports = { createMobWorld };

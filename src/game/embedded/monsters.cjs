@@ -19,7 +19,7 @@
  * once, with nobody within 32 for 30 s now and then.
  */
 const { Vec3 } = require('vec3');
-const { walkSpeed } = require('./mob-world.cjs');
+const { walkSpeed } = require('./mob-movement.cjs');
 
 const HEALTH = 20;
 const SPEED = walkSpeed(0.23, 1.0);

@@ -23,7 +23,7 @@ const { animals } = require('./animals.cjs');
 const monsters = require('./monsters.cjs');
 const { combat } = require('./combat.cjs');
 const respawn = require('./respawn.cjs');
-const clock = require('./clock.cjs');
+const { clock } = require('./clock.cjs');
 
 /**
  * Install every plugin on `serv` (right after createMCServer, before anyone joins).
