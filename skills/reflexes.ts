@@ -131,7 +131,9 @@ export class Reflexes {
     void (gate ? gate.preempt(action.reflex, act) : act())
       .then((result) => {
         this.#log.info({ reflex: action.reflex, code: result.code, ms: Date.now() - started }, `reflex ${action.reflex}: ${result.detail}`);
-        if (!result.ok) this.#cooldownUntil.set(action.reflex, Date.now() + this.#opts.cooldownMs);
+        // Digging in failed here (hard ground, no lid): not again for a while, or it would try every few seconds.
+        const wait = action.reflex === 'shelter' ? this.#opts.cooldownMs * 6 : this.#opts.cooldownMs;
+        if (!result.ok) this.#cooldownUntil.set(action.reflex, Date.now() + wait);
       })
       .catch((err: unknown) => {
         this.#log.warn({ err, reflex: action.reflex }, 'reflex failed');

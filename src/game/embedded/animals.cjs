@@ -172,10 +172,17 @@ function animals(serv, { registry, mobs, seed }) {
     return placed;
   }
 
+  /** The chunk each player was in when its surroundings were last looked at (nothing new while it stays there). */
+  /** @type {WeakMap<Player, { cx: number, cz: number, pending: boolean }>} */
+  const lastChunk = new WeakMap();
+
   /** First herds for the chunks around a player, decided by the seed and the chunk. @param {Player} p */
   function firstHerds(p) {
     const cx = Math.floor(p.position.x / 16);
     const cz = Math.floor(p.position.z / 16);
+    const last = lastChunk.get(p);
+    if (last && last.cx === cx && last.cz === cz && !last.pending) return;
+    let pending = false;
     for (let dx = -HERD_RADIUS; dx <= HERD_RADIUS; dx++) {
       for (let dz = -HERD_RADIUS; dz <= HERD_RADIUS; dz++) {
         const key = `${cx + dx},${cz + dz}`;
@@ -183,7 +190,10 @@ function animals(serv, { registry, mobs, seed }) {
         const x = (cx + dx) * 16 + 8;
         const z = (cz + dz) * 16 + 8;
         const terrain = mobs.terrain();
-        if (terrain.kindAt(x, 63, z) === UNLOADED) continue; // not loaded yet: its turn comes later
+        if (terrain.kindAt(x, 63, z) === UNLOADED) {
+          pending = true; // not loaded yet: its turn comes on a later look
+          continue;
+        }
         visited.add(key);
         const h = hash(seed, cx + dx, cz + dz, 0xa1);
         if (h / 0x100000000 >= HERD_CHANCE) continue;
@@ -192,6 +202,7 @@ function animals(serv, { registry, mobs, seed }) {
         herd(pick(random()), x, z, 2 + Math.floor(random() * 3), random);
       }
     }
+    lastChunk.set(p, { cx, cz, pending });
   }
 
   /** A herd coming back near a player with few animals around. @param {Player} p */

@@ -334,8 +334,9 @@ function createMobWorld(serv, { registry, seed }) {
   /** Show mobs to the players near them and take them from those who went away. */
   function see() {
     const here = players();
+    const present = new Set(here);
     for (const mob of mobs.values()) {
-      for (const p of mob.viewers) if (p.disconnected || !here.includes(p)) mob.viewers.delete(p);
+      for (const p of mob.viewers) if (p.disconnected || !present.has(p)) mob.viewers.delete(p);
       for (const p of here) {
         const d = p.world === serv.overworld ? Math.hypot(p.position.x - mob.x, p.position.z - mob.z) : Infinity;
         const seen = mob.viewers.has(p);
