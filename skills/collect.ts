@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { findBlocksFast } from '../src/game/block-search.ts';
 import type { Skill } from '../src/game/skill.ts';
 import { claim, crowding } from './claims.ts';
+import { toSurface } from './climb.ts';
 import { done, fail, goals, onBot, sleep, UnreachableError, walk } from './common.ts';
 import { blocksYielding, countCarried, itemQuery } from './items.ts';
 
@@ -141,6 +142,11 @@ export const collect: Skill<typeof params> = {
         // Without the right tool a block drops nothing (on vanilla, and on the embedded world's tools plugin).
         if (game.capabilities.crafting && !hasHarvestTool(bot, block)) {
           return fail('missing_tool', `${block.name} needs a tool I do not carry (got ${got} of ${count})`);
+        }
+        // A block well above, from under ground (logs after mining): out of the mine first, the way a player climbs.
+        if (block.position.y > bot.entity.position.y + 6) {
+          const stuck = await toSurface(bot, sig);
+          if (stuck) return fail('unreachable', `could not get out from under ground to the ${block.name}: ${stuck}`);
         }
         const key = block.position.toString();
         // Claimed while walking and digging: another avatar collecting now picks another block.

@@ -17,6 +17,9 @@ const params = z.object({
   count: z.number().int().min(1).max(256).default(1),
 });
 
+/** How far the skill looks for a crafting table to walk to. */
+const TABLE_SEARCH = 48;
+
 /** A concrete item for a group name: `planks` → the planks of a log species carried, `log` → oak_log. */
 function concreteItem(bot: Bot, query: string): string {
   if (query === 'planks') {
@@ -48,7 +51,8 @@ export const craft: Skill<typeof params> = {
       target ??= bot.inventory.count(def.id, null) + count;
       const missing = target - bot.inventory.count(def.id, null);
       if (missing <= 0) return done(`crafted ${count} ${name}`);
-      let table: Block | null = bot.findBlock({ matching: bot.registry.blocksByName.crafting_table?.id ?? -1, maxDistance: 32 });
+      // Farther than the planner's reach (30 blocks), so a table it counted on is found.
+      let table: Block | null = bot.findBlock({ matching: bot.registry.blocksByName.crafting_table?.id ?? -1, maxDistance: TABLE_SEARCH });
       let recipe = bot.recipesFor(def.id, null, 1, null)[0] ?? (table ? bot.recipesFor(def.id, null, 1, table)[0] : undefined);
       if (!recipe) {
         const needsTable = bot.recipesAll(def.id, null, true).length > 0;

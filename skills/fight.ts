@@ -6,6 +6,7 @@ import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
 import { z } from 'zod';
 import type { Skill } from '../src/game/skill.ts';
+import { toSurface } from './climb.ts';
 import { done, fail, onBot } from './common.ts';
 import { fightUntilGone, pickUpAround } from './melee.ts';
 import { isHostile } from '../src/game/snapshot.ts';
@@ -38,6 +39,11 @@ export const fight: Skill<typeof params> = {
       const foe = findTarget(bot, target);
       if (!foe) return fail('no_target', target ? `no ${target} within ${NAMED_RANGE} blocks` : `no hostile within ${RANGE} blocks`);
       const name = foe.username ?? foe.name ?? 'target';
+      // An animal on the surface, from under ground: out of the mine first.
+      if (target !== undefined && foe.position.y > bot.entity.position.y + 6) {
+        const stuck = await toSurface(bot, sig);
+        if (stuck) return fail('unreachable', `could not get out from under ground to the ${name}: ${stuck}`);
+      }
       const outcome = await fightUntilGone(bot, foe, sig, NAMED_RANGE);
       if (!outcome.killed) return fail('no_target', `${name} got away`);
       if (foe.type !== 'player') await pickUpAround(bot, outcome.where, sig);

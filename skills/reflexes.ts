@@ -5,6 +5,9 @@
  * (at night, a hostile within 16 and the avatar weak: health ≤ 12 or no sword
  * or axe, and not under a roof already → dig in until it is calm).
  *
+ * A defence that brings health down to the flee level is cut short, so the
+ * next look flees.
+ *
  * A reflex pre-empts the running skill through the game's skill gate: the
  * skill stops, the reflex runs its own skill, then the gate is released and
  * the interrupted skill takes its work up again (skills/common.ts). On a game
@@ -50,31 +53,35 @@ interface Action {
   why: string;
 }
 
-/** Pick the reflex that should fire now, if any. Pure: reads the bot only. */
-export function chooseReflex(bot: Bot): Action | undefined {
+/** Every reflex that could fire now, in priority order. Pure: reads the bot only. */
+export function reflexesDue(bot: Bot): Action[] {
   const me = bot.entity?.position;
-  if (!me) return undefined;
+  if (!me) return [];
+  const due: Action[] = [];
   const hostile = bot.nearestEntity((e) => isHostile(e) && e.position.distanceTo(me) <= FLEE_SCAN);
   const d = hostile ? hostile.position.distanceTo(me) : Infinity;
   if (hostile && d <= DEFEND_RANGE) {
-    return { reflex: 'defend', skill: fight, params: { target: hostile.name }, why: `${hostile.name} at ${d.toFixed(1)} blocks` };
+    due.push({ reflex: 'defend', skill: fight, params: { target: hostile.name }, why: `${hostile.name} at ${d.toFixed(1)} blocks` });
   }
-  if (bot.food < EAT_BELOW && foodToEat(bot)) {
-    return { reflex: 'eat', skill: eat, params: {}, why: `food ${bot.food}/20` };
-  }
+  if (bot.food < EAT_BELOW && foodToEat(bot)) due.push({ reflex: 'eat', skill: eat, params: {}, why: `food ${bot.food}/20` });
   if (hostile && bot.health <= FLEE_AT_HEALTH) {
-    return {
+    due.push({
       reflex: 'flee',
       skill: flee,
       params: { from: { x: hostile.position.x, z: hostile.position.z } },
       why: `health ${bot.health}/20 with ${hostile.name} at ${d.toFixed(1)} blocks`,
-    };
+    });
   }
   const weak = bot.health <= SHELTER_AT_HEALTH || !hasWeapon(bot);
   if (hostile && weak && bot.time && !isDaytime(bot.time.timeOfDay) && !underRoof(bot)) {
-    return { reflex: 'shelter', skill: shelter, params: {}, why: `night, ${hostile.name} at ${d.toFixed(1)} blocks, health ${bot.health}/20${hasWeapon(bot) ? '' : ', no weapon'}` };
+    due.push({ reflex: 'shelter', skill: shelter, params: {}, why: `night, ${hostile.name} at ${d.toFixed(1)} blocks, health ${bot.health}/20${hasWeapon(bot) ? '' : ', no weapon'}` });
   }
-  return undefined;
+  return due;
+}
+
+/** The reflex that should fire now, if any (the first of {@link reflexesDue}). */
+export function chooseReflex(bot: Bot): Action | undefined {
+  return reflexesDue(bot)[0];
 }
 
 /**
@@ -89,6 +96,8 @@ export class Reflexes {
   #opts: Required<ReflexOptions>;
   #timer: NodeJS.Timeout | undefined;
   #busy = false;
+  /** The reflex acting now. */
+  #running: Action['reflex'] | undefined;
   #controller: AbortController | undefined;
   #cooldownUntil = new Map<string, number>();
 
@@ -115,13 +124,19 @@ export class Reflexes {
 
   /** Look once and act if needed (also called by the timer). */
   tick(): void {
+    // A fight going badly gives way: at flee health the defence stops, and the next look flees.
+    if (this.#busy && this.#running === 'defend' && (this.#game.bot?.health ?? 20) <= FLEE_AT_HEALTH) {
+      this.#controller?.abort(new Error('health too low to go on fighting'));
+      return;
+    }
     if (this.#busy || this.#game.state !== 'connected') return;
     const bot = this.#game.bot;
     if (!bot) return;
-    const action = chooseReflex(bot);
+    // The first reflex due that is not resting after a failure (a defence cut short lets flight come next).
+    const action = reflexesDue(bot).find((a) => (this.#cooldownUntil.get(a.reflex) ?? 0) <= Date.now());
     if (!action) return;
-    if ((this.#cooldownUntil.get(action.reflex) ?? 0) > Date.now()) return;
     this.#busy = true;
+    this.#running = action.reflex;
     const controller = new AbortController();
     this.#controller = controller;
     const gate = this.#game.gate;
@@ -141,6 +156,7 @@ export class Reflexes {
       })
       .finally(() => {
         this.#busy = false;
+        this.#running = undefined;
         if (this.#controller === controller) this.#controller = undefined;
       });
   }

@@ -4,11 +4,11 @@
  * out (jumping and placing a block under the feet, three times). A zombie standing on the lid is three blocks above and cannot reach.
  */
 import type { Bot } from 'mineflayer';
-import type { Item } from 'prismarine-item';
-import { Vec3 } from 'vec3';
+import type { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { Skill } from '../src/game/skill.ts';
 import { isHostile } from '../src/game/snapshot.ts';
+import { pillarUp, scaffoldItem } from './climb.ts';
 import { done, fail, onBot, sleep } from './common.ts';
 
 const params = z.object({ waitSeconds: z.number().int().min(5).max(300).default(90).describe('longest wait inside') });
@@ -19,23 +19,12 @@ const CALM_WITHIN = 12;
 const CALM_MS = 5000;
 /** Ground that takes longer than this to dig with what is carried is not dug into. */
 const MAX_DIG_MS = 4000;
-/** Blocks to close the hole with, best first. */
-const LIDS = ['dirt', 'cobblestone', 'cobbled_deepslate', 'stone', 'sand', 'gravel'];
 const SIDES: Array<[number, number]> = [[1, 0], [-1, 0], [0, 1], [0, -1]];
 
 /** Whether the sun is up (vanilla's daylight). */
 export function isDaytime(timeOfDay: number): boolean {
   const t = ((timeOfDay % 24000) + 24000) % 24000;
   return t < 12542 || t >= 23460;
-}
-
-function lidItem(bot: Bot): Item | undefined {
-  const items = bot.inventory.items();
-  for (const name of LIDS) {
-    const item = items.find((i) => i.name === name);
-    if (item) return item;
-  }
-  return items.find((i) => i.name.endsWith('_planks'));
 }
 
 async function digDown(bot: Bot, at: Vec3, sig: AbortSignal): Promise<string | null> {
@@ -49,32 +38,6 @@ async function digDown(bot: Bot, at: Vec3, sig: AbortSignal): Promise<string | n
   const deadline = Date.now() + 3000;
   while (Date.now() < deadline && !(bot.entity.onGround && bot.entity.position.y <= at.y + 0.01)) await sleep(50, sig);
   return null;
-}
-
-/**
- * Climb up to feet height `y` by jumping and placing a block under the feet each time (what a player does to get
- * out of a hole). Returns why it could not, or null.
- */
-async function climbOut(bot: Bot, y: number, sig: AbortSignal): Promise<string | null> {
-  for (let i = 0; i < DEPTH + 1 && bot.entity.position.y < y - 0.01; i++) {
-    const stack = lidItem(bot);
-    if (!stack) return 'I had no block left to climb out with';
-    await bot.equip(stack, 'hand');
-    const feet = bot.entity.position.floored();
-    const below = bot.blockAt(feet.offset(0, -1, 0));
-    if (!below || below.boundingBox !== 'block') return 'there was nothing under me to climb from';
-    bot.setControlState('jump', true);
-    try {
-      const deadline = Date.now() + 1500;
-      while (bot.entity.position.y < feet.y + 1 && Date.now() < deadline) await sleep(25, sig);
-      await bot.placeBlock(below, new Vec3(0, 1, 0));
-    } finally {
-      bot.setControlState('jump', false);
-    }
-    const settled = Date.now() + 1500;
-    while (!bot.entity.onGround && Date.now() < settled) await sleep(25, sig);
-  }
-  return bot.entity.position.y >= y - 0.01 ? null : 'I could not climb out';
 }
 
 /** The `shelter` skill. */
@@ -91,7 +54,7 @@ export const shelter: Skill<typeof params> = {
         if (why) return fail('unreachable', why);
       }
       const lid = top.offset(0, -1, 0);
-      const stack = lidItem(bot);
+      const stack = scaffoldItem(bot);
       if (!stack) return fail('missing_material', 'I have nothing to close the hole with');
       const side = SIDES.map(([dx, dz]) => bot.blockAt(lid.offset(dx, 0, dz))).find((b) => b?.boundingBox === 'block');
       if (!side) return fail('no_target', 'nothing beside the hole to put a lid against');
@@ -110,7 +73,7 @@ export const shelter: Skill<typeof params> = {
       const waited = Math.round((Date.now() - started) / 1000);
       const cover = bot.blockAt(lid);
       if (cover && cover.boundingBox === 'block') await bot.dig(cover, true);
-      const out = await climbOut(bot, top.y, sig);
+      const out = await pillarUp(bot, top.y, sig);
       if (out) return fail('unreachable', `sheltered ${waited} s, but ${out}`);
       return done(`sheltered ${waited} s, then climbed out`);
     });

@@ -1,6 +1,6 @@
 /**
  * smelt: make N more of an item in a furnace (iron ingots from raw iron, cooked beef from raw beef, glass,
- * charcoal…): walks to a furnace within 32 blocks (placing a carried one when there is none), puts the input
+ * charcoal…): walks to a furnace within 48 blocks (placing a carried one when there is none), puts the input
  * and enough fuel in, waits beside it and takes the output out. Fuel is chosen from what is carried: coal or
  * charcoal first, then planks, sticks, logs (never the item being smelted). Recipes and burn times:
  * src/game/smelting.ts.
@@ -64,14 +64,15 @@ function chooseFuel(bot: Bot, ticks: number, inputs: readonly string[], inSlot: 
 
 async function furnaceBlock(bot: Bot, sig: AbortSignal) {
   const id = bot.registry.blocksByName.furnace?.id ?? -1;
-  let block = bot.findBlock({ matching: id, maxDistance: 32 });
+  // Farther than the planner's reach (30 blocks), so a furnace it counted on is found.
+  let block = bot.findBlock({ matching: id, maxDistance: 48 });
   if (!block && bot.inventory.items().some((i) => i.name === 'furnace')) {
     const placed = await placeItem(bot, sig, { item: 'furnace' });
     // Somewhere else there may be room: not a missing material.
     if (!placed.ok) return { block: null, code: 'no_target', why: `could not place my furnace: ${placed.detail}` };
     block = bot.findBlock({ matching: id, maxDistance: 8 });
   }
-  return { block, code: 'missing_material', why: 'no furnace within 32 blocks and none carried' };
+  return { block, code: 'missing_material', why: 'no furnace within 48 blocks and none carried' };
 }
 
 /** The `smelt` skill. */

@@ -256,9 +256,13 @@ export interface SkillPlan {
 /** The most one collect or craft run asks for (the skills' own limit). */
 const MAX_PER_RUN = 256;
 
-/** The situation of a snapshot: its inventory, and a crafting table and a furnace within its sight (the skills walk to them). */
+/** A table or furnace this close counts as at hand (the craft and smelt skills look for one within 48 blocks and walk there). */
+export const STATION_REACH = 30;
+
+/** The situation of a snapshot: its inventory, and a crafting table and a furnace at hand. */
 export function situationOf(snap: { inventory: Record<string, number>; nearbyBlocks: Record<string, number> }): CraftSituation {
-  return { inventory: snap.inventory, tableNearby: snap.nearbyBlocks['crafting_table'] !== undefined, furnaceNearby: snap.nearbyBlocks['furnace'] !== undefined };
+  const near = (block: string): boolean => (snap.nearbyBlocks[block] ?? Infinity) <= STATION_REACH;
+  return { inventory: snap.inventory, tableNearby: near('crafting_table'), furnaceNearby: near('furnace') };
 }
 
 /** A registry name for a planner name: `planks` → the planks of the log species held most (oak when none). */

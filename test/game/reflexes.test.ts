@@ -2,7 +2,7 @@ import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
 import { Vec3 } from 'vec3';
 import { describe, expect, it } from 'vitest';
-import { chooseReflex } from '../../skills/reflexes.ts';
+import { chooseReflex, reflexesDue } from '../../skills/reflexes.ts';
 
 /** Just enough of a bot for chooseReflex: position, vitals, inventory, entities. */
 function fakeBot(opts: { health?: number; food?: number; items?: string[]; zombieAt?: number; time?: number; roof?: boolean }): Bot {
@@ -50,5 +50,9 @@ describe('chooseReflex', () => {
     expect(chooseReflex(fakeBot({ zombieAt: 10, time: 14_000, items: ['stone_sword'] }))).toBeUndefined();
     expect(chooseReflex(fakeBot({ zombieAt: 10, time: 6000 }))).toBeUndefined();
     expect(chooseReflex(fakeBot({ zombieAt: 10, time: 14_000, roof: true }))).toBeUndefined();
+  });
+
+  it('GIVEN a zombie within 4 blocks and health 4 THEN defend comes first and flee next (taken while a cut-short defence rests)', () => {
+    expect(reflexesDue(fakeBot({ zombieAt: 3, health: 4 })).map((a) => a.reflex)).toEqual(['defend', 'flee']);
   });
 });
