@@ -2,8 +2,9 @@
  * Reflexes: fast reactions with no engine call, in priority order
  * defend (a hostile within 4 blocks → fight) > eat (food < 14 and food it
  * would eat carried) > flee (health ≤ 6 and a hostile within 16) > shelter
- * (at night, a hostile within 16 and the avatar weak: health ≤ 12 or no sword
- * or axe, and not under a roof already → dig in until it is calm).
+ * (at night, a hostile within 16 and the avatar weak: health ≤ 12, no sword or
+ * axe, or two hostiles or more within 16; not under a roof already → dig in
+ * until it is calm or day).
  *
  * A defence that brings health down to the flee level is cut short, so the
  * next look flees.
@@ -72,9 +73,11 @@ export function reflexesDue(bot: Bot): Action[] {
       why: `health ${bot.health}/20 with ${hostile.name} at ${d.toFixed(1)} blocks`,
     });
   }
-  const weak = bot.health <= SHELTER_AT_HEALTH || !hasWeapon(bot);
+  // Outnumbered, hurt or unarmed at night: hide rather than fight.
+  const many = hostile ? Object.values(bot.entities).filter((e) => isHostile(e) && e.position.distanceTo(me) <= FLEE_SCAN).length : 0;
+  const weak = bot.health <= SHELTER_AT_HEALTH || !hasWeapon(bot) || many >= 2;
   if (hostile && weak && bot.time && !isDaytime(bot.time.timeOfDay) && !underRoof(bot)) {
-    due.push({ reflex: 'shelter', skill: shelter, params: {}, why: `night, ${hostile.name} at ${d.toFixed(1)} blocks, health ${bot.health}/20${hasWeapon(bot) ? '' : ', no weapon'}` });
+    due.push({ reflex: 'shelter', skill: shelter, params: {}, why: `night, ${many} hostile within ${FLEE_SCAN} blocks (nearest ${hostile.name} at ${d.toFixed(1)}), health ${bot.health}/20${hasWeapon(bot) ? '' : ', no weapon'}` });
   }
   return due;
 }

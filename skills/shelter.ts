@@ -1,6 +1,6 @@
 /**
  * shelter: hide from monsters: dig three blocks straight down, close the hole over the head, wait until no
- * hostile has come within 12 blocks for 5 s or the sun is up (at most `waitSeconds`), then open it and climb
+ * hostile has come within 12 blocks for 10 s or the sun is up (at most `waitSeconds`), then open it and climb
  * out (jumping and placing a block under the feet, three times). A zombie standing on the lid is three blocks above and cannot reach.
  */
 import type { Bot } from 'mineflayer';
@@ -11,12 +11,12 @@ import { isHostile } from '../src/game/snapshot.ts';
 import { pillarUp, scaffoldItem } from './climb.ts';
 import { done, fail, onBot, sleep } from './common.ts';
 
-const params = z.object({ waitSeconds: z.number().int().min(5).max(300).default(90).describe('longest wait inside') });
+const params = z.object({ waitSeconds: z.number().int().min(5).max(300).default(300).describe('longest wait inside') });
 
 const DEPTH = 3;
 /** No hostile this close for CALM_MS: it is safe to come out. */
 const CALM_WITHIN = 12;
-const CALM_MS = 5000;
+const CALM_MS = 10_000;
 /** Ground that takes longer than this to dig with what is carried is not dug into. */
 const MAX_DIG_MS = 4000;
 const SIDES: Array<[number, number]> = [[1, 0], [-1, 0], [0, 1], [0, -1]];

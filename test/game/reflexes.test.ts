@@ -11,6 +11,7 @@ function fakeBot(opts: { health?: number; food?: number; items?: string[]; zombi
   if (opts.zombieAt !== undefined) entities.push({ name: 'zombie', type: 'hostile', position: new Vec3(opts.zombieAt, 64, 0) } as Partial<Entity>);
   const bot = {
     entity: { position: me },
+    entities: Object.fromEntries(entities.map((e, i) => [i, e])),
     health: opts.health ?? 20,
     food: opts.food ?? 20,
     registry: { foodsByName: { bread: { foodPoints: 5 }, rotten_flesh: { foodPoints: 4 } } },
