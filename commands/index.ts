@@ -19,6 +19,8 @@ import { pair } from './pair.ts';
 import { play } from './play.ts';
 import { schedule } from './schedule.ts';
 import { schedules } from './schedules.ts';
+import { server } from './server.ts';
+import { servers } from './servers.ts';
 import { share } from './share.ts';
 import { status } from './status.ts';
 import { stop } from './stop.ts';
@@ -41,6 +43,8 @@ export const commands: readonly Command[] = [
   direction,
   avatars,
   avatar,
+  servers,
+  server,
   link,
   unlink,
   share,

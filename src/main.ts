@@ -67,10 +67,12 @@ async function main(): Promise<void> {
 
   try {
     // Reflexes (defend > eat > flee) act on every avatar's game with no engine call.
-    const games = await createGameProvider(config, log, (game, gameLog) => {
-      const reflexes = new Reflexes(game, gameLog);
-      reflexes.start();
-      return reflexes;
+    const games = await createGameProvider(config, log, {
+      attach: (game, gameLog) => {
+        const reflexes = new Reflexes(game, gameLog);
+        reflexes.start();
+        return reflexes;
+      },
     });
     core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills: createSkillRegistry, commands: createDispatcher() });
   } catch (err) {

@@ -10,6 +10,7 @@ import type { Config } from '../config.ts';
 import type { Engine, EngineKind, EngineProvider } from '../engines/engine.ts';
 import { UserError } from '../errors.ts';
 import type { AvatarGame, GameProvider, Snapshot } from '../game/game.ts';
+import type { SignInCode } from '../game/sign-in.ts';
 import type { SkillRegistryFactory } from '../game/skill.ts';
 import { addDirection } from '../loop/directions.ts';
 import { GoalLoop, type DisplayState, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
@@ -29,6 +30,8 @@ export interface AvatarManagerDeps {
   post(avatar: string, kind: LoopPostKind, text: string, ping: string | null): void;
   /** A turn of an avatar ended (the thought stream). */
   turnEnded?(avatar: string, summary: TurnSummary): void;
+  /** An avatar's Microsoft sign-in needs a code typed by its owner (it goes to the owner's DMs only). */
+  signInCode?(avatar: string, server: string, code: SignInCode): void;
   now(): Date;
 }
 
@@ -95,10 +98,58 @@ export class AvatarManager {
     if (!server) throw new UserError('unknown_server', `Avatar ${name} is on server "${avatar.server}", which is not configured.`);
     const log = this.d.log.child({ avatar: name });
     const game = this.d.games.create(avatar, server, log);
-    const engine = this.d.engines(avatar.engine, { avatar: name, game, log, skills: this.d.skills(game) });
+    let engine: Engine;
+    try {
+      engine = this.d.engines(avatar.engine, { avatar: name, game, log, skills: this.d.skills(game) });
+    } catch (err) {
+      this.d.games.release?.(game);
+      throw err;
+    }
+    game.on('signInCode', (code) => this.d.signInCode?.(name, server.id, code));
+    game.on('playingAs', (player) => this.d.post(name, 'info', `${name} plays on ${server.id} as ${player}: the Minecraft name of the Microsoft account it signed in with.`, null));
     const rt = this.assemble(name, game, engine, log);
     this.runtimes.set(name, rt);
     return rt;
+  }
+
+  /** Drop an avatar's live parts (its game released, its engine closed); the next need builds them again. */
+  private dropRuntime(name: string): void {
+    const rt = this.runtimes.get(name);
+    if (!rt) return;
+    rt.engine.close?.();
+    this.d.games.release?.(rt.game);
+    rt.game.removeAllListeners();
+    this.runtimes.delete(name);
+  }
+
+  /** The avatars on a server, and whether each plays. */
+  onServer(serverId: string): { name: string; playing: boolean }[] {
+    return this.all()
+      .filter((a) => a.server === serverId)
+      .map((a) => ({ name: a.name, playing: this.isPlaying(a.name) }));
+  }
+
+  /**
+   * Put a stopped avatar on another server: its game there is built first (nothing changes when it cannot
+   * be), then the move is stored. Throws UserError for a playing avatar or an unknown server.
+   */
+  moveTo(name: string, serverId: string): void {
+    const avatar = this.get(name);
+    if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
+    if (this.isPlaying(avatar.name)) throw new UserError('still_playing', `${avatar.name} is playing: /stop ${avatar.name} first, then move it.`, avatar.name);
+    const from = avatar.server;
+    this.dropRuntime(avatar.name);
+    this.d.store.state.update(() => {
+      avatar.server = serverId;
+    });
+    try {
+      this.runtime(avatar.name);
+    } catch (err) {
+      this.d.store.state.update(() => {
+        avatar.server = from;
+      });
+      throw err;
+    }
   }
 
   /** The goal loop and TASK.md of an avatar around its game and engine. */
@@ -179,6 +230,16 @@ export class AvatarManager {
   /** While it plays but is out of the game (`waiting`): why it left, as its game says (see `AvatarGame.downReason`). */
   downReason(name: string): string | undefined {
     return this.displayState(name) === 'waiting' ? this.runtime(name).game.downReason : undefined;
+  }
+
+  /** While it is `waiting` for something other than a dropped connection (a Microsoft sign-in): what. */
+  waitReason(name: string): string | undefined {
+    return this.displayState(name) === 'waiting' ? this.runtime(name).game.waitReason : undefined;
+  }
+
+  /** While it is stopped because its server refused it for good: why, as its game says (see `AvatarGame.endReason`). */
+  stopReason(name: string): string | undefined {
+    return this.displayState(name) === 'stopped' ? this.runtimes.get(name)?.game.endReason : undefined;
   }
 
   /** Create an avatar (stopped until play), owned by `ownerId`; nothing is stored if its engine or game cannot be built. */
