@@ -313,10 +313,10 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
         this.#failures = 0;
         this.#downReason = undefined;
         this.#state = 'connected';
-        const renamed = bot.username !== this.#player;
         this.#player = bot.username;
         this.#log.info({ position: bot.entity.position.floored().toString(), player: bot.username }, 'spawned');
-        if (renamed && bot.username !== username) this.emit('playingAs', bot.username);
+        // Said once per profile: the first time the account joins as a name other than the avatar's.
+        if (session && !session.known && bot.username !== username) this.emit('playingAs', bot.username);
         this.emit('connected');
       })();
     });

@@ -26,6 +26,8 @@ export interface SignInCode {
 export interface JavaSession {
   accessToken: string;
   profile: { id: string; name: string };
+  /** Whether the account signed in as this profile before (its name was said already). */
+  known: boolean;
   /** The player's chat-signing keys (minecraft-protocol's `profileKeys`), when Microsoft gave them. */
   certificates?: { profileKeys?: unknown };
 }
@@ -153,7 +155,9 @@ export class MicrosoftSignIn {
           }
           settled = true;
           this.#waiting = false;
-          resolve({ accessToken: result.token, profile: { id: profile.id, name: profile.name }, ...(result.certificates ? { certificates: result.certificates } : {}) });
+          const known = this.cache.profileName === profile.name;
+          if (!known) this.cache.profileName = profile.name;
+          resolve({ accessToken: result.token, profile: { id: profile.id, name: profile.name }, known, ...(result.certificates ? { certificates: result.certificates } : {}) });
         },
         (err: unknown) => {
           if (err instanceof SignInStopped || settled) return;

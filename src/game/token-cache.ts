@@ -10,6 +10,9 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync }
 import path from 'node:path';
 import { registerSecret } from '../logger.ts';
 
+/** mindlink's own part of the file (prismarine-auth's parts are named `live`, `xbl`, `mca` …). */
+const OWN = 'mindlink';
+
 /** One part of the cache, as prismarine-auth uses it. */
 export interface AuthCache {
   reset(): Promise<void>;
@@ -56,6 +59,16 @@ export class TokenCache {
   /** Whether any token is stored. */
   hasTokens(): boolean {
     return Object.values(this.#read()).some((part) => Object.keys(part).length > 0);
+  }
+
+  /** The Minecraft profile name the account signed in as last (kept beside the tokens). */
+  get profileName(): string | undefined {
+    const name = this.#read()[OWN]?.profile;
+    return typeof name === 'string' ? name : undefined;
+  }
+
+  set profileName(name: string | undefined) {
+    this.#set(OWN, name === undefined ? {} : { profile: name });
   }
 
   /** Forget the account: the file is removed (the next sign-in asks for a code again). */
