@@ -78,7 +78,7 @@ describe('GIVEN two worlds of two Minecraft versions on two ports', () => {
     for (const d of worldDirs) await rm(d, { recursive: true, force: true });
   });
 
-  it('GIVEN /server add for each THEN each one's version is found by the ping', async () => {
+  it("GIVEN /server add for each THEN each one's version is found by the ping", async () => {
     const { io } = run as Running;
     expect(await ask(io, `/server add alpha 127.0.0.1:${old.port}`, /^\[mindlink\] (Added|Could not)/)).toBe(
       `[mindlink] Added alpha (127.0.0.1:${old.port}): Minecraft 1.20.4, 0/100 online, offline mode. /avatar create <name> server:alpha puts an avatar there.`,
