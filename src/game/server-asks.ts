@@ -32,7 +32,8 @@ export function answerServerAsks(bot: Bot, opts: { server: string; passwords: Pa
   if (!passwords) return;
   let answers = 0;
   bot.on('messagestr', (text: string, position: string) => {
-    if (position === 'game_info' || answers >= MAX_LOGIN_ANSWERS) return;
+    // Only the server's own lines: a player's chat could otherwise make the avatar type its password.
+    if (position !== 'system' || answers >= MAX_LOGIN_ANSWERS) return;
     const register = REGISTER.test(text) && /password/i.test(text);
     const login = !register && LOGIN.test(text) && /password|log ?in/i.test(text);
     if (!register && !login) return;

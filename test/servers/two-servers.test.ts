@@ -8,51 +8,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConsoleBridge } from '../../bridges/console.ts';
-import { createDispatcher } from '../../commands/index.ts';
-import { createSkillRegistry } from '../../skills/index.ts';
-import { parseConfig } from '../../src/config.ts';
-import { Mindlink } from '../../src/core.ts';
-import { createEngineProvider } from '../../src/engines/index.ts';
 import { EmbeddedWorld } from '../../src/game/embedded-world.ts';
-import { createGameProvider } from '../../src/game/provider.ts';
-import { silentLogger } from '../../src/logger.ts';
-import { consoleStreams, type ConsoleStreams } from '../core/console-harness.ts';
 import { testLogger } from '../game/helpers.ts';
-
-interface Running {
-  core: Mindlink;
-  io: ConsoleStreams;
-}
-
-/** The core with the real game provider (no embedded world: the test's two worlds are the servers). */
-async function startCore(dir: string): Promise<Running> {
-  const config = parseConfig({ DATA_DIR: dir, EMBEDDED: 'off', LOOP_PACE_MS: '200', LOOP_MAX_PACE_MS: '2000' });
-  const log = testLogger();
-  const games = await createGameProvider(config, log);
-  const core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills: createSkillRegistry, commands: createDispatcher() });
-  const io = consoleStreams();
-  await core.addBridge(new ConsoleBridge(io.stdin, io.stdout, silentLogger()));
-  return { core, io };
-}
-
-/** The first stdout line matching, from the `from`-th line on, or a rejection naming what was seen. */
-async function lineAfter(io: ConsoleStreams, from: number, re: RegExp, ms = 120_000): Promise<string> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = io.lines.slice(from).find((l) => re.test(l));
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no line matching ${re}; saw:\n${io.lines.slice(from).join('\n')}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** Send a command and wait for the reply that matches. */
-async function ask(io: ConsoleStreams, text: string, re: RegExp, ms?: number): Promise<string> {
-  const from = io.lines.length;
-  io.send(text);
-  return lineAfter(io, from, re, ms);
-}
+import { ask, lineAfter, startCore, type Running } from './helpers.ts';
 
 describe('GIVEN two worlds of two Minecraft versions on two ports', () => {
   let dir = '';
