@@ -15,7 +15,7 @@ import { cleanLine } from '../sanitize.ts';
 import type { AvatarGame, GameCapabilities, GameEvents, GameState, Snapshot } from './game.ts';
 import { guardBot, type PacketFault } from './packet-guard.ts';
 import type { PasswordBook } from './passwords.ts';
-import { classifyKick, downPhrase, reasonText } from './refusals.ts';
+import { asleepStatus, classifyKick, downPhrase, reasonText } from './refusals.ts';
 import { answerServerAsks } from './server-asks.ts';
 import { ServerProbeError, statusPing } from './server-probe.ts';
 import { sessionAuth, SignInError, type JavaSession, type MicrosoftSignIn } from './sign-in.ts';
@@ -239,7 +239,8 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
           this.#giveUp(`${this.#server} cannot be played: ${err.message}`, `${this.#server} cannot be played`);
           return undefined;
         }
-        this.#downReason = err.message.replace(/\.$/, '');
+        // Said as a dropped connection says it (`the server cannot be reached: ECONNREFUSED`).
+        this.#downReason = err.code === 'asleep' ? asleepStatus(this.#server, username) : `the server cannot be reached: ${err.errno ?? err.code}`;
         this.#scheduleRetry(err.code);
         return undefined;
       }

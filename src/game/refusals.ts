@@ -45,6 +45,11 @@ export function downPhrase(fault: { packet: string } | undefined, kickReason: st
   return 'the connection closed';
 }
 
+/** What `/status` says while an avatar waits for a sleeping hosted server. */
+export function asleepStatus(server: string, avatar: string): string {
+  return `${server} is asleep (a hosted server started on demand): start it from the host's panel; ${avatar} joins once it is up`;
+}
+
 /** Kinds of refusal, stable for tests and logs. */
 export type RefusalKind =
   | 'whitelist'
@@ -114,7 +119,7 @@ export function classifyKick(reason: string, c: RefusalContext): Refusal {
     case 'full':
       return { kind, final: false, status: `${c.server} is full; trying again`, line: '' };
     case 'asleep':
-      return { kind, final: false, status: `${c.server} is asleep (a hosted server started on demand): start it from the host's panel; ${c.avatar} joins once it is up`, line: '' };
+      return { kind, final: false, status: asleepStatus(c.server, c.avatar), line: '' };
     case 'whitelist':
       return {
         kind,

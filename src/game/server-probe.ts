@@ -38,10 +38,13 @@ export type ProbeCode = 'unreachable' | 'no_answer' | 'unknown_host' | 'not_mine
 /** A probe that failed, with words for the chat. */
 export class ServerProbeError extends Error {
   readonly code: ProbeCode;
-  constructor(code: ProbeCode, message: string) {
+  /** The connection error's code (`ECONNREFUSED`), when a connection failed. */
+  readonly errno: string | undefined;
+  constructor(code: ProbeCode, message: string, errno?: string) {
     super(message);
     this.name = 'ServerProbeError';
     this.code = code;
+    this.errno = errno;
   }
 }
 
@@ -53,18 +56,16 @@ export const PROBE_NAME = 'mindlink_check';
 
 /** Words for a connection error (`the server refuses connections (ECONNREFUSED)`). */
 function connectionProblem(address: ServerAddress, err: unknown): ServerProbeError {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code ?? '';
+  const message = (err as Error | undefined)?.message ?? '';
+  const code = (err as NodeJS.ErrnoException | undefined)?.code ?? (message === 'ETIMEDOUT' ? 'ETIMEDOUT' : '');
   const where = `${address.host}:${address.port}`;
-  if (code === 'ECONNREFUSED') return new ServerProbeError('unreachable', `${where} refuses connections (ECONNREFUSED): no Minecraft server listens there, or a firewall says no.`);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ServerProbeError('unknown_host', `${address.host} is not a host name mindlink can find (${code}).`);
-  if (code === 'ETIMEDOUT' || (err as Error | undefined)?.message === 'ETIMEDOUT') {
-    return new ServerProbeError('no_answer', `${where} does not answer (no reply in time): the host is down, or the address is wrong.`);
-  }
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return new ServerProbeError('unreachable', `${where} cannot be reached from here (${code}).`);
-  if (code === 'ECONNRESET' || /closed before|status response/i.test((err as Error | undefined)?.message ?? '')) {
-    return new ServerProbeError('not_minecraft', `${where} closed the connection without answering like a Minecraft server.`);
-  }
-  return new ServerProbeError('unreachable', `${where} could not be reached (${code || 'connection error'}).`);
+  const fail = (kind: ProbeCode, words: string): ServerProbeError => new ServerProbeError(kind, words, code || undefined);
+  if (code === 'ECONNREFUSED') return fail('unreachable', `${where} refuses connections (ECONNREFUSED): no Minecraft server listens there, or a firewall says no.`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return fail('unknown_host', `${address.host} is not a host name mindlink can find (${code}).`);
+  if (code === 'ETIMEDOUT') return fail('no_answer', `${where} does not answer (no reply in time): the host is down, or the address is wrong.`);
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return fail('unreachable', `${where} cannot be reached from here (${code}).`);
+  if (code === 'ECONNRESET' || /closed before|status response/i.test(message)) return fail('not_minecraft', `${where} closed the connection without answering like a Minecraft server.`);
+  return fail('unreachable', `${where} could not be reached (${code || 'connection error'}).`);
 }
 
 /** A server list entry that says the server is asleep (hosted servers started on demand answer for it meanwhile). */
