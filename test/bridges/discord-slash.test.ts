@@ -23,7 +23,7 @@ describe('slash commands from the command schemas', () => {
       expect.objectContaining({ name: 'avatar', type: ApplicationCommandOptionType.String, required: false, autocomplete: true }),
     ]);
     expect(byName.link?.options?.[1]).toMatchObject({ name: 'mode', choices: [{ name: 'control', value: 'control' }, { name: 'watch', value: 'watch' }], required: false });
-    expect(byName.avatar?.options?.[0]).toMatchObject({ name: 'action', required: true, choices: [{ name: 'create', value: 'create' }] });
+    expect(byName.avatar?.options?.[0]).toMatchObject({ name: 'action', required: true, choices: [{ name: 'create', value: 'create' }, { name: 'move', value: 'move' }] });
     expect(byName.share?.options?.[0]).toMatchObject({ name: 'role', type: ApplicationCommandOptionType.Role, required: true });
   });
 
