@@ -48,7 +48,8 @@ export const server: Command<typeof options> = {
     }
     if (action === 'test') {
       const tested = await host.servers.test(chat, name);
-      const changed = tested.versionWas ? ` It runs ${tested.server.version} now (it was ${tested.versionWas}): avatars speak it from their next join.` : '';
+      const still = tested.playingOn.length > 0 ? ` (${tested.playingOn.join(', ')} ${tested.playingOn.length === 1 ? 'plays' : 'play'} on with the old one until /stop and /play)` : '';
+      const changed = tested.versionWas ? ` It runs ${tested.server.version} now (it was ${tested.versionWas}): avatars speak it from their next /play${still}.` : '';
       return { avatar: null, text: [`${tested.server.id} (${tested.address}) answers: ${foundText(tested)}.${changed}`, ...notes(tested)].join(' ') };
     }
     if (!address) throw new UserError('bad_args', `address: give the server's host (and :port if it is not 25565). Usage: /server add <name> <host[:port]> [version] [auth:offline|microsoft]`);

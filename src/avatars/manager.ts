@@ -122,6 +122,19 @@ export class AvatarManager {
     this.runtimes.delete(name);
   }
 
+  /**
+   * A server's entry changed (its address, version or auth): the stopped avatars on it get their game
+   * built anew at their next play. Returns the ones that play on, with the game they had.
+   */
+  serverChanged(serverId: string): string[] {
+    const playing: string[] = [];
+    for (const a of this.all().filter((x) => x.server === serverId)) {
+      if (this.isPlaying(a.name)) playing.push(a.name);
+      else this.dropRuntime(a.name);
+    }
+    return playing;
+  }
+
   /** The avatars on a server, and whether each plays. */
   onServer(serverId: string): { name: string; playing: boolean }[] {
     return this.all()

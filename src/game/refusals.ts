@@ -92,7 +92,7 @@ const KINDS: readonly [RefusalKind, RegExp][] = [
   ['restart', /server (is )?(closed|closing|stopp|shut|restart)|shutting down|shutdown|restart|timed? ?out|multiplayer\.disconnect\.(server_shutdown|timeout)|disconnect\.timeout/i],
   ['whitelist', /white-?list|not_whitelisted/i],
   ['banned', /\bbann?ed\b|multiplayer\.disconnect\.banned/i],
-  ['outdated', /outdated (client|server)|multiplayer\.disconnect\.(outdated|incompatible)|incompatible (client|version)|unsupported (client|protocol)|please use (minecraft )?\d/i],
+  ['outdated', /outdated (client|server)|multiplayer\.disconnect\.(outdated|incompatible)|incompatible (client|version)|wrong protocol version|unsupported (client|protocol)|please use (minecraft )?\d/i],
   ['auth', /failed to verify username|unverified_username|not authenticated with|invalid session|authentication servers|bad login|invalid_public_key|missing_public_key|disconnect\.loginFailed/i],
   ['asleep', /\b(server|it) is (currently )?(offline|asleep|sleeping|starting|hibernat\w*)|start it at|is starting up|waking up|hibernat/i],
   ['resource_pack', /resource ?pack|multiplayer\.requiredTexturePrompt|texturepack/i],

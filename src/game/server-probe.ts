@@ -30,6 +30,8 @@ export interface ServerStatus {
   players: { online: number; max: number };
   /** The message of the day, plain text on one line. */
   motd: string;
+  /** Where the server answered: the address given, or where its DNS SRV record points. */
+  reachedAt: ServerAddress;
 }
 
 /** Why a probe failed; stable codes for tests and logs. */
@@ -114,6 +116,8 @@ export async function statusPing(address: ServerAddress, timeoutMs: number): Pro
     version: verdict.version,
     players: { online: Number(r.players?.online ?? 0) || 0, max: Number(r.players?.max ?? 0) || 0 },
     motd,
+    // minecraft-protocol's ping follows a DNS SRV record by changing the options it was given.
+    reachedAt: { host: options.host, port: options.port },
   };
 }
 

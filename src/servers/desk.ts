@@ -17,8 +17,8 @@ export interface ServerDesk {
   add(chat: ChatContext, req: ServerAddRequest): Promise<ServerAdded>;
   /** `/server remove`: refuses while avatars are on it. */
   remove(chat: ChatContext, name: string): ServerView;
-  /** `/server test`: ping again. */
-  test(chat: ChatContext, name: string): Promise<ServerTested & { address: string }>;
+  /** `/server test`: ping again; `playingOn` names the avatars that keep the old version until they play again. */
+  test(chat: ChatContext, name: string): Promise<ServerTested & { address: string; playingOn: string[] }>;
   /** `/avatar move`: a stopped avatar to another server; the server it is on now. */
   move(chat: ChatContext, avatar: string, server: string): ServerView;
 }
@@ -50,7 +50,10 @@ export function createServerDesk({ registry, people, avatars }: { registry: Serv
     },
     async add(chat, req) {
       people.requireAdmin(chat, ADMINS_ONLY);
-      return registry.add(req);
+      const added = await registry.add(req);
+      // A server changed under its (stopped) avatars: their games are built anew for it.
+      if (added.updated) avatars.serverChanged(added.server.id);
+      return added;
     },
     remove(chat, name) {
       people.requireAdmin(chat, ADMINS_ONLY);
@@ -62,7 +65,8 @@ export function createServerDesk({ registry, people, avatars }: { registry: Serv
       people.requireAdmin(chat, ADMINS_ONLY);
       const server = known(name);
       const tested = await registry.test(server.id);
-      return { ...tested, address: registry.addressOf(tested.server) };
+      const playingOn = tested.versionWas ? avatars.serverChanged(server.id) : [];
+      return { ...tested, address: registry.addressOf(tested.server), playingOn };
     },
     move(chat, avatarName, serverName) {
       people.requireAdmin(chat, 'Only an admin can move avatars between servers.');

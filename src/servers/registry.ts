@@ -218,7 +218,7 @@ export class ServerRegistry {
     let login: LoginProbe | undefined;
     try {
       status = await statusPing(address, timeoutMs);
-      login = await loginProbe(address, pinned ?? status.version, timeoutMs).catch((err: unknown) => {
+      login = await loginProbe(status.reachedAt, pinned ?? status.version, timeoutMs).catch((err: unknown) => {
         if (err instanceof ServerProbeError) return undefined;
         throw err;
       });

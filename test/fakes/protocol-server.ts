@@ -15,6 +15,8 @@ export type ProtocolClient = mc.ServerClient;
 /** Options of {@link startProtocolServer}. */
 export interface ProtocolServerOptions {
   version?: string;
+  /** The port to listen on (a free one when absent). */
+  port?: number;
   onlineMode?: boolean;
   /** Kick every login with these words, before letting it in (as a whitelist or a ban does). */
   kick?: string;
@@ -40,7 +42,7 @@ export async function startProtocolServer(opts: ProtocolServerOptions = {}): Pro
   const server = mc.createServer({
     'online-mode': opts.onlineMode ?? false,
     host: '127.0.0.1',
-    port: 0,
+    port: opts.port ?? 0,
     version,
     hideErrors: true,
     ...(opts.advertise
@@ -53,6 +55,21 @@ export async function startProtocolServer(opts: ProtocolServerOptions = {}): Pro
         }
       : {}),
   } as mc.ServerOptions);
+  // A client of another version is told as vanilla tells it, during the login: `Outdated client! Please use 1.21.4`.
+  server.on('connection', (client) => {
+    const own = client.listeners('set_protocol') as ((p: { protocolVersion: number; nextState: number }) => void)[];
+    client.removeAllListeners('set_protocol');
+    client.once('set_protocol', (packet: { protocolVersion: number; nextState: number }) => {
+      const mine = (server as unknown as { mcversion: { version: number } }).mcversion.version;
+      if (packet.nextState !== 2 || packet.protocolVersion === mine) {
+        for (const f of own) f.call(client, packet);
+        return;
+      }
+      client.state = mc.states.LOGIN;
+      client.removeAllListeners('login_start');
+      client.once('login_start', () => client.end(`Outdated ${packet.protocolVersion < mine ? 'client' : 'server'}! Please use ${version}`));
+    });
+  });
   const kick = opts.kick;
   if (kick !== undefined) {
     // Vanilla refuses a whitelisted or banned name during the login, before the player is in.
@@ -76,9 +93,11 @@ export async function startProtocolServer(opts: ProtocolServerOptions = {}): Pro
     },
     close: () =>
       new Promise<void>((resolve) => {
+        const socket = (server as unknown as { socketServer: { once(e: 'close', f: () => void): void; listening: boolean } }).socketServer;
+        if (!socket.listening) return resolve();
+        socket.once('close', () => resolve());
         for (const c of Object.values(server.clients)) c.end('Server closed');
         server.close();
-        resolve();
       }),
   };
 }

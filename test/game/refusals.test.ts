@@ -13,6 +13,8 @@ describe('classifyKick', () => {
     ['multiplayer.disconnect.banned.reason griefing', 'banned', true],
     ['Outdated client! Please use 1.21.5', 'outdated', true],
     ['multiplayer.disconnect.outdated_server 1.20.4', 'outdated', true],
+    ['Incompatible client! Please use 1.21.4', 'outdated', true],
+    ['Wrong protocol version, expected: 769 and you are using: 765', 'outdated', true],
     ['Failed to verify username!', 'auth', true],
     ['multiplayer.disconnect.unverified_username', 'auth', true],
     ['This server is currently starting. Please wait.', 'asleep', false],

@@ -111,4 +111,28 @@ describe('GIVEN servers that refuse', () => {
     expect(await lineAfter(run.io, from, new RegExp(`^\\[${avatar}\\] Stopped: `), 60_000)).toBe(`[${avatar}] Stopped: ${line}`);
     expect(await ask(run.io, `/status ${avatar}`, new RegExp(`^\\[${avatar}\\] stopped`))).toBe(`[${avatar}] stopped (${status}) · no goal`);
   });
+
+  it('GIVEN a server that moved to another version THEN its avatar stops saying so, /server test finds the new version, and /play joins with it', async () => {
+    const before = await serve({ version: '1.20.4' });
+    await ask(run.io, `/server add moved 127.0.0.1:${before.port}`, /^\[mindlink\] Added moved .*Minecraft 1\.20\.4/);
+    await ask(run.io, '/avatar create eve server:moved', /^\[eve\] Created/);
+    await before.close();
+    let joined = 0;
+    const after = await serve({ version: '1.21.4', port: before.port, onJoin: () => (joined += 1) });
+    const from = run.io.lines.length;
+    run.io.send('/play eve');
+    expect(await lineAfter(run.io, from, /^\[eve\] Stopped: /, 60_000)).toBe(
+      '[eve] Stopped: moved speaks another Minecraft version than the 1.20.4 mindlink has for it (the server says: "Outdated client! Please use 1.21.4"): /server test moved finds the version again, then /play eve.',
+    );
+    expect(await ask(run.io, '/server test moved', /^\[mindlink\] /)).toBe(
+      `[mindlink] moved (127.0.0.1:${after.port}) answers: Minecraft 1.21.4, 0/20 online, offline mode. It runs 1.21.4 now (it was 1.20.4): avatars speak it from their next /play.`,
+    );
+    run.io.send('/play eve');
+    const deadline = Date.now() + 60_000;
+    while (joined === 0) {
+      if (Date.now() > deadline) throw new Error('eve did not join the server on its new version');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await run.core.avatars.stop('eve');
+  });
 });
