@@ -42,6 +42,7 @@ export async function startMindlink(
   dataDir: string,
   env: Record<string, string> = {},
   bridgeOptions: Partial<DiscordBridgeOptions> = {},
+  gameProvider: GameProvider = games,
 ): Promise<Running> {
   const config = parseConfig({
     DATA_DIR: dataDir,
@@ -59,7 +60,7 @@ export async function startMindlink(
     skills: createSkillRegistry,
     commands: createDispatcher(),
     log,
-    games,
+    games: gameProvider,
     engines: () => new TestEngine(script),
     // Goals here cannot be checked against a world; the engine's word is taken.
     checkGoal: () => ({ checkable: false }),
