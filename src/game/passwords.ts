@@ -6,9 +6,9 @@
  * line or post shows them.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { registerSecret } from '../logger.ts';
+import { readPrivateJson, writePrivateJson } from './private-file.ts';
 
 /**
  * @example
@@ -23,11 +23,6 @@ export class PasswordBook {
     this.file = path.join(dir, `${account}.passwords.json`);
   }
 
-  /** Whether a password for the server exists already (then the avatar logs in rather than registers). */
-  has(server: string): boolean {
-    return this.#read()[server] !== undefined;
-  }
-
   /** The avatar's password on a server, generated (16 letters, digits, - and _) and stored on first need. */
   passwordFor(server: string): string {
     const all = this.#read();
@@ -36,28 +31,13 @@ export class PasswordBook {
     const made = randomBytes(12).toString('base64url');
     registerSecret(made);
     all[server] = made;
-    const dir = path.dirname(this.file);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    chmodSync(dir, 0o700);
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(all), { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, this.file);
+    writePrivateJson(this.file, all);
     return made;
   }
 
   #read(): Record<string, string> {
     if (this.#passwords) return this.#passwords;
-    let all: Record<string, string> = {};
-    try {
-      const parsed: unknown = JSON.parse(readFileSync(this.file, 'utf8'));
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-        all = Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'));
-      }
-    } catch {
-      // No file yet (or one that does not parse): passwords are made as servers ask for them.
-      all = {};
-    }
+    const all = Object.fromEntries(Object.entries(readPrivateJson(this.file)).filter((e): e is [string, string] => typeof e[1] === 'string'));
     for (const p of Object.values(all)) registerSecret(p);
     this.#passwords = all;
     return all;

@@ -6,9 +6,10 @@
  * can carry it. prismarine-auth asks for one cache per part of the sign-in
  * (`live`, `xbl`, `mca` …); each is one key of the file.
  */
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { registerSecret } from '../logger.ts';
+import { readPrivateJson, writePrivateJson } from './private-file.ts';
 
 /** mindlink's own part of the file (prismarine-auth's parts are named `live`, `xbl`, `mca` …). */
 const OWN = 'mindlink';
@@ -79,14 +80,8 @@ export class TokenCache {
 
   #read(): Record<string, Record<string, unknown>> {
     if (this.#parts) return this.#parts;
-    let parts: Record<string, Record<string, unknown>> = {};
-    try {
-      const parsed: unknown = JSON.parse(readFileSync(this.file, 'utf8'));
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) parts = parsed as Record<string, Record<string, unknown>>;
-    } catch {
-      // No file yet, or one that does not parse: the sign-in starts from nothing (and asks for a code).
-      parts = {};
-    }
+    // No file yet, or one that does not parse: the sign-in starts from nothing (and asks for a code).
+    const parts = readPrivateJson(this.file) as Record<string, Record<string, unknown>>;
     registerTokens(parts);
     this.#parts = parts;
     return parts;
@@ -96,12 +91,6 @@ export class TokenCache {
     const parts = this.#read();
     parts[cacheName] = value;
     registerTokens(value);
-    const dir = path.dirname(this.file);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    chmodSync(dir, 0o700);
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(parts), { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, this.file);
+    writePrivateJson(this.file, parts);
   }
 }
