@@ -13,8 +13,9 @@ import { ServerNameSchema, type Server } from '../store/schema.ts';
 import type { Store } from '../store/store.ts';
 import { formatAddress, parseAddress } from './address.ts';
 
-/** The id of the embedded world's entry, and of the server `MC_HOST` names. */
+/** The id of the embedded world's entry. */
 export const EMBEDDED_ID = 'embedded';
+/** The id of the server `MC_HOST` names at start. */
 export const MC_HOST_ID = 'default';
 
 /** An avatar on a server, as `/servers` and `/server remove` name it. */

@@ -66,7 +66,7 @@ describe('GIVEN two worlds of two Minecraft versions on two ports', () => {
     const from = io.lines.length;
     io.send('/servers');
     await lineAfter(io, from, /^\[mindlink\] beta /);
-    expect(io.lines.slice(from)).toEqual([
+    expect(io.lines.slice(from).filter((l) => l.startsWith('[mindlink] '))).toEqual([
       `[mindlink] alpha (default) · 127.0.0.1:${old.port} · Minecraft 1.20.4 · auth offline, offline mode · 1 avatar (1 playing, 0 stopped): ann`,
       `[mindlink] beta · 127.0.0.1:${current.port} · Minecraft 1.21.4 · auth offline, offline mode · 1 avatar (1 playing, 0 stopped): ben`,
     ]);
@@ -91,7 +91,7 @@ describe('GIVEN two worlds of two Minecraft versions on two ports', () => {
     const from = io.lines.length;
     io.send('/servers');
     await lineAfter(io, from, /^\[mindlink\] beta /);
-    expect(io.lines.slice(from).map((l) => l.split(' · ').slice(0, 3).join(' · '))).toEqual([
+    expect(io.lines.slice(from).filter((l) => l.startsWith('[mindlink] ')).map((l) => l.split(' · ').slice(0, 3).join(' · '))).toEqual([
       `[mindlink] alpha (default) · 127.0.0.1:${old.port} · Minecraft 1.20.4`,
       `[mindlink] beta · 127.0.0.1:${current.port} · Minecraft 1.21.4`,
     ]);
