@@ -15,7 +15,7 @@ import { cleanLine } from '../sanitize.ts';
 import type { AvatarGame, GameCapabilities, GameEvents, GameState, Snapshot } from './game.ts';
 import { guardBot, type PacketFault } from './packet-guard.ts';
 import type { PasswordBook } from './passwords.ts';
-import { asleepStatus, classifyKick, downPhrase, reasonText } from './refusals.ts';
+import { asleepStatus, classifyKick, downPhrase, reasonText, serverWords } from './refusals.ts';
 import { answerServerAsks } from './server-asks.ts';
 import { ServerProbeError, statusPing } from './server-probe.ts';
 import { sessionAuth, SignInError, type JavaSession, type MicrosoftSignIn } from './sign-in.ts';
@@ -322,7 +322,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
       })();
     });
     bot.on('kicked', (reason) => {
-      kickReason = reasonText(reason);
+      kickReason = serverWords(reasonText(reason));
       this.#log.info({ reason: kickReason }, 'kicked');
     });
     bot.on('error', (err) => {

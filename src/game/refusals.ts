@@ -6,6 +6,7 @@
  * Each gets a short phrase for `/status` and, where it stops the avatar, a
  * line that says what to do.
  */
+import { cleanLine } from '../sanitize.ts';
 
 /** Plain text of a kick reason, which arrives as a string, JSON chat, or NBT chat (1.20.3+). */
 export function reasonText(reason: unknown): string {
@@ -48,6 +49,17 @@ export function downPhrase(fault: { packet: string } | undefined, kickReason: st
 /** What `/status` says while an avatar waits for a sleeping hosted server. */
 export function asleepStatus(server: string, avatar: string): string {
   return `${server} is asleep (a hosted server started on demand): start it from the host's panel; ${avatar} joins once it is up`;
+}
+
+/**
+ * A server's words as mindlink shows them: Minecraft's formatting codes (`§a`) out, on one line, with
+ * control characters made visible (a server is not trusted to send clean text).
+ *
+ * @example
+ * serverWords('§cYou are banned\n§7Reason: griefing') // → 'You are banned Reason: griefing'
+ */
+export function serverWords(text: string): string {
+  return cleanLine(text.replace(/§./g, ''));
 }
 
 /** Kinds of refusal, stable for tests and logs. */

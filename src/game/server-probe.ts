@@ -11,8 +11,7 @@ import { createHash } from 'node:crypto';
 import net from 'node:net';
 import minecraftData from 'minecraft-data';
 import mc from 'minecraft-protocol';
-import { cleanLine } from '../sanitize.ts';
-import { reasonText } from './mineflayer-game.ts';
+import { reasonText, serverWords } from './refusals.ts';
 import { detectVersion, playableVersion } from './versions.ts';
 
 /** Where a server listens. */
@@ -77,11 +76,6 @@ export function asleepIn(versionName: string, motd: string): boolean {
   return !/\d+\.\d+/.test(versionName) && sleepy.test(motd);
 }
 
-/** Minecraft's formatting codes (`§a`) out of a text. */
-function unformatted(text: string): string {
-  return text.replace(/§./g, '');
-}
-
 /**
  * The status ping: what the server says it runs and who plays there.
  * Throws {@link ServerProbeError} for a host that does not answer, a sleeping server, or a version avatars cannot play.
@@ -102,9 +96,9 @@ export async function statusPing(address: ServerAddress, timeoutMs: number): Pro
   if (!r || typeof r !== 'object' || !r.version) {
     throw new ServerProbeError('not_minecraft', `${address.host}:${address.port} answered, but not with a Minecraft server's status.`);
   }
-  const versionName = cleanLine(unformatted(String(r.version.name ?? ''))).slice(0, 80);
+  const versionName = serverWords(String(r.version.name ?? '')).slice(0, 80);
   const protocol = Number(r.version.protocol ?? -1);
-  const motd = cleanLine(unformatted(reasonText(r.description))).slice(0, 200);
+  const motd = serverWords(reasonText(r.description)).slice(0, 200);
   if (asleepIn(versionName, motd)) {
     throw new ServerProbeError('asleep', `the server is asleep (it says "${versionName || motd}"): hosted servers that start on demand answer like this until someone starts them from the host's panel. Start it there, then try again.`);
   }
@@ -164,7 +158,7 @@ export function loginProbe(address: ServerAddress, version: string, timeoutMs: n
       (client as unknown as { compressionThreshold: number }).compressionThreshold = packet.threshold;
     });
     client.on('success', () => finish({ mode: 'offline' }));
-    client.on('disconnect', (packet: { reason?: unknown }) => finish({ mode: 'refused', reason: cleanLine(unformatted(reasonText(packet.reason))).slice(0, 300) }));
+    client.on('disconnect', (packet: { reason?: unknown }) => finish({ mode: 'refused', reason: serverWords(reasonText(packet.reason)).slice(0, 300) }));
     client.on('error', (err: Error) => finish(connectionProblem(address, err)));
     client.on('end', () => finish(new ServerProbeError('not_minecraft', `${address.host}:${address.port} closed the connection during the login.`)));
     client.setSocket(net.connect(address.port, address.host));

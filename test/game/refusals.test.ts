@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyKick, type RefusalContext } from '../../src/game/refusals.ts';
+import { classifyKick, serverWords, type RefusalContext } from '../../src/game/refusals.ts';
 import { asleepIn } from '../../src/game/server-probe.ts';
 import { detectVersion, playableVersion } from '../../src/game/versions.ts';
 
@@ -68,5 +68,11 @@ describe('versions', () => {
     expect(asleepIn('Sleeping', '')).toBe(true);
     expect(asleepIn('1.21.4', 'Welcome! Offline-mode server for friends')).toBe(false);
     expect(asleepIn('Paper 1.21.4', 'starting soon: events!')).toBe(false);
+  });
+});
+
+describe('serverWords', () => {
+  it('GIVEN a kick with formatting codes, line breaks and a terminal escape THEN it is one plain line with the escape made visible', () => {
+    expect(serverWords('§cYou are banned\n§7Reason: \u001b[2Jgriefing')).toBe('You are banned Reason: ␛[2Jgriefing');
   });
 });
