@@ -33,8 +33,10 @@ export async function post(path, body = {}) {
 }
 
 /** The live stream for what a page shows; `on[event](data)` for each event. Returns the function that closes it. */
-export function live(query, on) {
+export function live(query, on, closed) {
   const source = new EventSource(`/api/events${query}`);
   for (const [event, fn] of Object.entries(on)) source.addEventListener(event, (e) => fn(JSON.parse(e.data)));
+  // The browser reconnects by itself after a dropped stream; a refused one (signed out, mindlink restarted) stays closed.
+  source.addEventListener('error', () => source.readyState === EventSource.CLOSED && closed());
   return () => source.close();
 }

@@ -26,6 +26,16 @@ function notify(text) {
   notify.timer = setTimeout(() => (toast.hidden = true), 6000);
 }
 
+/** The live stream was refused: signed out, or mindlink cannot be reached (try again in a while). */
+function lost() {
+  me()
+    .then((person) => (person ? setTimeout(route, 2000) : signedOut()))
+    .catch(() => {
+      notify('mindlink cannot be reached; trying again…');
+      setTimeout(lost, 5000);
+    });
+}
+
 /** Show the page the address names and open its live stream. */
 function route() {
   close();
@@ -35,15 +45,15 @@ function route() {
   if (name && path[3] === 'world') {
     const view = worldView(main, name);
     document.title = `${name} · world · mindlink`;
-    close = live(`?avatar=${encodeURIComponent(name)}&world=1`, { ...common, world: view.world, problem: view.problem, reply: (r) => notify(r.text) });
+    close = live(`?avatar=${encodeURIComponent(name)}&world=1`, { ...common, world: view.world, problem: view.problem, reply: (r) => notify(r.text) }, lost);
   } else if (name) {
     const view = avatarView(main, name);
     document.title = `${name} · mindlink`;
-    close = live(`?avatar=${encodeURIComponent(name)}`, { ...common, details: view.details, problem: view.problem, reply: view.reply });
+    close = live(`?avatar=${encodeURIComponent(name)}`, { ...common, details: view.details, problem: view.problem, reply: view.reply }, lost);
   } else {
     const view = dashboardView(main);
     document.title = 'mindlink';
-    close = live('', { ...common, rows: view.rows, reply: (r) => notify(r.avatar ? `[${r.avatar}] ${r.text}` : r.text) });
+    close = live('', { ...common, rows: view.rows, reply: (r) => notify(r.avatar ? `[${r.avatar}] ${r.text}` : r.text) }, lost);
   }
 }
 
@@ -65,10 +75,11 @@ document.getElementById('signout').addEventListener('click', async () => {
   signedOut();
 });
 
+// The page and its live stream start at once; who is signed in (and the CSRF token) comes beside them.
+route();
 const person = await me().catch(() => null);
 if (!person) signedOut();
 else {
   document.getElementById('who').textContent = person.from === 'console' ? person.name : `${person.name} · via ${person.from}`;
   document.getElementById('signout').hidden = false;
-  route();
 }
