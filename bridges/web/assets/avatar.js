@@ -110,7 +110,7 @@ export function avatarView(main, name) {
         h('dt', {}, 'server'), h('dd', {}, d.server),
         h('dt', {}, 'engine'), h('dd', {}, d.engine),
         h('dt', {}, 'where'), h('dd', {}, d.position ? `${d.position.x} ${d.position.y} ${d.position.z}` : d.statusDetail ?? 'not in the game'),
-        h('dt', {}, 'health'), h('dd', {}, ...(d.health === null ? ['—'] : meters(d))),
+        h('dt', {}, 'health, food'), h('dd', {}, ...(d.health === null ? ['—'] : meters(d))),
         h('dt', {}, 'carries'), h('dd', { class: 'items' }, ...(d.items.length ? items(d) : ['nothing'])),
       );
       wholeGoal.textContent = d.goal ? d.goal.text : d.choosing ? 'Choosing next goal' : 'No goal.';

@@ -46,7 +46,7 @@ function paint(el, row) {
   fill(
     el,
     h('div', { class: 'title' }, h('a', { class: 'name', href: `/avatar/${encodeURIComponent(row.name)}`, 'data-nav': '' }, row.name), pill(row)),
-    h('div', { class: 'facts' }, h('span', {}, row.server), h('span', {}, row.engine), ...meters(row)),
+    h('div', { class: 'facts' }, h('span', { class: 'group' }, h('span', {}, row.server), h('span', {}, row.engine)), row.health === null ? null : h('span', { class: 'group' }, ...meters(row))),
     goalLine(row),
     row.statusDetail ? h('div', { class: 'muted' }, row.statusDetail) : null,
     h('div', { class: 'items' }, ...items(row)),

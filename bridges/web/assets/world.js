@@ -16,7 +16,7 @@ const MARKS = { avatar: '#ffffff', player: '#3b82f6', hostile: '#ef4444', passiv
 function colorOf(name) {
   if (COLORS[name]) return COLORS[name];
   if (name.endsWith('_log') || name.endsWith('_wood') || name.endsWith('_stem')) return '#6d5332';
-  if (name.endsWith('_leaves')) return name.startsWith('birch') ? '#5b8c3a' : '#3b7527';
+  if (name.endsWith('_leaves')) return name.startsWith('birch') ? '#3f6b28' : '#2b5a1f';
   if (name.endsWith('_planks') || name.endsWith('_stairs') || name.endsWith('_slab') || name.endsWith('_fence')) return '#b28a58';
   if (name.endsWith('_ore')) return '#8f8478';
   if (name.includes('water') || name.includes('kelp') || name.includes('seagrass')) return '#3f76e4';
@@ -54,7 +54,10 @@ function draw(canvas, view) {
     if (p < 0) continue;
     const x = i % map.size;
     const z = Math.floor(i / map.size);
-    ctx.fillStyle = shade(colorOf(map.palette[p]), map.heights[i]);
+    // Light from the north-west: a block lower than its north-west neighbour lies in its shadow.
+    const nw = x > 0 && z > 0 ? map.heights[i - map.size - 1] : map.heights[i];
+    const shadow = nw > map.heights[i] ? -3 : nw < map.heights[i] ? 1.5 : 0;
+    ctx.fillStyle = shade(colorOf(map.palette[p]), map.heights[i] * 0.4 + shadow);
     ctx.fillRect(x * cell, z * cell, cell, cell);
   }
   const at = (pos) => [(pos.x - map.x0) * cell, (pos.z - map.z0) * cell];
