@@ -96,7 +96,8 @@ export function createApp(parts: AppParts): Hono<Env> {
     if (!file) return c.text('Not found.', 404);
     return c.body(file.body, 200, { 'Content-Type': file.type });
   });
-  app.get('/login', (c) => c.html(assets.page('login.html')));
+  // The sign-in page is the page itself (it reads the token from the link); without a session it shows only that.
+  app.get('/login', (c) => c.html(assets.page('index.html')));
 
   // Everything from here on needs a session; a POST also the page's own origin and its CSRF token.
   const sameOrigin = (c: Context): boolean => c.req.header('origin') === access.origin || c.req.header('origin') === `http://${c.req.header('host')}`;
@@ -114,7 +115,7 @@ export function createApp(parts: AppParts): Hono<Env> {
     const session = access.session(cookie);
     if (!session || !cookie) {
       if (c.req.path.startsWith('/api/')) return c.json({ error: NOT_SIGNED_IN }, 401);
-      return c.html(assets.page('signed-out.html'), 401);
+      return c.html(assets.page('index.html'), 401);
     }
     if (c.req.method === 'POST') {
       const token = c.req.header('x-csrf-token') ?? '';

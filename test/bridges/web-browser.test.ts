@@ -169,7 +169,7 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium, on the real process', 
     for (const path of ['/', '/avatar/demo', '/avatar/demo/world', '/avatar/nobody']) {
       const res = await tab.goto(origin + path);
       expect(res?.status(), path).toBe(401);
-      expect(await tab.locator('main').textContent()).toContain('Not signed in.');
+      await expect.poll(() => tab.locator('main').textContent()).toContain('Not signed in.');
     }
     for (const path of ['/api/me', '/api/rows', '/api/avatars/demo', '/api/avatars/demo/world', '/api/events']) {
       expect((await nobody.request.get(origin + path)).status(), path).toBe(401);

@@ -2,6 +2,7 @@
 import { live, me, post } from './api.js';
 import { avatarView } from './avatar.js';
 import { fill, h } from './dom.js';
+import { signInFromLink } from './login.js';
 import { dashboardView } from './rows.js';
 import { worldView } from './world.js';
 
@@ -15,7 +16,12 @@ function signedOut() {
   document.getElementById('who').textContent = '';
   fill(
     main,
-    h('div', { class: 'card narrow' }, h('p', {}, 'Signed out.'), h('p', { class: 'muted' }, 'Send /web to mindlink in a chat (or on its console) for a new sign-in link.')),
+    h(
+      'div',
+      { class: 'card narrow' },
+      h('p', {}, 'Not signed in.'),
+      h('p', { class: 'muted' }, 'Send /web to mindlink in a chat (or type it on its console): you get a sign-in link that works once, for 10 minutes.'),
+    ),
   );
 }
 
@@ -75,11 +81,15 @@ document.getElementById('signout').addEventListener('click', async () => {
   signedOut();
 });
 
-// The page and its live stream start at once; who is signed in (and the CSRF token) comes beside them.
-route();
-const person = await me().catch(() => null);
-if (!person) signedOut();
-else {
-  document.getElementById('who').textContent = person.from === 'console' ? person.name : `${person.name} · via ${person.from}`;
-  document.getElementById('signout').hidden = false;
+if (location.pathname === '/login') {
+  await signInFromLink(main);
+} else {
+  // The page and its live stream start at once; who is signed in (and the CSRF token) comes beside them.
+  route();
+  const person = await me().catch(() => null);
+  if (!person) signedOut();
+  else {
+    document.getElementById('who').textContent = person.from === 'console' ? person.name : `${person.name} · via ${person.from}`;
+    document.getElementById('signout').hidden = false;
+  }
 }
