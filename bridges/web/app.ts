@@ -187,28 +187,32 @@ export function createApp(parts: AppParts): Hono<Env> {
   });
 
   /** Run a command as the page's viewer; the chat's own answer, refusals included. */
-  const command = async (c: Context<Env>, name: string, options: Record<string, unknown>): Promise<Response> => {
+  const command = async (c: Context<Env>, name: string, options: Record<string, unknown> = {}): Promise<Response> => {
     const host = parts.host();
+    const avatar = avatarName(c);
+    if (!avatar) return c.json({ error: 'No such avatar.' }, 404);
     if (!host) return c.json({ error: 'mindlink is starting or stopping; try again in a moment.' }, 503);
-    const answer = await host.answerCommand({ ...viewer(c), name, options });
+    const answer = await host.answerCommand({ ...viewer(c), name, options: { ...options, avatar } });
     return c.json({ avatar: answer.avatar, text: answer.text, refused: answer.refused });
   };
-  app.post('/api/avatars/:name/play', (c) => command(c, 'play', { avatar: c.req.param('name') }));
-  app.post('/api/avatars/:name/stop', (c) => command(c, 'stop', { avatar: c.req.param('name') }));
+  app.post('/api/avatars/:name/play', (c) => command(c, 'play'));
+  app.post('/api/avatars/:name/stop', (c) => command(c, 'stop'));
   app.post('/api/avatars/:name/goal', async (c) => {
     const body = TextBody.safeParse(await c.req.json().catch(() => null));
     if (!body.success) return c.json({ error: 'Say what the goal is.' }, 400);
-    return command(c, 'goal', { text: body.data.text, avatar: c.req.param('name') });
+    return command(c, 'goal', { text: body.data.text });
   });
   // A direction is a chat message to the avatar, classified as chat classifies it; its reply comes to the page.
   app.post('/api/avatars/:name/direction', async (c) => {
     const host = parts.host();
+    const avatar = avatarName(c);
+    if (!avatar) return c.json({ error: 'No such avatar.' }, 404);
     if (!host) return c.json({ error: 'mindlink is starting or stopping; try again in a moment.' }, 503);
     const body = TextBody.safeParse(await c.req.json().catch(() => null));
     if (!body.success) return c.json({ error: 'Say what the direction is.' }, 400);
     const messageId = randomUUID();
     const answered = replies.wait(messageId);
-    await host.handleMessage({ ...viewer(c, messageId), text: `${c.req.param('name')}: ${body.data.text}` });
+    await host.handleMessage({ ...viewer(c, messageId), text: `${avatar}: ${body.data.text}` });
     const reply = await answered;
     return c.json({ messageId, id: reply?.id ?? null, avatar: reply?.avatar ?? null, text: reply?.text ?? null });
   });

@@ -16,6 +16,8 @@ import type { Destination } from '../../src/store/schema.ts';
 export const CHECK_MS = 100;
 /** How often everything is computed again, for what changes in the game without a store write (ms). */
 export const REFRESH_MS = 1000;
+/** Most open streams of one signed-in page's session; a new one beyond that closes the oldest. */
+export const STREAMS_PER_SESSION = 8;
 
 /** One message to a page: an SSE event name and its JSON data. */
 export interface LiveEvent {
@@ -64,6 +66,11 @@ export class LivePages {
 
   /** Start streaming to a page; returns the function that ends it. */
   add(client: LiveClient): () => void {
+    const same = [...this.clients.keys()].filter((c) => c.dest === client.dest);
+    for (const old of same.slice(0, Math.max(0, same.length - STREAMS_PER_SESSION + 1))) {
+      old.close();
+      this.remove(old);
+    }
     this.clients.set(client, {});
     void this.update(client);
     this.timer ??= setInterval(() => void this.check(), CHECK_MS);

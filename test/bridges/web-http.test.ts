@@ -152,6 +152,17 @@ describe('the dashboard over HTTP', () => {
     expect(w.core.avatars.get('demo')?.goal?.text).toBe('go to 5 64 5');
   });
 
+  it('GIVEN odd requests from a signed-in page THEN each gets a plain refusal and nothing changes', async () => {
+    const before = JSON.stringify(w.core.avatars.get('demo'));
+    const weird = await w.request('/api/avatars/..%2F..%2Fstate/stop', { method: 'POST', session: admin });
+    expect(weird.status).toBe(404);
+    expect((await w.request('/api/avatars/demo/goal', { method: 'POST', session: admin, body: ['collect 1 dirt'] })).status).toBe(400);
+    expect((await w.request('/api/avatars/demo/goal', { method: 'POST', session: admin, body: { text: 'x'.repeat(40_000) } })).status).toBe(413);
+    const tooLong = await w.request('/api/avatars/demo/goal', { method: 'POST', session: admin, body: { text: 'x'.repeat(2001) } });
+    expect(await tooLong.json()).toMatchObject({ refused: true, text: expect.stringMatching(/2000 characters/) });
+    expect(JSON.stringify(w.core.avatars.get('demo'))).toBe(before);
+  });
+
   it('GIVEN a page that signed out THEN its cookie no longer works and a post to it is dropped, not kept', async () => {
     const session = await w.signIn(CONSOLE_CHAT);
     expect((await w.request('/api/logout', { method: 'POST', session })).status).toBe(200);

@@ -82,8 +82,17 @@ export function avatarView(main, name) {
   const seen = new Set();
   const replies = h('ul', { class: 'lines' });
   const goalField = field('goal', 'Set goal', 'collect 10 oak logs', `${base}/goal`);
-  // A reply shown beside the field is not listed again below it.
+  // A reply shown beside the field is not listed again below it; one that comes later (a question's answer) goes there.
+  let waitingFor = null;
   const directionField = field('direction', 'Send', 'stay near the river', `${base}/direction`, (got) => {
+    waitingFor = got.text === null ? got.messageId : null;
+    // The later answer may have come in just before this one was read.
+    const early = waitingFor && [...replies.querySelectorAll('li')].find((li) => li.dataset.replyTo === waitingFor);
+    if (early) {
+      waitingFor = null;
+      answerLine(directionField.answer, { text: early.dataset.text, avatar: early.dataset.avatar || null });
+      early.remove();
+    }
     if (!got.id) return;
     seen.add(got.id);
     for (const li of replies.querySelectorAll('li')) if (li.dataset.id === got.id) li.remove();
@@ -140,7 +149,12 @@ export function avatarView(main, name) {
     reply(r) {
       if (seen.has(r.id)) return;
       seen.add(r.id);
-      replies.prepend(h('li', { 'data-id': r.id }, h('time', {}, clock(Date.now())), r.avatar ? `[${r.avatar}] ${r.text}` : r.text));
+      if (r.replyTo && r.replyTo === waitingFor) {
+        waitingFor = null;
+        answerLine(directionField.answer, r);
+        return;
+      }
+      replies.prepend(h('li', { 'data-id': r.id, 'data-reply-to': r.replyTo ?? '', 'data-avatar': r.avatar ?? '', 'data-text': r.text }, h('time', {}, clock(Date.now())), r.avatar ? `[${r.avatar}] ${r.text}` : r.text));
     },
   };
 }
