@@ -30,6 +30,7 @@ import { unschedule } from './unschedule.ts';
 import { usage } from './usage.ts';
 import { unshare } from './unshare.ts';
 import { verbose } from './verbose.ts';
+import { web } from './web.ts';
 
 export type { Command, CommandContext, CommandHost, CommandReply } from './command.ts';
 export { parseCommandArgs, validateOptions } from './parse.ts';
@@ -58,6 +59,7 @@ export const commands: readonly Command[] = [
   digest,
   engine,
   usage,
+  web,
   pair,
   help,
 ] as const as readonly Command[];

@@ -21,6 +21,7 @@ import type { ServerDesk } from './servers/desk.ts';
 import type { Sharing, ShareMade, ShareRequest, UnshareRequest } from './sharing.ts';
 import type { Avatar, Destination, Share } from './store/schema.ts';
 import type { ThoughtStream } from './thought-stream.ts';
+import type { WebAccess } from './web-access.ts';
 
 /** A command's reply: the text, and the avatar it is about (console prefix `[name] `), or null (`[mindlink] `). */
 export interface CommandReply {
@@ -28,6 +29,11 @@ export interface CommandReply {
   text: string;
   /** Set by the dispatcher for a command that announces: the whole chat should see the reply (Discord). */
   announce?: boolean;
+  /**
+   * For the sender's eyes only (a sign-in link): from a group it goes to the sender's private chat
+   * where mindlink can reach one, and is never posted to the group.
+   */
+  private?: boolean;
 }
 
 /** An avatar the sender may see from this chat. */
@@ -130,6 +136,8 @@ export interface CommandHost {
   share(chat: ChatContext, request: ShareRequest): ShareMade;
   /** End the chat's guild shares that match and the sender may end; the shares ended. */
   unshare(chat: ChatContext, request: UnshareRequest): Share[];
+  /** A one-time link that signs the sender in to the dashboard, seen from this chat. Throws UserError while it is off. */
+  webSignIn(chat: ChatContext): string;
 }
 
 /** What the router needs from `commands/`: run one invocation against the host. */
@@ -153,15 +161,17 @@ export interface CommandHostParts {
   thoughts: ThoughtStream;
   /** Open a thread under a chat on its platform's bridge. */
   openThread(dest: Destination, name: string): Promise<Destination>;
+  /** Dashboard sign-in links and sessions. */
+  web: WebAccess;
 }
 
 /**
  * The production command host over the core's parts.
  *
  * @example
- * const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread });
+ * const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web });
  */
-export function createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread }: CommandHostParts): CommandHost {
+export function createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web }: CommandHostParts): CommandHost {
   const watched = (record: Avatar): WatchedAvatar => ({
     name: record.name,
     record,
@@ -231,5 +241,6 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     closeThoughts: (chat, avatar) => thoughts.close(avatar.name, chat.dest).length > 0,
     share: (chat, request) => sharing.share(chat, request),
     unshare: (chat, request) => sharing.unshare(chat, request),
+    webSignIn: (chat) => web.signInLink(chat),
   };
 }

@@ -32,6 +32,9 @@ import { SignInRelay } from './sign-in-relay.ts';
 import type { Destination } from './store/schema.ts';
 import { ThoughtStream } from './thought-stream.ts';
 import { Store, type StoreOptions } from './store/store.ts';
+import { Dashboard } from './dashboard.ts';
+import { RecentActivity } from './recent.ts';
+import { WebAccess } from './web-access.ts';
 
 /** How to start the core. */
 export interface MindlinkOptions {
@@ -75,6 +78,10 @@ export class Mindlink {
     readonly thoughts: ThoughtStream,
     /** The Minecraft servers avatars play on (`src/servers/`). */
     readonly servers: ServerRegistry,
+    /** Dashboard sign-in links and sessions (`/web`). */
+    readonly web: WebAccess,
+    /** What the dashboard shows, by the viewer's rights. */
+    readonly dashboard: Dashboard,
     private readonly couriers: Couriers,
     private readonly games: GameProvider,
   ) {}
@@ -91,6 +98,8 @@ export class Mindlink {
     const links = new Links(store, outbox, log, now);
     const poster = new Poster(store, outbox, config);
     const thoughts = new ThoughtStream({ store, post: (dest, avatar, text) => poster.to(dest, avatar, text), now: () => now().getTime() });
+    const recent = new RecentActivity(() => now().getTime());
+    const web = new WebAccess({ now: () => now().getTime() });
     const avatars = new AvatarManager({
       config,
       store,
@@ -99,8 +108,14 @@ export class Mindlink {
       engines: opts.engines,
       skills: opts.skills,
       checkGoal: opts.checkGoal ?? defaultCheckGoal,
-      post: (avatar, kind, text, ping) => poster.about(avatar, kind, text, ping),
-      turnEnded: (avatar, summary) => thoughts.turnEnded(avatar, summary),
+      post: (avatar, kind, text, ping) => {
+        poster.about(avatar, kind, text, ping);
+        recent.posted(avatar, kind, text);
+      },
+      turnEnded: (avatar, summary) => {
+        thoughts.turnEnded(avatar, summary);
+        recent.turnEnded(avatar, summary);
+      },
       signInCode: (avatar, server, code) => relay.send(avatar, server, code),
       now,
     });
@@ -123,7 +138,8 @@ export class Mindlink {
     const sharing = new Sharing(store, people, config.ADMINS, now, () => registry.defaultId());
     // The couriers exist only below; a thread is opened long after start-up.
     const openThread = (dest: Destination, name: string): Promise<Destination> => couriers.openThread(dest, name);
-    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, servers, defaultServer: () => registry.defaultId(), config, sharing, thoughts, openThread });
+    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, servers, defaultServer: () => registry.defaultId(), config, sharing, thoughts, openThread, web });
+    const dashboard = new Dashboard({ people, avatars, store, recent, schedules: desk, prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT } });
     const readMarks = new ReadMarks(store);
     const router = new MessageRouter({ avatars, people, links, readMarks, poster, commands: opts.commands, host, log, store });
     const couriers = new Couriers(outbox, log, {
@@ -134,7 +150,7 @@ export class Mindlink {
       },
       onMoved: (from, to) => links.moveDest(from, to),
     });
-    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, registry, couriers, opts.games);
+    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, registry, web, dashboard, couriers, opts.games);
     await avatars.resumeAll();
     // After the avatars resumed: a run missed while mindlink was down is made up (or skipped) now.
     await schedules.start();

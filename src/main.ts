@@ -6,6 +6,7 @@
 import { ConsoleBridge } from '../bridges/console.ts';
 import { DiscordBridge } from '../bridges/discord/discord-bridge.ts';
 import { TelegramBridge } from '../bridges/telegram/telegram-bridge.ts';
+import { WebBridge, WebPortInUseError } from '../bridges/web/web-bridge.ts';
 import { commandList, createDispatcher } from '../commands/index.ts';
 import { createSkillRegistry } from '../skills/index.ts';
 import { Reflexes } from '../skills/reflexes.ts';
@@ -135,6 +136,14 @@ async function main(): Promise<void> {
       log.warn('Discord is not reachable yet; mindlink keeps trying in the background');
       started.catch((err: unknown) => log.error({ err }, 'the Discord bridge could not start'));
     }
+  }
+  if (config.WEB) {
+    const web = new WebBridge({ access: core.web, dashboard: core.dashboard, log: log.child({ bridge: 'web' }), host: config.WEB_HOST, port: config.WEB_PORT });
+    await core.addBridge(web).catch((err: unknown) => {
+      const what = err instanceof WebPortInUseError ? err.message : `WEB_HOST=${JSON.stringify(config.WEB_HOST)} cannot be listened on: ${(err as Error).message}`;
+      process.stderr.write(`config: ${what}\n`);
+      return process.exit(1);
+    });
   }
   const playing = core.avatars.all().filter((a) => a.playing).map((a) => a.name);
   const detail = playing.length > 0 ? `playing: ${playing.join(', ')}` : 'no avatar is playing; /play starts one';

@@ -45,15 +45,19 @@ export function guildSharesOf(state: StateFile, chat: ChatContext, avatar: Avata
  *   channel of that guild (so they may link it there) except one that links it in `watch` mode;
  * - watcher: anyone else in a chat linked to the avatar, and any member of a guild that shares it;
  * - stranger: anyone else (they learn nothing about the avatar).
+ *
+ * A dashboard page (`chat.openedFrom`) is seen from the chat its sign-in link was asked for in.
  */
 export function roleFor(state: StateFile, chat: ChatContext, avatar: Avatar, admins: readonly string[]): Role {
   if (isAdmin(state, chat, admins)) return 'admin';
   const person = personOf(state, chat.from);
   if (person && person.id === avatar.owner) return 'owner';
-  const link = state.links.find((l) => l.avatar === avatar.name && l.dest === chat.dest);
-  const shares = guildSharesOf(state, chat, avatar);
+  // A dashboard page has the rights its sender has in the chat it was opened from.
+  const at = chat.openedFrom ? { ...chat.openedFrom, from: chat.from } : chat;
+  const link = state.links.find((l) => l.avatar === avatar.name && l.dest === at.dest);
+  const shares = guildSharesOf(state, at, avatar);
   if (shares.length > 0) {
-    const roles = chat.roles ?? [];
+    const roles = at.roles ?? [];
     if (link?.mode !== 'watch' && shares.some((s) => roles.includes(s.role))) return 'pilot';
     return 'watcher';
   }

@@ -14,6 +14,7 @@ import type { CommandDispatcher, CommandHost } from './command-host.ts';
 import { errorRef, UserError } from './errors.ts';
 import { characterCount, classifyMessage, emptyMessageReason, isTooLong, MAX_MESSAGE_LENGTH, splitAddress, unknownAddress } from './loop/classify.ts';
 import type { Poster } from './outbox/poster.ts';
+import { replyPrivately } from './private-reply.ts';
 import type { Links } from './people/links.ts';
 import { STRANGER_REFUSAL, type People } from './people/people.ts';
 import type { ReadMarks } from './read-marks.ts';
@@ -55,13 +56,18 @@ export class MessageRouter implements BridgeHost {
     }
   }
 
-  /** Run a command; the reply is posted to the chat. Never throws. */
+  /** Run a command; the reply is posted to the chat (a private one to the sender alone, `src/private-reply.ts`). Never throws. */
   async runCommand(raw: CommandInvocation): Promise<void> {
     const answer = await this.answerCommand(raw);
-    this.p.poster.reply(cleanChatInput(raw), answer.avatar, answer.text);
+    const chat = cleanChatInput(raw);
+    if (answer.private) replyPrivately(this.p.poster, chat, answer);
+    else this.p.poster.reply(chat, answer.avatar, answer.text);
   }
 
-  /** Run a command and hand back its answer instead of posting it (Discord answers interactions in place). Never throws. */
+  /**
+   * Run a command and hand back its answer instead of posting it (Discord answers interactions in place,
+   * the dashboard shows it on the page). Never throws.
+   */
   async answerCommand(raw: CommandInvocation): Promise<CommandAnswer> {
     const inv = cleanChatInput(raw);
     try {
@@ -69,7 +75,10 @@ export class MessageRouter implements BridgeHost {
       const reply = await this.p.commands.run(inv, this.p.host);
       // A command that changed something answers only once the change is on disk ("Could not save: …" otherwise).
       await this.p.store.saved(mark, reply.avatar);
-      return { avatar: reply.avatar, text: reply.text, refused: false, announce: reply.announce === true };
+      const announce = reply.announce === true;
+      // An action on a dashboard page is seen in the chat the page was opened from as if it was sent there.
+      if (announce && inv.openedFrom) this.p.poster.reply({ ...inv.openedFrom, messageId: null }, reply.avatar, reply.text);
+      return { avatar: reply.avatar, text: reply.text, refused: false, announce, private: reply.private === true };
     } catch (err) {
       return { ...this.errorAnswer(inv, err), refused: true, announce: false };
     }

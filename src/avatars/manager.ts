@@ -240,6 +240,11 @@ export class AvatarManager {
     return this.isPlaying(name) ? this.runtime(name).game.snapshot() : undefined;
   }
 
+  /** The avatar's game while it plays (the dashboard's world view reads its world from it), else undefined. */
+  game(name: string): AvatarGame | undefined {
+    return this.isPlaying(name) ? this.runtime(name).game : undefined;
+  }
+
   /** While it plays but is out of the game (`waiting`): why it left, as its game says (see `AvatarGame.downReason`). */
   downReason(name: string): string | undefined {
     return this.displayState(name) === 'waiting' ? this.runtime(name).game.downReason : undefined;
