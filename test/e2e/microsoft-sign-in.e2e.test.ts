@@ -114,7 +114,7 @@ describe('GIVEN a server added with auth:microsoft and an avatar owned by a Tele
     await ms?.close();
     await rm(dir, { recursive: true, force: true });
     await rm(worldDir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it('GIVEN /play bob THEN the code goes to the owner\'s DM only, /status says it waits for the sign-in, and once signed in bob plays as its profile\'s name', async () => {
     const proc = m as MindlinkProcess;

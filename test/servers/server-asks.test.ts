@@ -46,13 +46,13 @@ describe('GIVEN a server with a login plugin that also sends a resource pack', (
     run = await startCore(dir);
     await ask(run.io, `/server add auth 127.0.0.1:${server.port}`, /^\[mindlink\] Added auth /);
     await ask(run.io, '/avatar create dee server:auth', /^\[dee\] Created/);
-  });
+  }, 60_000);
 
   afterAll(async () => {
     await run?.core.stop();
     await server?.close();
     await rm(dir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it('GIVEN /play dee THEN it registers, logs in again with the same stored password, accepts the pack, and stops on the plugin\'s refusal in words', async () => {
     const from = run.io.lines.length;

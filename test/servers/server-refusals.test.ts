@@ -40,13 +40,13 @@ describe('GIVEN servers that refuse', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'mindlink-refusals-'));
     run = await startCore(dir);
-  });
+  }, 60_000);
 
   afterAll(async () => {
     await run?.core.stop();
     for (const s of servers) await s.close();
     await rm(dir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it('GIVEN a server that speaks Minecraft 1.7.10 THEN /server add refuses in words and stores nothing', async () => {
     const old = await serve({ version: '1.7' });

@@ -34,7 +34,7 @@ describe('GIVEN two worlds of two Minecraft versions on two ports', () => {
     await Promise.all([old?.stop(), current?.stop()]);
     await rm(dir, { recursive: true, force: true });
     for (const d of worldDirs) await rm(d, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it("GIVEN /server add for each THEN each one's version is found by the ping", async () => {
     const { io } = run as Running;
