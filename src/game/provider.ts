@@ -12,7 +12,7 @@ import { UserError } from '../errors.ts';
 import type { AvatarGame, GameProvider } from './game.ts';
 import { EMBEDDED_CAPABILITIES, MineflayerGame, VANILLA_CAPABILITIES } from './mineflayer-game.ts';
 import { PasswordBook } from './passwords.ts';
-import { MicrosoftSignIn, type AuthflowFactory } from './sign-in.ts';
+import { MicrosoftSignIn } from './sign-in.ts';
 import { WorldSupervisor } from './world-supervisor.ts';
 
 /** Something attached to each new game (the reflexes), stopped when the game is released or the provider closes. */
@@ -32,8 +32,6 @@ export function accountsDir(config: Config): string {
 export interface GameProviderOptions {
   /** Attached to each new game (the reflexes). */
   attach?: GameAttachment;
-  /** How a Microsoft sign-in builds its Authflow (prismarine-auth's by default). */
-  authflow?: AuthflowFactory;
 }
 
 /**
@@ -72,7 +70,7 @@ export async function createGameProvider(config: Config, log: Logger, opts: Game
         capabilities: embedded ? EMBEDDED_CAPABILITIES : VANILLA_CAPABILITIES,
         server: server.id,
         auth: microsoft ? 'microsoft' : 'offline',
-        ...(microsoft ? { signIn: new MicrosoftSignIn({ account: avatar.name, dir: accounts, log: avatarLog, ...(opts.authflow ? { authflow: opts.authflow } : {}) }) } : {}),
+        ...(microsoft ? { signIn: new MicrosoftSignIn({ account: avatar.name, dir: accounts, log: avatarLog }) } : {}),
         ...(embedded ? {} : { passwords: new PasswordBook(accounts, avatar.name) }),
       });
       if (opts.attach) attached.set(game, opts.attach(game, avatarLog));

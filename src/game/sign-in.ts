@@ -76,6 +76,9 @@ export const prismarineAuthflow: AuthflowFactory = (account, cache, onCode) => {
  */
 class SignInStopped extends URIError {}
 
+/** Codes handed out per sign-in before it gives up: the first, and one after it expired. */
+const CODES_PER_SIGN_IN = 2;
+
 /** Options of a {@link MicrosoftSignIn}. */
 export interface MicrosoftSignInOptions {
   /** The account's name in the cache (the avatar's). */
@@ -83,9 +86,6 @@ export interface MicrosoftSignInOptions {
   /** The folder of the token caches (`DATA_DIR/accounts`). */
   dir: string;
   log: Logger;
-  authflow?: AuthflowFactory;
-  /** Codes handed out per sign-in before it gives up (the first, and one after it expired). */
-  codes?: number;
 }
 
 /**
@@ -121,7 +121,7 @@ export class MicrosoftSignIn {
   }
 
   #signIn(onCode: (code: SignInCode) => void): Promise<JavaSession> {
-    const allowed = this.#opts.codes ?? 2;
+    const allowed = CODES_PER_SIGN_IN;
     const log = this.#opts.log;
     let codes = 0;
     let settled = false;
@@ -132,10 +132,10 @@ export class MicrosoftSignIn {
         this.#waiting = false;
         reject(err);
       };
-      const flow = (this.#opts.authflow ?? prismarineAuthflow)(this.#opts.account, this.cache.factory, (response) => {
+      const flow = prismarineAuthflow(this.#opts.account, this.cache.factory, (response) => {
         codes += 1;
         if (settled || codes > allowed) {
-          fail(new SignInError('codes_expired', `nobody signed in with the ${allowed === 1 ? 'code' : `${allowed} codes`} sent to its owner before ${allowed === 1 ? 'it' : 'they'} expired`));
+          fail(new SignInError('codes_expired', `nobody signed in with the ${allowed} codes sent to its owner before they expired`));
           throw new SignInStopped('sign-in stopped: the codes expired unused');
         }
         this.#waiting = true;
