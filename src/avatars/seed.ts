@@ -36,7 +36,8 @@ export function seedStore(store: Store, config: Config, now: Date): void {
         host: config.MC_HOST,
         port: config.MC_PORT ?? 25565,
         version,
-        auth: 'offline',
+        // Offline, as MC_HOST always was, unless `/server add default … auth:microsoft` changed it.
+        auth: same?.auth ?? 'offline',
         ...(config.MC_VERSION ? { versionPinned: true } : {}),
         ...(same?.software ? { software: same.software } : {}),
         ...(same?.onlineMode !== undefined ? { onlineMode: same.onlineMode } : {}),
