@@ -16,6 +16,7 @@ import { help } from './help.ts';
 import { link } from './link.ts';
 import { owner } from './owner.ts';
 import { pair } from './pair.ts';
+import { parked } from './parked.ts';
 import { play } from './play.ts';
 import { schedule } from './schedule.ts';
 import { schedules } from './schedules.ts';
@@ -24,6 +25,7 @@ import { status } from './status.ts';
 import { stop } from './stop.ts';
 import { timezone } from './timezone.ts';
 import { unlink } from './unlink.ts';
+import { unpark } from './unpark.ts';
 import { unschedule } from './unschedule.ts';
 import { usage } from './usage.ts';
 import { unshare } from './unshare.ts';
@@ -39,6 +41,8 @@ export const commands: readonly Command[] = [
   status,
   goal,
   direction,
+  parked,
+  unpark,
   avatars,
   avatar,
   link,

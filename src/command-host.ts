@@ -18,7 +18,7 @@ import type { Pairing } from './people/pairing.ts';
 import type { People } from './people/people.ts';
 import type { ScheduleDesk } from './schedule/desk.ts';
 import type { Sharing, ShareMade, ShareRequest, UnshareRequest } from './sharing.ts';
-import type { Avatar, Destination, Share } from './store/schema.ts';
+import type { Avatar, Destination, ParkedGoal, Share } from './store/schema.ts';
 import type { ThoughtStream } from './thought-stream.ts';
 
 /** A command's reply: the text, and the avatar it is about (console prefix `[name] `), or null (`[mindlink] `). */
@@ -54,6 +54,8 @@ export interface ControlledAvatar extends WatchedAvatar {
   stop(): Promise<boolean>;
   /** Replace the goal with an owner goal set by the sender. */
   setGoal(text: string): void;
+  /** Drop parked goals by their positions in the list (1 is the oldest), or all; the goals dropped. Throws UserError for a position not in the list. */
+  unpark(which: readonly number[] | 'all'): ParkedGoal[];
   /** Link it to this chat in `mode` (replacing an existing link's mode). */
   link(mode: 'control' | 'watch'): void;
   /** Unlink it from this chat. False when it was not linked here. */
@@ -166,6 +168,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     play: () => avatars.play(record.name),
     stop: () => avatars.stop(record.name),
     setGoal: (text) => avatars.setGoal(record.name, text, people.ensurePerson(chat.from, chat.fromName).id),
+    unpark: (which) => avatars.unpark(record.name, which),
     link: (mode) => links.link(record.name, chat.dest, mode, chat.guild),
     unlink: () => links.unlink(record.name, chat.dest),
     async setEngine(kind) {

@@ -14,7 +14,7 @@ import type { SkillRegistryFactory } from '../game/skill.ts';
 import { addDirection } from '../loop/directions.ts';
 import { GoalLoop, type DisplayState, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
 import { TaskFile } from '../loop/task-file.ts';
-import { newAvatarRecord, type Avatar, type GoalRecordEntry, type Store, type Usage } from '../store/store.ts';
+import { newAvatarRecord, type Avatar, type GoalRecordEntry, type ParkedGoal, type Store, type Usage } from '../store/store.ts';
 
 /** What the manager is built from. */
 export interface AvatarManagerDeps {
@@ -233,6 +233,27 @@ export class AvatarManager {
   /** Park an owner goal beside the running one; it is offered again when the avatar chooses. */
   parkGoal(name: string, text: string, setById: string | null, reason: string): void {
     this.runtime(name).loop.parkGoal(text, setById, reason);
+  }
+
+  /**
+   * Drop parked goals: `which` holds their positions in the list (1 is the oldest), or is `all`.
+   * Throws UserError, dropping nothing, when a position is not in the list. Returns the goals dropped.
+   */
+  unpark(name: string, which: readonly number[] | 'all'): ParkedGoal[] {
+    const avatar = this.get(name);
+    if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
+    const count = avatar.parked.length;
+    const missing = which === 'all' ? [] : which.filter((n) => !Number.isInteger(n) || n < 1 || n > count);
+    if (missing.length > 0) {
+      const have = count === 0 ? 'I have no parked goal' : `I have ${count} (1–${count}; /parked lists them)`;
+      throw new UserError('no_such_parked', `There is no parked goal ${missing.join(', ')}: ${have}. Nothing was dropped.`, avatar.name);
+    }
+    return this.d.store.state.update(() => {
+      const drop = which === 'all' ? avatar.parked.map((_, i) => i) : [...new Set(which)].map((n) => n - 1);
+      const dropped = avatar.parked.filter((_, i) => drop.includes(i));
+      avatar.parked = avatar.parked.filter((_, i) => !drop.includes(i));
+      return dropped;
+    });
   }
 
   /** Store a new owner direction and hand it to the loop. Returns its number. */

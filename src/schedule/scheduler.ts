@@ -13,6 +13,7 @@
 import { Cron } from 'croner';
 import type { Logger } from 'pino';
 import { UserError } from '../errors.ts';
+import { impossibleGoal } from '../goals/goal-language.ts';
 import { plainGoal } from '../text.ts';
 import { isOwnerOrAdmin } from '../rights.ts';
 import type { Destination, Schedule, Store } from '../store/store.ts';
@@ -130,6 +131,8 @@ export class Scheduler {
     if (!split.ok) throw new UserError('bad_schedule', `${capital(split.error)}. Nothing was scheduled.`);
     const { when, goal } = split.value;
     if (goal.length > GOAL_MAX) throw new UserError('bad_schedule', `The goal is ${goal.length} characters; the limit is ${GOAL_MAX}. Nothing was scheduled.`);
+    const never = impossibleGoal(goal);
+    if (never) throw new UserError('impossible_goal', `I could never do "${plainGoal(goal, 80)}": ${never}. Nothing was scheduled.`, input.avatar);
     const zone = this.zoneOf(input.by);
     const checked = checkCron(when.cron, zone, now);
     if (!checked.ok) throw new UserError('bad_schedule', `${capital(checked.error)}. Nothing was scheduled.`);
