@@ -13,6 +13,7 @@ import type { BridgeHost, ChatContext, CommandAnswer, CommandInvocation, Inbound
 import type { CommandDispatcher, CommandHost } from './command-host.ts';
 import { errorRef, UserError } from './errors.ts';
 import { characterCount, classifyMessage, emptyMessageReason, isTooLong, MAX_MESSAGE_LENGTH, splitAddress, unknownAddress } from './loop/classify.ts';
+import { notedReply } from './loop/directions.ts';
 import type { Poster } from './outbox/poster.ts';
 import type { Links } from './people/links.ts';
 import { STRANGER_REFUSAL, type People } from './people/people.ts';
@@ -149,9 +150,9 @@ export class MessageRouter implements BridgeHost {
       case 'direction': {
         people.requireControl(msg, avatar);
         const mark = this.p.store.mark();
-        const n = avatars.addDirection(avatar.name, text, people.author(msg, avatar)?.id ?? null);
+        const { n, dropped } = avatars.addDirection(avatar.name, text, people.author(msg, avatar)?.id ?? null);
         await this.p.store.saved(mark, avatar.name);
-        poster.reply(msg, avatar.name, `Noted as direction #${n}.`);
+        poster.reply(msg, avatar.name, notedReply(n, dropped));
         return;
       }
     }

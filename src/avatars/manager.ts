@@ -256,14 +256,14 @@ export class AvatarManager {
     });
   }
 
-  /** Store a new owner direction and hand it to the loop. Returns its number. */
-  addDirection(name: string, text: string, by: string | null): number {
+  /** Store a new owner direction and hand it to the loop. Returns its number and the numbers of the older ones that no longer fit. */
+  addDirection(name: string, text: string, by: string | null): { n: number; dropped: number[] } {
     const avatar = this.get(name);
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
-    const { added } = this.d.store.state.update(() => addDirection(avatar.directions, text, by, this.d.now()));
+    const { added, dropped } = this.d.store.state.update(() => addDirection(avatar.directions, text, by, this.d.now()));
     void this.syncTask(name);
     this.runtime(name).loop.directionAdded(added.text);
-    return added.n;
+    return { n: added.n, dropped: dropped.map((d) => d.n) };
   }
 
   /** Give an avatar to another person. */

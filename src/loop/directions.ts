@@ -78,6 +78,37 @@ export function completeDirection(book: DirectionBook, n: number, now: Date): Do
   return done;
 }
 
+/**
+ * Direction numbers as one short phrase: runs of consecutive numbers joined with an en dash.
+ *
+ * @example
+ * numberList([1, 2, 3, 5]) // → '#1–#3, #5'
+ */
+export function numberList(numbers: readonly number[]): string {
+  const sorted = [...new Set(numbers)].sort((a, b) => a - b);
+  const runs: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === (sorted[j] as number) + 1) j += 1;
+    runs.push(j === i ? `#${sorted[i]}` : `#${sorted[i]}–#${sorted[j]}`);
+    i = j + 1;
+  }
+  return runs.join(', ');
+}
+
+/**
+ * The reply to a new direction: its number and, when older ones no longer fit, which were dropped.
+ *
+ * @example
+ * notedReply(11, [1, 2, 3]) // → 'Noted as direction #11. #1–#3 no longer fit (12 newest, 8000 characters kept) and were dropped.'
+ */
+export function notedReply(n: number, dropped: readonly number[]): string {
+  if (dropped.length === 0) return `Noted as direction #${n}.`;
+  const verb = dropped.length === 1 ? 'no longer fits' : 'no longer fit';
+  const was = dropped.length === 1 ? 'was' : 'were';
+  return `Noted as direction #${n}. ${numberList(dropped)} ${verb} (${MAX_OPEN} newest, ${MAX_OPEN_CHARS} characters kept) and ${was} dropped.`;
+}
+
 /** `YYYY-MM-DD` of an ISO time (or the raw value when it is not one). */
 export function isoDay(at: string): string {
   return /^\d{4}-\d{2}-\d{2}/.test(at) ? at.slice(0, 10) : at;
