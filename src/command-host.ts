@@ -16,6 +16,7 @@ import type { DisplayState } from './loop/goal-loop.ts';
 import type { Links } from './people/links.ts';
 import type { Pairing } from './people/pairing.ts';
 import type { People } from './people/people.ts';
+import { canControl, type Sight } from './rights.ts';
 import type { ScheduleDesk } from './schedule/desk.ts';
 import type { Sharing, ShareMade, ShareRequest, UnshareRequest } from './sharing.ts';
 import type { Avatar, Destination, ParkedGoal, Share } from './store/schema.ts';
@@ -44,6 +45,8 @@ export interface WatchedAvatar {
   usage(): AvatarUsage;
   /** While it is `waiting` to reconnect: why it left the game, in a short plain phrase. */
   downReason(): string | undefined;
+  /** What the sender may see of it from this chat: full direction text, the owner's identities (`rights.ts`). */
+  readonly sight: Sight;
 }
 
 /** An avatar the sender may control from this chat. */
@@ -96,14 +99,16 @@ export interface CommandHost {
   isAdmin(chat: ChatContext): boolean;
   /** Whether the sender may control at least one avatar from here. */
   controlsAny(chat: ChatContext): boolean;
+  /** Whether the sender may control this avatar from here (replies offer only what they can do). */
+  mayControl(chat: ChatContext, avatar: WatchedAvatar): boolean;
   /** Whether mindlink knows the sender: an admin, a known person, or someone who may see an avatar from here. */
   knows(chat: ChatContext): boolean;
   /** Throw the stranger refusal unless mindlink knows the sender. */
   requireKnown(chat: ChatContext): void;
   /** Display name of a person id (`someone` for null). */
   personName(id: string | null): string;
-  /** The identities of a person, shown to admins only (empty for anyone else). */
-  identitiesFor(chat: ChatContext, personId: string): readonly string[];
+  /** The chat identities of an avatar's owner, for those who may see them (its owner, admins); empty for anyone else. */
+  ownerIdentities(avatar: WatchedAvatar): readonly string[];
   /** Admins: create an avatar owned by the sender, stopped, linked to this chat. */
   createAvatar(chat: ChatContext, name: string, opts: { server?: string; engine?: Avatar['engine'] }): Promise<Readonly<Avatar>>;
   /** Admins: give an avatar to the person behind `identity` (created if new). Returns the new owner's name. */
@@ -154,9 +159,10 @@ export interface CommandHostParts {
  * const host = createCommandHost({ avatars, people, links, pairing, schedules, config, sharing, thoughts, openThread });
  */
 export function createCommandHost({ avatars, people, links, pairing, schedules, config, sharing, thoughts, openThread }: CommandHostParts): CommandHost {
-  const watched = (record: Avatar): WatchedAvatar => ({
+  const watched = (chat: ChatContext, record: Avatar): WatchedAvatar => ({
     name: record.name,
     record,
+    sight: people.sight(chat, record),
     state: () => avatars.displayState(record.name),
     isPlaying: () => avatars.isPlaying(record.name),
     snapshot: () => avatars.snapshot(record.name),
@@ -164,7 +170,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     downReason: () => avatars.downReason(record.name),
   });
   const controlled = (chat: ChatContext, record: Avatar): ControlledAvatar => ({
-    ...watched(record),
+    ...watched(chat, record),
     play: () => avatars.play(record.name),
     stop: () => avatars.stop(record.name),
     setGoal: (text) => avatars.setGoal(record.name, text, people.ensurePerson(chat.from, chat.fromName).id),
@@ -178,15 +184,16 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     },
   });
   return {
-    watch: (chat, name) => watched(people.resolveAvatar(chat, name)),
+    watch: (chat, name) => watched(chat, people.resolveAvatar(chat, name)),
     control: (chat, name) => controlled(chat, people.controlledAvatar(chat, name)),
-    visible: (chat) => people.visible(chat).map(watched),
+    visible: (chat) => people.visible(chat).map((a) => watched(chat, a)),
     isAdmin: (chat) => people.isAdmin(chat),
     controlsAny: (chat) => people.controlsAny(chat),
+    mayControl: (chat, avatar) => canControl(people.roleFor(chat, avatar.record)),
     knows: (chat) => people.knows(chat),
     requireKnown: (chat) => people.requireKnown(chat),
     personName: (id) => people.personName(id),
-    identitiesFor: (chat, personId) => (people.isAdmin(chat) ? (people.byId(personId)?.identities ?? []) : []),
+    ownerIdentities: (avatar) => (avatar.sight.ownerIdentities ? (people.byId(avatar.record.owner)?.identities ?? []) : []),
     async createAvatar(chat, name, opts) {
       people.requireAdmin(chat, 'Only an admin can create avatars.');
       const owner = people.ensurePerson(chat.from, chat.fromName);
@@ -198,7 +205,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       people.requireAdmin(chat, 'Only an admin can change who owns an avatar.');
       const person = people.ensurePerson(identity, identity);
       avatars.setOwner(avatar.name, person.id);
-      return person.name;
+      return people.personName(person.id);
     },
     pair: (chat, code) => pairing.pair(chat, code),
     schedules,

@@ -67,6 +67,7 @@ export class MessageRouter implements BridgeHost {
     const inv = cleanChatInput(raw);
     try {
       const mark = this.p.store.mark();
+      this.p.people.noteName(inv.from, inv.fromName);
       const reply = await this.p.commands.run(inv, this.p.host);
       // A command that changed something answers only once the change is on disk ("Could not save: …" otherwise).
       await this.p.store.saved(mark, reply.avatar);
@@ -108,6 +109,7 @@ export class MessageRouter implements BridgeHost {
 
   private async route(msg: InboundMessage): Promise<void> {
     const { avatars, people, poster } = this.p;
+    people.noteName(msg.from, msg.fromName);
     if (isTooLong(msg.text)) {
       throw new UserError(
         'too_long',

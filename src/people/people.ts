@@ -7,8 +7,29 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatContext } from '../chat.ts';
 import { UserError } from '../errors.ts';
-import { canControl, canWatch, isAdmin, personOf, roleFor, type Role } from '../rights.ts';
+import { canControl, canWatch, isAdmin, personOf, roleFor, sightFor, type Role, type Sight } from '../rights.ts';
 import type { Avatar, Person, Store } from '../store/store.ts';
+
+/** A name that is a chat identity (`discord:80351110224678912`): a person known only by id, not yet by name. */
+const IDENTITY_NAME = /^(telegram|discord|console):/;
+
+/** How each platform's people are called before mindlink has seen their name. */
+const UNNAMED: Record<string, string> = { telegram: 'a Telegram user', discord: 'a Discord user', console: 'console' };
+
+/**
+ * How a person is shown in chat: their platform display name, never a raw id. Someone mindlink
+ * knows only by an identity (given an avatar with `/owner … discord:<id>` before they ever wrote)
+ * is "a Discord user" until they write.
+ *
+ * @example
+ * displayName({ id: 'p1', name: 'discord:80351110224678912', identities: ['discord:80351110224678912'], admin: false }) // → 'a Discord user'
+ */
+export function displayName(person: Person | undefined): string {
+  if (!person) return 'someone';
+  const platform = IDENTITY_NAME.exec(person.name)?.[1];
+  if (platform === undefined && person.name.trim() !== '') return person.name;
+  return UNNAMED[platform ?? person.identities[0]?.split(':')[0] ?? ''] ?? 'someone';
+}
 
 /** The one refusal a stranger gets: it names no avatar. */
 export const STRANGER_REFUSAL = "I don't know you yet. Ask an admin of this mindlink to give you access; /help lists what you can do.";
@@ -29,24 +50,37 @@ export class People {
     return personOf(this.store.state.data, identity);
   }
 
+  /**
+   * Someone wrote under `name`: a person mindlink knew only by id (given an avatar with `/owner`
+   * before they ever wrote) takes it as their name. Returns the person, if known.
+   */
+  noteName(identity: string, name: string): Person | undefined {
+    const person = this.personOf(identity);
+    if (person && IDENTITY_NAME.test(person.name) && name.trim() !== '' && !IDENTITY_NAME.test(name)) {
+      this.store.state.update(() => {
+        person.name = name;
+      });
+    }
+    return person;
+  }
+
   /** A person by id. */
   byId(id: string): Person | undefined {
     return this.store.state.data.persons.find((p) => p.id === id);
   }
 
-  /** The person behind an identity, created on first need. */
+  /** The person behind an identity, created on first need (see {@link People.noteName}). */
   ensurePerson(identity: string, name: string): Person {
-    const existing = this.personOf(identity);
+    const existing = this.noteName(identity, name);
     if (existing) return existing;
     const person: Person = { id: `p${Date.now().toString(36)}${randomBytes(2).toString('hex')}`, name, identities: [identity], admin: false };
     this.store.state.update((s) => s.persons.push(person));
     return person;
   }
 
-  /** Display name of a person id. */
+  /** Display name of a person id (see {@link displayName}): never a raw id. */
   personName(id: string | null): string {
-    if (!id) return 'someone';
-    return this.byId(id)?.name ?? id;
+    return displayName(id ? this.byId(id) : undefined);
   }
 
   /** Whether the chat's sender is an admin. */
@@ -62,6 +96,11 @@ export class People {
   /** The sender's role towards an avatar. */
   roleFor(chat: ChatContext, avatar: Avatar): Role {
     return roleFor(this.store.state.data, chat, avatar, this.admins);
+  }
+
+  /** What the sender may see of an avatar from this chat (see `sightOf` in `rights.ts`). */
+  sight(chat: ChatContext, avatar: Avatar): Sight {
+    return sightFor(this.store.state.data, chat, avatar, this.admins);
   }
 
   /** Whether mindlink knows the sender at all: an admin, a known person, or someone who may see an avatar from here. */

@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import { UserError } from '../errors.ts';
 import { impossibleGoal } from '../goals/goal-language.ts';
 import { plainGoal } from '../text.ts';
+import { displayName } from '../people/people.ts';
 import { isOwnerOrAdmin } from '../rights.ts';
 import type { Destination, Schedule, Store } from '../store/store.ts';
 import { Digests } from './digests.ts';
@@ -89,7 +90,7 @@ export class Scheduler {
   }
 
   private personName(personId: string): string {
-    return this.o.store.state.data.persons.find((p) => p.id === personId)?.name ?? 'someone';
+    return displayName(this.o.store.state.data.persons.find((p) => p.id === personId));
   }
 
   /** Make up or skip the runs missed while mindlink was down, then arm every job. */

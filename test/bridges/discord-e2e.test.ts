@@ -141,10 +141,11 @@ describe('mindlink over Discord (real core, real discord.js, fake Discord)', () 
 
   it('GIVEN the server shared with the role THEN bob pilots alex too, and after /unshare he pilots nothing', async () => {
     const shared = await slash(alice, general, 'share', [option.role('role', pilots)]);
-    expect(shared.content).toBe(`Shared every avatar on embedded (present and future) with <@&${pilots.id}>: members with that role may control them from this server's channels; everyone here may ask questions and see /status.`);
+    expect(shared.content).toBe(`Shared every avatar on embedded (present and future) with <@&${pilots.id}>: members with that role may control them from this server's channels; others may ask questions and see /status in the channels they are linked to.`);
     expect(await slash(bob, general, 'goal', [option.string('text', 'dig'), option.string('avatar', 'alex')])).toMatchObject({ ephemeral: false, content: '[alex] New goal from bob: dig. I\'m stopped: /play alex starts me.' });
-    // Every avatar of the server, the demo included, is the guild's to watch now.
-    expect((await slash(carol, general, 'avatars')).content.split('\n').map((l) => l.split(':')[0]).sort()).toEqual(['alex', 'demo', 'steve']);
+    // Bob pilots every avatar of the server, the demo included; carol sees only the one linked here.
+    expect((await slash(bob, general, 'avatars')).content.split('\n').map((l) => l.split(':')[0]).sort()).toEqual(['alex', 'demo', 'steve']);
+    expect((await slash(carol, general, 'avatars')).content.split('\n').map((l) => l.split(':')[0]).sort()).toEqual(['steve']);
     const ended = await slash(alice, general, 'unshare');
     expect(ended.content).toBe(`No longer shared: steve with <@&${pilots.id}>; avatars on embedded with <@&${pilots.id}>.`);
     expect(ml.core.store.state.data.shares).toEqual([]);
