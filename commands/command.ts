@@ -16,11 +16,11 @@ export type { CommandHost, CommandReply, ControlledAvatar, WatchedAvatar } from 
 
 /**
  * Who may run a command: `anyone` (`/help`, `/pair`), someone mindlink `known`s, someone who may
- * `control` an avatar from here, or an `admin`. The dispatcher keeps strangers out of all but
- * `anyone`; the finer rights are checked by the host when the command acts (one place), and
- * `/help` lists only what the asker may run.
+ * `control` an avatar from here, someone who `own`s an avatar (schedules, engines: not a pilot), or
+ * an `admin`. The dispatcher keeps strangers out of all but `anyone`; the finer rights are checked by
+ * the host when the command acts (one place), and `/help` lists only what the asker may run.
  */
-export type CommandAccess = 'anyone' | 'known' | 'control' | 'admin';
+export type CommandAccess = 'anyone' | 'known' | 'control' | 'own' | 'admin';
 
 /** What a command run gets besides its options. */
 export interface CommandContext {

@@ -13,9 +13,25 @@ function mayRun(command: Command, host: CommandHost, chat: ChatContext): boolean
       return host.knows(chat);
     case 'control':
       return host.isAdmin(chat) || host.controlsAny(chat);
+    case 'own':
+      return host.isAdmin(chat) || host.ownsAny(chat);
     case 'admin':
       return host.isAdmin(chat);
   }
+}
+
+/** How to talk to an avatar, as far as the asker may: steering for who controls one, asking for who watches one. */
+function intro(host: CommandHost, chat: ChatContext): string[] {
+  if (host.isAdmin(chat) || host.controlsAny(chat)) {
+    return [
+      'Talk to your avatar: "Goal: collect 10 oak logs" sets its goal; a question ("where are you?") gets an answer;',
+      'anything else becomes standing direction (#n). "stop" stops it. With several avatars here, start with a name: "steve: …".',
+    ];
+  }
+  if (host.visible(chat).length > 0) {
+    return ['Ask an avatar here a question ("where are you?") and it answers; /status shows what it is doing. Its owner gives it goals and direction.'];
+  }
+  return ['mindlink runs Minecraft avatars that their owners talk to from chat. None answers you here: ask an admin of this mindlink for one.'];
 }
 
 /** `/help [command]`: how to talk to an avatar, and the commands the asker may run here; `/help goal` the one command. */
@@ -34,8 +50,7 @@ export const help: Command<typeof options> = {
     if (one) return { avatar: null, text: one.line };
     const lines = [
       ...(wanted ? [`There is no /${wanted} command you can use here; these are the ones you can.`] : []),
-      'Talk to your avatar: "Goal: collect 10 oak logs" sets its goal; a question ("where are you?") gets an answer;',
-      'anything else becomes standing direction (#n). "stop" stops it. With several avatars here, start with a name: "steve: …".',
+      ...intro(host, chat),
       ...all.map((c) => c.line),
     ];
     return { avatar: null, text: lines.join('\n') };

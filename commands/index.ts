@@ -62,9 +62,13 @@ export const commands: readonly Command[] = [
   help,
 ] as const as readonly Command[];
 
-/** The commands offered on a platform. */
-export function commandList(platform: Platform): Command[] {
-  return commands.filter((c) => !c.platforms || c.platforms.includes(platform));
+/**
+ * The commands offered on a platform: its command menu, and what `/help` chooses from. `llm: false`
+ * leaves out the llm engine's commands (`/engine`, `/usage`) where it is neither configured nor used
+ * (`llmOffered` of `src/command-host.ts`), as `/help` does.
+ */
+export function commandList(platform: Platform, opts: { llm?: boolean } = {}): Command[] {
+  return commands.filter((c) => (!c.platforms || c.platforms.includes(platform)) && (opts.llm !== false || !c.llmOnly));
 }
 
 /**

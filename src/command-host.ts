@@ -99,6 +99,8 @@ export interface CommandHost {
   isAdmin(chat: ChatContext): boolean;
   /** Whether the sender may control at least one avatar from here. */
   controlsAny(chat: ChatContext): boolean;
+  /** Whether the sender owns at least one avatar (what only owners and admins may do: schedules, engines). */
+  ownsAny(chat: ChatContext): boolean;
   /** Whether the sender may control this avatar from here (replies offer only what they can do). */
   mayControl(chat: ChatContext, avatar: WatchedAvatar): boolean;
   /** Whether mindlink knows the sender: an admin, a known person, or someone who may see an avatar from here. */
@@ -130,6 +132,17 @@ export interface CommandHost {
   share(chat: ChatContext, request: ShareRequest): ShareMade;
   /** End the chat's guild shares that match and the sender may end; the shares ended. */
   unshare(chat: ChatContext, request: UnshareRequest): Share[];
+}
+
+/**
+ * Whether the llm engine's commands (`/engine`, `/usage`) are worth offering: it is configured, or an
+ * avatar uses it. The command menus and `/help` both ask this, so they agree.
+ *
+ * @example
+ * llmOffered(config, core.avatars.all()) // → false with no LLM_MODEL and no llm avatar
+ */
+export function llmOffered(config: Config, avatars: readonly Pick<Avatar, 'engine'>[]): boolean {
+  return llmSetupProblem(config) === null || avatars.some((a) => a.engine === 'llm');
 }
 
 /** What the router needs from `commands/`: run one invocation against the host. */
@@ -190,6 +203,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     isAdmin: (chat) => people.isAdmin(chat),
     controlsAny: (chat) => people.controlsAny(chat),
     mayControl: (chat, avatar) => canControl(people.roleFor(chat, avatar.record)),
+    ownsAny: (chat) => people.ownsAny(chat),
     knows: (chat) => people.knows(chat),
     requireKnown: (chat) => people.requireKnown(chat),
     personName: (id) => people.personName(id),
@@ -212,7 +226,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     llm: () => ({
       model: config.LLM_MODEL,
       prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT },
-      offered: llmSetupProblem(config) === null || avatars.all().some((a) => a.engine === 'llm'),
+      offered: llmOffered(config, avatars.all()),
     }),
     async openThoughts(chat, avatar) {
       if (!links.isLinkedTo(avatar.name, chat.dest)) {

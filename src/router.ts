@@ -18,6 +18,7 @@ import type { Poster } from './outbox/poster.ts';
 import type { Links } from './people/links.ts';
 import { STRANGER_REFUSAL, type People } from './people/people.ts';
 import type { ReadMarks } from './read-marks.ts';
+import { canControl } from './rights.ts';
 import { cleanChatInput } from './sanitize.ts';
 import type { Destination } from './store/schema.ts';
 import type { Store } from './store/store.ts';
@@ -67,7 +68,7 @@ export class MessageRouter implements BridgeHost {
     const inv = cleanChatInput(raw);
     try {
       const mark = this.p.store.mark();
-      this.p.people.noteName(inv.from, inv.fromName);
+      this.p.people.seen(inv);
       const reply = await this.p.commands.run(inv, this.p.host);
       // A command that changed something answers only once the change is on disk ("Could not save: …" otherwise).
       await this.p.store.saved(mark, reply.avatar);
@@ -109,7 +110,7 @@ export class MessageRouter implements BridgeHost {
 
   private async route(msg: InboundMessage): Promise<void> {
     const { avatars, people, poster } = this.p;
-    people.noteName(msg.from, msg.fromName);
+    people.seen(msg);
     if (isTooLong(msg.text)) {
       throw new UserError(
         'too_long',
@@ -139,7 +140,8 @@ export class MessageRouter implements BridgeHost {
         return this.runCommand({ ...msg, name: 'goal', options: { text, avatar: avatar.name } });
       case 'question': {
         if (!avatars.isPlaying(avatar.name)) {
-          poster.reply(msg, avatar.name, `I'm stopped, so I can't look around. /play ${avatar.name} starts me.`);
+          const how = canControl(people.roleFor(msg, avatar)) ? ` /play ${avatar.name} starts me.` : '';
+          poster.reply(msg, avatar.name, `I'm stopped, so I can't look around.${how}`);
           return;
         }
         // Answered in its own turn; the reply comes when the engine has it, without holding up the chat.

@@ -34,6 +34,10 @@ export function displayName(person: Person | undefined): string {
 /** The one refusal a stranger gets: it names no avatar. */
 export const STRANGER_REFUSAL = "I don't know you yet. Ask an admin of this mindlink to give you access; /help lists what you can do.";
 
+/** What someone mindlink knows (a pilot writing in a DM, say) hears where none of their avatars is: it names no avatar either. */
+export const NOTHING_HERE_REFUSAL =
+  "No avatar of yours answers here. An avatar shared with you on a Discord server answers in that server's channels; /help lists what you can do here.";
+
 /**
  * @example
  * const people = new People(store, config.ADMINS);
@@ -62,6 +66,16 @@ export class People {
       });
     }
     return person;
+  }
+
+  /**
+   * Someone wrote: their name is noted (see {@link People.noteName}), and a pilot becomes a known
+   * person, so that where they pilot nothing (a DM) they are told where they do, not that mindlink
+   * does not know them.
+   */
+  seen(chat: ChatContext): void {
+    if (this.noteName(chat.from, chat.fromName)) return;
+    if (this.controlsAny(chat)) this.ensurePerson(chat.from, chat.fromName);
   }
 
   /** A person by id. */
@@ -123,6 +137,12 @@ export class People {
     return this.store.state.data.avatars.some((a) => canControl(this.roleFor(chat, a)));
   }
 
+  /** Whether the sender owns at least one avatar. */
+  ownsAny(chat: ChatContext): boolean {
+    const person = this.personOf(chat.from);
+    return person !== undefined && this.store.state.data.avatars.some((a) => a.owner === person.id);
+  }
+
   /** Avatars this chat addresses without a name: those linked here; in a DM or the console, else those the sender owns. */
   private candidates(chat: ChatContext): Avatar[] {
     const s = this.store.state.data;
@@ -142,7 +162,7 @@ export class People {
       const n = name.toLowerCase();
       const a = this.store.state.data.avatars.find((x) => x.name.toLowerCase() === n);
       if (!a || !canWatch(this.roleFor(chat, a))) {
-        if (this.visible(chat).length === 0 && !this.isAdmin(chat)) throw new UserError('stranger', STRANGER_REFUSAL);
+        if (this.visible(chat).length === 0 && !this.isAdmin(chat)) throw this.nothingHere(chat);
         throw new UserError('unknown_avatar', `You have no avatar called "${name}" here. /avatars lists yours.`);
       }
       return a;
@@ -152,8 +172,13 @@ export class People {
     if (list.length > 1) {
       throw new UserError('which_avatar', `Several avatars here: ${list.map((a) => a.name).join(', ')}. Name one, e.g. "${list[0]?.name}: …" or add the name to the command.`);
     }
-    if (this.visible(chat).length === 0 && !this.isAdmin(chat)) throw new UserError('stranger', STRANGER_REFUSAL);
+    if (this.visible(chat).length === 0 && !this.isAdmin(chat)) throw this.nothingHere(chat);
     throw new UserError('no_avatar', 'No avatar is linked to this chat. /avatars lists yours; /link <avatar> links one here.');
+  }
+
+  /** The refusal for someone who sees no avatar from here: a stranger's, or, for a person mindlink knows, where theirs are. */
+  private nothingHere(chat: ChatContext): UserError {
+    return this.personOf(chat.from) ? new UserError('nothing_here', NOTHING_HERE_REFUSAL) : new UserError('stranger', STRANGER_REFUSAL);
   }
 
   /** The avatar a control command or message means (named, or the only one here), once the sender's right to control it is checked. */
@@ -167,7 +192,7 @@ export class People {
   requireControl(chat: ChatContext, avatar: Avatar): void {
     const role = this.roleFor(chat, avatar);
     if (canControl(role)) return;
-    if (role === 'stranger') throw new UserError('stranger', STRANGER_REFUSAL);
+    if (role === 'stranger') throw this.nothingHere(chat);
     throw new UserError('not_allowed', `You can't control ${avatar.name}: ask its owner.`, avatar.name);
   }
 

@@ -43,8 +43,11 @@ export interface DigestView {
 export interface ScheduleDesk {
   /** `/schedule <when> <goal> [avatar]`: store and arm a schedule. Throws UserError naming what is wrong. */
   add(chat: ChatContext, text: string, avatar?: string): ScheduleAdded;
-  /** `/schedules [avatar]`: that avatar's schedules, or those of every avatar the sender may schedule. */
-  list(chat: ChatContext, avatar?: string): { about: string | null; entries: ScheduleEntry[] };
+  /**
+   * `/schedules [avatar]`: that avatar's schedules, or those of every avatar the sender may schedule
+   * (`mayAdd`: whether there is any, so a reply offers `/schedule` only to who can use it).
+   */
+  list(chat: ChatContext, avatar?: string): { about: string | null; entries: ScheduleEntry[]; mayAdd: boolean };
   /** `/unschedule <id>`: remove one the sender may change. Throws UserError (revealing nothing) otherwise. */
   remove(chat: ChatContext, id: number): Schedule;
   /** The sender's zone (`isDefault` when they set none). */
@@ -103,7 +106,7 @@ export function createScheduleDesk({ scheduler, people, store }: { scheduler: Sc
         zone: scheduler.zoneOf(schedule.createdBy),
         byName: people.personName(schedule.createdBy),
       }));
-      return { about: one?.name ?? (names.length === 1 ? (names[0] ?? null) : null), entries };
+      return { about: one?.name ?? (names.length === 1 ? (names[0] ?? null) : null), entries, mayAdd: names.length > 0 };
     },
     remove(chat, id) {
       const s = scheduler.get(id);

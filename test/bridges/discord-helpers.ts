@@ -7,6 +7,7 @@
 import { DiscordBridge, type DiscordBridgeOptions } from '../../bridges/discord/discord-bridge.ts';
 import { parseConfig } from '../../src/config.ts';
 import { commandList, createDispatcher } from '../../commands/index.ts';
+import { llmOffered } from '../../src/command-host.ts';
 import { Mindlink } from '../../src/core.ts';
 import type { GameProvider } from '../../src/game/game.ts';
 import { createSkillRegistry } from '../../skills/index.ts';
@@ -70,7 +71,7 @@ export async function startMindlink(
     apiUrl: config.DISCORD_API_URL,
     guildId: config.DISCORD_GUILD_ID,
     log,
-    commands: commandList('discord'),
+    commands: commandList('discord', { llm: llmOffered(config, core.avatars.all()) }),
     maxRetryAfterSeconds: 2,
     ...bridgeOptions,
   });
