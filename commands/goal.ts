@@ -34,8 +34,9 @@ export const goal: Command<typeof options> = {
     if (!goalText) throw new UserError('empty_goal', 'Say what the goal is, e.g. "Goal: collect 10 oak logs" or /goal collect 10 oak logs.', a.name);
     const never = impossibleGoal(goalText);
     if (never) throw new UserError('impossible_goal', `I can't take that goal: ${never}. ${keptGoal(a.record.goal?.text)}`, a.name);
-    a.setGoal(goalText);
+    const behind = a.setGoal(goalText);
     const stopped = a.isPlaying() ? '' : ` I'm stopped: /play ${a.name} starts me.`;
-    return { avatar: a.name, text: `New goal from ${chat.fromName}: ${goalText}.${stopped}` };
+    const parked = behind ? ` Your message came before the scheduled goal I was on (${plainGoal(behind.text, 80)}), so that one is parked for later.` : '';
+    return { avatar: a.name, text: `New goal from ${chat.fromName}: ${goalText}.${stopped}${parked}` };
   },
 };

@@ -55,8 +55,11 @@ export interface ControlledAvatar extends WatchedAvatar {
   play(): Promise<boolean>;
   /** End the loop and leave the game; the goal is kept. False when it was stopped already. */
   stop(): Promise<boolean>;
-  /** Replace the goal with an owner goal set by the sender. */
-  setGoal(text: string): void;
+  /**
+   * Replace the goal with an owner goal set by the sender. Returns the goal of a scheduled run that
+   * came after the sender's message (read late, after a restart): parked behind it, not replaced.
+   */
+  setGoal(text: string): ParkedGoal | null;
   /** Drop parked goals by their positions in the list (1 is the oldest), or all; the goals dropped. Throws UserError for a position not in the list. */
   unpark(which: readonly number[] | 'all'): ParkedGoal[];
   /** Link it to this chat in `mode` (replacing an existing link's mode). */
@@ -186,7 +189,10 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     ...watched(chat, record),
     play: () => avatars.play(record.name),
     stop: () => avatars.stop(record.name),
-    setGoal: (text) => avatars.setGoal(record.name, text, people.ensurePerson(chat.from, chat.fromName).id),
+    setGoal: (text) => {
+      const by = people.ensurePerson(chat.from, chat.fromName);
+      return avatars.setGoal(record.name, text, by.id, { writtenAt: chat.sentAt, byName: people.personName(by.id) });
+    },
     unpark: (which) => avatars.unpark(record.name, which),
     link: (mode) => links.link(record.name, chat.dest, mode, chat.guild),
     unlink: () => links.unlink(record.name, chat.dest),

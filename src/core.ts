@@ -105,7 +105,9 @@ export class Mindlink {
       host: {
         isPlaying: (name) => avatars.isPlaying(name),
         inGame: (name) => ['choosing', 'working', 'wrapup'].includes(avatars.displayState(name)),
-        setGoal: (name, text, personId) => avatars.setGoal(name, text, personId),
+        setGoal: (name, text, personId, run) => {
+          avatars.setGoal(name, text, personId, { schedule: run });
+        },
         parkGoal: (name, text, personId, reason) => avatars.parkGoal(name, text, personId, reason),
         post: (dest, avatar, text) => poster.to(dest, avatar, text),
       },
@@ -128,7 +130,7 @@ export class Mindlink {
     const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, couriers, opts.games);
     await avatars.resumeAll();
     // After the avatars resumed: a run missed while mindlink was down is made up (or skipped) now.
-    await schedules.start();
+    await schedules.start(now());
     await store.flush();
     return core;
   }

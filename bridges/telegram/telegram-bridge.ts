@@ -299,6 +299,7 @@ export class TelegramBridge implements Bridge {
       dest: destinationOf(msg.chat.id, threadId),
       chatKind: msg.chat.type === 'private' ? 'private' : 'group',
       messageId: String(msg.message_id),
+      sentAt: msg.date * 1000,
     };
   }
 

@@ -13,6 +13,7 @@ import type { AvatarGame, GameProvider, Snapshot } from '../game/game.ts';
 import type { SkillRegistryFactory } from '../game/skill.ts';
 import { addDirection } from '../loop/directions.ts';
 import { GoalLoop, type DisplayState, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
+import type { GoalOrigin } from '../loop/goal-store.ts';
 import { TaskFile } from '../loop/task-file.ts';
 import { newAvatarRecord, type Avatar, type GoalRecordEntry, type ParkedGoal, type Store, type Usage } from '../store/store.ts';
 
@@ -224,10 +225,11 @@ export class AvatarManager {
     return wasPlaying;
   }
 
-  /** Replace an avatar's goal with an owner goal. */
-  setGoal(name: string, text: string, setById: string | null): void {
-    this.runtime(name).loop.setOwnerGoal(text, setById);
+  /** Replace an avatar's goal with an owner goal; returns a scheduled goal parked behind an older message's (see `GoalStore.setOwnerGoal`). */
+  setGoal(name: string, text: string, setById: string | null, origin: GoalOrigin = {}): ParkedGoal | null {
+    const parked = this.runtime(name).loop.setOwnerGoal(text, setById, origin);
     void this.syncTask(name);
+    return parked;
   }
 
   /** Park an owner goal beside the running one; it is offered again when the avatar chooses. */

@@ -28,8 +28,8 @@ export interface ScheduleHost {
   isPlaying(avatar: string): boolean;
   /** Whether the avatar is in the game right now (counted as time played). */
   inGame(avatar: string): boolean;
-  /** Set an owner goal exactly as `Goal: …` from this person would (the Done ping goes to them). */
-  setGoal(avatar: string, text: string, personId: string): void;
+  /** Set an owner goal exactly as `Goal: …` from this person would (the Done ping goes to them); `run` is the schedule and its slot. */
+  setGoal(avatar: string, text: string, personId: string, run: { id: number; slot: string }): void;
   /** Park an owner goal without touching the current one; it is offered again when the avatar chooses. */
   parkGoal(avatar: string, text: string, personId: string, reason: string): void;
   /** Post a line to one chat, about an avatar (or none). */
@@ -217,7 +217,7 @@ export class Scheduler {
       const slot = slotOf(s.cron, this.zoneOf(s.createdBy), new Date());
       if (!slot) return;
       if (!(await this.claim(s, slot))) return;
-      this.apply(s);
+      this.apply(s, slot);
     } catch (err) {
       this.o.log.error({ err, schedule: id }, 'scheduled run failed');
     }
@@ -241,15 +241,15 @@ export class Scheduler {
     const at = `${formatRun(missed.slot, zone)} ${zone}`;
     this.o.log.info({ schedule: s.id, slot: missed.slot.toISOString(), kind: missed.kind, earlier: missed.skipped }, 'run missed while mindlink was down');
     if (missed.kind === 'run') {
-      this.apply(s);
+      this.apply(s, missed.slot);
       return;
     }
     const earlier = missed.skipped > 0 ? ` (and ${missed.skipped} earlier)` : '';
     this.o.host.post(s.dest, s.avatar, `Schedule #${s.id} skipped its run of ${at}${earlier}: mindlink was down, and it is more than an hour late.`);
   }
 
-  /** Set the scheduled goal, or say in one line why not. */
-  private apply(s: Schedule): void {
+  /** Set the scheduled goal of the run of `slot`, or say in one line why not. */
+  private apply(s: Schedule, slot: Date): void {
     const { host, store } = this.o;
     const avatar = store.state.data.avatars.find((a) => a.name === s.avatar);
     if (!avatar) {
@@ -283,7 +283,7 @@ export class Scheduler {
       say(`Schedule #${s.id} parked for later: ${goal}. I'm on an owner goal (${plainGoal(current.text, 80)}) and take it up after.`);
       return;
     }
-    host.setGoal(avatar.name, s.goal, s.createdBy);
+    host.setGoal(avatar.name, s.goal, s.createdBy, { id: s.id, slot: slot.toISOString() });
     say(`New goal from ${who} (schedule #${s.id}): ${s.goal}.`);
   }
 }

@@ -43,7 +43,7 @@ export async function startMindlink(
   dataDir: string,
   env: Record<string, string> = {},
   bridgeOptions: Partial<DiscordBridgeOptions> = {},
-  engineScript: Script = script,
+  more: { script?: Script; now?: () => Date } = {},
 ): Promise<Running> {
   const config = parseConfig({
     DATA_DIR: dataDir,
@@ -62,7 +62,8 @@ export async function startMindlink(
     commands: createDispatcher(),
     log,
     games,
-    engines: () => new TestEngine(engineScript),
+    engines: () => new TestEngine(more.script ?? script),
+    ...(more.now ? { now: more.now } : {}),
     // Goals here cannot be checked against a world; the engine's word is taken.
     checkGoal: () => ({ checkable: false }),
   });
