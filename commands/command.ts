@@ -40,7 +40,13 @@ export interface CommandContext {
  * };
  */
 export interface Command<S extends z.ZodObject = z.ZodObject> {
+  /**
+   * The command's name (`play`), or two words for one command of a group (`avatar create`): typed as
+   * `/avatar create …`, offered on Discord as the sub-command `create` of `/avatar`.
+   */
   name: string;
+  /** For a command of a group: what the group does, for the command menus (the same on each of its commands). */
+  groupDescription?: string;
   /** One line, shown in /help and in the platform's command menu (≤ 100 chars); it does not repeat the usage. */
   description: string;
   /** Usage after the name, e.g. `<text> [avatar]`. */

@@ -46,8 +46,9 @@ export const help: Command<typeof options> = {
   async run({ host, chat, commands }, { topic }) {
     const all = commands.filter((c) => mayRun(c, host, chat) && (!c.llmOnly || host.llm().offered)).map((c) => ({ name: c.name, line: `/${c.name}${c.usage ? ` ${c.usage}` : ''} — ${c.description}` }));
     const wanted = topic?.trim().replace(/^\//, '').split(/\s+/)[0]?.toLowerCase().slice(0, 32);
-    const one = wanted ? all.find((c) => c.name === wanted) : undefined;
-    if (one) return { avatar: null, text: one.line };
+    // `/help avatar` shows every command of the group (`/avatar create`, `/avatar remove` …).
+    const some = wanted ? all.filter((c) => c.name === wanted || c.name.startsWith(`${wanted} `)) : [];
+    if (some.length > 0) return { avatar: null, text: some.map((c) => c.line).join('\n') };
     const lines = [
       ...(wanted ? [`There is no /${wanted} command you can use here; these are the ones you can.`] : []),
       ...intro(host, chat),

@@ -6,6 +6,8 @@ import type { Platform } from '../src/chat.ts';
 import type { CommandDispatcher } from '../src/command-host.ts';
 import type { Command } from './command.ts';
 import { avatar } from './avatar.ts';
+import { avatarRemove } from './avatar-remove.ts';
+import { avatarRename } from './avatar-rename.ts';
 import { avatars } from './avatars.ts';
 import { digest } from './digest.ts';
 import { direction } from './direction.ts';
@@ -45,6 +47,8 @@ export const commands: readonly Command[] = [
   unpark,
   avatars,
   avatar,
+  avatarRemove,
+  avatarRename,
   link,
   unlink,
   share,
@@ -69,6 +73,23 @@ export const commands: readonly Command[] = [
  */
 export function commandList(platform: Platform, opts: { llm?: boolean } = {}): Command[] {
   return commands.filter((c) => (!c.platforms || c.platforms.includes(platform)) && (opts.llm !== false || !c.llmOnly));
+}
+
+/**
+ * One command menu entry per typed name: the commands of a group (`avatar create`, `avatar remove`)
+ * become one entry (`avatar`) with the group's description, as Telegram's menu wants them.
+ *
+ * @example
+ * menuEntries(commandList('telegram')) // → [{ name: 'play', description: 'Start …' }, …, { name: 'avatar', description: 'Create, remove or rename an avatar' }, …]
+ */
+export function menuEntries(list: readonly Command[]): { name: string; description: string }[] {
+  const out: { name: string; description: string }[] = [];
+  for (const c of list) {
+    const [head = c.name, sub] = c.name.split(' ');
+    if (out.some((e) => e.name === head)) continue;
+    out.push({ name: head, description: sub ? (c.groupDescription ?? c.description) : c.description });
+  }
+  return out;
 }
 
 /**

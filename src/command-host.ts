@@ -5,6 +5,7 @@
  * comes only from {@link CommandHost.watch} or {@link CommandHost.control},
  * and admin-only acts check the sender themselves.
  */
+import { relative } from 'node:path';
 import type { AvatarManager, AvatarUsage } from './avatars/manager.ts';
 import { llmSetupProblem, type Config } from './config.ts';
 import type { EngineKind } from './engines/engine.ts';
@@ -72,6 +73,24 @@ export interface ControlledAvatar extends WatchedAvatar {
    * or when the engine cannot be built (the llm engine not configured).
    */
   setEngine(kind: EngineKind): Promise<void>;
+  /**
+   * Its owner or an admin removes it (a pilot steers an avatar, it does not end it): it stops and leaves
+   * the game, is unlinked everywhere, its schedules go, and its files are kept a week in `DATA_DIR/removed/`.
+   * With `confirmed` false only the right is checked (UserError otherwise) and null returned.
+   */
+  remove(confirmed: boolean): Promise<AvatarRemoved | null>;
+  /** Its owner or an admin renames it while it is stopped, to a name Minecraft accepts; the new name. Throws UserError otherwise. */
+  rename(to: string): Promise<string>;
+}
+
+/** What removing an avatar did. */
+export interface AvatarRemoved {
+  /** Where its files are kept for a week, relative to DATA_DIR (`removed/steve-…`). */
+  keptIn: string;
+  /** How many chats it was linked to. */
+  unlinked: number;
+  /** How many of its schedules went. */
+  schedules: number;
 }
 
 /** The llm engine as configured, for /engine, /usage and /status. */
@@ -185,23 +204,42 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     usage: () => avatars.usage(record.name),
     downReason: () => avatars.downReason(record.name),
   });
-  const controlled = (chat: ChatContext, record: Avatar): ControlledAvatar => ({
-    ...watched(chat, record),
-    play: () => avatars.play(record.name),
-    stop: () => avatars.stop(record.name),
-    setGoal: (text) => {
-      const by = people.ensurePerson(chat.from, chat.fromName);
-      return avatars.setGoal(record.name, text, by.id, { writtenAt: chat.sentAt, byName: people.personName(by.id) });
-    },
-    unpark: (which) => avatars.unpark(record.name, which),
-    link: (mode) => links.link(record.name, chat.dest, mode, chat.guild),
-    unlink: () => links.unlink(record.name, chat.dest),
-    async setEngine(kind) {
+  const controlled = (chat: ChatContext, record: Avatar): ControlledAvatar => {
+    const ownerOrAdmin = (what: string): void => {
       const role = people.roleFor(chat, record);
-      if (role !== 'owner' && role !== 'admin') throw new UserError('not_allowed', `Only ${record.name}'s owner or an admin can change its engine.`, record.name);
-      await avatars.switchEngine(record.name, kind);
-    },
-  });
+      if (role !== 'owner' && role !== 'admin') throw new UserError('not_allowed', `Only ${record.name}'s owner or an admin can ${what}.`, record.name);
+    };
+    return {
+      ...watched(chat, record),
+      play: () => avatars.play(record.name),
+      stop: () => avatars.stop(record.name),
+      setGoal: (text) => {
+        const by = people.ensurePerson(chat.from, chat.fromName);
+        return avatars.setGoal(record.name, text, by.id, { writtenAt: chat.sentAt, byName: people.personName(by.id) });
+      },
+      unpark: (which) => avatars.unpark(record.name, which),
+      link: (mode) => links.link(record.name, chat.dest, mode, chat.guild),
+      unlink: () => links.unlink(record.name, chat.dest),
+      async setEngine(kind) {
+        ownerOrAdmin('change its engine');
+        await avatars.switchEngine(record.name, kind);
+      },
+      async remove(confirmed) {
+        ownerOrAdmin('remove it');
+        if (!confirmed) return null;
+        const schedulesGone = schedules.avatarRemoved(record.name);
+        const { keptIn, unlinked } = await avatars.remove(record.name);
+        return { keptIn: relative(config.DATA_DIR, keptIn), unlinked, schedules: schedulesGone };
+      },
+      async rename(to) {
+        ownerOrAdmin('rename it');
+        const from = record.name;
+        await avatars.rename(from, to);
+        schedules.avatarRenamed(from, to);
+        return record.name;
+      },
+    };
+  };
   return {
     watch: (chat, name) => watched(chat, people.resolveAvatar(chat, name)),
     control: (chat, name) => controlled(chat, people.controlledAvatar(chat, name)),

@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import { AvatarManager } from './avatars/manager.ts';
+import { purgeRemoved } from './avatars/retire.ts';
 import { seedStore } from './avatars/seed.ts';
 import type { Bridge } from './chat.ts';
 import { createCommandHost, type CommandDispatcher } from './command-host.ts';
@@ -81,6 +82,9 @@ export class Mindlink {
     const store = await Store.open(config.DATA_DIR, { log, ...opts.store });
     const outbox = new Outbox(store);
     seedStore(store, config, now());
+    // Removed avatars' folders are kept a week (README "Commands").
+    const purged = await purgeRemoved(config.DATA_DIR, now());
+    if (purged.length > 0) log.info({ purged }, 'removed avatars deleted after a week');
     const people = new People(store, config.ADMINS);
     const pairing = new Pairing(store, people, log, config);
     const links = new Links(store, outbox, log, now);

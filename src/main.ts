@@ -6,7 +6,7 @@
 import { ConsoleBridge } from '../bridges/console.ts';
 import { DiscordBridge } from '../bridges/discord/discord-bridge.ts';
 import { TelegramBridge } from '../bridges/telegram/telegram-bridge.ts';
-import { commandList, createDispatcher } from '../commands/index.ts';
+import { commandList, createDispatcher, menuEntries } from '../commands/index.ts';
 import { createSkillRegistry } from '../skills/index.ts';
 import { Reflexes } from '../skills/reflexes.ts';
 import { loadConfig, type Config } from './config.ts';
@@ -96,7 +96,7 @@ async function main(): Promise<void> {
       token: config.TELEGRAM_TOKEN,
       apiRoot: config.TELEGRAM_API_ROOT,
       log: log.child({ bridge: 'telegram' }),
-      commands: commandList('telegram', { llm }).map((c) => ({ name: c.name, description: c.description })),
+      commands: menuEntries(commandList('telegram', { llm })),
       nameOf: (identity) => running.people.personOf(identity)?.name,
     });
     const started = core.addBridge(telegram, { perChatIntervalMs: 1000, groupPerMinute: 20, globalPerSecond: 30, coalesce: true });

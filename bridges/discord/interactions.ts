@@ -12,7 +12,7 @@ import type { BridgeHost, ChatContext, CommandAnswer } from '../../src/chat.ts';
 import type { Logger } from '../../src/logger.ts';
 import { splitMessage } from '../../src/outbox/split.ts';
 import { DISCORD_MAX_MESSAGE_LENGTH, POST_FLAGS, escapeMaskedLinks } from './format.ts';
-import { optionValues } from './slash.ts';
+import { commandNameOf, optionValues } from './slash.ts';
 
 /** Most suggestions Discord shows for an autocompleted option. */
 const MAX_SUGGESTIONS = 25;
@@ -42,7 +42,8 @@ export async function answerSlashCommand(
   chat: ChatContext,
   opts: { deferAfterMs: number; announces: (name: string) => boolean },
 ): Promise<void> {
-  const answering = host.answerCommand({ ...chat, name: interaction.commandName, options: optionValues(interaction.options.data) });
+  const name = commandNameOf(interaction.commandName, interaction.options.data);
+  const answering = host.answerCommand({ ...chat, name, options: optionValues(interaction.options.data) });
   let timer: NodeJS.Timeout | undefined;
   const slow = new Promise<'slow'>((resolve) => {
     // 0 or less: defer every command at once.
@@ -57,7 +58,7 @@ export async function answerSlashCommand(
     for (const part of parts.slice(1)) await interaction.followUp(replyOptions(part, ephemeral));
     return;
   }
-  const publicDefer = opts.announces(interaction.commandName);
+  const publicDefer = opts.announces(name);
   await interaction.deferReply(publicDefer ? {} : { flags: MessageFlags.Ephemeral });
   const answer = await answering;
   const { parts, ephemeral } = shape(answer);

@@ -15,6 +15,7 @@ import { addDirection } from '../loop/directions.ts';
 import { GoalLoop, type DisplayState, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
 import type { GoalOrigin } from '../loop/goal-store.ts';
 import { TaskFile } from '../loop/task-file.ts';
+import { forgetAvatar, moveToRemoved, purgeRemoved, renameFolder, renameInRecord, renameInState, takeHistory } from './retire.ts';
 import { newAvatarRecord, type Avatar, type GoalRecordEntry, type ParkedGoal, type Store, type Usage } from '../store/store.ts';
 
 /** What the manager is built from. */
@@ -182,12 +183,18 @@ export class AvatarManager {
     return this.displayState(name) === 'waiting' ? this.runtime(name).game.downReason : undefined;
   }
 
-  /** Create an avatar (stopped until play), owned by `ownerId`; nothing is stored if its engine or game cannot be built. */
-  async create(name: string, ownerId: string, opts: { server?: string; engine?: Avatar['engine'] }): Promise<Avatar> {
+  /** Throw unless `name` is a name Minecraft accepts that no other avatar than `self` has. */
+  private checkName(name: string, self?: Avatar): void {
     if (!/^[A-Za-z0-9_]{3,16}$/.test(name)) {
       throw new UserError('bad_name', 'An avatar name is 3–16 letters, digits or _ (it is its Minecraft name).');
     }
-    if (this.get(name)) throw new UserError('name_taken', `There is already an avatar called ${name}.`);
+    const other = this.get(name);
+    if (other && other !== self) throw new UserError('name_taken', `There is already an avatar called ${other.name}.`);
+  }
+
+  /** Create an avatar (stopped until play), owned by `ownerId`; nothing is stored if its engine or game cannot be built. */
+  async create(name: string, ownerId: string, opts: { server?: string; engine?: Avatar['engine'] }): Promise<Avatar> {
+    this.checkName(name);
     const servers = this.d.store.state.data.servers;
     const server = opts.server ?? servers[0]?.id;
     if (!server || !servers.some((s) => s.id === server)) {
@@ -266,6 +273,55 @@ export class AvatarManager {
     void this.syncTask(name);
     this.runtime(name).loop.directionAdded(added.text);
     return { n: added.n, dropped: dropped.map((d) => d.n) };
+  }
+
+  /** An avatar's live parts are done with: its loop and game stopped, TASK.md written, the engine closed. */
+  private async retireRuntime(name: string): Promise<void> {
+    const rt = this.runtimes.get(name);
+    if (!rt) return;
+    this.runtimes.delete(name);
+    await rt.loop.stop('removed');
+    await rt.game.stop().catch((err: unknown) => this.d.log.warn({ err, avatar: name }, 'leaving the game failed'));
+    await rt.task.idle();
+    rt.engine.close?.();
+  }
+
+  /**
+   * Remove an avatar: it stops and leaves the game; its record goes, with everything that names it
+   * (links, shares of it alone, thought streams, its history in the goal record); its folder moves to
+   * `DATA_DIR/removed/`, its record and history beside it, for a week. Returns that folder and how
+   * many chats it was linked to.
+   */
+  async remove(name: string): Promise<{ keptIn: string; unlinked: number }> {
+    const avatar = this.get(name);
+    if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
+    await this.retireRuntime(avatar.name);
+    const history = this.d.store.record.update((r) => takeHistory(r, avatar.name));
+    const unlinked = this.d.store.state.update((s) => forgetAvatar(s, avatar.name));
+    const keptIn = await moveToRemoved(this.d.config.DATA_DIR, avatar, history, this.d.now());
+    const purged = await purgeRemoved(this.d.config.DATA_DIR, this.d.now());
+    this.d.log.info({ avatar: avatar.name, keptIn, purged }, 'avatar removed');
+    return { keptIn, unlinked };
+  }
+
+  /**
+   * Give a stopped avatar a new name (one Minecraft accepts, no other avatar's): its record, links,
+   * shares, thought streams, history and folder follow. In the game it is a new player.
+   */
+  async rename(from: string, to: string): Promise<Avatar> {
+    const avatar = this.get(from);
+    if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${from}".`);
+    this.checkName(to, avatar);
+    if (this.isPlaying(avatar.name)) {
+      throw new UserError('still_playing', `Stop ${avatar.name} first (/stop ${avatar.name}): only a stopped avatar can be renamed.`, avatar.name);
+    }
+    const old = avatar.name;
+    await this.retireRuntime(old);
+    await renameFolder(this.d.config.DATA_DIR, old, to);
+    this.d.store.record.update((r) => renameInRecord(r, old, to));
+    this.d.store.state.update((s) => renameInState(s, old, to));
+    this.runtime(to);
+    return avatar;
   }
 
   /** Give an avatar to another person. */

@@ -58,6 +58,10 @@ export interface ScheduleDesk {
   digest(chat: ChatContext): DigestView;
   /** `/digest on [HH:MM]` / `/digest off`. */
   setDigest(chat: ChatContext, on: boolean, time?: string): DigestView;
+  /** An avatar was removed (its owner's or an admin's right checked by the caller): its schedules go. Returns how many. */
+  avatarRemoved(avatar: string): number;
+  /** An avatar was renamed: its schedules follow it. */
+  avatarRenamed(from: string, to: string): void;
 }
 
 /**
@@ -132,6 +136,8 @@ export function createScheduleDesk({ scheduler, people, store }: { scheduler: Sc
       return { zone: resolved.value, schedules: scheduler.list().filter((s) => s.createdBy === person.id).map((s) => s.id) };
     },
     digest: digestView,
+    avatarRemoved: (avatar) => scheduler.avatarRemoved(avatar),
+    avatarRenamed: (from, to) => scheduler.avatarRenamed(from, to),
     setDigest(chat, on, time) {
       const before = digestView(chat);
       if (!on) {

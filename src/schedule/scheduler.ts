@@ -174,6 +174,31 @@ export class Scheduler {
     return s;
   }
 
+  /** An avatar was removed: its schedules go (and their jobs). Returns how many. */
+  avatarRemoved(avatar: string): number {
+    const gone = this.file.data.schedules.filter((s) => s.avatar === avatar);
+    for (const s of gone) this.remove(s.id);
+    return gone.length;
+  }
+
+  /** An avatar was renamed: its schedules, and the minutes it played (what digests count from), follow it. */
+  avatarRenamed(from: string, to: string): void {
+    const move = <T>(counters: Record<string, T>): void => {
+      const value = counters[from];
+      if (value === undefined) return;
+      counters[to] = value;
+      delete counters[from];
+    };
+    this.file.update((f) => {
+      for (const s of f.schedules) if (s.avatar === from) s.avatar = to;
+      move(f.played);
+      for (const d of f.digests) {
+        move(d.mark.played);
+        move(d.mark.usage);
+      }
+    });
+  }
+
   /** One schedule by id. */
   get(id: number): Schedule | undefined {
     return this.file.data.schedules.find((s) => s.id === id);

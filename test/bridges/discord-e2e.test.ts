@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandList } from '../../commands/index.ts';
+import { commandList, menuEntries } from '../../commands/index.ts';
 import { FakeDiscord, Permission, option, type FakeChannel, type FakeGuild, type FakeRole, type FakeUser, type SentMessage } from '../fakes/discord-api.ts';
 import { startMindlink, TOKEN, type Running } from './discord-helpers.ts';
 
@@ -54,13 +54,13 @@ describe('mindlink over Discord (real core, real discord.js, fake Discord)', () 
 
   it('GIVEN a start THEN the slash commands are exactly those of commands/, globally and in the dev guild', async () => {
     // No LLM_MODEL here: /engine and /usage are not offered, as /help does not list them.
-    const names = commandList('discord', { llm: false }).map((c) => c.name);
+    const names = menuEntries(commandList('discord', { llm: false })).map((c) => c.name);
     expect((await fake.waitForCommands('global')).map((c) => c.name)).toEqual(names);
     expect((await fake.waitForCommands(home)).map((c) => c.name)).toEqual(names);
   });
 
   it('GIVEN the admin THEN /avatar create, /link, /play, /status, /goal and /stop work as slash commands', async () => {
-    const created = await fake.slash({ user: alice, channel: general, name: 'avatar', options: [option.string('action', 'create'), option.string('name', 'steve')] }).reply();
+    const created = await fake.slash({ user: alice, channel: general, name: 'avatar', options: [option.subcommand('create', [option.string('name', 'steve')])] }).reply();
     expect(created).toMatchObject({ ephemeral: false });
     expect(created.content).toMatch(/^\[steve\] Created steve on embedded/);
     const played = await fake.slash({ user: alice, channel: general, name: 'play', options: [option.string('avatar', 'steve')] }).reply();
@@ -124,7 +124,7 @@ describe('mindlink over Discord (real core, real discord.js, fake Discord)', () 
 
   it('GIVEN an avatar the guild neither links nor shares THEN a member learns nothing about it', async () => {
     const dm = fake.dmChannel(alice);
-    expect((await slash(alice, dm, 'avatar', [option.string('action', 'create'), option.string('name', 'alex')])).content).toMatch(/^\[alex\] Created alex/);
+    expect((await slash(alice, dm, 'avatar', [option.subcommand('create', [option.string('name', 'alex')])])).content).toMatch(/^\[alex\] Created alex/);
     const unknown = await slash(carol, general, 'status', [option.string('avatar', 'alex')]);
     const missing = await slash(carol, general, 'status', [option.string('avatar', 'nobody')]);
     expect(unknown).toMatchObject({ ephemeral: true });

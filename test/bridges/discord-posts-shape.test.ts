@@ -46,7 +46,7 @@ describe('the shape of posts on Discord', () => {
     general = fake.addChannel(home, 'general');
     dir = await mkdtemp(join(tmpdir(), 'mindlink-dc-shape-'));
     ml = await startMindlink(fake, dir, { ADMINS: `discord:${alice.id}` }, {}, { script });
-    await fake.slash({ user: alice, channel: general, name: 'avatar', options: [option.string('action', 'create'), option.string('name', 'lia')] }).reply();
+    await fake.slash({ user: alice, channel: general, name: 'avatar', options: [option.subcommand('create', [option.string('name', 'lia')])] }).reply();
     await fake.slash({ user: alice, channel: general, name: 'play', options: [option.string('avatar', 'lia')] }).reply();
   });
 

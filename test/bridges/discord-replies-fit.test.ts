@@ -53,7 +53,7 @@ describe('replies that fit the reader', () => {
     general = fake.addChannel(home, 'general');
     dir = await mkdtemp(join(tmpdir(), 'mindlink-dc-fit-'));
     ml = await startMindlink(fake, dir, { ADMINS: `discord:${alice.id}` });
-    await slash(alice, general, 'avatar', [option.string('action', 'create'), option.string('name', 'steve')]);
+    await slash(alice, general, 'avatar', [option.subcommand('create', [option.string('name', 'steve')])]);
     await slash(alice, general, 'play', [option.string('avatar', 'steve')]);
     await slash(alice, general, 'share', [option.role('role', pilots), option.string('avatar', 'steve')]);
   });

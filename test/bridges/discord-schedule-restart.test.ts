@@ -34,7 +34,7 @@ describe('a restart with a scheduled run and an older message', () => {
     general = fake.addChannel(home, 'general');
     dir = await mkdtemp(join(tmpdir(), 'mindlink-dc-sched-restart-'));
     ml = await startMindlink(fake, dir, env(), {}, { script });
-    await fake.slash({ user: alice, channel: general, name: 'avatar', options: [option.string('action', 'create'), option.string('name', 'steve')] }).reply();
+    await fake.slash({ user: alice, channel: general, name: 'avatar', options: [option.subcommand('create', [option.string('name', 'steve')])] }).reply();
     await fake.slash({ user: alice, channel: general, name: 'play', options: [option.string('avatar', 'steve')] }).reply();
   });
 

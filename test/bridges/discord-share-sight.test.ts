@@ -45,7 +45,7 @@ describe('what a guild share shows', () => {
     random = fake.addChannel(home, 'random');
     dir = await mkdtemp(join(tmpdir(), 'mindlink-dc-sight-'));
     ml = await startMindlink(fake, dir, { ADMINS: `discord:${alice.id}` });
-    await slash(alice, general, 'avatar', [option.string('action', 'create'), option.string('name', 'steve')]);
+    await slash(alice, general, 'avatar', [option.subcommand('create', [option.string('name', 'steve')])]);
     await slash(alice, general, 'play', [option.string('avatar', 'steve')]);
     const m = fake.sendMessage({ channel: general, author: alice, content: SECRET });
     expect((await fake.waitForPost((p) => p.body.message_reference?.message_id === m.id)).content).toBe('[steve] Noted as direction #1.');
