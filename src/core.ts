@@ -6,6 +6,8 @@
  */
 import type { Logger } from 'pino';
 import { AvatarManager } from './avatars/manager.ts';
+import { avatarsOn } from './avatars/moves.ts';
+import { purgeRemoved } from './avatars/retire.ts';
 import { seedStore } from './avatars/seed.ts';
 import type { Bridge } from './chat.ts';
 import { createCommandHost, type CommandDispatcher } from './command-host.ts';
@@ -93,6 +95,9 @@ export class Mindlink {
     const store = await Store.open(config.DATA_DIR, { log, ...opts.store });
     const outbox = new Outbox(store);
     seedStore(store, config, now());
+    // Removed avatars' folders are kept a week (README "Commands").
+    const purged = await purgeRemoved(config.DATA_DIR, now());
+    if (purged.length > 0) log.info({ purged }, 'removed avatars deleted after a week');
     const people = new People(store, config.ADMINS);
     const pairing = new Pairing(store, people, log, config);
     const links = new Links(store, outbox, log, now);
@@ -120,8 +125,8 @@ export class Mindlink {
       now,
     });
     const relay = new SignInRelay({ store, poster, openDm: (identity) => couriers.openDm(identity), enabled: (platform) => poster.enabled(platform), log: log.child({ module: 'sign-in' }) });
-    const registry = new ServerRegistry({ store, config, now, avatarsOn: (id) => avatars.onServer(id), embedded: () => opts.games.embedded?.() });
-    const servers = createServerDesk({ registry, people, avatars });
+    const registry = new ServerRegistry({ store, config, now, avatarsOn: (id) => avatarsOn(avatars, id), embedded: () => opts.games.embedded?.() });
+    const servers = createServerDesk({ registry, people, avatars, store });
     const schedules = new Scheduler({
       store,
       log: log.child({ module: 'schedule' }),
@@ -129,7 +134,9 @@ export class Mindlink {
       host: {
         isPlaying: (name) => avatars.isPlaying(name),
         inGame: (name) => ['choosing', 'working', 'wrapup'].includes(avatars.displayState(name)),
-        setGoal: (name, text, personId) => avatars.setGoal(name, text, personId),
+        setGoal: (name, text, personId, run) => {
+          avatars.setGoal(name, text, personId, { schedule: run });
+        },
         parkGoal: (name, text, personId, reason) => avatars.parkGoal(name, text, personId, reason),
         post: (dest, avatar, text) => poster.to(dest, avatar, text),
       },
@@ -153,7 +160,7 @@ export class Mindlink {
     const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, registry, web, dashboard, couriers, opts.games);
     await avatars.resumeAll();
     // After the avatars resumed: a run missed while mindlink was down is made up (or skipped) now.
-    await schedules.start();
+    await schedules.start(now());
     await store.flush();
     return core;
   }

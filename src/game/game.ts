@@ -130,6 +130,10 @@ export interface GameProvider {
   create(avatar: { readonly name: string }, server: GameServer, log: Logger): AvatarGame;
   /** The avatar is done with a game (moved to another server, removed): what the provider attached to it stops. */
   release?(game: AvatarGame): void;
+  /** An avatar was renamed: what the provider keeps of it (sign-in tokens, passwords) follows the name. */
+  renamed?(from: string, to: string): void;
+  /** An avatar was removed: what the provider keeps of it (sign-in tokens, passwords) is deleted. */
+  forget?(name: string): void;
   /** Where the embedded world listens, while it runs. */
   embedded?(): { port: number; version: string } | undefined;
   /** Stop whatever the provider started (the embedded world). */

@@ -12,6 +12,7 @@ import { UserError } from '../errors.ts';
 import type { AvatarGame, GameProvider } from './game.ts';
 import { EMBEDDED_CAPABILITIES, MineflayerGame, VANILLA_CAPABILITIES } from './mineflayer-game.ts';
 import { PasswordBook } from './passwords.ts';
+import { forgetAccount, renameAccount } from './private-file.ts';
 import { MicrosoftSignIn } from './sign-in.ts';
 import { WorldSupervisor } from './world-supervisor.ts';
 
@@ -80,6 +81,8 @@ export async function createGameProvider(config: Config, log: Logger, opts: Game
       attached.get(game)?.stop();
       attached.delete(game);
     },
+    renamed: (from, to) => renameAccount(accounts, from, to),
+    forget: (name) => forgetAccount(accounts, name),
     embedded: () => (world ? { port: world.port, version: world.version } : undefined),
     async close() {
       for (const a of attached.values()) a.stop();

@@ -43,7 +43,7 @@ describe('GIVEN a Minecraft server "survival" beside the embedded world, over Di
     fake.addMember(home, bob, { roles: [pilots] });
     general = fake.addChannel(home, 'general');
     dir = await mkdtemp(join(tmpdir(), 'mindlink-dcsrv-'));
-    ml = await startMindlink(fake, dir, { ADMINS: `discord:${alice.id}`, DISCORD_GUILD_ID: home.id }, {}, provider);
+    ml = await startMindlink(fake, dir, { ADMINS: `discord:${alice.id}`, DISCORD_GUILD_ID: home.id }, {}, { games: provider });
     // /server add pings a real server; the games here are stand-ins, so the entry is stored as it would be.
     ml.core.store.state.update((s) => s.servers.push({ id: 'survival', host: 'play.example.net', port: 25565, version: '1.21.4', auth: 'microsoft', onlineMode: true }));
   });
@@ -55,15 +55,15 @@ describe('GIVEN a Minecraft server "survival" beside the embedded world, over Di
   });
 
   it('GIVEN survival shared with the pilot role THEN its avatars now and later are piloted, and one moved away is not', async () => {
-    expect((await slash(alice, general, 'avatar', [option.string('action', 'create'), option.string('name', 'zed'), option.string('server', 'survival')])).content).toMatch(/^\[zed\] Created zed on survival/);
+    expect((await slash(alice, general, 'avatar', [option.subcommand('create', [option.string('name', 'zed'), option.string('server', 'survival')])])).content).toMatch(/^\[zed\] Created zed on survival/);
     const shared = await slash(alice, general, 'share', [option.role('role', pilots), option.string('server', 'Survival')]);
-    expect(shared.content).toBe(`Shared every avatar on survival (present and future) with <@&${pilots.id}>: members with that role may control them from this server's channels; everyone here may ask questions and see /status.`);
+    expect(shared.content).toBe(`Shared every avatar on survival (present and future) with <@&${pilots.id}>: members with that role may control them from this server's channels; others may ask questions and see /status in the channels they are linked to.`);
     expect(await slash(bob, general, 'goal', [option.string('text', 'dig'), option.string('avatar', 'zed')])).toMatchObject({ content: "[zed] New goal from bob: dig. I'm stopped: /play zed starts me." });
     // Created after the share: piloted too.
-    await slash(alice, general, 'avatar', [option.string('action', 'create'), option.string('name', 'yan'), option.string('server', 'survival')]);
+    await slash(alice, general, 'avatar', [option.subcommand('create', [option.string('name', 'yan'), option.string('server', 'survival')])]);
     expect(await slash(bob, general, 'goal', [option.string('text', 'dig'), option.string('avatar', 'yan')])).toMatchObject({ content: "[yan] New goal from bob: dig. I'm stopped: /play yan starts me." });
     // Moved to the embedded world: no longer the share's.
-    expect((await slash(alice, general, 'avatar', [option.string('action', 'move'), option.string('name', 'yan'), option.string('server', 'embedded')])).content).toMatch(/^\[yan\] Moved yan to embedded \(this machine/);
+    expect((await slash(alice, general, 'avatar', [option.subcommand('move', [option.string('name', 'yan'), option.string('server', 'embedded')])])).content).toMatch(/^\[yan\] Moved yan to embedded \(this machine/);
     expect(await slash(bob, general, 'goal', [option.string('text', 'dig'), option.string('avatar', 'yan')])).toMatchObject({ ephemeral: true, content: "[yan] You can't control yan: ask its owner." });
     // Servers are for admins.
     expect(await slash(bob, general, 'servers')).toMatchObject({ ephemeral: true, content: 'Only an admin can manage servers.' });

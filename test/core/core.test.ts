@@ -247,8 +247,9 @@ describe('rights', () => {
     expect(await helpOf(tg('telegram:5', '', 'telegram:-100'))).toEqual(['/status', '/direction', '/avatars', '/owner', '/web', '/pair', '/help']);
     const consoleChat: InboundMessage = { platform: 'console', from: 'console:local', fromName: 'console', dest: 'console', chatKind: 'console', messageId: null, text: '' };
     const admin = await r.core.router.runCommand({ ...consoleChat, name: 'help', argsText: '' }).then(() => r.core.outbox.all().at(-1)?.text ?? '');
-    expect(admin).toMatch(/^\/avatar create <name> \[server\] \[engine\] \| move <name> <server> — Create an avatar, stopped until \/play, or move a stopped one to another server \(admins\)$/m);
-    expect(admin).toMatch(/^\/server add <name> <host\[:port\]> \[version\] \[auth:offline\|microsoft\] \| remove <name> \| test <name> — Add, remove or test a Minecraft server \(admins\)$/m);
+    expect(admin).toMatch(/^\/avatar create <name> \[server\] \[engine\] — Create an avatar, stopped until \/play \(admins\)$/m);
+    expect(admin).toMatch(/^\/avatar move <name> <server> — Move a stopped avatar to another Minecraft server \(admins\)$/m);
+    expect(admin).toMatch(/^\/server add <name> <host\[:port\]> \[version\] \[auth:offline\|microsoft\] — Add a Minecraft server once a ping finds it playable \(admins\)$/m);
     for (const line of admin.split('\n').filter((l) => l.startsWith('/'))) {
       const [usage, description] = line.split(' — ');
       expect(description, line).not.toContain(usage);
