@@ -38,9 +38,13 @@ export const ConfigSchema = z.object({
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .pipe(z.array(identity)),
 
-  MC_HOST: z.string().optional(),
+  /** An external server added at start as the default server (`default`); the embedded world runs beside it. */
+  MC_HOST: z.string().trim().min(1).max(253).optional(),
   MC_PORT: port.optional(),
-  MC_VERSION: z.string().regex(/^1\.\d+(\.\d+)?$/, 'must be a Minecraft version like 1.21.4').default('1.21.4'),
+  /** The version of `MC_HOST` (found by a status ping when unset), or of the embedded world when there is no `MC_HOST`. */
+  MC_VERSION: z.string().regex(/^(1\.\d+(\.\d+)?|\d{2}\.\d+(\.\d+)?)$/, 'must be a Minecraft version like 1.21.4').optional(),
+  /** The embedded world (on by default; `off` leaves only the servers added by `MC_HOST` or `/server add`). */
+  EMBEDDED: onOff.default(true),
 
   TELEGRAM_TOKEN: z.string().regex(/^\d+:[A-Za-z0-9_-]+$/, 'must look like 123456:ABC-DEF…').optional(),
   TELEGRAM_API_ROOT: url.default('https://api.telegram.org'),
@@ -65,6 +69,16 @@ export const ConfigSchema = z.object({
   LLM_BUDGET_CHARS: z.coerce.number().int().min(4000).max(1_000_000).default(16_000),
   /** How long one request may take (ms) before it is retried. */
   LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
+
+  /** The web dashboard (README "The dashboard"), served by mindlink itself. */
+  WEB: onOff.default(true),
+  /** The address the dashboard listens on; loopback unless set otherwise. */
+  WEB_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  /**
+   * The dashboard's port; 0 picks a free one (the sign-in links carry the port in use). Unset: 4780, or a
+   * free one when 4780 is taken.
+   */
+  WEB_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 
   /** Base delay between automatic turns (ms). */
   LOOP_PACE_MS: z.coerce.number().int().min(10).default(3000),

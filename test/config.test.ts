@@ -1,8 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadConfig, parseConfig } from '../src/config.ts';
+import { ConfigSchema, loadConfig, parseConfig } from '../src/config.ts';
 import { ConfigError } from '../src/errors.ts';
 
 /** The ConfigError a bad environment gives (fails the test if none is thrown). */
@@ -25,13 +25,13 @@ describe('parseConfig', () => {
       CONSOLE: true,
       ENGINE: 'scripted',
       ADMINS: [],
-      MC_VERSION: '1.21.4',
+      EMBEDDED: true,
       TELEGRAM_API_ROOT: 'https://api.telegram.org',
       LLM_BASE_URL: 'https://api.openai.com/v1',
       LOOP_PACE_MS: 3000,
       LOOP_MAX_PACE_MS: 60_000,
     });
-    for (const key of ['MC_HOST', 'MC_PORT', 'TELEGRAM_TOKEN', 'DISCORD_TOKEN', 'DISCORD_API_URL', 'DISCORD_GUILD_ID', 'LLM_API_KEY'] as const) {
+    for (const key of ['MC_HOST', 'MC_PORT', 'MC_VERSION', 'TELEGRAM_TOKEN', 'DISCORD_TOKEN', 'DISCORD_API_URL', 'DISCORD_GUILD_ID', 'LLM_API_KEY'] as const) {
       expect(config[key]).toBeUndefined();
     }
   });
@@ -190,5 +190,21 @@ describe('loadConfig', () => {
     vi.stubEnv('MC_PORT', '');
     expect(() => loadConfig(envFile)).toThrow(ConfigError);
     expect(() => loadConfig(envFile)).toThrow(/MC_PORT/);
+  });
+});
+
+describe('.env.example', () => {
+  it('GIVEN the config schema THEN .env.example lists exactly its keys, each with a comment, and says nothing is missing from this build', async () => {
+    const text = await readFile(new URL('../.env.example', import.meta.url), 'utf8');
+    const keys = [...text.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]);
+    expect([...keys].sort()).toEqual(Object.keys(ConfigSchema.shape).sort());
+    expect(text).not.toMatch(/not in this build/i);
+    const lines = text.split('\n');
+    for (const key of keys) {
+      const i = lines.findIndex((l) => l.startsWith(`${key}=`));
+      // A key is explained by the comment right above it, or is one of a block under one comment.
+      const above = lines.slice(0, i).reverse().find((l) => !/^[A-Z][A-Z0-9_]*=/.test(l));
+      expect(above, key).toMatch(/^# /);
+    }
   });
 });

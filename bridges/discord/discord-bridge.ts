@@ -28,13 +28,15 @@ import { registerSecret, type Logger } from '../../src/logger.ts';
 import { UserError } from '../../src/errors.ts';
 import { remember } from '../../src/bounded-map.ts';
 import { fitParts } from '../../src/outbox/split.ts';
-import type { Destination, Post } from '../../src/store/schema.ts';
+import type { Destination, Identity, Post } from '../../src/store/schema.ts';
 import {
   DISCORD_MAX_MESSAGE_LENGTH,
+  POST_FLAGS,
   allowedMentions,
   channelOf,
   destinationOf,
   discordUserOf,
+  escapeMaskedLinks,
   nonceFor,
 } from './format.ts';
 import { interactionContext } from './context.ts';
@@ -165,7 +167,8 @@ export class DiscordBridge implements Bridge {
     // In a DM the message itself notifies; a mention there would name someone the DM is not with.
     const pinged = (await this.isDm(client, channelId, post)) ? null : discordUserOf(post.ping);
     const mention = pinged ? `<@${pinged}> ` : '';
-    const messages = fitParts(parts, DISCORD_MAX_MESSAGE_LENGTH, prefix.length, mention.length);
+    // Escaped before fitting, so the room counts the escapes too.
+    const messages = fitParts(escapeMaskedLinks(post.text), parts.map(escapeMaskedLinks), DISCORD_MAX_MESSAGE_LENGTH, prefix.length, mention.length);
 
     // Parts an earlier attempt sent (kept in the outbox, so across a restart too) are skipped while they are still the same parts.
     const done = post.sent;
@@ -176,6 +179,7 @@ export class DiscordBridge implements Bridge {
       const body: RESTPostAPIChannelMessageJSONBody = {
         content: `${prefix}${first ? mention : ''}${messages[i] as string}`,
         allowed_mentions: allowedMentions(first ? pinged : null),
+        flags: POST_FLAGS,
         nonce: nonceFor(post, i),
         enforce_nonce: true,
         ...(first && post.replyTo !== null && /^\d+$/.test(post.replyTo)
@@ -205,6 +209,15 @@ export class DiscordBridge implements Bridge {
       this.log.debug({ err: safeError(err), channel: channelId }, 'discord: channel look-up failed');
       return false;
     }
+  }
+
+  /** The DM channel with a user (`discord:<user id>`), opened if new; its destination. */
+  async openDm(user: Identity): Promise<Destination> {
+    const userId = discordUserOf(user);
+    const client = this.client;
+    if (!userId || !client) throw new UserError('no_dm', 'Discord is not connected right now; try again in a moment.');
+    const dm = await client.users.createDM(userId);
+    return destinationOf(dm.id);
   }
 
   /** Open a public thread under a channel (a thought stream); its destination. */

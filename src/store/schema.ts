@@ -41,10 +41,10 @@ export const TypedIdentitySchema = z.string().superRefine((value, ctx) => {
 });
 
 /**
- * A chat destination: `console`, `telegram:<chatId>`, `discord:<channelId>`.
- * (Telegram chat ids of groups are negative: `telegram:-100123`.)
+ * A chat destination: `console`, `telegram:<chatId>`, `discord:<channelId>`, `web:<page id>` (a signed-in
+ * dashboard page). (Telegram chat ids of groups are negative: `telegram:-100123`.)
  */
-export const DestinationSchema = z.string().regex(/^(console|telegram:-?\d+(:\d+)?|discord:\d+)$/);
+export const DestinationSchema = z.string().regex(/^(console|telegram:-?\d+(:\d+)?|discord:\d+|web:[A-Za-z0-9_-]{1,64})$/);
 export type Destination = z.infer<typeof DestinationSchema>;
 
 export const LoopStateSchema = z.enum(['stopped', 'choosing', 'working', 'wrapup']);
@@ -66,6 +66,8 @@ export const GoalSchema = z.object({
   runToken: z.string(),
   /** Tokens spent on this goal so far (metered engines). */
   usage: UsageSchema.optional(),
+  /** Set by this schedule's run of `slot` (ISO): a message written before that time but read only later comes first. */
+  schedule: z.object({ id: z.number().int().positive(), slot: z.string() }).optional(),
 });
 export type Goal = z.infer<typeof GoalSchema>;
 
@@ -134,12 +136,24 @@ export const LinkSchema = z.object({
 });
 export type Link = z.infer<typeof LinkSchema>;
 
+/** A server name: what `/server add` calls it, and what avatars and shares refer to. */
+export const ServerNameSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/);
+
+/** A Minecraft server avatars can play on: the embedded world (`host` null) or an external one. */
 export const ServerSchema = z.object({
   id: z.string(),
   host: z.string().nullable(), // null = embedded
   port: z.number().int().nullable(),
   version: z.string(),
   auth: z.enum(['offline', 'microsoft']),
+  /** What the server said it runs when it was last pinged (`Paper 1.21.4`); absent for the embedded world. */
+  software: z.string().optional(),
+  /** Whether it verifies players with Microsoft (online mode), as last seen; absent when unknown. */
+  onlineMode: z.boolean().optional(),
+  /** The version was given in `/server add` (kept as is), not found by the ping (updated by `/server test`). */
+  versionPinned: z.boolean().optional(),
+  /** When it was added (`/server add`), ISO. */
+  addedAt: z.string().optional(),
 });
 export type Server = z.infer<typeof ServerSchema>;
 

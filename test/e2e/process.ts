@@ -22,10 +22,11 @@ export interface MindlinkProcess {
 }
 
 /** Start mindlink with the given environment (on top of this one, with CONSOLE on). */
-export function startMindlink(env: Record<string, string>, opts: { detached?: boolean } = {}): MindlinkProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+export function startMindlink(env: Record<string, string>, opts: { detached?: boolean; imports?: string[] } = {}): MindlinkProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...(opts.imports ?? []).flatMap((m) => ['--import', m]), 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, CONSOLE: 'on', LOG_LEVEL: 'info', ...env },
+    // The dashboard on a free port: e2e processes run side by side.
+    env: { ...process.env, CONSOLE: 'on', LOG_LEVEL: 'info', WEB_PORT: '0', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: opts.detached ?? false,
   });

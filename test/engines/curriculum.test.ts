@@ -28,9 +28,15 @@ describe('survival curriculum', () => {
     expect(nextSelfGoal(snap, VANILLA, [], [])).toBe('craft a wooden pickaxe');
   });
 
-  it('GIVEN a wooden pickaxe on vanilla THEN it mines stone, then makes stone tools', () => {
-    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), VANILLA, [], [])).toBe('mine 16 stone');
-    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, cobblestone: 20 } }), VANILLA, [], [])).toBe('craft a stone pickaxe');
+  it('GIVEN a wooden pickaxe and sword on vanilla THEN it mines stone, then makes stone tools', () => {
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, wooden_sword: 1 } }), VANILLA, [], [])).toBe('mine 16 stone');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, wooden_sword: 1, cobblestone: 20 } }), VANILLA, [], [])).toBe('craft a stone pickaxe');
+  });
+
+  it('GIVEN a wooden pickaxe THEN where mobs spawn (vanilla, the embedded world) a sword comes next, where none do stone', () => {
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), VANILLA, [], [])).toBe('craft a wooden sword');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), EMBEDDED, [], [])).toBe('craft a wooden sword');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), { ...EMBEDDED, mobs: false }, [], [])).toBe('mine 16 stone');
   });
 
   it('GIVEN hunger on vanilla with food held THEN it eats; on a server without hunger it never does', () => {
@@ -56,12 +62,13 @@ describe('survival curriculum', () => {
     expect(nextSelfGoal(snap, BARE, ['explore'], [])).not.toBe('explore');
   });
 
-  it('GIVEN the embedded world (it crafts) THEN the curriculum goes past the wooden pickaxe: stone, stone tools, a furnace', () => {
+  it('GIVEN the embedded world (it crafts and has mobs) THEN the curriculum goes past the wooden pickaxe: a sword, stone, stone tools, a furnace, iron', () => {
     expect(nextSelfGoal(makeSnapshot(), EMBEDDED, [], [])).toBe('collect 16 logs');
     expect(nextSelfGoal(makeSnapshot({ inventory: { oak_log: 16 } }), EMBEDDED, [], [])).toBe('craft 8 oak planks');
     expect(nextSelfGoal(makeSnapshot({ inventory: { oak_planks: 8, stick: 4, crafting_table: 1 } }), EMBEDDED, [], [])).toBe('craft a wooden pickaxe');
-    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), EMBEDDED, [], [])).toBe('mine 16 stone');
-    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft a stone pickaxe');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), EMBEDDED, [], [])).toBe('craft a wooden sword');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, wooden_sword: 1 } }), EMBEDDED, [], [])).toBe('mine 16 stone');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, wooden_sword: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft a stone pickaxe');
     expect(nextSelfGoal(makeSnapshot({ inventory: { stone_pickaxe: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft a stone sword');
     expect(nextSelfGoal(makeSnapshot({ inventory: { stone_pickaxe: 1, stone_sword: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft a furnace');
     expect(nextSelfGoal(makeSnapshot({ inventory: { stone_pickaxe: 1, stone_sword: 1, furnace: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft an iron pickaxe');
