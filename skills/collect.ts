@@ -15,7 +15,7 @@ import { blocksYielding, countCarried, itemQuery } from './items.ts';
 
 const params = z.object({
   item: z.string().min(1).max(64).describe('block or item name or group: log, oak_log, stone, cobblestone, dirt, sand, gravel, coal…'),
-  count: z.number().int().min(1).max(256).default(1).describe('how many more to gather'),
+  count: z.number().int().min(1).max(256).default(1),
 });
 
 /** How far collect looks for blocks. */

@@ -22,7 +22,7 @@ function remember(bot: Bot): void {
 /** The `explore` skill. */
 export const explore: Skill<typeof params> = {
   id: 'explore',
-  description: 'Walk about distance blocks (default 32) toward ground not visited recently.',
+  description: 'Walk toward ground not visited lately (about distance blocks, default 32).',
   params,
   timeoutMs: 120_000,
   run(game, { distance }, signal) {
