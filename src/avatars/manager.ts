@@ -14,7 +14,13 @@ import type { SkillRegistryFactory } from '../game/skill.ts';
 import { addDirection } from '../loop/directions.ts';
 import { GoalLoop, type DisplayState, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
 import { TaskFile } from '../loop/task-file.ts';
+import { settledWithin } from '../settle.ts';
 import { newAvatarRecord, type Avatar, type GoalRecordEntry, type Store, type Usage } from '../store/store.ts';
+
+/** The longest a stop waits for the loop to halt and the bot to leave before it is answered. */
+const STOP_WAIT_MS = 1000;
+/** The longest shutdown waits for the bots to leave (each game bounds its own quit well below this). */
+const SHUTDOWN_LEAVE_WAIT_MS = 10_000;
 
 /** What the manager is built from. */
 export interface AvatarManagerDeps {
@@ -219,8 +225,13 @@ export class AvatarManager {
   async stop(name: string): Promise<boolean> {
     const rt = this.runtime(name);
     const wasPlaying = this.isPlaying(name);
-    await rt.loop.stop('owner stop');
-    await rt.game.stop();
+    // The loop halts and the bot quits together; the answer waits for neither longer than STOP_WAIT_MS
+    // (a bot still settling after its spawn, or a server that does not close the connection, goes on leaving).
+    const halted = rt.loop.stop('owner stop');
+    const left = rt.game.stop().catch((err: unknown) => this.d.log.warn({ err, avatar: name }, 'leaving the game failed'));
+    if (!(await settledWithin(Promise.all([halted, left]), STOP_WAIT_MS))) {
+      this.d.log.info({ avatar: name, waitedMs: STOP_WAIT_MS }, 'stopped; still leaving the game');
+    }
     return wasPlaying;
   }
 
@@ -278,6 +289,7 @@ export class AvatarManager {
   async shutdown(): Promise<void> {
     const runtimes = [...this.runtimes.values()];
     await Promise.all(runtimes.map((rt) => rt.loop.pause('shutdown')));
-    await Promise.all(runtimes.map((rt) => rt.game.stop().catch((err: unknown) => this.d.log.warn({ err }, 'leaving the game failed'))));
+    const left = Promise.all(runtimes.map((rt) => rt.game.stop().catch((err: unknown) => this.d.log.warn({ err }, 'leaving the game failed'))));
+    if (!(await settledWithin(left, SHUTDOWN_LEAVE_WAIT_MS))) this.d.log.warn({ waitedMs: SHUTDOWN_LEAVE_WAIT_MS }, 'some avatars had not left the game; stopping anyway');
   }
 }

@@ -12,8 +12,8 @@ export interface MindlinkProcess {
   child: ChildProcess;
   lines: string[];
   stderr: string[];
-  /** The first stdout line matching (already seen or still to come), or a rejection after `timeoutMs`. */
-  line(re: RegExp, timeoutMs?: number): Promise<string>;
+  /** The first stdout line matching (already seen, from line index `from` on, or still to come), or a rejection after `timeoutMs`. */
+  line(re: RegExp, timeoutMs?: number, from?: number): Promise<string>;
   /** The first stderr (log) line matching, seen from now on, or a rejection after `timeoutMs`. */
   logLine(re: RegExp, timeoutMs?: number): Promise<string>;
   send(text: string): void;
@@ -72,8 +72,8 @@ export function startMindlink(env: Record<string, string>, opts: { detached?: bo
           },
         });
       }),
-    line: (re, timeoutMs = 60_000) => {
-      const found = lines.find((l) => re.test(l));
+    line: (re, timeoutMs = 60_000, from = 0) => {
+      const found = lines.find((l, i) => i >= from && re.test(l));
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
