@@ -21,9 +21,13 @@ export interface MindlinkProcess {
   exited: Promise<number | null>;
 }
 
-/** Start mindlink with the given environment (on top of this one, with CONSOLE on). */
-export function startMindlink(env: Record<string, string>, opts: { detached?: boolean } = {}): MindlinkProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+/**
+ * Start mindlink with the given environment (on top of this one, with CONSOLE on): `node --import tsx src/main.ts`,
+ * or, with `npm`, the README's `npm start --silent` (then `child` is npm, and mindlink is npm's child).
+ */
+export function startMindlink(env: Record<string, string>, opts: { detached?: boolean; npm?: boolean } = {}): MindlinkProcess {
+  const [command, args] = opts.npm ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', 'src/main.ts']];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, CONSOLE: 'on', LOG_LEVEL: 'info', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
