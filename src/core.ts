@@ -72,6 +72,7 @@ export class Mindlink {
     readonly thoughts: ThoughtStream,
     private readonly couriers: Couriers,
     private readonly games: GameProvider,
+    private readonly log: Logger,
   ) {}
 
   /** Open the store (a corrupt file throws StoreCorruptError), seed first-start data, resume playing avatars. */
@@ -125,7 +126,7 @@ export class Mindlink {
       },
       onMoved: (from, to) => links.moveDest(from, to),
     });
-    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, couriers, opts.games);
+    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, couriers, opts.games, log);
     await avatars.resumeAll();
     // After the avatars resumed: a run missed while mindlink was down is made up (or skipped) now.
     await schedules.start();
@@ -150,6 +151,9 @@ export class Mindlink {
     this.schedules.stop();
     this.thoughts.stop();
     await this.avatars.shutdown();
+    // The changes the chats were told about are written before anything else can hold up the stop (the world's
+    // quit, a chat platform); the last flush below writes what came after, and reports a disk that still refuses.
+    await this.store.flush().catch((err: unknown) => this.log.warn({ err }, 'writing the data files failed; trying again at the end of the stop'));
     await this.couriers.stop(SHUTDOWN_DELIVERY_GRACE_MS);
     await this.games.close();
     // Writes what is still pending (also what failed before, e.g. on a disk that was full).

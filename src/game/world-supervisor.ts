@@ -34,6 +34,8 @@ export class WorldSupervisor extends EventEmitter<WorldSupervisorEvents> {
   #stopping = false;
   #crashes: number[] = [];
   #restarting: Promise<void> | null = null;
+  /** Ends the backoff wait of a restart under way. */
+  #wake: (() => void) | null = null;
 
   private constructor(
     world: EmbeddedWorld,
@@ -67,9 +69,10 @@ export class WorldSupervisor extends EventEmitter<WorldSupervisorEvents> {
     return this.#world;
   }
 
-  /** Stop the world for good (no restart). */
+  /** Stop the world for good (no restart). A restart waiting out its backoff ends at once. */
   async stop(): Promise<void> {
     this.#stopping = true;
+    this.#wake?.();
     await this.#restarting;
     await this.#world.stop();
   }
@@ -95,7 +98,15 @@ export class WorldSupervisor extends EventEmitter<WorldSupervisorEvents> {
     for (let attempt = 0; !this.#stopping; attempt += 1) {
       const delay = backoffMs(attempt, RESTART_BACKOFF);
       this.log.warn({ code, signal, inMs: delay }, 'the embedded world died; starting it again');
-      await new Promise((r) => setTimeout(r, delay).unref());
+      // A stop ends the wait (the timer keeps no process alive, and a shutdown never waits on it).
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay).unref();
+        this.#wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.#wake = null;
       if (this.#stopping) return;
       try {
         const world = await EmbeddedWorld.start(this.opts);
