@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Snapshot } from '../game/game.ts';
 import { baselineGone } from '../goals/check.ts';
+import { keyed } from '../keyed.ts';
 import type { TurnUsage } from '../engines/engine.ts';
 import type { Avatar, Goal, GoalRecordEntry, Store, Usage } from '../store/store.ts';
 import { sameGoal, type GoalChange, type LoopPost, type TurnDecision } from './decide.ts';
@@ -40,14 +41,14 @@ export class GoalStore {
     if (!goal || (goal.baseline && !baselineGone(goal.text, goal.baseline, snap))) return undefined;
     const was = goal.baseline;
     this.store.state.update(() => {
-      goal.baseline = { ...snap.inventory };
+      goal.baseline = keyed(snap.inventory);
     });
     return was;
   }
 
   /** A new goal record, with a new run token and the inventory baseline of `snap`. */
   private newGoal(text: string, setBy: Goal['setBy'], setById: string | null, snap: Snapshot | undefined): Goal {
-    return { text, setBy, setById, startedAt: this.now().toISOString(), baseline: snap ? { ...snap.inventory } : null, runToken: randomUUID() };
+    return { text, setBy, setById, startedAt: this.now().toISOString(), baseline: snap ? keyed(snap.inventory) : null, runToken: randomUUID() };
   }
 
   /** Replace the goal with an owner goal (the old one is recorded as replaced; a parked copy is dropped). */

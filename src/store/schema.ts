@@ -3,6 +3,8 @@
  * Each file is validated after read; a file that does not match stops start-up.
  */
 import { z } from 'zod';
+import { keyed, keyedRecord } from '../keyed.ts';
+import { WHOLE_COLLECTION } from './quarantine.ts';
 
 /** A chat identity: `telegram:<userId>`, `discord:<userId>` or `console:local`. */
 export const IdentitySchema = z.string().regex(/^(telegram|discord|console):[A-Za-z0-9_-]+$/);
@@ -61,7 +63,7 @@ export const GoalSchema = z.object({
   setById: z.string().nullable(),
   startedAt: z.string(),
   /** Inventory when the goal was set, for "collect N more" checks; null until a snapshot was seen. */
-  baseline: z.record(z.string(), z.number()).nullable(),
+  baseline: keyedRecord(z.string(), z.number()).nullable(),
   /** Changes whenever the goal changes, so a stale turn can never complete a newer goal. */
   runToken: z.string(),
   /** Tokens spent on this goal so far (metered engines). */
@@ -180,7 +182,8 @@ function unique<T>(key: (item: T) => string, field: string, what: string) {
     const seen = new Set<string>();
     items.forEach((item, i) => {
       const k = key(item);
-      if (seen.has(k)) ctx.addIssue({ code: 'custom', path: [i, field], message: `duplicate ${what} "${k}"` });
+      // Which of the two is the right one is not for mindlink to guess: the whole file is refused.
+      if (seen.has(k)) ctx.addIssue({ code: 'custom', path: [i, field], message: `duplicate ${what} "${k}"`, params: WHOLE_COLLECTION });
       seen.add(k);
     });
   };
@@ -200,7 +203,7 @@ export const StateFileSchema = z.object({
    * Where each chat was read up to: the newest platform message id a bridge handed over, for a
    * platform that does not replay what came while mindlink was down (Discord). Absent in older files.
    */
-  readMarks: z.record(DestinationSchema, z.string().regex(/^\d{1,25}$/)).default({}),
+  readMarks: keyedRecord(DestinationSchema, z.string().regex(/^\d{1,25}$/)).default(() => keyed<string>()),
 });
 export type StateFile = z.infer<typeof StateFileSchema>;
 
@@ -256,7 +259,7 @@ export type GoalRecordEntry = z.infer<typeof GoalRecordEntrySchema>;
 export const RecordFileSchema = z.object({
   version: z.literal(1),
   goals: z.array(GoalRecordEntrySchema),
-  usage: z.record(z.string(), UsageSchema),
+  usage: keyedRecord(z.string(), UsageSchema),
 });
 export type RecordFile = z.infer<typeof RecordFileSchema>;
 
@@ -284,8 +287,8 @@ export type Schedule = z.infer<typeof ScheduleSchema>;
 export const DigestMarkSchema = z.object({
   at: z.string(),
   /** Minutes in game per avatar (cumulative counter) at that time. */
-  played: z.record(z.string(), z.number()),
-  usage: z.record(z.string(), UsageSchema),
+  played: keyedRecord(z.string(), z.number()),
+  usage: keyedRecord(z.string(), UsageSchema),
 });
 export type DigestMark = z.infer<typeof DigestMarkSchema>;
 
@@ -307,6 +310,6 @@ export const ScheduleFileSchema = z.object({
   schedules: z.array(ScheduleSchema),
   digests: z.array(DigestSchema),
   /** Minutes each avatar spent in the game, counted once a minute (the digest reports the difference). */
-  played: z.record(z.string(), z.number()),
+  played: keyedRecord(z.string(), z.number()),
 });
 export type ScheduleFile = z.infer<typeof ScheduleFileSchema>;

@@ -12,6 +12,7 @@ import { TaskFile } from '../../src/loop/task-file.ts';
 import { newAvatarRecord, Store, type Avatar } from '../../src/store/store.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
 import { TestEngine, type Script } from '../fakes/test-engine.ts';
+import { keyed } from '../../src/keyed.ts';
 
 const BASE = 3000;
 const MAX = 60_000;
@@ -422,7 +423,7 @@ describe('goal loop', () => {
   it('GIVEN a saved goal WHEN the loop starts THEN the first prompt resumes it with direction and TASK.md', async () => {
     const h = await harness(() => 'STATUS: working', (a) => {
       a.playing = true;
-      a.goal = { text: 'collect 30 oak logs', setBy: 'owner', setById: 'owner1', startedAt: new Date().toISOString(), baseline: {}, runToken: 't1' };
+      a.goal = { text: 'collect 30 oak logs', setBy: 'owner', setById: 'owner1', startedAt: new Date().toISOString(), baseline: keyed(), runToken: 't1' };
     });
     const d0 = await start(h);
     const t1 = await turn(h, d0);
@@ -434,7 +435,7 @@ describe('goal loop', () => {
   it('GIVEN a saved "collect 3 dirt" goal measured against 3 dirt WHEN the avatar comes back with an empty inventory THEN the baseline is measured again and 3 new dirt finish it', async () => {
     const h = await harness((req) => (req.kind === 'wrapup' ? 'ok' : 'STATUS: done'), (a) => {
       a.playing = true;
-      a.goal = { text: 'collect 3 dirt', setBy: 'owner', setById: 'owner1', startedAt: new Date().toISOString(), baseline: { dirt: 3 }, runToken: 't1' };
+      a.goal = { text: 'collect 3 dirt', setBy: 'owner', setById: 'owner1', startedAt: new Date().toISOString(), baseline: keyed({ dirt: 3 }), runToken: 't1' };
     });
     const d0 = await start(h);
     expect(h.rec().goal?.baseline).toEqual({});
@@ -446,7 +447,7 @@ describe('goal loop', () => {
   it('GIVEN a saved "collect 3 dirt" goal WHEN the avatar comes back holding what it held THEN the baseline stays (a restart never moves the finish line)', async () => {
     const h = await harness(() => 'STATUS: done', (a) => {
       a.playing = true;
-      a.goal = { text: 'collect 3 dirt', setBy: 'owner', setById: 'owner1', startedAt: new Date().toISOString(), baseline: { dirt: 3 }, runToken: 't1' };
+      a.goal = { text: 'collect 3 dirt', setBy: 'owner', setById: 'owner1', startedAt: new Date().toISOString(), baseline: keyed({ dirt: 3 }), runToken: 't1' };
     });
     h.game.give('dirt', 4);
     const d0 = await start(h);
