@@ -18,7 +18,7 @@ import type { Pairing } from './people/pairing.ts';
 import type { People } from './people/people.ts';
 import type { ScheduleDesk } from './schedule/desk.ts';
 import type { Sharing, ShareMade, ShareRequest, UnshareRequest } from './sharing.ts';
-import type { Avatar, Destination, Share } from './store/schema.ts';
+import type { Avatar, Destination, Identity, Share } from './store/schema.ts';
 import type { ThoughtStream } from './thought-stream.ts';
 
 /** A command's reply: the text, and the avatar it is about (console prefix `[name] `), or null (`[mindlink] `). */
@@ -131,6 +131,11 @@ export interface CommandDispatcher {
   run(inv: CommandInvocation, host: CommandHost): Promise<CommandReply>;
 }
 
+/** The identity at the other end of a direct-message chat, for its link (a scheduled goal's Done pings its creator there). */
+function dmWith(chat: ChatContext): Identity | undefined {
+  return chat.chatKind === 'private' ? (chat.from as Identity) : undefined;
+}
+
 /** The parts the host is made of. */
 export interface CommandHostParts {
   avatars: AvatarManager;
@@ -165,8 +170,8 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     ...watched(record),
     play: () => avatars.play(record.name),
     stop: () => avatars.stop(record.name),
-    setGoal: (text) => avatars.setGoal(record.name, text, people.ensurePerson(chat.from, chat.fromName).id),
-    link: (mode) => links.link(record.name, chat.dest, mode, chat.guild),
+    setGoal: (text) => avatars.setGoal(record.name, text, people.ensurePerson(chat.from, chat.fromName).id, chat.dest),
+    link: (mode) => links.link(record.name, chat.dest, mode, chat.guild, dmWith(chat)),
     unlink: () => links.unlink(record.name, chat.dest),
     async setEngine(kind) {
       const role = people.roleFor(chat, record);
@@ -188,7 +193,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       people.requireAdmin(chat, 'Only an admin can create avatars.');
       const owner = people.ensurePerson(chat.from, chat.fromName);
       const created = await avatars.create(name, owner.id, opts);
-      links.link(created.name, chat.dest, 'control');
+      links.link(created.name, chat.dest, 'control', undefined, dmWith(chat));
       return created;
     },
     setOwner(chat, avatar, identity) {

@@ -106,8 +106,8 @@ export class Mindlink {
       host: {
         isPlaying: (name) => avatars.isPlaying(name),
         inGame: (name) => ['choosing', 'working', 'wrapup'].includes(avatars.displayState(name)),
-        setGoal: (name, text, personId) => avatars.setGoal(name, text, personId),
-        parkGoal: (name, text, personId, reason) => avatars.parkGoal(name, text, personId, reason),
+        setGoal: (name, text, personId, pingIn) => avatars.setGoal(name, text, personId, pingIn),
+        parkGoal: (name, text, personId, reason, pingIn) => avatars.parkGoal(name, text, personId, reason, pingIn),
         post: (dest, avatar, text) => poster.to(dest, avatar, text),
       },
     });

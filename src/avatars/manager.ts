@@ -12,10 +12,10 @@ import { UserError } from '../errors.ts';
 import type { AvatarGame, GameProvider, Snapshot } from '../game/game.ts';
 import type { SkillRegistryFactory } from '../game/skill.ts';
 import { addDirection } from '../loop/directions.ts';
-import { GoalLoop, type DisplayState, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
+import { GoalLoop, type DisplayState, type DonePing, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
 import { TaskFile } from '../loop/task-file.ts';
 import { settledWithin } from '../settle.ts';
-import { newAvatarRecord, type Avatar, type GoalRecordEntry, type Store, type Usage } from '../store/store.ts';
+import { newAvatarRecord, type Avatar, type Destination, type GoalRecordEntry, type Store, type Usage } from '../store/store.ts';
 
 /** The longest a stop waits for the loop to halt and the bot to leave before it is answered. */
 const STOP_WAIT_MS = 1000;
@@ -31,8 +31,8 @@ export interface AvatarManagerDeps {
   engines: EngineProvider;
   skills: SkillRegistryFactory;
   checkGoal: GoalChecker;
-  /** Post about an avatar to its chats (`ping`: the person id to ping). */
-  post(avatar: string, kind: LoopPostKind, text: string, ping: string | null): void;
+  /** Post about an avatar to its chats (`ping`: whom an owner goal's Done pings, and where it was set). */
+  post(avatar: string, kind: LoopPostKind, text: string, ping: DonePing | null): void;
   /** A turn of an avatar ended (the thought stream). */
   turnEnded?(avatar: string, summary: TurnSummary): void;
   now(): Date;
@@ -235,15 +235,15 @@ export class AvatarManager {
     return wasPlaying;
   }
 
-  /** Replace an avatar's goal with an owner goal. */
-  setGoal(name: string, text: string, setById: string | null): void {
-    this.runtime(name).loop.setOwnerGoal(text, setById);
+  /** Replace an avatar's goal with an owner goal, set by `setById` in the chat `setIn` (where its Done pings them). */
+  setGoal(name: string, text: string, setById: string | null, setIn?: Destination): void {
+    this.runtime(name).loop.setOwnerGoal(text, setById, setIn);
     void this.syncTask(name);
   }
 
   /** Park an owner goal beside the running one; it is offered again when the avatar chooses. */
-  parkGoal(name: string, text: string, setById: string | null, reason: string): void {
-    this.runtime(name).loop.parkGoal(text, setById, reason);
+  parkGoal(name: string, text: string, setById: string | null, reason: string, setIn?: Destination): void {
+    this.runtime(name).loop.parkGoal(text, setById, reason, setIn);
   }
 
   /** Store a new owner direction and hand it to the loop. Returns its number. */

@@ -8,7 +8,7 @@ import type { Snapshot } from '../game/game.ts';
 import { baselineGone } from '../goals/check.ts';
 import { keyed } from '../keyed.ts';
 import type { TurnUsage } from '../engines/engine.ts';
-import type { Avatar, Goal, GoalRecordEntry, Store, Usage } from '../store/store.ts';
+import type { Avatar, Destination, Goal, GoalRecordEntry, Store, Usage } from '../store/store.ts';
 import { sameGoal, type GoalChange, type LoopPost, type TurnDecision } from './decide.ts';
 import { completeDirection } from './directions.ts';
 
@@ -47,23 +47,23 @@ export class GoalStore {
   }
 
   /** A new goal record, with a new run token and the inventory baseline of `snap`. */
-  private newGoal(text: string, setBy: Goal['setBy'], setById: string | null, snap: Snapshot | undefined): Goal {
-    return { text, setBy, setById, startedAt: this.now().toISOString(), baseline: snap ? keyed(snap.inventory) : null, runToken: randomUUID() };
+  private newGoal(text: string, setBy: Goal['setBy'], setById: string | null, snap: Snapshot | undefined, setIn?: Destination): Goal {
+    return { text, setBy, setById, ...(setIn ? { setIn } : {}), startedAt: this.now().toISOString(), baseline: snap ? keyed(snap.inventory) : null, runToken: randomUUID() };
   }
 
   /** Replace the goal with an owner goal (the old one is recorded as replaced; a parked copy is dropped). */
-  setOwnerGoal(rec: Avatar, text: string, setById: string | null, snap: Snapshot | undefined): void {
+  setOwnerGoal(rec: Avatar, text: string, setById: string | null, snap: Snapshot | undefined, setIn?: Destination): void {
     this.store.state.update(() => {
       if (rec.goal) this.recordGoal(rec.goal, 'replaced');
-      rec.goal = this.newGoal(text, 'owner', setById, snap);
+      rec.goal = this.newGoal(text, 'owner', setById, snap, setIn);
       rec.parked = rec.parked.filter((p) => p.text !== text);
       if (rec.playing) rec.state = 'working';
     });
   }
 
   /** Park an owner goal without touching the current one (a scheduled goal while an owner goal runs). */
-  parkAside(rec: Avatar, text: string, setById: string | null, reason: string): void {
-    this.store.state.update(() => this.park(rec, this.newGoal(text, 'owner', setById, undefined), reason));
+  parkAside(rec: Avatar, text: string, setById: string | null, reason: string, setIn?: Destination): void {
+    this.store.state.update(() => this.park(rec, this.newGoal(text, 'owner', setById, undefined, setIn), reason));
   }
 
   /** Write a turn decision's goal change and loop state. */
@@ -76,7 +76,7 @@ export class GoalStore {
           // A goal given up after `blocked` keeps the reason (the digest shows it).
           else this.recordGoal(goal, change.oldOutcome, change.oldOutcome === 'blocked' ? change.parkReason : undefined);
         }
-        rec.goal = this.newGoal(change.text, change.setBy, change.setById, snap);
+        rec.goal = this.newGoal(change.text, change.setBy, change.setById, snap, change.setIn);
         if (change.fromParked) rec.parked = rec.parked.filter((g) => !sameGoal(g.text, change.text));
       } else if (change.kind === 'finish' && goal) {
         this.recordGoal(goal, 'done');
@@ -93,7 +93,7 @@ export class GoalStore {
   private park(rec: Avatar, goal: Goal, reason: string): void {
     this.recordGoal(goal, 'parked', reason);
     if (!rec.parked.some((p) => sameGoal(p.text, goal.text))) {
-      rec.parked.push({ text: goal.text, setById: goal.setById, parkedAt: this.now().toISOString(), reason });
+      rec.parked.push({ text: goal.text, setById: goal.setById, ...(goal.setIn ? { setIn: goal.setIn } : {}), parkedAt: this.now().toISOString(), reason });
     }
   }
 

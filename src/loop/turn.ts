@@ -172,7 +172,7 @@ export class Turns {
       const snap = this.d.game.snapshot();
       return snap ? this.d.checkGoal(goal.text, goal.baseline, snap) : { checkable: false };
     };
-    const facts = { kind, goal: current.goal, stale, reply: parsed, completion, next: this.nextKind, parked: current.parked, owner: current.owner };
+    const facts = { kind, goal: current.goal, stale, reply: parsed, completion, next: this.nextKind, parked: current.parked };
     const decision = decideTurn(facts, this.memory);
     this.memory = decision.memory;
     this.nextKind = decision.next;

@@ -14,6 +14,7 @@ import { Cron } from 'croner';
 import type { Logger } from 'pino';
 import { UserError } from '../errors.ts';
 import { plainGoal } from '../text.ts';
+import { schedulePingPlace } from '../people/ping-place.ts';
 import { isOwnerOrAdmin } from '../rights.ts';
 import type { Destination, Schedule, Store } from '../store/store.ts';
 import { Digests } from './digests.ts';
@@ -26,10 +27,10 @@ export interface ScheduleHost {
   isPlaying(avatar: string): boolean;
   /** Whether the avatar is in the game right now (counted as time played). */
   inGame(avatar: string): boolean;
-  /** Set an owner goal exactly as `Goal: …` from this person would (the Done ping goes to them). */
-  setGoal(avatar: string, text: string, personId: string): void;
+  /** Set an owner goal exactly as `Goal: …` from this person would; its Done pings them in `pingIn`. */
+  setGoal(avatar: string, text: string, personId: string, pingIn?: Destination): void;
   /** Park an owner goal without touching the current one; it is offered again when the avatar chooses. */
-  parkGoal(avatar: string, text: string, personId: string, reason: string): void;
+  parkGoal(avatar: string, text: string, personId: string, reason: string, pingIn?: Destination): void;
   /** Post a line to one chat, about an avatar (or none). */
   post(dest: Destination, avatar: string | null, text: string): void;
 }
@@ -275,11 +276,11 @@ export class Scheduler {
         return;
       }
       const reason = `scheduled while I was on ${this.personName(current.setById ?? '')}'s goal`;
-      host.parkGoal(avatar.name, s.goal, s.createdBy, reason);
+      host.parkGoal(avatar.name, s.goal, s.createdBy, reason, schedulePingPlace(this.o.store.state.data, avatar.name, s.createdBy, s.dest));
       say(`Schedule #${s.id} parked for later: ${goal}. I'm on an owner goal (${plainGoal(current.text, 80)}) and take it up after.`);
       return;
     }
-    host.setGoal(avatar.name, s.goal, s.createdBy);
+    host.setGoal(avatar.name, s.goal, s.createdBy, schedulePingPlace(this.o.store.state.data, avatar.name, s.createdBy, s.dest));
     say(`New goal from ${who} (schedule #${s.id}): ${s.goal}.`);
   }
 }

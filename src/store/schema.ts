@@ -61,6 +61,8 @@ export const GoalSchema = z.object({
   setBy: z.enum(['owner', 'self']),
   /** The person who set an owner goal (pinged on Done). */
   setById: z.string().nullable(),
+  /** The chat an owner goal was set in: its Done pings the setter there (absent in older files). */
+  setIn: DestinationSchema.optional(),
   startedAt: z.string(),
   /** Inventory when the goal was set, for "collect N more" checks; null until a snapshot was seen. */
   baseline: keyedRecord(z.string(), z.number()).nullable(),
@@ -74,6 +76,8 @@ export type Goal = z.infer<typeof GoalSchema>;
 export const ParkedGoalSchema = z.object({
   text: z.string(),
   setById: z.string().nullable(),
+  /** Where it was set (see {@link GoalSchema}), kept for when it is taken up again. */
+  setIn: DestinationSchema.optional(),
   parkedAt: z.string(),
   reason: z.string(),
 });
@@ -132,6 +136,8 @@ export const LinkSchema = z.object({
   mode: z.enum(['control', 'watch']),
   /** Discord guild of the channel, when known. */
   guild: z.string().optional(),
+  /** For a direct-message chat: the identity at its other end (a scheduled goal's Done pings its creator there). */
+  dmWith: IdentitySchema.optional(),
   createdAt: z.string(),
 });
 export type Link = z.infer<typeof LinkSchema>;

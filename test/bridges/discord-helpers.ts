@@ -42,6 +42,7 @@ export async function startMindlink(
   dataDir: string,
   env: Record<string, string> = {},
   bridgeOptions: Partial<DiscordBridgeOptions> = {},
+  engineScript: Script = script,
 ): Promise<Running> {
   const config = parseConfig({
     DATA_DIR: dataDir,
@@ -60,7 +61,7 @@ export async function startMindlink(
     commands: createDispatcher(),
     log,
     games,
-    engines: () => new TestEngine(script),
+    engines: () => new TestEngine(engineScript),
     // Goals here cannot be checked against a world; the engine's word is taken.
     checkGoal: () => ({ checkable: false }),
   });
