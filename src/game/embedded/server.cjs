@@ -25,6 +25,8 @@ let serv;
 let stopping = false;
 /** Player saves under way (see the `newPlayer` hook). */
 const pendingSaves = new Set();
+/** The last save of each player by name, while it is being written. */
+const lastSave = new Map();
 
 function send(msg) {
   if (process.connected) process.send(msg);
@@ -198,9 +200,24 @@ function start() {
       const p = Promise.resolve()
         .then(() => save())
         .catch((err) => process.stderr.write(`saving ${player.username} failed: ${err && err.message}\n`))
-        .finally(() => pendingSaves.delete(p));
+        .finally(() => {
+          pendingSaves.delete(p);
+          if (lastSave.get(player.username) === p) lastSave.delete(player.username);
+        });
       pendingSaves.add(p);
+      lastSave.set(player.username, p);
       return p;
+    };
+    // A player who comes back before the server has seen their last session end, or while its save is still being
+    // written (not atomically), would read their data before that save, or half of it, and lose what that session
+    // changed: the login reads the player's data only once that session has left (or 5 s passed) and its save is done.
+    const findSpawnPoint = player.findSpawnPoint;
+    player.findSpawnPoint = async () => {
+      const name = player._client.username;
+      const old = serv.players.find((p) => p !== player && p.username === name && !p.disconnected);
+      if (old) await Promise.race([new Promise((r) => old.once('disconnected', r)), new Promise((r) => setTimeout(r, 5000))]);
+      await lastSave.get(name);
+      return findSpawnPoint();
     };
     player.entityType = playerTypeId;
     if (serv.supportFeature('playerInfoActionIsBitfield')) serv._sendPlayerList = sendPlayerList;
