@@ -8,6 +8,11 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** The count of one item in a `/status` inventory line (`inventory: dirt×3, oak_log×1`). */
+export function held(line: string, item: string): number {
+  return Number(new RegExp(`\\b${item}×(\\d+)`).exec(line)?.[1] ?? 0);
+}
+
 export interface MindlinkProcess {
   child: ChildProcess;
   lines: string[];

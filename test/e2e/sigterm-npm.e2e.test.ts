@@ -9,14 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rng } from '../../chaos/harness.ts';
-import { startMindlink, type MindlinkProcess } from './process.ts';
+import { held, startMindlink, type MindlinkProcess } from './process.ts';
 
 const ROUNDS = 20;
-
-/** The count of one item in a `/status` inventory line (`inventory: dirt×3, oak_log×1`). */
-function held(line: string, item: string): number {
-  return Number(new RegExp(`\\b${item}×(\\d+)`).exec(line)?.[1] ?? 0);
-}
 
 /** The one child of `pid` (the process npm started for the script). */
 function onlyChild(pid: number): number {
