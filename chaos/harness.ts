@@ -84,7 +84,7 @@ export interface Proc {
 export function startProcess(env: Record<string, string>): Proc {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', CONSOLE: 'on', LLM_API_KEY: CHAOS_LLM_KEY, ...env },
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', CONSOLE: 'on', WEB_PORT: '0', LLM_API_KEY: CHAOS_LLM_KEY, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });

@@ -12,7 +12,7 @@ import type { Destination, Identity, Post, SentParts } from './store/schema.ts';
 export type { SentParts } from './store/schema.ts';
 
 /** The platforms mindlink speaks. */
-export type Platform = 'console' | 'telegram' | 'discord';
+export type Platform = 'console' | 'telegram' | 'discord' | 'web';
 
 /** Where a message came from and where its replies go. */
 export interface ChatContext {
@@ -27,12 +27,23 @@ export interface ChatContext {
   chatKind: 'private' | 'group' | 'console';
   /** The platform id of the message (replies thread to it), or null. */
   messageId: string | null;
+  /**
+   * When the platform says the message was written (Unix ms), where it says so. A message read
+   * late (written while mindlink was down) keeps its place against a scheduled run made up at start.
+   */
+  sentAt?: number;
   /** Discord: the guild of the channel. */
   guild?: string;
   /** Discord: the sender's role ids in that guild. */
   roles?: string[];
   /** Discord: the sender may manage the guild. */
   canManageGuild?: boolean;
+  /**
+   * The web dashboard: the chat the page's sign-in link was asked for in (README "The dashboard").
+   * The sender's rights are those they have in that chat, and what the whole chat should see of
+   * an action on the page is posted there too; replies go to the page (`dest`).
+   */
+  openedFrom?: ChatContext;
 }
 
 /** A chat message (not a command) for the core to route. */
@@ -64,6 +75,8 @@ export interface CommandAnswer {
   refused: boolean;
   /** An acknowledgement the whole chat should see (a goal set, an avatar created); other answers are for the sender. */
   announce: boolean;
+  /** For the sender's eyes only (a sign-in link): never shown to a group. */
+  private?: boolean;
 }
 
 /** What a delivery attempt ended with. */

@@ -66,6 +66,16 @@ export const ConfigSchema = z.object({
   /** How long one request may take (ms) before it is retried. */
   LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
 
+  /** The web dashboard (README "The dashboard"), served by mindlink itself. */
+  WEB: onOff.default(true),
+  /** The address the dashboard listens on; loopback unless set otherwise. */
+  WEB_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  /**
+   * The dashboard's port; 0 picks a free one (the sign-in links carry the port in use). Unset: 4780, or a
+   * free one when 4780 is taken.
+   */
+  WEB_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+
   /** Base delay between automatic turns (ms). */
   LOOP_PACE_MS: z.coerce.number().int().min(10).default(3000),
   /** Cap of the delay when turns change nothing (ms). */

@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import { AvatarManager } from './avatars/manager.ts';
+import { purgeRemoved } from './avatars/retire.ts';
 import { seedStore } from './avatars/seed.ts';
 import type { Bridge } from './chat.ts';
 import { createCommandHost, type CommandDispatcher } from './command-host.ts';
@@ -29,6 +30,9 @@ import { Sharing } from './sharing.ts';
 import type { Destination } from './store/schema.ts';
 import { ThoughtStream } from './thought-stream.ts';
 import { Store, type StoreOptions } from './store/store.ts';
+import { Dashboard } from './dashboard.ts';
+import { RecentActivity } from './recent.ts';
+import { WebAccess } from './web-access.ts';
 
 /** How to start the core. */
 export interface MindlinkOptions {
@@ -70,6 +74,10 @@ export class Mindlink {
     readonly schedules: Scheduler,
     /** `/verbose` thought streams: one line per turn into a thread. */
     readonly thoughts: ThoughtStream,
+    /** Dashboard sign-in links and sessions (`/web`). */
+    readonly web: WebAccess,
+    /** What the dashboard shows, by the viewer's rights. */
+    readonly dashboard: Dashboard,
     private readonly couriers: Couriers,
     private readonly games: GameProvider,
     private readonly log: Logger,
@@ -82,11 +90,16 @@ export class Mindlink {
     const store = await Store.open(config.DATA_DIR, { log, ...opts.store });
     const outbox = new Outbox(store);
     seedStore(store, config, now());
+    // Removed avatars' folders are kept a week (README "Commands").
+    const purged = await purgeRemoved(config.DATA_DIR, now());
+    if (purged.length > 0) log.info({ purged }, 'removed avatars deleted after a week');
     const people = new People(store, config.ADMINS);
     const pairing = new Pairing(store, people, log, config);
     const links = new Links(store, outbox, log, now);
     const poster = new Poster(store, outbox, config);
     const thoughts = new ThoughtStream({ store, post: (dest, avatar, text) => poster.to(dest, avatar, text), now: () => now().getTime() });
+    const recent = new RecentActivity(() => now().getTime());
+    const web = new WebAccess({ now: () => now().getTime() });
     const avatars = new AvatarManager({
       config,
       store,
@@ -95,8 +108,14 @@ export class Mindlink {
       engines: opts.engines,
       skills: opts.skills,
       checkGoal: opts.checkGoal ?? defaultCheckGoal,
-      post: (avatar, kind, text, ping) => poster.about(avatar, kind, text, ping),
-      turnEnded: (avatar, summary) => thoughts.turnEnded(avatar, summary),
+      post: (avatar, kind, text, ping) => {
+        poster.about(avatar, kind, text, ping);
+        recent.posted(avatar, kind, text);
+      },
+      turnEnded: (avatar, summary) => {
+        thoughts.turnEnded(avatar, summary);
+        recent.turnEnded(avatar, summary);
+      },
       now,
     });
     const schedules = new Scheduler({
@@ -106,7 +125,9 @@ export class Mindlink {
       host: {
         isPlaying: (name) => avatars.isPlaying(name),
         inGame: (name) => ['choosing', 'working', 'wrapup'].includes(avatars.displayState(name)),
-        setGoal: (name, text, personId, pingIn) => avatars.setGoal(name, text, personId, pingIn),
+        setGoal: (name, text, personId, run, pingIn) => {
+          avatars.setGoal(name, text, personId, { schedule: run, setIn: pingIn });
+        },
         parkGoal: (name, text, personId, reason, pingIn) => avatars.parkGoal(name, text, personId, reason, pingIn),
         post: (dest, avatar, text) => poster.to(dest, avatar, text),
       },
@@ -115,7 +136,8 @@ export class Mindlink {
     const sharing = new Sharing(store, people, config.ADMINS, now);
     // The couriers exist only below; a thread is opened long after start-up.
     const openThread = (dest: Destination, name: string): Promise<Destination> => couriers.openThread(dest, name);
-    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, config, sharing, thoughts, openThread });
+    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, config, sharing, thoughts, openThread, web });
+    const dashboard = new Dashboard({ people, avatars, store, recent, schedules: desk, prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT } });
     const readMarks = new ReadMarks(store);
     const router = new MessageRouter({ avatars, people, links, readMarks, poster, commands: opts.commands, host, log, store });
     const couriers = new Couriers(outbox, log, {
@@ -126,10 +148,10 @@ export class Mindlink {
       },
       onMoved: (from, to) => links.moveDest(from, to),
     });
-    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, couriers, opts.games, log);
+    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, web, dashboard, couriers, opts.games, log);
     await avatars.resumeAll();
     // After the avatars resumed: a run missed while mindlink was down is made up (or skipped) now.
-    await schedules.start();
+    await schedules.start(now());
     await store.flush();
     return core;
   }

@@ -12,7 +12,7 @@ import type { Store } from '../store/store.ts';
 import type { Destination, Identity, Post, SentParts } from '../store/schema.ts';
 
 /** A platform a post can go to (the same names as a bridge's `platform`). */
-export type OutboxPlatform = 'console' | 'telegram' | 'discord';
+export type OutboxPlatform = 'console' | 'telegram' | 'discord' | 'web';
 
 /** What the core hands to {@link Outbox.post}; the outbox adds id, time and delivery bookkeeping. */
 export interface NewPost {
@@ -40,6 +40,7 @@ export function platformOf(dest: Destination): OutboxPlatform {
   if (dest === 'console') return 'console';
   if (dest.startsWith('telegram:')) return 'telegram';
   if (dest.startsWith('discord:')) return 'discord';
+  if (dest.startsWith('web:')) return 'web';
   throw new Error(`not a destination: ${dest}`);
 }
 

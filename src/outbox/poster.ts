@@ -28,6 +28,7 @@ export class Poster {
   private enabled(platform: Platform): boolean {
     if (platform === 'console') return this.config.CONSOLE;
     if (platform === 'telegram') return this.config.TELEGRAM_TOKEN !== undefined;
+    if (platform === 'web') return this.config.WEB;
     return this.config.DISCORD_TOKEN !== undefined;
   }
 

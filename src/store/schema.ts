@@ -43,10 +43,10 @@ export const TypedIdentitySchema = z.string().superRefine((value, ctx) => {
 });
 
 /**
- * A chat destination: `console`, `telegram:<chatId>`, `discord:<channelId>`.
- * (Telegram chat ids of groups are negative: `telegram:-100123`.)
+ * A chat destination: `console`, `telegram:<chatId>`, `discord:<channelId>`, `web:<page id>` (a signed-in
+ * dashboard page). (Telegram chat ids of groups are negative: `telegram:-100123`.)
  */
-export const DestinationSchema = z.string().regex(/^(console|telegram:-?\d+(:\d+)?|discord:\d+)$/);
+export const DestinationSchema = z.string().regex(/^(console|telegram:-?\d+(:\d+)?|discord:\d+|web:[A-Za-z0-9_-]{1,64})$/);
 export type Destination = z.infer<typeof DestinationSchema>;
 
 export const LoopStateSchema = z.enum(['stopped', 'choosing', 'working', 'wrapup']);
@@ -70,6 +70,8 @@ export const GoalSchema = z.object({
   runToken: z.string(),
   /** Tokens spent on this goal so far (metered engines). */
   usage: UsageSchema.optional(),
+  /** Set by this schedule's run of `slot` (ISO): a message written before that time but read only later comes first. */
+  schedule: z.object({ id: z.number().int().positive(), slot: z.string() }).optional(),
 });
 export type Goal = z.infer<typeof GoalSchema>;
 

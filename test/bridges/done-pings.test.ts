@@ -69,9 +69,9 @@ describe('Done pings on Discord: two linked channels and a DM', () => {
     builds = fake.addChannel(home, 'builds');
     dm = fake.dmChannel(alice);
     dir = await mkdtemp(join(tmpdir(), 'mindlink-pings-dc-'));
-    ml = await startMindlink(fake, dir, { ADMINS: `discord:${alice.id}` }, {}, mind());
+    ml = await startMindlink(fake, dir, { ADMINS: `discord:${alice.id}` }, {}, { script: mind() });
     const slash = (channel: FakeChannel, name: string, options: Parameters<FakeDiscord['slash']>[0]['options'] = []) => fake.slash({ user: alice, channel, name, options }).reply();
-    await slash(general, 'avatar', [option.string('action', 'create'), option.string('name', 'steve')]);
+    await slash(general, 'avatar', [option.subcommand('create', [option.string('name', 'steve')])]);
     await slash(builds, 'link', [option.string('avatar', 'steve')]);
     await slash(dm, 'link', [option.string('avatar', 'steve')]);
   });

@@ -131,7 +131,7 @@ describe('/engine and /usage', () => {
     const openThread = async (): Promise<never> => {
       throw new Error('no threads in this test');
     };
-    const host = createCommandHost({ avatars, people, links, pairing, schedules, config: r.config, sharing, thoughts: r.core.thoughts, openThread });
+    const host = createCommandHost({ avatars, people, links, pairing, schedules, config: r.config, sharing, thoughts: r.core.thoughts, openThread, web: r.core.web });
     const err = await engine.run({ host, chat, commands: [engine] }, { engine: 'llm', avatar: 'demo' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
     expect((err as UserError).message).toBe("You can't control demo: ask its owner.");

@@ -34,7 +34,8 @@ export function startMindlink(env: Record<string, string>, opts: { detached?: bo
   const [command, args] = opts.npm ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', 'src/main.ts']];
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: { ...process.env, CONSOLE: 'on', LOG_LEVEL: 'info', ...env },
+    // The dashboard on a free port: e2e processes run side by side.
+    env: { ...process.env, CONSOLE: 'on', LOG_LEVEL: 'info', WEB_PORT: '0', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: opts.detached ?? false,
   });

@@ -1,0 +1,69 @@
+/**
+ * What each avatar did lately, for the dashboard: its latest news lines
+ * (`Done: …`, `New goal …`, `Direction #n done: …`, stop reasons) and one line
+ * per turn (the thought stream's lines, as `/verbose` posts them). Kept in
+ * memory only, a few dozen lines per avatar, since mindlink started.
+ */
+import type { LoopPostKind } from './loop/decide.ts';
+import type { TurnSummary } from './loop/goal-loop.ts';
+import { summaryLine } from './thought-stream.ts';
+
+/** News lines kept per avatar. */
+export const NEWS_KEPT = 12;
+/** Turn lines kept per avatar. */
+export const TURNS_KEPT = 40;
+
+/** One line with the time it came (epoch ms). */
+export interface RecentLine {
+  at: number;
+  kind: LoopPostKind | 'turn';
+  text: string;
+}
+
+function push(map: Map<string, RecentLine[]>, avatar: string, line: RecentLine, keep: number): void {
+  const lines = map.get(avatar) ?? [];
+  lines.push(line);
+  if (lines.length > keep) lines.splice(0, lines.length - keep);
+  map.set(avatar, lines);
+}
+
+/**
+ * @example
+ * const recent = new RecentActivity();
+ * recent.posted('demo', 'done', 'Done: collect 3 oak logs');
+ * recent.news('demo'); // → [{ at, kind: 'done', text: 'Done: collect 3 oak logs' }]
+ */
+export class RecentActivity {
+  private readonly newsLines = new Map<string, RecentLine[]>();
+  private readonly turnLines = new Map<string, RecentLine[]>();
+  private changes = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Grows with every line taken in (the dashboard looks again when it moved). */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** The loop posted a line about `avatar` to its chats. */
+  posted(avatar: string, kind: LoopPostKind, text: string): void {
+    push(this.newsLines, avatar, { at: this.now(), kind, text }, NEWS_KEPT);
+    this.changes++;
+  }
+
+  /** A turn of `avatar` ended. */
+  turnEnded(avatar: string, summary: TurnSummary): void {
+    push(this.turnLines, avatar, { at: this.now(), kind: 'turn', text: summaryLine(summary) }, TURNS_KEPT);
+    this.changes++;
+  }
+
+  /** The latest news lines of an avatar, oldest first. */
+  news(avatar: string): readonly RecentLine[] {
+    return this.newsLines.get(avatar) ?? [];
+  }
+
+  /** The latest turn lines of an avatar, oldest first. */
+  turns(avatar: string): readonly RecentLine[] {
+    return this.turnLines.get(avatar) ?? [];
+  }
+}
