@@ -59,6 +59,8 @@ describe('embedded world and mineflayer game', () => {
     expect(isFinalKick('Server closed')).toBe(false);
     expect(isFinalKick('Server is restarting, you were kicked')).toBe(false);
     expect(isFinalKick('timed out')).toBe(false);
+    // flying-squid's answer to a player who comes while it starts (a world restart): try again.
+    expect(isFinalKick('Server is still starting! Please wait before reconnecting.')).toBe(false);
     expect(reasonText({ type: 'compound', value: { text: { type: 'string', value: 'banned' } } })).toBe('banned');
     expect(reasonText('{"text":"You were kicked!"}')).toBe('You were kicked!');
   });
