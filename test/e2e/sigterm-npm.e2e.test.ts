@@ -63,8 +63,8 @@ describe('SIGTERM to the process npm start runs', () => {
         m.send('Goal: get 3 dirt');
         await m.line(/^\[demo\] Done: get 3 dirt$/, 300_000);
         from = m.lines.length;
-        m.send('Goal: collect 5000 dirt');
-        await m.line(/^\[demo\] New goal from console: collect 5000 dirt\.$/, 30_000, from);
+        m.send('Goal: collect 2000 dirt');
+        await m.line(/^\[demo\] New goal from console: collect 2000 dirt\.$/, 30_000, from);
       }
 
       const moment = Math.floor(random() * 4000);
