@@ -55,8 +55,9 @@ export const DefaultMineflayerGameOptions = {
  * Whether a kick from the server (mineflayer's `kicked` event: the server sent a disconnect) ends the
  * game for good. Every kick does, whatever its words ("Flying is not enabled", "banned") — except the
  * server going down, restarting or not ready yet (flying-squid's "Server is still starting! Please wait
- * before reconnecting." to a player who comes while it starts), or timing the connection out, which also
- * arrive as a kick and after which mindlink reconnects. A connection that drops without a kick is never final.
+ * before reconnecting." to a player who comes while it starts), a kick that asks the player to reconnect,
+ * or timing the connection out, which also arrive as a kick and after which mindlink reconnects. A
+ * connection that drops without a kick is never final.
  *
  * @example
  * isFinalKick('Flying is not enabled on this server') // → true
@@ -65,7 +66,7 @@ export const DefaultMineflayerGameOptions = {
  */
 export function isFinalKick(reason: string): boolean {
   const r = reason.toLowerCase();
-  return !/(server (is )?(closed|closing|stopp|shut|restart|still starting|starting)|shutting down|shutdown|restart|timed? ?out|wait before reconnecting)/.test(r);
+  return !/(server (is )?(closed|closing|stopp|shut|restart|still starting|starting)|shutting down|shutdown|restart|timed? ?out|reconnect)/.test(r);
 }
 
 /** Plain text of a kick reason, which arrives as a string, JSON chat, or NBT chat (1.20.3+). */

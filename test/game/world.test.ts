@@ -61,6 +61,7 @@ describe('embedded world and mineflayer game', () => {
     expect(isFinalKick('timed out')).toBe(false);
     // flying-squid's answer to a player who comes while it starts (a world restart): try again.
     expect(isFinalKick('Server is still starting! Please wait before reconnecting.')).toBe(false);
+    expect(isFinalKick('Login failed; please reconnect.')).toBe(false);
     expect(reasonText({ type: 'compound', value: { text: { type: 'string', value: 'banned' } } })).toBe('banned');
     expect(reasonText('{"text":"You were kicked!"}')).toBe('You were kicked!');
   });

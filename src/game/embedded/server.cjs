@@ -219,6 +219,17 @@ function start() {
       await lastSave.get(name);
       return findSpawnPoint();
     };
+    // flying-squid rethrows a failed login from a timer, which ends the whole world: one player's failed login
+    // (seen while the world was still starting, a bot reconnecting to it) ends that connection only, and is logged.
+    const login = player.login;
+    player.login = async () => {
+      try {
+        await login();
+      } catch (err) {
+        process.stderr.write(`login of ${player._client.username} failed: ${err && err.stack ? err.stack : String(err)}\n`);
+        player._client.end('Login failed; please reconnect.');
+      }
+    };
     player.entityType = playerTypeId;
     if (serv.supportFeature('playerInfoActionIsBitfield')) serv._sendPlayerList = sendPlayerList;
   });
