@@ -340,17 +340,30 @@ function start() {
     }
   });
 
+  // flying-squid's own `ready` waits at most 5 s for its plugins (loading the world takes longer on a loaded
+  // machine), and then its rejected wait ends the process. mindlink waits for both itself, without that bound
+  // (the parent's start timeout is the bound); that one rejection is expected and left alone (see below).
+  let ready = false;
+  const pluginsReady = serv.pluginsReady ? Promise.resolve() : new Promise((resolve) => serv.once('pluginsReady', resolve));
+  const listening = new Promise((resolve) => serv.once('listening', resolve));
+  void Promise.all([pluginsReady, listening]).then(() => {
+    ready = true;
+    send({ type: 'ready', port: serv.listeningPort });
+  });
+
   serv.on('error', (err) => {
-    if (!serv.isReady) {
+    if (!ready) {
       send({ type: 'failed', message: String(err && err.message ? err.message : err) });
       void shutdown(1);
     }
   });
-
-  serv.once('ready', () => {
-    send({ type: 'ready', port: serv.listeningPort });
-  });
 }
+
+process.on('unhandledRejection', (err) => {
+  if (err instanceof Error && /^Timeout waiting for '(pluginsReady|listening)' event$/.test(err.message)) return;
+  process.stderr.write(`unhandled rejection: ${err && err.stack ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
 
 try {
   start();
