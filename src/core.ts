@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import { AvatarManager } from './avatars/manager.ts';
+import { avatarsOn } from './avatars/moves.ts';
 import { purgeRemoved } from './avatars/retire.ts';
 import { seedStore } from './avatars/seed.ts';
 import type { Bridge } from './chat.ts';
@@ -26,7 +27,10 @@ import { People } from './people/people.ts';
 import { MessageRouter } from './router.ts';
 import { createScheduleDesk } from './schedule/desk.ts';
 import { Scheduler } from './schedule/scheduler.ts';
+import { createServerDesk } from './servers/desk.ts';
+import { ServerRegistry } from './servers/registry.ts';
 import { Sharing } from './sharing.ts';
+import { SignInRelay } from './sign-in-relay.ts';
 import type { Destination } from './store/schema.ts';
 import { ThoughtStream } from './thought-stream.ts';
 import { Store, type StoreOptions } from './store/store.ts';
@@ -74,6 +78,8 @@ export class Mindlink {
     readonly schedules: Scheduler,
     /** `/verbose` thought streams: one line per turn into a thread. */
     readonly thoughts: ThoughtStream,
+    /** The Minecraft servers avatars play on (`src/servers/`). */
+    readonly servers: ServerRegistry,
     /** Dashboard sign-in links and sessions (`/web`). */
     readonly web: WebAccess,
     /** What the dashboard shows, by the viewer's rights. */
@@ -116,8 +122,12 @@ export class Mindlink {
         thoughts.turnEnded(avatar, summary);
         recent.turnEnded(avatar, summary);
       },
+      signInCode: (avatar, server, code) => relay.send(avatar, server, code),
       now,
     });
+    const relay = new SignInRelay({ store, poster, openDm: (identity) => couriers.openDm(identity), enabled: (platform) => poster.enabled(platform), log: log.child({ module: 'sign-in' }) });
+    const registry = new ServerRegistry({ store, config, now, avatarsOn: (id) => avatarsOn(avatars, id), embedded: () => opts.games.embedded?.() });
+    const servers = createServerDesk({ registry, people, avatars, store });
     const schedules = new Scheduler({
       store,
       log: log.child({ module: 'schedule' }),
@@ -133,10 +143,10 @@ export class Mindlink {
       },
     });
     const desk = createScheduleDesk({ scheduler: schedules, people, store });
-    const sharing = new Sharing(store, people, config.ADMINS, now);
+    const sharing = new Sharing(store, people, config.ADMINS, now, () => registry.defaultId());
     // The couriers exist only below; a thread is opened long after start-up.
     const openThread = (dest: Destination, name: string): Promise<Destination> => couriers.openThread(dest, name);
-    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, config, sharing, thoughts, openThread, web });
+    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, servers, defaultServer: () => registry.defaultId(), config, sharing, thoughts, openThread, web });
     const dashboard = new Dashboard({ people, avatars, store, recent, schedules: desk, prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT } });
     const readMarks = new ReadMarks(store);
     const router = new MessageRouter({ avatars, people, links, readMarks, poster, commands: opts.commands, host, log, store });
@@ -148,7 +158,7 @@ export class Mindlink {
       },
       onMoved: (from, to) => links.moveDest(from, to),
     });
-    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, web, dashboard, couriers, opts.games, log);
+    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, registry, web, dashboard, couriers, opts.games, log);
     await avatars.resumeAll();
     // After the avatars resumed: a run missed while mindlink was down is made up (or skipped) now.
     await schedules.start(now());

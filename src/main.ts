@@ -17,7 +17,7 @@ import { createEngineProvider } from './engines/index.ts';
 import { StoreCorruptError, StoreWriteError, writeFailureReason } from './errors.ts';
 import { createGameProvider } from './game/provider.ts';
 import { startHealthLog } from './health.ts';
-import { createLogger, registerSecret, type Logger } from './logger.ts';
+import { createLogger, registerSecret, routeConsoleToLog, type Logger } from './logger.ts';
 import { ensureDataDir } from './store/data-dir.ts';
 
 /** How long start-up waits for Telegram before going on without it (it keeps connecting in the background). */
@@ -45,6 +45,7 @@ async function main(): Promise<void> {
   }
   for (const secret of [config.TELEGRAM_TOKEN, config.DISCORD_TOKEN, config.LLM_API_KEY]) registerSecret(secret);
   const log: Logger = createLogger(config.LOG_LEVEL);
+  routeConsoleToLog(log);
   startHealthLog(log, config.HEALTH_LOG_MS);
 
   // The console reads from the first moment so that lines typed during start-up are queued, not lost.
@@ -80,10 +81,12 @@ async function main(): Promise<void> {
 
   try {
     // Reflexes (defend > eat > flee) act on every avatar's game with no engine call.
-    const games = await createGameProvider(config, log, (game, gameLog) => {
-      const reflexes = new Reflexes(game, gameLog);
-      reflexes.start();
-      return reflexes;
+    const games = await createGameProvider(config, log, {
+      attach: (game, gameLog) => {
+        const reflexes = new Reflexes(game, gameLog);
+        reflexes.start();
+        return reflexes;
+      },
     });
     core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills: createSkillRegistry, commands: createDispatcher() });
   } catch (err) {

@@ -10,6 +10,7 @@ import type { Config } from '../config.ts';
 import type { Engine, EngineKind, EngineProvider } from '../engines/engine.ts';
 import { UserError } from '../errors.ts';
 import type { AvatarGame, GameProvider, Snapshot } from '../game/game.ts';
+import type { SignInCode } from '../game/sign-in.ts';
 import type { SkillRegistryFactory } from '../game/skill.ts';
 import { addDirection } from '../loop/directions.ts';
 import { GoalLoop, type DisplayState, type DonePing, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
@@ -37,6 +38,8 @@ export interface AvatarManagerDeps {
   post(avatar: string, kind: LoopPostKind, text: string, ping: DonePing | null): void;
   /** A turn of an avatar ended (the thought stream). */
   turnEnded?(avatar: string, summary: TurnSummary): void;
+  /** An avatar's Microsoft sign-in needs a code typed by its owner (it goes to the owner's DMs only). */
+  signInCode?(avatar: string, server: string, code: SignInCode): void;
   now(): Date;
 }
 
@@ -103,7 +106,15 @@ export class AvatarManager {
     if (!server) throw new UserError('unknown_server', `Avatar ${name} is on server "${avatar.server}", which is not configured.`);
     const log = this.d.log.child({ avatar: name });
     const game = this.d.games.create(avatar, server, log);
-    const engine = this.d.engines(avatar.engine, { avatar: name, game, log, skills: this.d.skills(game) });
+    let engine: Engine;
+    try {
+      engine = this.d.engines(avatar.engine, { avatar: name, game, log, skills: this.d.skills(game) });
+    } catch (err) {
+      this.d.games.release?.(game);
+      throw err;
+    }
+    game.on('signInCode', (code) => this.d.signInCode?.(name, server.id, code));
+    game.on('playingAs', (player) => this.d.post(name, 'info', `${name} plays on ${server.id} as ${player}: the Minecraft name of the Microsoft account it signed in with.`, null));
     const rt = this.assemble(name, game, engine, log);
     this.runtimes.set(name, rt);
     return rt;
@@ -192,6 +203,16 @@ export class AvatarManager {
   /** While it plays but is out of the game (`waiting`): why it left, as its game says (see `AvatarGame.downReason`). */
   downReason(name: string): string | undefined {
     return this.displayState(name) === 'waiting' ? this.runtime(name).game.downReason : undefined;
+  }
+
+  /** While it is `waiting` for something other than a dropped connection (a Microsoft sign-in): what. */
+  waitReason(name: string): string | undefined {
+    return this.displayState(name) === 'waiting' ? this.runtime(name).game.waitReason : undefined;
+  }
+
+  /** While it is stopped because its server refused it for good: why, as its game says (see `AvatarGame.endReason`). */
+  stopReason(name: string): string | undefined {
+    return this.displayState(name) === 'stopped' ? this.runtimes.get(name)?.game.endReason : undefined;
   }
 
   /** Throw unless `name` is a name Minecraft accepts that no other avatar than `self` has. */
@@ -294,7 +315,7 @@ export class AvatarManager {
     return { n: added.n, dropped: dropped.map((d) => d.n) };
   }
 
-  /** An avatar's live parts are done with: its loop and game stopped, TASK.md written, the engine closed. */
+  /** An avatar's live parts are done with: its loop and game stopped, TASK.md written, the engine closed, the game released. */
   private async retireRuntime(name: string): Promise<void> {
     const rt = this.runtimes.get(name);
     if (!rt) return;
@@ -303,6 +324,14 @@ export class AvatarManager {
     await rt.game.stop().catch((err: unknown) => this.d.log.warn({ err, avatar: name }, 'leaving the game failed'));
     await rt.task.idle();
     rt.engine.close?.();
+    this.d.games.release?.(rt.game);
+    rt.game.removeAllListeners();
+  }
+
+  /** Build a stopped avatar's live parts anew from its record (its server changed); throws UserError when they cannot be. */
+  async rebuild(name: string): Promise<void> {
+    await this.retireRuntime(name);
+    this.runtime(name);
   }
 
   /**
@@ -318,6 +347,7 @@ export class AvatarManager {
     const history = this.d.store.record.update((r) => takeHistory(r, avatar.name));
     const unlinked = this.d.store.state.update((s) => forgetAvatar(s, avatar.name));
     const keptIn = await moveToRemoved(this.d.config.DATA_DIR, avatar, history, this.d.now());
+    this.d.games.forget?.(avatar.name);
     const purged = await purgeRemoved(this.d.config.DATA_DIR, this.d.now());
     this.d.log.info({ avatar: avatar.name, keptIn, purged }, 'avatar removed');
     return { keptIn, unlinked };
@@ -337,6 +367,7 @@ export class AvatarManager {
     const old = avatar.name;
     await this.retireRuntime(old);
     await renameFolder(this.d.config.DATA_DIR, old, to);
+    this.d.games.renamed?.(old, to);
     this.d.store.record.update((r) => renameInRecord(r, old, to));
     this.d.store.state.update((s) => renameInState(s, old, to));
     this.runtime(to);

@@ -34,8 +34,8 @@ export class WorldSupervisor extends EventEmitter<WorldSupervisorEvents> {
   #stopping = false;
   #crashes: number[] = [];
   #restarting: Promise<void> | null = null;
-  /** Ends the backoff wait of a restart under way. */
-  #wake: (() => void) | null = null;
+  /** Ends the backoff of a restart under way (see {@link WorldSupervisor.stop}). */
+  #endBackoff: (() => void) | undefined;
 
   private constructor(
     world: EmbeddedWorld,
@@ -72,7 +72,9 @@ export class WorldSupervisor extends EventEmitter<WorldSupervisorEvents> {
   /** Stop the world for good (no restart). A restart waiting out its backoff ends at once. */
   async stop(): Promise<void> {
     this.#stopping = true;
-    this.#wake?.();
+    // A restart waiting out its backoff ends now: its timer is unref'd, and a shutdown awaiting it with nothing
+    // else left to run would let the process exit before the data files are written.
+    this.#endBackoff?.();
     await this.#restarting;
     await this.#world.stop();
   }
@@ -98,15 +100,14 @@ export class WorldSupervisor extends EventEmitter<WorldSupervisorEvents> {
     for (let attempt = 0; !this.#stopping; attempt += 1) {
       const delay = backoffMs(attempt, RESTART_BACKOFF);
       this.log.warn({ code, signal, inMs: delay }, 'the embedded world died; starting it again');
-      // A stop ends the wait (the timer keeps no process alive, and a shutdown never waits on it).
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, delay).unref();
-        this.#wake = () => {
+        this.#endBackoff = () => {
           clearTimeout(timer);
           resolve();
         };
       });
-      this.#wake = null;
+      this.#endBackoff = undefined;
       if (this.#stopping) return;
       try {
         const world = await EmbeddedWorld.start(this.opts);

@@ -24,8 +24,8 @@ export class Poster {
     private readonly config: Config,
   ) {}
 
-  /** Whether the platform's bridge is configured. */
-  private enabled(platform: Platform): boolean {
+  /** Whether the platform's bridge is configured (posts to it are queued). */
+  enabled(platform: Platform): boolean {
     if (platform === 'console') return this.config.CONSOLE;
     if (platform === 'telegram') return this.config.TELEGRAM_TOKEN !== undefined;
     if (platform === 'web') return this.config.WEB;

@@ -144,12 +144,24 @@ export const LinkSchema = z.object({
 });
 export type Link = z.infer<typeof LinkSchema>;
 
+/** A server name: what `/server add` calls it, and what avatars and shares refer to. */
+export const ServerNameSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/);
+
+/** A Minecraft server avatars can play on: the embedded world (`host` null) or an external one. */
 export const ServerSchema = z.object({
   id: z.string(),
   host: z.string().nullable(), // null = embedded
   port: z.number().int().nullable(),
   version: z.string(),
   auth: z.enum(['offline', 'microsoft']),
+  /** What the server said it runs when it was last pinged (`Paper 1.21.4`); absent for the embedded world. */
+  software: z.string().optional(),
+  /** Whether it verifies players with Microsoft (online mode), as last seen; absent when unknown. */
+  onlineMode: z.boolean().optional(),
+  /** The version was given in `/server add` (kept as is), not found by the ping (updated by `/server test`). */
+  versionPinned: z.boolean().optional(),
+  /** When it was added (`/server add`), ISO. */
+  addedAt: z.string().optional(),
 });
 export type Server = z.infer<typeof ServerSchema>;
 

@@ -111,7 +111,7 @@ describe('mindlink over Telegram (real core, real grammy, fake Bot API)', () => 
     // The commands of a group are one entry, under the group's name.
     expect(tg.commands?.filter((c) => c.command.startsWith('avatar'))).toEqual([
       { command: 'avatars', description: 'List the avatars you can see' },
-      { command: 'avatar', description: 'Create, remove or rename an avatar' },
+      { command: 'avatar', description: 'Create, remove, rename or move an avatar' },
     ]);
     expect(ml.core.pairing.code).toMatch(/^[0-9a-f]{10}$/);
   });

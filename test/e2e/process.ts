@@ -27,11 +27,14 @@ export interface MindlinkProcess {
 }
 
 /**
- * Start mindlink with the given environment (on top of this one, with CONSOLE on): `node --import tsx src/main.ts`,
- * or, with `npm`, the README's `npm start --silent` (then `child` is npm, and mindlink is npm's child).
+ * Start mindlink with the given environment (on top of this one, with CONSOLE on): `node --import tsx src/main.ts`
+ * (with `imports` loaded too), or, with `npm`, the README's `npm start --silent` (then `child` is npm, and
+ * mindlink is npm's child).
  */
-export function startMindlink(env: Record<string, string>, opts: { detached?: boolean; npm?: boolean } = {}): MindlinkProcess {
-  const [command, args] = opts.npm ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', 'src/main.ts']];
+export function startMindlink(env: Record<string, string>, opts: { detached?: boolean; imports?: string[]; npm?: boolean } = {}): MindlinkProcess {
+  const [command, args] = opts.npm
+    ? ['npm', ['start', '--silent']]
+    : [process.execPath, ['--import', 'tsx', ...(opts.imports ?? []).flatMap((m) => ['--import', m]), 'src/main.ts']];
   const child = spawn(command, args, {
     cwd: ROOT,
     // The dashboard on a free port: e2e processes run side by side.
