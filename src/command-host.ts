@@ -21,7 +21,7 @@ import { canControl, type Sight } from './rights.ts';
 import type { ScheduleDesk } from './schedule/desk.ts';
 import type { ServerDesk } from './servers/desk.ts';
 import type { Sharing, ShareMade, ShareRequest, UnshareRequest } from './sharing.ts';
-import type { Avatar, Destination, ParkedGoal, Share } from './store/schema.ts';
+import type { Avatar, Destination, Identity, ParkedGoal, Share } from './store/schema.ts';
 import type { ThoughtStream } from './thought-stream.ts';
 import type { WebAccess } from './web-access.ts';
 
@@ -188,6 +188,11 @@ export interface CommandDispatcher {
   run(inv: CommandInvocation, host: CommandHost): Promise<CommandReply>;
 }
 
+/** The identity at the other end of a direct-message chat, for its link (a scheduled goal's Done pings its creator there). */
+function dmWith(chat: ChatContext): Identity | undefined {
+  return chat.chatKind === 'private' ? (chat.from as Identity) : undefined;
+}
+
 /** The parts the host is made of. */
 export interface CommandHostParts {
   avatars: AvatarManager;
@@ -237,10 +242,10 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       stop: () => avatars.stop(record.name),
       setGoal: (text) => {
         const by = people.ensurePerson(chat.from, chat.fromName);
-        return avatars.setGoal(record.name, text, by.id, { writtenAt: chat.sentAt, byName: people.personName(by.id) });
+        return avatars.setGoal(record.name, text, by.id, { writtenAt: chat.sentAt, byName: people.personName(by.id), setIn: chat.dest });
       },
       unpark: (which) => avatars.unpark(record.name, which),
-      link: (mode) => links.link(record.name, chat.dest, mode, chat.guild),
+      link: (mode) => links.link(record.name, chat.dest, mode, chat.guild, dmWith(chat)),
       unlink: () => links.unlink(record.name, chat.dest),
       async setEngine(kind) {
         ownerOrAdmin('change its engine');
@@ -279,7 +284,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       const owner = people.ensurePerson(chat.from, chat.fromName);
       const server = opts.server ?? defaultServer();
       const created = await avatars.create(name, owner.id, { ...opts, ...(server ? { server: server.toLowerCase() } : {}) });
-      links.link(created.name, chat.dest, 'control');
+      links.link(created.name, chat.dest, 'control', undefined, dmWith(chat));
       return created;
     },
     setOwner(chat, avatar, identity) {

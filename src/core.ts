@@ -86,6 +86,7 @@ export class Mindlink {
     readonly dashboard: Dashboard,
     private readonly couriers: Couriers,
     private readonly games: GameProvider,
+    private readonly log: Logger,
   ) {}
 
   /** Open the store (a corrupt file throws StoreCorruptError), seed first-start data, resume playing avatars. */
@@ -134,10 +135,10 @@ export class Mindlink {
       host: {
         isPlaying: (name) => avatars.isPlaying(name),
         inGame: (name) => ['choosing', 'working', 'wrapup'].includes(avatars.displayState(name)),
-        setGoal: (name, text, personId, run) => {
-          avatars.setGoal(name, text, personId, { schedule: run });
+        setGoal: (name, text, personId, run, pingIn) => {
+          avatars.setGoal(name, text, personId, { schedule: run, setIn: pingIn });
         },
-        parkGoal: (name, text, personId, reason) => avatars.parkGoal(name, text, personId, reason),
+        parkGoal: (name, text, personId, reason, pingIn) => avatars.parkGoal(name, text, personId, reason, pingIn),
         post: (dest, avatar, text) => poster.to(dest, avatar, text),
       },
     });
@@ -157,7 +158,7 @@ export class Mindlink {
       },
       onMoved: (from, to) => links.moveDest(from, to),
     });
-    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, registry, web, dashboard, couriers, opts.games);
+    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, registry, web, dashboard, couriers, opts.games, log);
     await avatars.resumeAll();
     // After the avatars resumed: a run missed while mindlink was down is made up (or skipped) now.
     await schedules.start(now());
@@ -182,6 +183,9 @@ export class Mindlink {
     this.schedules.stop();
     this.thoughts.stop();
     await this.avatars.shutdown();
+    // The changes the chats were told about are written before anything else can hold up the stop (the world's
+    // quit, a chat platform); the last flush below writes what came after, and reports a disk that still refuses.
+    await this.store.flush().catch((err: unknown) => this.log.warn({ err }, 'writing the data files failed; trying again at the end of the stop'));
     await this.couriers.stop(SHUTDOWN_DELIVERY_GRACE_MS);
     await this.games.close();
     // Writes what is still pending (also what failed before, e.g. on a disk that was full).

@@ -24,6 +24,8 @@ import { ensureDataDir } from './store/data-dir.ts';
 const TELEGRAM_GRACE_MS = 5000;
 /** The same for Discord (discord.js retries a gateway it cannot reach). */
 const DISCORD_GRACE_MS = 10_000;
+/** The longest a graceful stop may take (the world alone may take 20 s to save and quit) before the process exits anyway, code 1. */
+const SHUTDOWN_DEADLINE_MS = 90_000;
 
 async function main(): Promise<void> {
   // Everything mindlink writes (store, TASK.md, lab logs, the embedded world) is its owner's alone.
@@ -55,8 +57,17 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'stopping');
+    // This timer also keeps the process alive until the stop has run to its end: with the chats closed and
+    // the world quitting, nothing else might, and Node would end the process (code 0) before the data files are written.
+    setTimeout(() => {
+      process.stderr.write(`mindlink: the stop did not finish within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting without waiting for the rest.\n`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
     void (core?.stop() ?? Promise.resolve())
-      .then(() => process.exit(0))
+      .then(() => {
+        log.info({ signal }, 'stopped');
+        process.exit(0);
+      })
       .catch((err: unknown) => {
         log.error({ err }, 'shutdown failed');
         if (err instanceof StoreWriteError) {

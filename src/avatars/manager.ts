@@ -13,11 +13,17 @@ import type { AvatarGame, GameProvider, Snapshot } from '../game/game.ts';
 import type { SignInCode } from '../game/sign-in.ts';
 import type { SkillRegistryFactory } from '../game/skill.ts';
 import { addDirection } from '../loop/directions.ts';
-import { GoalLoop, type DisplayState, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
+import { GoalLoop, type DisplayState, type DonePing, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
 import type { GoalOrigin } from '../loop/goal-store.ts';
 import { TaskFile } from '../loop/task-file.ts';
+import { settledWithin } from '../settle.ts';
 import { forgetAvatar, moveToRemoved, purgeRemoved, renameFolder, renameInRecord, renameInState, takeHistory } from './retire.ts';
-import { newAvatarRecord, type Avatar, type GoalRecordEntry, type ParkedGoal, type Store, type Usage } from '../store/store.ts';
+import { newAvatarRecord, type Avatar, type Destination, type GoalRecordEntry, type ParkedGoal, type Store, type Usage } from '../store/store.ts';
+
+/** The longest a stop waits for the loop to halt and the bot to leave before it is answered. */
+const STOP_WAIT_MS = 1000;
+/** The longest shutdown waits for the bots to leave (each game bounds its own quit well below this). */
+const SHUTDOWN_LEAVE_WAIT_MS = 10_000;
 
 /** What the manager is built from. */
 export interface AvatarManagerDeps {
@@ -28,8 +34,8 @@ export interface AvatarManagerDeps {
   engines: EngineProvider;
   skills: SkillRegistryFactory;
   checkGoal: GoalChecker;
-  /** Post about an avatar to its chats (`ping`: the person id to ping). */
-  post(avatar: string, kind: LoopPostKind, text: string, ping: string | null): void;
+  /** Post about an avatar to its chats (`ping`: whom an owner goal's Done pings, and where it was set). */
+  post(avatar: string, kind: LoopPostKind, text: string, ping: DonePing | null): void;
   /** A turn of an avatar ended (the thought stream). */
   turnEnded?(avatar: string, summary: TurnSummary): void;
   /** An avatar's Microsoft sign-in needs a code typed by its owner (it goes to the owner's DMs only). */
@@ -253,12 +259,20 @@ export class AvatarManager {
   async stop(name: string): Promise<boolean> {
     const rt = this.runtime(name);
     const wasPlaying = this.isPlaying(name);
-    await rt.loop.stop('owner stop');
-    await rt.game.stop();
+    // The loop halts and the bot quits together; the answer waits for neither longer than STOP_WAIT_MS
+    // (a bot still settling after its spawn, or a server that does not close the connection, goes on leaving).
+    const halted = rt.loop.stop('owner stop');
+    const left = rt.game.stop().catch((err: unknown) => this.d.log.warn({ err, avatar: name }, 'leaving the game failed'));
+    if (!(await settledWithin(Promise.all([halted, left]), STOP_WAIT_MS))) {
+      this.d.log.info({ avatar: name, waitedMs: STOP_WAIT_MS }, 'stopped; still leaving the game');
+    }
     return wasPlaying;
   }
 
-  /** Replace an avatar's goal with an owner goal; returns a scheduled goal parked behind an older message's (see `GoalStore.setOwnerGoal`). */
+  /**
+   * Replace an avatar's goal with an owner goal (its Done pings `setById` in `origin.setIn`); returns a scheduled goal
+   * parked behind an older message's (see `GoalStore.setOwnerGoal`).
+   */
   setGoal(name: string, text: string, setById: string | null, origin: GoalOrigin = {}): ParkedGoal | null {
     const parked = this.runtime(name).loop.setOwnerGoal(text, setById, origin);
     void this.syncTask(name);
@@ -266,8 +280,8 @@ export class AvatarManager {
   }
 
   /** Park an owner goal beside the running one; it is offered again when the avatar chooses. */
-  parkGoal(name: string, text: string, setById: string | null, reason: string): void {
-    this.runtime(name).loop.parkGoal(text, setById, reason);
+  parkGoal(name: string, text: string, setById: string | null, reason: string, setIn?: Destination): void {
+    this.runtime(name).loop.parkGoal(text, setById, reason, setIn);
   }
 
   /**
@@ -389,10 +403,13 @@ export class AvatarManager {
     }
   }
 
-  /** Process shutdown: every loop pauses between turns (the stored `playing` flag is kept) and every avatar leaves its game. */
+  /** Process shutdown: every loop pauses between turns (the stored `playing` flag is kept), every avatar leaves its game and its TASK.md writes end. */
   async shutdown(): Promise<void> {
     const runtimes = [...this.runtimes.values()];
     await Promise.all(runtimes.map((rt) => rt.loop.pause('shutdown')));
-    await Promise.all(runtimes.map((rt) => rt.game.stop().catch((err: unknown) => this.d.log.warn({ err }, 'leaving the game failed'))));
+    const left = Promise.all(runtimes.map((rt) => rt.game.stop().catch((err: unknown) => this.d.log.warn({ err }, 'leaving the game failed'))));
+    if (!(await settledWithin(left, SHUTDOWN_LEAVE_WAIT_MS))) this.d.log.warn({ waitedMs: SHUTDOWN_LEAVE_WAIT_MS }, 'some avatars had not left the game; stopping anyway');
+    // TASK.md rewrites started by the last turns and directions (not awaited where they began) end before the stop does.
+    await Promise.all(runtimes.map((rt) => rt.task.idle()));
   }
 }

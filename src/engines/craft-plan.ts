@@ -15,6 +15,7 @@
  */
 import { countItems } from '../game/items.ts';
 import { COOK_TICKS, fuelTicks, smeltInputs } from '../game/smelting.ts';
+import { own } from '../keyed.ts';
 
 /** How an item is made: `makes` of it from `needs` (item or group → count); `table` when the 3×3 grid is needed. */
 export interface CraftRecipe {
@@ -117,19 +118,19 @@ function planName(item: string): string {
 
 /** Is `item` gathered (mined, with or without a tool) or hunted rather than made? */
 function isRaw(item: string): boolean {
-  return item in RAW_TOOL || BY_HAND.has(item) || HUNTED.has(item);
+  return Object.hasOwn(RAW_TOOL, item) || BY_HAND.has(item) || HUNTED.has(item);
 }
 
 /** The inputs a furnace makes `item` from that the planner can get (planner names), usual one first. */
 function smeltSources(item: string): string[] {
-  if (isRaw(item) || item in TECH_TREE) return [];
-  return [...new Set(smeltInputs(item).map(planName))].filter((i) => isRaw(i) || i in TECH_TREE);
+  if (isRaw(item) || Object.hasOwn(TECH_TREE, item)) return [];
+  return [...new Set(smeltInputs(item).map(planName))].filter((i) => isRaw(i) || Object.hasOwn(TECH_TREE, i));
 }
 
 /** Is `item` something the planner can make, smelt, hunt or gather? */
 export function canPlan(item: string): boolean {
   const name = planName(item);
-  return name in TECH_TREE || isRaw(name) || smeltSources(name).length > 0;
+  return Object.hasOwn(TECH_TREE, name) || isRaw(name) || smeltSources(name).length > 0;
 }
 
 /**
@@ -140,9 +141,9 @@ export function canPlan(item: string): boolean {
  * toolFirst('cobblestone', { inventory: {}, tableNearby: false }); // → { kind: 'gather', item: 'log', count: 3 }
  */
 export function toolFirst(item: string, situation: CraftSituation): CraftStep | null {
-  const tool = RAW_TOOL[planName(item)];
+  const tool = own(RAW_TOOL, planName(item));
   if (!tool) return null;
-  if ((TOOL_TIERS[tool] ?? [tool]).some((t) => (situation.inventory[t] ?? 0) > 0)) return null;
+  if ((own(TOOL_TIERS, tool) ?? [tool]).some((t) => (own(situation.inventory, t) ?? 0) > 0)) return null;
   return nextCraftStep(tool, 1, situation);
 }
 
@@ -191,7 +192,7 @@ export function nextCraftStep(wanted: string, count: number, situation: CraftSit
     if (n <= 0 || depth > 10) return;
     const missing = n - use(name, n);
     if (missing <= 0) return;
-    const recipe = TECH_TREE[name];
+    const recipe = own(TECH_TREE, name);
     const sources = recipe ? [] : smeltSources(name);
     if (sources.length > 0) {
       // The input held already, else the usual one.
@@ -215,8 +216,8 @@ export function nextCraftStep(wanted: string, count: number, situation: CraftSit
       return;
     }
     if (!recipe) {
-      const tool = RAW_TOOL[name];
-      if (tool && !(TOOL_TIERS[tool] ?? [tool]).some((t) => held(t) > 0)) {
+      const tool = own(RAW_TOOL, name);
+      if (tool && !(own(TOOL_TIERS, tool) ?? [tool]).some((t) => held(t) > 0)) {
         need(tool, 1, depth + 1);
         give(tool, 1); // a tool is kept, not used up
       }
@@ -279,7 +280,7 @@ export function skillFor(step: Exclude<CraftStep, { kind: 'unknown' }>, inventor
   const count = Math.min(MAX_PER_RUN, Math.max(1, step.count));
   if (step.kind === 'gather') return { id: 'collect', params: { item: step.item, count } };
   // One animal a run (the next turn plans again for what is still missing); the smelt skill takes at most 64.
-  if (step.kind === 'hunt') return { id: 'fight', params: { target: HUNTED_FROM[step.item] ?? 'cow' } };
+  if (step.kind === 'hunt') return { id: 'fight', params: { target: own(HUNTED_FROM, step.item) ?? 'cow' } };
   if (step.kind === 'smelt') return { id: 'smelt', params: { item: step.item, count: Math.min(64, count) } };
   return { id: 'craft', params: { item: concrete(step.item, inventory), count } };
 }
@@ -305,7 +306,7 @@ export function planCraft(item: string, hold: number, snap: { inventory: Record<
 export function planGather(item: string, count: number, snap: { inventory: Record<string, number>; nearbyBlocks: Record<string, number> }): SkillPlan {
   // Something made (cooked beef, an ingot, a pickaxe) or hunted is got by its plan, not by mining.
   const name = planName(item);
-  if (canPlan(name) && !(name in RAW_TOOL) && !BY_HAND.has(name)) return planCraft(item, countItems(snap.inventory, name) + count, snap);
+  if (canPlan(name) && !Object.hasOwn(RAW_TOOL, name) && !BY_HAND.has(name)) return planCraft(item, countItems(snap.inventory, name) + count, snap);
   const first = toolFirst(item, situationOf(snap));
   if (first && first.kind !== 'unknown') return skillFor(first, snap.inventory);
   return { id: 'collect', params: { item, count: Math.min(MAX_PER_RUN, Math.max(1, count)) } };

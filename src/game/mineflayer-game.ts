@@ -104,6 +104,8 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
   #player: string | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
   #spawnTimer: NodeJS.Timeout | undefined;
+  /** The stop under way, if any: a second stop and a start wait for it. */
+  #leaving: Promise<void> | undefined;
 
   constructor(opts: MineflayerGameOptions) {
     super();
@@ -144,6 +146,8 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
 
   /** Connect; resolves once the first attempt has started (listen for `connected`). */
   async start(): Promise<void> {
+    // A start right after a stop joins once the old connection has left (the stop's own bound caps the wait).
+    if (this.#leaving) await this.#leaving;
     if (this.#state !== 'idle' && this.#state !== 'ended') return;
     this.#stopping = false;
     this.#failures = 0;
@@ -154,7 +158,14 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
   }
 
   /** Leave the game (quit and wait for the connection to end) and stop reconnecting. */
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
+    this.#leaving ??= this.#leave().finally(() => {
+      this.#leaving = undefined;
+    });
+    return this.#leaving;
+  }
+
+  async #leave(): Promise<void> {
     this.#stopping = true;
     this.#attemptNo += 1;
     clearTimeout(this.#retryTimer);
@@ -165,7 +176,9 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
       const ended = new Promise<void>((resolve) => bot.once('end', () => resolve()));
       try {
         bot.pathfinder?.stop();
-        bot.quit('bye');
+        // A bot still logging in or waiting for its chunks has nothing to finish: its connection is closed at once.
+        if (this.#bot === bot) bot.quit('bye');
+        else bot._client.socket?.destroy();
       } catch (err) {
         this.#log.debug({ err }, 'quit failed; closing the socket');
         bot._client.end('bye');

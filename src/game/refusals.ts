@@ -101,7 +101,8 @@ export interface RefusalContext {
 }
 
 const KINDS: readonly [RefusalKind, RegExp][] = [
-  ['restart', /server (is )?(closed|closing|stopp|shut|restart)|shutting down|shutdown|restart|timed? ?out|multiplayer\.disconnect\.(server_shutdown|timeout)|disconnect\.timeout/i],
+  // Also flying-squid's "Server is still starting! Please wait before reconnecting." to a player who comes while it starts.
+  ['restart', /server (is )?(closed|closing|stopp|shut|restart|still starting)|shutting down|shutdown|restart|timed? ?out|please (wait before )?reconnect|multiplayer\.disconnect\.(server_shutdown|timeout)|disconnect\.timeout/i],
   ['whitelist', /white-?list|not_whitelisted/i],
   ['banned', /\bbann?ed\b|multiplayer\.disconnect\.banned/i],
   ['outdated', /outdated (client|server)|multiplayer\.disconnect\.(outdated|incompatible)|incompatible (client|version)|wrong protocol version|unsupported (client|protocol)|please use (minecraft )?\d/i],
@@ -190,7 +191,8 @@ export function classifyKick(reason: string, c: RefusalContext): Refusal {
 
 /**
  * Whether a kick ends the game for good. Every kick does, whatever its words, except the server going
- * down, restarting, timing the connection out, being full or asleep, after which mindlink reconnects.
+ * down, restarting or still starting, asking the player to reconnect, timing the connection out, being full
+ * or asleep, after which mindlink reconnects.
  *
  * @example
  * isFinalKick('Flying is not enabled on this server') // → true

@@ -3,6 +3,7 @@
  * `smelting.json`, which the embedded world's furnace reads too; minecraft-data ships crafting recipes only,
  * so it is written out from vanilla's rules for minecraft-data's item names (see its `about`).
  */
+import { own } from '../keyed.ts';
 import table from './smelting.json' with { type: 'json' };
 
 /** Ticks one item takes in a furnace (10 s). */
@@ -31,10 +32,10 @@ export function smeltsInto(input: string): string | undefined {
  * smeltInputs('cooked_beef'); // ['beef']
  */
 export function smeltInputs(output: string): readonly string[] {
-  return recipes[output]?.from ?? [];
+  return own(recipes, output)?.from ?? [];
 }
 
 /** How many ticks an item burns as fuel (0: it is no fuel). */
 export function fuelTicks(item: string): number {
-  return fuels[item] ?? 0;
+  return own(fuels, item) ?? 0;
 }

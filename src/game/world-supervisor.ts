@@ -69,7 +69,7 @@ export class WorldSupervisor extends EventEmitter<WorldSupervisorEvents> {
     return this.#world;
   }
 
-  /** Stop the world for good (no restart). */
+  /** Stop the world for good (no restart). A restart waiting out its backoff ends at once. */
   async stop(): Promise<void> {
     this.#stopping = true;
     // A restart waiting out its backoff ends now: its timer is unref'd, and a shutdown awaiting it with nothing

@@ -10,6 +10,7 @@
  */
 import { normaliseItem, unobtainable } from '../game/items.ts';
 import { smeltInputs, smeltsInto } from '../game/smelting.ts';
+import { own } from '../keyed.ts';
 
 /** What a goal asks for. */
 export type GoalIntent =
@@ -124,8 +125,8 @@ function readCount(phrase: string): CountRead {
   let used = 0;
   let any = false;
   for (const w of words) {
-    const unit = UNITS[w];
-    const ten = TENS[w];
+    const unit = own(UNITS, w);
+    const ten = own(TENS, w);
     if (unit !== undefined) total += unit;
     else if (ten !== undefined) total += ten;
     else if (w === 'hundred' && any) total = total * 100;
