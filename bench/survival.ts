@@ -29,7 +29,17 @@ export default async function bench(): Promise<void> {
     env: { ...process.env, DATA_DIR: dir, CONSOLE: 'on', LOG_LEVEL: 'info' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  /** How the process ended, when it ended before the run did (said in the figures: they then cover less). */
+  let earlyEnd: string | undefined;
+  let stopping = false;
+  /** The last lines on stderr, to say why the process ended early. */
+  const tail: string[] = [];
+  const exited = new Promise<void>((resolve) =>
+    child.on('exit', (code, signal) => {
+      if (!stopping) earlyEnd = `after ${seconds(performance.now() - t0)} (code ${code}, signal ${signal}): ${tail.join(' | ')}`;
+      resolve();
+    }),
+  );
   const t0 = performance.now();
   let ready: number | undefined;
   const reached = new Map<string, number>();
@@ -56,6 +66,8 @@ export default async function bench(): Promise<void> {
     }
   });
   createInterface({ input: child.stderr }).on('line', (line) => {
+    tail.push(line.slice(0, 300));
+    if (tail.length > 5) tail.shift();
     if (!line.startsWith('{')) return;
     let entry: { msg?: string; avatar?: string; reflex?: string; code?: string };
     try {
@@ -77,6 +89,7 @@ export default async function bench(): Promise<void> {
   } finally {
     clearInterval(poll);
     if (child.exitCode === null) {
+      stopping = true;
       child.kill('SIGINT');
       await exited;
     }
@@ -84,6 +97,7 @@ export default async function bench(): Promise<void> {
   }
   const since = ready ?? 0;
   console.log(`new avatar left alone on the embedded world for ${seconds(RUN_MS)} (scripted engine, default pacing); ready ${seconds(since)} after start`);
+  if (earlyEnd) console.log(`  THE PROCESS ENDED BEFORE THE RUN DID, ${earlyEnd}`);
   for (const m of MILESTONES) {
     const at = reached.get(m);
     console.log(`  first ${m}: ${at === undefined ? `not within the run` : `${seconds(at - since)} after ready`}`);
