@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nextCraftStep, planCraft, planGather, toolFirst } from '../../src/engines/craft-plan.ts';
+import { canPlan, nextCraftStep, planCraft, planGather, toolFirst } from '../../src/engines/craft-plan.ts';
+import { fuelTicks, smeltInputs } from '../../src/game/smelting.ts';
 
 const at = (inventory: Record<string, number>, tableNearby = false) => ({ inventory, tableNearby });
 const snap = (inventory: Record<string, number>, nearbyBlocks: Record<string, number> = {}) => ({ inventory, nearbyBlocks });
@@ -79,5 +80,14 @@ describe('craft planning', () => {
     expect(planGather('mutton', 2, snap({}))).toEqual({ id: 'fight', params: { target: 'sheep' } });
     expect(planGather('iron_ingot', 2, snap({ raw_iron: 2, coal: 1 }, { furnace: 3 }))).toEqual({ id: 'smelt', params: { item: 'iron_ingot', count: 2 } });
     expect(planGather('sand', 4, snap({}))).toEqual({ id: 'collect', params: { item: 'sand', count: 4 } });
+  });
+
+  it('GIVEN names that are members of every object (constructor, toString, __proto__) THEN they are no recipe, fuel, smelt or raw item', () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      expect(canPlan(name)).toBe(false);
+      expect(fuelTicks(name)).toBe(0);
+      expect(smeltInputs(name)).toEqual([]);
+      expect(toolFirst(name, at({}))).toBeNull();
+    }
   });
 });
