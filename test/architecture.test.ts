@@ -33,7 +33,7 @@ describe('import rules', () => {
       if (dir) await rm(dir, { recursive: true, force: true });
     });
 
-    it('THEN each is reported, and the entry point src/main.ts may wire everything', async () => {
+    it('THEN each is reported, and the entry point src/main.ts may wire everything, an embedded-world plugin require its neighbours and JSON', async () => {
       dir = await mkdtemp(join(tmpdir(), 'mindlink-rules-'));
       const files: Record<string, string> = {
         'src/main.ts': "import '../bridges/b.ts';\nimport '../commands/c.ts';\nimport '../skills/s.ts';\n",
@@ -45,6 +45,10 @@ describe('import rules', () => {
         'bridges/b.ts': "import '../commands/c.ts';\nimport '../src/chat.ts';\nexport type B = string;\n",
         'commands/c.ts': "import '../bridges/b.ts';\n",
         'skills/s.ts': "import '../src/chat.ts';\nimport '../src/game/game.ts';\n",
+        'src/game/embedded/plugin.cjs': "require('../game.ts');\nrequire('./other.cjs');\nrequire('../data.json');\n",
+        'src/game/embedded/other.cjs': 'module.exports = {};\n',
+        'src/game/data.json': '{}\n',
+        'src/game/provider.ts': "import './embedded/other.cjs';\n",
       };
       for (const [path, text] of Object.entries(files)) {
         await mkdir(join(dir, dirname(path)), { recursive: true });
@@ -53,6 +57,8 @@ describe('import rules', () => {
       expect((await violations(dir, ['src', 'bridges', 'commands', 'skills'])).sort()).toEqual([
         'bridges-only-src: bridges/b.ts → commands/c.ts',
         'commands-not-bridges: commands/c.ts → bridges/b.ts',
+        'embedded-child-plain-commonjs: src/game/embedded/plugin.cjs → src/game/game.ts',
+        'embedded-world-through-its-host: src/game/provider.ts → src/game/embedded/other.cjs',
         'game-and-engines-not-core: src/engines/engine.ts → src/people/people.ts',
         'game-and-engines-not-core: src/game/game.ts → src/core.ts',
         'skills-only-game: skills/s.ts → src/chat.ts',

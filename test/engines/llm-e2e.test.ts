@@ -11,7 +11,7 @@ import { createSkillRegistry } from '../../skills/index.ts';
 import { parseConfig } from '../../src/config.ts';
 import { Mindlink } from '../../src/core.ts';
 import { createEngineProvider } from '../../src/engines/index.ts';
-import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { FakeOpenAI, lastMessage, lastUserText, messagesChars, wholeChars, type FakeScript } from '../fakes/openai-api.ts';
 import { collectLines, startWorld, tempDataDir, testLogger, waitFor } from '../game/helpers.ts';

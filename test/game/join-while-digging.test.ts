@@ -13,7 +13,7 @@ import { Mindlink } from '../../src/core.ts';
 import { createDispatcher } from '../../commands/index.ts';
 import { createSkillRegistry } from '../../skills/index.ts';
 import { createEngineProvider } from '../../src/engines/index.ts';
-import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { startWorld, tempDataDir, waitFor } from './helpers.ts';
 
