@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { UserError } from '../src/errors.ts';
-import { impossibleGoal } from '../src/goals/goal-language.ts';
-import { isTooLong, MAX_MESSAGE_LENGTH } from '../src/loop/classify.ts';
+import { impossibleGoal, isTooLong, MAX_MESSAGE_LENGTH } from '../src/command-words.ts';
 import { plainGoal } from '../src/text.ts';
 import type { Command } from './command.ts';
 

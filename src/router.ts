@@ -13,7 +13,7 @@ import type { BridgeHost, ChatContext, CommandAnswer, CommandInvocation, Inbound
 import type { CommandDispatcher, CommandHost } from './command-host.ts';
 import { errorRef, UserError } from './errors.ts';
 import { characterCount, classifyMessage, emptyMessageReason, isTooLong, MAX_MESSAGE_LENGTH, splitAddress, unknownAddress } from './loop/classify.ts';
-import { notedReply } from './loop/directions.ts';
+import { notedReply } from './task/directions.ts';
 import type { Poster } from './outbox/poster.ts';
 import { replyPrivately } from './private-reply.ts';
 import type { Links } from './people/links.ts';

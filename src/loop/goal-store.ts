@@ -10,7 +10,7 @@ import { keyed } from '../keyed.ts';
 import type { TurnUsage } from '../engines/engine.ts';
 import type { Avatar, Destination, Goal, GoalRecordEntry, ParkedGoal, Store, Usage } from '../store/store.ts';
 import { sameGoal, type GoalChange, type LoopPost, type TurnDecision } from './decide.ts';
-import { completeDirection } from './directions.ts';
+import { completeDirection } from '../task/directions.ts';
 
 /** Where an owner goal comes from, when it matters for the order goals are taken in. */
 export interface GoalOrigin {

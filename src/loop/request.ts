@@ -6,9 +6,9 @@
  */
 import type { TurnKind, TurnRequest } from '../engines/engine.ts';
 import type { Avatar, GoalRecordEntry } from '../store/schema.ts';
-import { summarizeDirections } from './directions.ts';
+import { summarizeDirections } from '../task/directions.ts';
 import { NUDGES, renderPrompt } from './prompts.ts';
-import { needsRewrite, ownPartForPrompt } from './task-md.ts';
+import { needsRewrite, ownPartForPrompt } from '../task/task-md.ts';
 
 /** What a request is built from. */
 export interface RequestFacts {

@@ -18,7 +18,7 @@ import type { GoalStore } from './goal-store.ts';
 import type { GoalLoopDeps, TurnSummary } from './loop-deps.ts';
 import { parseProtocol, type Protocol } from './protocol.ts';
 import { buildRequest } from './request.ts';
-import { ownPart } from './task-md.ts';
+import { ownPart } from '../task/task-md.ts';
 import { unlessAbandoned } from '../settle.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

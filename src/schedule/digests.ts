@@ -9,17 +9,24 @@ import type { Destination, Digest, Store } from '../store/store.ts';
 import { keyed } from '../keyed.ts';
 import { buildDigest, usageSince } from './digest.ts';
 import { nextRuns } from './runs.ts';
-import type { ScheduleHost } from './scheduler.ts';
 import { hhmm } from './when.ts';
 
 /** The digest time when `/digest on` names none. */
 export const DEFAULT_DIGEST_TIME = '20:00';
 
+/** What the digests need of the core: who is in the game, and a way to post. */
+export interface DigestHost {
+  /** Whether the avatar is in the game right now (counted as time played). */
+  inGame(avatar: string): boolean;
+  /** Post a line to one chat, about an avatar (or none). */
+  post(dest: Destination, avatar: string | null, text: string): void;
+}
+
 /** How to build {@link Digests}. */
 export interface DigestsOptions {
   store: Store;
   log: Logger;
-  host: Pick<ScheduleHost, 'inGame' | 'post'>;
+  host: DigestHost;
   /** The zone of a person (UTC when unset). */
   zoneOf(personId: string): string;
 }

@@ -19,16 +19,14 @@ import { displayName } from '../people/people.ts';
 import { schedulePingPlace } from '../people/ping-place.ts';
 import { isOwnerOrAdmin } from '../rights.ts';
 import type { Destination, Schedule, Store } from '../store/store.ts';
-import { Digests } from './digests.ts';
+import { Digests, type DigestHost } from './digests.ts';
 import { checkCron, DEFAULT_ZONE, formatRun, missedRuns, nextRuns, slotOf } from './runs.ts';
 import { splitSchedule, type When } from './when.ts';
 
 /** What the scheduler needs from the rest of mindlink. */
-export interface ScheduleHost {
+export interface ScheduleHost extends DigestHost {
   /** Whether the avatar's loop runs (not stopped). */
   isPlaying(avatar: string): boolean;
-  /** Whether the avatar is in the game right now (counted as time played). */
-  inGame(avatar: string): boolean;
   /**
    * Set an owner goal exactly as `Goal: …` from this person would; `run` is the schedule and its slot, and its Done
    * pings them in `pingIn`.
@@ -36,8 +34,6 @@ export interface ScheduleHost {
   setGoal(avatar: string, text: string, personId: string, run: { id: number; slot: string }, pingIn?: Destination): void;
   /** Park an owner goal without touching the current one; it is offered again when the avatar chooses. */
   parkGoal(avatar: string, text: string, personId: string, reason: string, pingIn?: Destination): void;
-  /** Post a line to one chat, about an avatar (or none). */
-  post(dest: Destination, avatar: string | null, text: string): void;
 }
 
 /** How to build a {@link Scheduler}. */
