@@ -118,17 +118,17 @@ export class Dashboard {
 
   /** One row per avatar the viewer may see, in the order they were made. */
   rows(viewer: ChatContext): AvatarRow[] {
-    return this.p.people.visible(viewer).map((a) => this.row(viewer, a));
+    return this.p.people.rightsOf(viewer).visible().map((a) => this.row(viewer, a));
   }
 
   /** Everything the viewer may see of one avatar. Throws the same UserError as `/status` would. */
   async details(viewer: ChatContext, name: string): Promise<AvatarDetails> {
     const { people, recent, avatars, store, schedules, prices } = this.p;
-    const avatar = people.resolveAvatar(viewer, name);
+    const avatar = people.rightsOf(viewer).resolve(name);
     const row = this.row(viewer, avatar);
-    const role = people.roleFor(viewer, avatar);
+    const role = people.rightsOf(viewer).role(avatar);
     const controls = canControl(role);
-    const sight = people.sight(viewer, avatar);
+    const sight = people.rightsOf(viewer).sight(avatar);
     const lines = (l: readonly RecentLine[]): { at: number; kind: string; text: string }[] => l.map((x) => ({ at: x.at, kind: x.kind, text: scrubSecrets(x.text) }));
     let notes: string | null = null;
     if (controls) notes = scrubSecrets(ownPart(await new TaskFile(store.avatarDir(avatar.name), avatar.name).read())).trim();
@@ -153,7 +153,7 @@ export class Dashboard {
 
   /** The world around one avatar, as its own game sees it. Throws the same UserError as `/status` would. */
   world(viewer: ChatContext, name: string): WorldView {
-    const avatar = this.p.people.resolveAvatar(viewer, name);
+    const avatar = this.p.people.rightsOf(viewer).resolve(name);
     const game = this.p.avatars.game(avatar.name);
     const snap = game?.snapshot();
     const bot = game?.bot;
@@ -192,7 +192,7 @@ export class Dashboard {
       items: items.slice(0, ROW_ITEMS).map(([item, count]) => ({ item, count })),
       moreItems: Math.max(0, items.length - ROW_ITEMS),
       position: snap ? { x: Math.round(snap.position.x), y: Math.round(snap.position.y), z: Math.round(snap.position.z) } : null,
-      mayControl: canControl(people.roleFor(viewer, avatar)),
+      mayControl: canControl(people.rightsOf(viewer).role(avatar)),
     };
   }
 }

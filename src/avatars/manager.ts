@@ -16,7 +16,10 @@ import { addDirection } from '../task/directions.ts';
 import { GoalLoop, type DisplayState, type DonePing, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
 import type { GoalOrigin } from '../loop/goal-store.ts';
 import { TaskFile } from '../task/task-file.ts';
+import { mindlinkParts } from '../task/task-md.ts';
 import { settledWithin } from '../settle.ts';
+import { checkName } from './names.ts';
+import { dropParked } from './parked.ts';
 import { forgetAvatar, moveToRemoved, purgeRemoved, renameFolder, renameInRecord, renameInState, takeHistory } from './retire.ts';
 import { newAvatarRecord, type Avatar, type Destination, type GoalRecordEntry, type ParkedGoal, type Store, type Usage } from '../store/store.ts';
 
@@ -120,6 +123,11 @@ export class AvatarManager {
     return rt;
   }
 
+  /** An avatar's TASK.md and lab log (writes to one file are serialised however many of these there are). */
+  private taskFile(name: string): TaskFile {
+    return this.runtimes.get(name)?.task ?? new TaskFile(this.d.store.avatarDir(name), name);
+  }
+
   /** The goal loop and TASK.md of an avatar around its game and engine. */
   private assemble(name: string, game: AvatarGame, engine: Engine, log: Logger): Runtime {
     const task = new TaskFile(this.d.store.avatarDir(name), name);
@@ -215,18 +223,9 @@ export class AvatarManager {
     return this.displayState(name) === 'stopped' ? this.runtimes.get(name)?.game.endReason : undefined;
   }
 
-  /** Throw unless `name` is a name Minecraft accepts that no other avatar than `self` has. */
-  private checkName(name: string, self?: Avatar): void {
-    if (!/^[A-Za-z0-9_]{3,16}$/.test(name)) {
-      throw new UserError('bad_name', 'An avatar name is 3–16 letters, digits or _ (it is its Minecraft name).');
-    }
-    const other = this.get(name);
-    if (other && other !== self) throw new UserError('name_taken', `There is already an avatar called ${other.name}.`);
-  }
-
   /** Create an avatar (stopped until play), owned by `ownerId`; nothing is stored if its engine or game cannot be built. */
   async create(name: string, ownerId: string, opts: { server?: string; engine?: Avatar['engine'] }): Promise<Avatar> {
-    this.checkName(name);
+    checkName(this.all(), name);
     const servers = this.d.store.state.data.servers;
     const server = opts.server ?? servers[0]?.id;
     if (!server || !servers.some((s) => s.id === server)) {
@@ -291,27 +290,17 @@ export class AvatarManager {
   unpark(name: string, which: readonly number[] | 'all'): ParkedGoal[] {
     const avatar = this.get(name);
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
-    const count = avatar.parked.length;
-    const missing = which === 'all' ? [] : which.filter((n) => !Number.isInteger(n) || n < 1 || n > count);
-    if (missing.length > 0) {
-      const have = count === 0 ? 'I have no parked goal' : `I have ${count} (1–${count}; /parked lists them)`;
-      throw new UserError('no_such_parked', `There is no parked goal ${missing.join(', ')}: ${have}. Nothing was dropped.`, avatar.name);
-    }
-    return this.d.store.state.update(() => {
-      const drop = which === 'all' ? avatar.parked.map((_, i) => i) : [...new Set(which)].map((n) => n - 1);
-      const dropped = avatar.parked.filter((_, i) => drop.includes(i));
-      avatar.parked = avatar.parked.filter((_, i) => !drop.includes(i));
-      return dropped;
-    });
+    return dropParked(this.d.store, avatar, which);
   }
 
-  /** Store a new owner direction and hand it to the loop. Returns its number and the numbers of the older ones that no longer fit. */
+  /** Store a new owner direction, write TASK.md and hand it to the avatar's loop, if it has one. Returns its number and the numbers of the older ones that no longer fit. */
   addDirection(name: string, text: string, by: string | null): { n: number; dropped: number[] } {
     const avatar = this.get(name);
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
     const { added, dropped } = this.d.store.state.update(() => addDirection(avatar.directions, text, by, this.d.now()));
-    void this.syncTask(name);
-    this.runtime(name).loop.directionAdded(added.text);
+    void this.syncTask(avatar.name);
+    // Only a loop that exists takes it in; one built later reads the stored book.
+    this.runtimes.get(avatar.name)?.loop.directionAdded(added.text);
     return { n: added.n, dropped: dropped.map((d) => d.n) };
   }
 
@@ -360,7 +349,7 @@ export class AvatarManager {
   async rename(from: string, to: string): Promise<Avatar> {
     const avatar = this.get(from);
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${from}".`);
-    this.checkName(to, avatar);
+    checkName(this.all(), to, avatar);
     if (this.isPlaying(avatar.name)) {
       throw new UserError('still_playing', `Stop ${avatar.name} first (/stop ${avatar.name}): only a stopped avatar can be renamed.`, avatar.name);
     }
@@ -388,16 +377,12 @@ export class AvatarManager {
     return this.runtime(name).loop.ask(question);
   }
 
-  /** Rewrite the mindlink sections of an avatar's TASK.md from the store. */
+  /** Rewrite the mindlink sections of an avatar's TASK.md from the store (no game, engine or loop needed). */
   async syncTask(name: string): Promise<void> {
     const avatar = this.get(name);
     if (!avatar) return;
-    const finished = this.d.store.record.data.goals
-      .filter((g) => g.avatar === name && g.outcome === 'done')
-      .slice(-15)
-      .map((g) => ({ text: g.text, setBy: g.setBy, ended: g.ended, outcome: g.outcome }));
     try {
-      await this.runtime(name).task.update({ open: avatar.directions.open, done: avatar.directions.done, finished });
+      await this.taskFile(avatar.name).update(mindlinkParts(avatar, this.d.store.record.data.goals));
     } catch (err) {
       this.d.log.error({ err, avatar: name }, 'TASK.md update failed');
     }
