@@ -4,7 +4,7 @@
  *
  * Used by the scripted engine (what to do) and by the goal loop's completion
  * check (what "done" means), so both read a goal the same way
- * (SPEC "Checked goals"): collect / gather / mine / chop / dig N X means N
+ * (README "Goals the avatar understands"): collect / gather / mine / chop / dig N X means N
  * more than held when the goal was set; have / get / obtain N X means holding
  * at least N.
  */

@@ -1,5 +1,5 @@
 /**
- * The goal loop's decisions (SPEC "The goal loop"), as pure functions: given
+ * The goal loop's decisions (README "The goal loop"), as pure functions: given
  * what the loop remembers, the parsed reply and the completion check, what
  * happens to the goal, what is posted, which turn comes next and after what
  * delay. `goal-loop.ts` keeps only the timers, the I/O and the aborts, and
@@ -173,7 +173,7 @@ export interface PaceFacts {
 }
 
 /**
- * The delay before the next automatic turn (SPEC "Pacing"): the base pace after a turn that changed
+ * The delay before the next automatic turn (README "The goal loop", pacing): the base pace after a turn that changed
  * something; a turn that changed nothing doubles it, up to the cap, with jitter.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * The text prompts of the goal loop, one per turn kind (seed 000). Kept short:
+ * The text prompts of the goal loop, one per turn kind. Kept short:
  * every turn is paid for, and small models follow short prompts best.
  */
 import type { DirectionView, TurnRequest } from '../engines/engine.ts';

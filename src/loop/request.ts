@@ -1,6 +1,6 @@
 /**
  * One turn's structured request to the engine, with its rendered prompt
- * (seed 000 "Prompts"): the goal, the direction summary and the open
+ * (the prompts of `prompts.ts`): the goal, the direction summary and the open
  * direction, the avatar's own notes where the kind carries them, and the
  * nudges the loop's memory calls for.
  */

@@ -1,5 +1,5 @@
 /**
- * TASK.md: the avatar's short notes (seed 000 "Short notes").
+ * TASK.md: the avatar's short notes (README "TASK.md").
  *
  * The file has the avatar's own sections (Goal, Ambitions, Now, Plan, Done,
  * don't redo, Parked / blocked, and anything else it adds) and three sections

@@ -1,5 +1,5 @@
 /**
- * Issue 13: bots joining while another digs used to receive `block_break_animation` before their
+ * Bots joining while another digs used to receive `block_break_animation` before their
  * `login` packet, and mineflayer's handler threw inside the packet stream: the whole process died.
  * Real embedded world, real mineflayer, the real goal loop for the digger.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 13: one bot's packet handler throwing ends that bot's connection, never the process. The world
+ * One bot's packet handler throwing ends that bot's connection, never the process. The world
  * sends alice a packet her client cannot handle (an `open_window` of a window type that does not exist:
  * mineflayer's handler throws on it); the other avatars must not notice.
  */
