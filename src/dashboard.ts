@@ -108,22 +108,22 @@ export interface DashboardParts {
  * await dashboard.details(chat, 'demo'); // throws the chat's own UserError when they may not
  */
 export class Dashboard {
-  constructor(private readonly p: DashboardParts) {}
+  constructor(private readonly parts: DashboardParts) {}
 
   /** A number that moves whenever something a page shows from the store or the loop may have changed. */
   version(): string {
-    const { store, recent } = this.p;
+    const { store, recent } = this.parts;
     return `${store.state.version}.${store.record.version}.${store.schedules.version}.${recent.version}`;
   }
 
   /** One row per avatar the viewer may see, in the order they were made. */
   rows(viewer: ChatContext): AvatarRow[] {
-    return this.p.people.rightsOf(viewer).visible().map((a) => this.row(viewer, a));
+    return this.parts.people.rightsOf(viewer).visible().map((a) => this.row(viewer, a));
   }
 
   /** Everything the viewer may see of one avatar. Throws the same UserError as `/status` would. */
   async details(viewer: ChatContext, name: string): Promise<AvatarDetails> {
-    const { people, recent, avatars, store, schedules, prices } = this.p;
+    const { people, recent, avatars, store, schedules, prices } = this.parts;
     const avatar = people.rightsOf(viewer).resolve(name);
     const row = this.row(viewer, avatar);
     const role = people.rightsOf(viewer).role(avatar);
@@ -153,8 +153,8 @@ export class Dashboard {
 
   /** The world around one avatar, as its own game sees it. Throws the same UserError as `/status` would. */
   world(viewer: ChatContext, name: string): WorldView {
-    const avatar = this.p.people.rightsOf(viewer).resolve(name);
-    const game = this.p.avatars.game(avatar.name);
+    const avatar = this.parts.people.rightsOf(viewer).resolve(name);
+    const game = this.parts.avatars.game(avatar.name);
     const snap = game?.snapshot();
     const bot = game?.bot;
     return {
@@ -167,7 +167,7 @@ export class Dashboard {
   }
 
   private row(viewer: ChatContext, avatar: Avatar): AvatarRow {
-    const { avatars, people, store } = this.p;
+    const { avatars, people, store } = this.parts;
     const state = avatars.displayState(avatar.name);
     const down = avatars.downReason(avatar.name);
     const snap = avatars.snapshot(avatar.name);

@@ -43,7 +43,7 @@ export interface RouterParts {
  * await bridge.start(router);
  */
 export class MessageRouter implements BridgeHost {
-  constructor(private readonly p: RouterParts) {}
+  constructor(private readonly parts: RouterParts) {}
 
   /** Route a chat message: goal, question, direction or a lone `stop`. Never throws. */
   async handleMessage(raw: InboundMessage): Promise<void> {
@@ -60,8 +60,8 @@ export class MessageRouter implements BridgeHost {
   async runCommand(raw: CommandInvocation): Promise<void> {
     const inv = cleanChatInput(raw);
     const answer = await this.answer(inv);
-    if (answer.private) replyPrivately(this.p.poster, inv, answer);
-    else this.p.poster.reply(inv, answer.avatar, answer.text);
+    if (answer.private) replyPrivately(this.parts.poster, inv, answer);
+    else this.parts.poster.reply(inv, answer.avatar, answer.text);
   }
 
   /**
@@ -75,11 +75,11 @@ export class MessageRouter implements BridgeHost {
   /** Run a cleaned invocation; its answer. Never throws. */
   private async answer(inv: CommandInvocation): Promise<CommandAnswer> {
     try {
-      const mark = this.p.store.mark();
-      this.p.people.seen(inv);
-      const reply = await this.p.commands.run(inv, this.p.host);
+      const mark = this.parts.store.mark();
+      this.parts.people.seen(inv);
+      const reply = await this.parts.commands.run(inv, this.parts.host);
       // A command that changed something answers only once the change is on disk ("Could not save: …" otherwise).
-      await this.p.store.saved(mark, reply.avatar);
+      await this.parts.store.saved(mark, reply.avatar);
       const announce = reply.announce === true;
       if (announce) this.announceAtOrigin(inv, reply);
       return { avatar: reply.avatar, text: reply.text, refused: false, announce, private: reply.private === true };
@@ -90,41 +90,41 @@ export class MessageRouter implements BridgeHost {
 
   /** An action on a dashboard page is seen in the chat the page was opened from as if it was sent there. */
   private announceAtOrigin(chat: ChatContext, reply: CommandReply): void {
-    if (chat.openedFrom) this.p.poster.reply({ ...chat.openedFrom, messageId: null }, reply.avatar, reply.text);
+    if (chat.openedFrom) this.parts.poster.reply({ ...chat.openedFrom, messageId: null }, reply.avatar, reply.text);
   }
 
   /** The names of the avatars the sender may see from this chat. */
   avatarNames(chat: ChatContext): string[] {
-    return this.p.people.rightsOf(chat).visible().map((a) => a.name);
+    return this.parts.people.rightsOf(chat).visible().map((a) => a.name);
   }
 
   /** Whether any avatar is linked to the chat. */
   isLinked(dest: Destination): boolean {
-    return this.p.links.isLinked(dest);
+    return this.parts.links.isLinked(dest);
   }
 
   /** Where each chat of the platform was read up to. */
   readMarks(platform: Platform): ReadonlyMap<Destination, string> {
-    return this.p.readMarks.of(platform);
+    return this.parts.readMarks.of(platform);
   }
 
   /** The bridge handed over message `id` of `dest`. */
   markRead(dest: Destination, id: string): void {
-    this.p.readMarks.mark(dest, id);
+    this.parts.readMarks.mark(dest, id);
   }
 
   /** Something that is not a new text message (a sticker, a photo, an edit): say what mindlink reads. Never throws. */
   async notRead(chat: ChatContext, what: string): Promise<void> {
-    this.p.poster.reply(chat, null, `I read new text messages only, so I can't take ${what}. Write your goal, question or direction as text; /help lists the commands.`);
+    this.parts.poster.reply(chat, null, `I read new text messages only, so I can't take ${what}. Write your goal, question or direction as text; /help lists the commands.`);
   }
 
   /** The platform announced a chat's new address: its links and pending posts follow it. */
   chatMoved(from: Destination, to: Destination): void {
-    this.p.links.moveDest(from, to);
+    this.parts.links.moveDest(from, to);
   }
 
   private async route(msg: InboundMessage): Promise<void> {
-    const { host, people, poster, store } = this.p;
+    const { host, people, poster, store } = this.parts;
     people.seen(msg);
     if (isTooLong(msg.text)) {
       throw new UserError(
@@ -186,14 +186,14 @@ export class MessageRouter implements BridgeHost {
 
   private replyError(chat: ChatContext, err: unknown, avatar: string | null = null): void {
     const answer = this.errorAnswer(chat, err, avatar);
-    this.p.poster.reply(chat, answer.avatar, answer.text);
+    this.parts.poster.reply(chat, answer.avatar, answer.text);
   }
 
   /** What a chat may see of a failure: a UserError's text, else a reference to the log line. */
   private errorAnswer(chat: ChatContext, err: unknown, avatar: string | null = null): { avatar: string | null; text: string } {
     if (err instanceof UserError) return { avatar: err.avatar ?? avatar, text: err.message };
     const ref = errorRef();
-    this.p.log.error({ err, ref, from: chat.from }, 'handler failed');
+    this.parts.log.error({ err, ref, from: chat.from }, 'handler failed');
     return { avatar, text: `Something went wrong (ref ${ref}).` };
   }
 }

@@ -388,3 +388,17 @@ export function goalKey(text: string): string {
       return `text:${text.trim().toLowerCase()}`;
   }
 }
+
+/**
+ * Whether two goal texts name the same goal: case, spacing and a closing `.` or `!` do not count.
+ *
+ * @example
+ * sameGoal('Collect 3 oak logs.', 'collect  3 oak logs') // → true
+ */
+export function sameGoal(a: string, b: string): boolean {
+  return comparable(a) === comparable(b);
+}
+
+function comparable(s: string): string {
+  return s.trim().toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
+}

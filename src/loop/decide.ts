@@ -7,6 +7,7 @@
  */
 import { backoffMs, type Backoff } from '../backoff.ts';
 import type { TurnKind } from '../engines/engine.ts';
+import { sameGoal } from '../goals/goal-language.ts';
 import type { Destination } from '../store/store.ts';
 import type { Protocol } from './protocol.ts';
 
@@ -110,15 +111,6 @@ export interface TurnDecision {
 
 /** `blocked` replies in a row on an owner goal after which it is parked. */
 export const PARK_AFTER_BLOCKED = 3;
-
-/** Two goal texts name the same goal. */
-export function sameGoal(a: string, b: string): boolean {
-  return normalise(a) === normalise(b);
-}
-
-function normalise(s: string): string {
-  return s.trim().toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
-}
 
 /**
  * The turn to take now, from what is due and whether there is a goal; a wrap-up that follows a
