@@ -58,7 +58,11 @@ export class MessageRouter implements BridgeHost {
 
   /** Run a command; the reply is posted to the chat (a private one to the sender alone, `src/private-reply.ts`). Never throws. */
   async runCommand(raw: CommandInvocation): Promise<void> {
-    const inv = cleanChatInput(raw);
+    await this.runCleaned(cleanChatInput(raw));
+  }
+
+  /** Run a cleaned invocation and post its reply. Never throws. */
+  private async runCleaned(inv: CommandInvocation): Promise<void> {
     const answer = await this.answer(inv);
     if (answer.private) replyPrivately(this.parts.poster, inv, answer);
     else this.parts.poster.reply(inv, answer.avatar, answer.text);
@@ -149,7 +153,7 @@ export class MessageRouter implements BridgeHost {
 
     switch (kind) {
       case 'stop':
-        return this.runCommand({ ...msg, name: 'stop', options: { avatar: avatar.name } });
+        return this.runCleaned({ ...msg, name: 'stop', options: { avatar: avatar.name } });
       case 'goal': {
         if (!text.trim()) throw new UserError('empty_goal', 'Say what the goal is, e.g. "Goal: collect 10 oak logs".', avatar.name);
         const mark = store.mark();
