@@ -160,10 +160,11 @@ function start() {
   }));
   running = serv;
 
+  const { known } = require('./registry-util.cjs');
   require('./spawn-gate.cjs').install(serv);
   const { registry } = serv;
   const Item = /** @type {import('./types.cjs').ItemLoader} */ (/** @type {unknown} */ (require('prismarine-item')))(registry);
-  const playerTypeId = registry.entitiesByName.player.id;
+  const playerTypeId = known(registry.entitiesByName, 'player', 'entity').id;
   const spawn = new Vec3(0.5, 64, 0.5);
 
   // mindlink's plugins (crafting, tools, hunger, furnaces, mobs): see plugins.cjs.

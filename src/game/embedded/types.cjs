@@ -89,7 +89,7 @@
 /**
  * A flying-squid server.
  * @typedef {object} Serv
- * @property {any} registry
+ * @property {Registry} registry
  * @property {Player[]} players
  * @property {number} entityMaxId
  * @property {number} time
