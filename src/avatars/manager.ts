@@ -15,6 +15,7 @@ import type { SkillRegistryFactory } from '../game/skill.ts';
 import { addDirection } from '../loop/directions.ts';
 import { GoalLoop, type DisplayState, type DonePing, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
 import type { GoalOrigin } from '../loop/goal-store.ts';
+import { stopStored } from '../loop/loop-state.ts';
 import { TaskFile } from '../loop/task-file.ts';
 import { settledWithin } from '../settle.ts';
 import { forgetAvatar, moveToRemoved, purgeRemoved, renameFolder, renameInRecord, renameInState, takeHistory } from './retire.ts';
@@ -78,10 +79,7 @@ export class AvatarManager {
         if (a.playing) await this.play(a.name);
       } catch (err) {
         log.error({ err, avatar: a.name }, 'avatar cannot start; it stays stopped');
-        store.state.update(() => {
-          a.playing = false;
-          a.state = 'stopped';
-        });
+        stopStored(store, a);
       }
     }
   }

@@ -2,8 +2,8 @@
  * The goal loop's decisions (SPEC "The goal loop"), as pure functions: given
  * what the loop remembers, the parsed reply and the completion check, what
  * happens to the goal, what is posted, which turn comes next and after what
- * delay. `goal-loop.ts` keeps only the timers, the I/O and the aborts, and
- * applies these decisions to the store.
+ * delay. `turn.ts` applies them: the goal to the store (`goal-store.ts`),
+ * the next turn and the phase to the loop's state (`loop-state.ts`).
  */
 import { backoffMs, type Backoff } from '../backoff.ts';
 import type { TurnKind } from '../engines/engine.ts';
@@ -36,13 +36,11 @@ export interface LoopMemory {
   blockedStreak: number;
   /** The first line of the last `blocked` reply. */
   blockedReason: string;
-  /** The turn that follows the wrap-up now due (after a first `blocked`: the blocked prompt). */
-  afterWrapup: TurnKind | undefined;
 }
 
 /** The memory of a loop that just started. */
 export function freshMemory(): LoopMemory {
-  return { checkFailure: undefined, unchangedStreak: 0, blockedStreak: 0, blockedReason: '', afterWrapup: undefined };
+  return { checkFailure: undefined, unchangedStreak: 0, blockedStreak: 0, blockedReason: '' };
 }
 
 /** The current goal, as far as the decisions need it. */
@@ -104,6 +102,8 @@ export interface TurnDecision {
   posts: LoopPost[];
   /** The next turn kind (undefined: `continue` with a goal, else `choose`). */
   next: TurnKind | undefined;
+  /** The turn to follow the wrap-up now due, when it is set (after a first `blocked`: the blocked prompt). */
+  afterWrapup?: TurnKind;
   /** A `done` claim the completion check refused: what it says. */
   refused?: string;
 }
@@ -118,20 +118,6 @@ export function sameGoal(a: string, b: string): boolean {
 
 function normalise(s: string): string {
   return s.trim().toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
-}
-
-/**
- * The turn to take now, from what is due and whether there is a goal; a wrap-up that follows a
- * first `blocked` leaves the blocked prompt due after it.
- *
- * @example
- * pickTurn(undefined, true, freshMemory()) // → { kind: 'continue', next: undefined, memory }
- */
-export function pickTurn(next: TurnKind | undefined, hasGoal: boolean, memory: LoopMemory): { kind: TurnKind; next: TurnKind | undefined; memory: LoopMemory } {
-  let kind: TurnKind = next ?? (hasGoal ? 'continue' : 'choose');
-  if (kind === 'continue' && !hasGoal) kind = 'choose';
-  if (kind === 'wrapup' && memory.afterWrapup) return { kind, next: memory.afterWrapup, memory: { ...memory, afterWrapup: undefined } };
-  return { kind, next: undefined, memory };
 }
 
 /**
@@ -154,7 +140,7 @@ export function decideTurn(f: TurnFacts, memory: LoopMemory): TurnDecision {
  */
 function keepDirection(f: TurnFacts, d: TurnDecision): TurnDecision {
   if (f.next !== 'direction' || d.next === 'direction') return d;
-  if (d.next === 'wrapup') return { ...d, memory: { ...d.memory, afterWrapup: 'direction' } };
+  if (d.next === 'wrapup') return { ...d, afterWrapup: 'direction' };
   return { ...d, next: 'direction' };
 }
 
@@ -230,8 +216,8 @@ function afterReply(f: TurnFacts, m: LoopMemory): TurnDecision {
       };
     }
     // One wrap-up per blocked streak, then "take another route, or pick another goal".
-    const first = blockedStreak === 1;
-    return keep(f, { ...cleared, blockedStreak, blockedReason, ...(first ? { afterWrapup: 'blocked' as const } : {}) }, first ? 'wrapup' : 'blocked');
+    const memory = { ...cleared, blockedStreak, blockedReason };
+    return blockedStreak === 1 ? { ...keep(f, memory, 'wrapup'), afterWrapup: 'blocked' } : keep(f, memory, 'blocked');
   }
   return keep(f, { ...cleared, blockedStreak: 0 }, reply.subtask ? 'wrapup' : f.next);
 }

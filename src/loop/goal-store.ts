@@ -9,7 +9,7 @@ import { baselineGone } from '../goals/check.ts';
 import { keyed } from '../keyed.ts';
 import type { TurnUsage } from '../engines/engine.ts';
 import type { Avatar, Destination, Goal, GoalRecordEntry, ParkedGoal, Store, Usage } from '../store/store.ts';
-import { sameGoal, type GoalChange, type LoopPost, type TurnDecision } from './decide.ts';
+import { sameGoal, type GoalChange, type LoopPost } from './decide.ts';
 import { completeDirection } from './directions.ts';
 
 /** Where an owner goal comes from, when it matters for the order goals are taken in. */
@@ -80,7 +80,6 @@ export class GoalStore {
       } else if (old) this.recordGoal(old, 'replaced');
       rec.goal = { ...this.newGoal(text, 'owner', setById, snap, origin.setIn), ...(origin.schedule ? { schedule: origin.schedule } : {}) };
       rec.parked = rec.parked.filter((p) => p.text !== text);
-      if (rec.playing) rec.state = 'working';
       return parked;
     });
   }
@@ -90,8 +89,8 @@ export class GoalStore {
     this.store.state.update(() => this.park(rec, this.newGoal(text, 'owner', setById, undefined, setIn), reason));
   }
 
-  /** Write a turn decision's goal change and loop state. */
-  apply(rec: Avatar, change: GoalChange, state: TurnDecision['state'], snap: Snapshot | undefined): void {
+  /** Write a turn decision's goal change. */
+  apply(rec: Avatar, change: GoalChange, snap: Snapshot | undefined): void {
     const goal = rec.goal;
     this.store.state.update(() => {
       if (change.kind === 'switch') {
@@ -109,7 +108,6 @@ export class GoalStore {
         this.park(rec, goal, change.reason);
         rec.goal = null;
       }
-      if (state) rec.state = state;
     });
   }
 

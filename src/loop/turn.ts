@@ -13,9 +13,10 @@ import { worldFingerprint } from '../game/game.ts';
 import { cleanText } from '../sanitize.ts';
 import { cutOnWord } from '../text.ts';
 import type { Avatar } from '../store/store.ts';
-import { decideStall, decideTurn, freshMemory, paceTurn, pickTurn, sessionDue, type CompletionCheck, type LoopMemory } from './decide.ts';
+import { decideStall, decideTurn, freshMemory, paceTurn, sessionDue, type CompletionCheck, type LoopMemory } from './decide.ts';
 import type { GoalStore } from './goal-store.ts';
 import type { GoalLoopDeps, TurnSummary } from './loop-deps.ts';
+import { dueTurn, sessionRotated, stalled, turnDecided, turnTaken, type LoopStateCell } from './loop-state.ts';
 import { parseProtocol, type Protocol } from './protocol.ts';
 import { buildRequest } from './request.ts';
 import { ownPart } from './task-md.ts';
@@ -43,32 +44,28 @@ export interface TurnClock {
 
 /**
  * @example
- * const turns = new Turns(deps, goals, log, clock, (kind, summary) => loop.emit('turnEnded', kind, summary));
- * turns.begin(rec.goal !== null);
- * const delayMs = await turns.run();   // one turn; throws what the engine threw
+ * const turns = new Turns(deps, goals, state, log, clock, (kind, summary) => loop.emit('turnEnded', kind, summary));
+ * turns.begin();
+ * const delayMs = await turns.run(() => active);   // one turn; throws what the engine threw
  */
 export class Turns {
-  /** The kind of the next turn when it is not plain choose/continue. */
-  private nextKind: TurnKind | undefined;
-  /** The owner's direction the next `direction` turn carries. */
-  private nextMessage: string | undefined;
   private memory: LoopMemory = freshMemory();
   /** The run token of the goal whose stall the owner was told about (once per goal). */
   private stallReported: string | undefined;
   private abortController: AbortController | undefined;
-  private lastAborted = false;
 
   constructor(
     private readonly d: GoalLoopDeps,
     private readonly goals: GoalStore,
+    /** The loop's state: which turn is due; each turn moves it (`loop-state.ts`). */
+    private readonly state: LoopStateCell,
     private readonly log: Logger,
     private readonly clock: TurnClock,
     private readonly ended: (kind: TurnKind, summary: TurnSummary) => void,
   ) {}
 
-  /** Playing again: the first turn resumes the saved goal, or chooses one; no streak is carried over. */
-  begin(hasGoal: boolean): void {
-    this.nextKind = hasGoal ? 'resume' : 'choose';
+  /** Playing again: no streak is carried over. */
+  begin(): void {
     this.memory = { ...this.memory, unchangedStreak: 0, blockedStreak: 0 };
   }
 
@@ -77,29 +74,14 @@ export class Turns {
     this.memory = { ...this.memory, unchangedStreak: 0 };
   }
 
-  /** The owner set a goal: the running turn's reply is stale (aborted), the next one continues the new goal. */
+  /** The owner set a goal: what the loop learnt of the old one (a refused claim, blocked replies) goes. */
   ownerGoal(): void {
     this.memory = { ...this.memory, checkFailure: undefined, blockedStreak: 0 };
-    this.nextKind = 'continue';
-    this.abort(new Error('new owner goal'));
   }
 
-  /** The owner gave a direction: the next turn carries it. */
-  direction(text: string): void {
-    this.nextKind = 'direction';
-    this.nextMessage = text;
-  }
-
-  /** Abort the running turn, if any. */
+  /** Abort the engine call of the running turn, if any. */
   abort(reason: Error): void {
     this.abortController?.abort(reason);
-  }
-
-  /** Whether the turn that just threw had been aborted (by a stop or an owner goal); asking clears it. */
-  takeAborted(): boolean {
-    const was = this.lastAborted;
-    this.lastAborted = false;
-    return was;
   }
 
   /** The stored avatar record (live object inside the store). */
@@ -129,22 +111,17 @@ export class Turns {
   async run(active: () => boolean): Promise<number> {
     const rec = this.rec;
     this.rotateSessionIfDue();
-    const picked = pickTurn(this.nextKind, rec.goal !== null, this.memory);
-    const kind = picked.kind;
+    const hasGoal = rec.goal !== null;
+    const due = this.state.value;
+    const kind = dueTurn(due, hasGoal);
     // Only a direction turn carries the owner's message; one due later waits for its turn.
-    const message = kind === 'direction' ? this.nextMessage : undefined;
-    if (kind === 'direction') this.nextMessage = undefined;
-    this.nextKind = picked.next;
-    this.memory = picked.memory;
-
-    const stateForKind = kind === 'wrapup' ? 'wrapup' : rec.goal ? 'working' : 'choosing';
-    if (rec.state !== stateForKind) this.d.store.state.update(() => (rec.state = stateForKind));
+    const message = kind === 'direction' ? due.message : undefined;
+    this.state.move(turnTaken, kind, hasGoal);
 
     const tokenBefore = rec.goal?.runToken ?? null;
     // The turn can be aborted from its first moment: a stop that comes while TASK.md is read ends it too.
     const controller = new AbortController();
     this.abortController = controller;
-    this.lastAborted = false;
     let reply;
     let before: string;
     try {
@@ -157,10 +134,8 @@ export class Turns {
         late.catch((err: unknown) => this.log.debug({ err }, 'the abandoned turn failed'));
       });
     } finally {
-      this.lastAborted = controller.signal.aborted;
       this.abortController = undefined;
     }
-    this.lastAborted = false;
     if (!active()) return this.clock.backoff().minMs;
     if (reply.usage) this.goals.recordUsage(this.rec, reply.usage);
 
@@ -177,12 +152,12 @@ export class Turns {
       const snap = this.d.game.snapshot();
       return snap ? this.d.checkGoal(goal.text, goal.baseline, snap) : { checkable: false };
     };
-    const facts = { kind, goal: current.goal, stale, reply: parsed, completion, next: this.nextKind, parked: current.parked };
+    const facts = { kind, goal: current.goal, stale, reply: parsed, completion, next: this.state.value.next, parked: current.parked };
     const decision = decideTurn(facts, this.memory);
     this.memory = decision.memory;
-    this.nextKind = decision.next;
     if (decision.refused) this.log.info({ goal: current.goal?.text, says: decision.refused }, 'done claim refused by the check');
-    this.goals.apply(current, decision.change, decision.state, this.d.game.snapshot());
+    this.goals.apply(current, decision.change, this.d.game.snapshot());
+    this.state.move(turnDecided, decision);
     for (const p of decision.posts) this.d.post(p.kind, p.text, p.ping);
     if (decision.change.kind !== 'keep') void this.d.syncTask();
     this.ended(kind, {
@@ -194,7 +169,7 @@ export class Turns {
 
     const worldChanged = before !== this.progressMark(await this.d.task.read());
     const goalChanged = (this.rec.goal?.runToken ?? null) !== tokenBefore;
-    const paced = paceTurn({ kind, next: this.nextKind, worldChanged, goalChanged, pacing: this.clock.backoff(), jitter: this.clock.jitter() }, this.memory);
+    const paced = paceTurn({ kind, next: this.state.value.next, worldChanged, goalChanged, pacing: this.clock.backoff(), jitter: this.clock.jitter() }, this.memory);
     this.memory = paced.memory;
     this.reportStall();
     return paced.delayMs;
@@ -203,8 +178,8 @@ export class Turns {
   /** Many turns in a row changed nothing: the next prompt is the blocked one, and the owner hears it once per goal. */
   private reportStall(): void {
     const goal = this.rec.goal;
-    const stall = decideStall({ next: this.nextKind, goal, unchangedStreak: this.memory.unchangedStreak, reported: this.stallReported });
-    this.nextKind = stall.next;
+    const stall = decideStall({ next: this.state.value.next, goal, unchangedStreak: this.memory.unchangedStreak, reported: this.stallReported });
+    if (stall.next === 'blocked' && this.state.value.next !== 'blocked') this.state.move(stalled);
     if (!stall.post || !goal) return;
     this.stallReported = goal.runToken;
     this.log.info({ goal: goal.text, turns: this.memory.unchangedStreak }, 'no progress: the next prompt is the blocked one');
@@ -236,8 +211,7 @@ export class Turns {
     if (!sessionDue(s, now, this.d.session ?? { maxAgeMs: DAY_MS, maxSize: 400_000 })) return;
     this.d.engine.resetSession();
     this.log.info({ ageMs: now - s.startedAt, size: s.size }, 'fresh engine session');
-    // A pending owner direction comes first; its turn is fresh all the same.
-    if (this.nextKind !== 'direction') this.nextKind = 'fresh';
+    this.state.move(sessionRotated);
   }
 
   /** What a turn can change, to tell a turn that changed nothing: world (position, inventory/XP) and the own notes. */
