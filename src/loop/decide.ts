@@ -1,14 +1,15 @@
 /**
  * The goal loop's decisions (SPEC "The goal loop"), as pure functions: given
- * what the loop remembers, the parsed reply and the completion check, what
+ * what the loop remembers, the engine's report and the completion check, what
  * happens to the goal, what is posted, which turn comes next and after what
  * delay. `turn.ts` applies them: the goal to the store (`goal-store.ts`),
  * the next turn and the phase to the loop's state (`loop-state.ts`).
  */
 import { backoffMs, type Backoff } from '../backoff.ts';
-import type { TurnKind } from '../engines/engine.ts';
+import type { CompletionCheck, TurnKind, TurnReport } from '../engines/engine.ts';
 import type { Destination } from '../store/store.ts';
-import type { Protocol } from './protocol.ts';
+
+export type { CompletionCheck };
 
 /** A kind of post the loop makes. */
 export type LoopPostKind = 'done' | 'new_goal' | 'direction_done' | 'stopped' | 'info';
@@ -53,9 +54,6 @@ export interface GoalFacts {
   baseline: Record<string, number> | null;
 }
 
-/** A completion check's answer (`src/goals/check.ts`). */
-export type CompletionCheck = { checkable: false } | { checkable: true; met: boolean; says: string };
-
 /** Everything a reply's decision depends on. */
 export interface TurnFacts {
   /** The turn that was taken. */
@@ -64,7 +62,7 @@ export interface TurnFacts {
   goal: GoalFacts | null;
   /** The owner changed the goal while the turn ran: its reply is stale and only paced. */
   stale: boolean;
-  reply: Protocol;
+  reply: TurnReport;
   /** Is `goal` met in the game now? Asked only for a `done` claim. */
   completion(goal: GoalFacts): CompletionCheck;
   /** The next turn already due when the reply came (an owner direction that arrived meanwhile …). */
@@ -125,7 +123,7 @@ function normalise(s: string): string {
  * reply (the owner changed the goal meanwhile) changes nothing.
  *
  * @example
- * const d = decideTurn({ kind: 'continue', goal, stale: false, reply: parseProtocol('STATUS: done'), completion, … }, memory);
+ * const d = decideTurn({ kind: 'continue', goal, stale: false, reply: { ...saying(''), status: 'done' }, completion, … }, memory);
  * // d.change → { kind: 'finish' }, d.posts → [{ kind: 'done', text: 'Done: collect 3 oak logs', ping }], d.next → 'wrapup'
  */
 export function decideTurn(f: TurnFacts, memory: LoopMemory): TurnDecision {
@@ -182,7 +180,7 @@ function afterWrapup(f: TurnFacts, memory: LoopMemory): TurnDecision {
   return { ...keep(f, memory), state: f.goal ? 'working' : 'choosing' };
 }
 
-/** Apply a fresh reply's STATUS / GOAL / SUBTASK. */
+/** Apply a fresh report's status, goal and step. */
 function afterReply(f: TurnFacts, m: LoopMemory): TurnDecision {
   const { goal, reply } = f;
   if (reply.goal && (!goal || !sameGoal(reply.goal, goal.text))) return switchTo(f, m, reply.goal);
@@ -204,7 +202,7 @@ function afterReply(f: TurnFacts, m: LoopMemory): TurnDecision {
   const cleared = { ...m, checkFailure: undefined };
   if (reply.status === 'blocked') {
     const blockedStreak = m.blockedStreak + 1;
-    const blockedReason = (reply.body.split('\n').find((l) => l.trim()) ?? '').trim().slice(0, 200);
+    const blockedReason = (reply.text.split('\n').find((l) => l.trim()) ?? '').trim().slice(0, 200);
     if (goal.setBy === 'owner' && blockedStreak >= PARK_AFTER_BLOCKED) {
       const reason = 'blocked repeatedly';
       return {

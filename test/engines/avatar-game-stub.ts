@@ -5,6 +5,8 @@
 import { EventEmitter } from 'node:events';
 import type { Bot } from 'mineflayer';
 import type { AvatarGame, GameCapabilities, GameEvents, GameState, Snapshot } from '../../src/game/game.ts';
+import type { CompletionCheck, GoalView } from '../../src/engines/engine.ts';
+import { checkGoal } from '../../src/goals/check.ts';
 
 import { EMBEDDED_CAPABILITIES as EMBEDDED } from '../../src/game/mineflayer-game.ts';
 
@@ -41,4 +43,12 @@ export class StubGame extends EventEmitter<GameEvents> implements AvatarGame {
   snapshot(): Snapshot | undefined {
     return this.snap;
   }
+}
+
+/** The completion check the goal loop hands an engine with each request: `goal` against `game`'s snapshot when asked. */
+export function completionOn(game: AvatarGame, goal: GoalView | null): () => CompletionCheck {
+  return () => {
+    const snap = game.snapshot();
+    return goal && snap ? checkGoal(goal.text, goal.baseline, snap) : { checkable: false };
+  };
 }

@@ -1,9 +1,13 @@
 /**
  * A deterministic engine for tests: replies come from a script (a function of
- * the request), every request is recorded, and each turn can be awaited.
+ * the request) written in the reporting protocol, as a model writes them and
+ * read as the llm engine reads them; every request is recorded, and each turn
+ * can be awaited. Like an engine that does not stop in time, it ignores its
+ * abort signal (the loop stops waiting for it).
  */
 import { EventEmitter } from 'node:events';
 import type { Engine, SessionInfo, TurnReply, TurnRequest } from '../../src/engines/engine.ts';
+import { readReport } from '../../src/engines/llm/protocol.ts';
 
 export type Script = (req: TurnRequest, n: number) => string | Error | Promise<string | Error>;
 
@@ -22,7 +26,7 @@ export class TestEngine extends EventEmitter<{ turned: [TurnRequest] }> implemen
     this.emit('turned', req);
     const out = await this.script(req, this.requests.length);
     if (out instanceof Error) throw out;
-    return { text: out };
+    return { report: readReport(out) };
   }
 
   session(): SessionInfo {

@@ -15,7 +15,7 @@ import {
   type LoopMemory,
   type TurnFacts,
 } from '../../src/loop/decide.ts';
-import { parseProtocol } from '../../src/loop/protocol.ts';
+import { readReport } from '../../src/engines/llm/protocol.ts';
 import { dueTurn, loaded, started, turnDecided, turnTaken, type LoopState } from '../../src/loop/loop-state.ts';
 
 const pacing = { minMs: 3000, maxMs: 60_000 };
@@ -24,7 +24,7 @@ const selfGoal: GoalFacts = { text: 'explore', setBy: 'self', setById: null, bas
 const uncheckable = (): CompletionCheck => ({ checkable: false });
 
 function facts(reply: string, over: Partial<TurnFacts> = {}): TurnFacts {
-  return { kind: 'continue', goal: ownerGoal, stale: false, reply: parseProtocol(reply), completion: uncheckable, next: undefined, parked: [], ...over };
+  return { kind: 'continue', goal: ownerGoal, stale: false, reply: readReport(reply), completion: uncheckable, next: undefined, parked: [], ...over };
 }
 
 function memory(over: Partial<LoopMemory> = {}): LoopMemory {

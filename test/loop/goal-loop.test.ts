@@ -7,7 +7,7 @@ import { ProviderRefusedError } from '../../src/errors.ts';
 import { checkGoal } from '../../src/goals/check.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { addDirection } from '../../src/loop/directions.ts';
-import { GoalLoop, type DonePing, type LoopPostKind } from '../../src/loop/goal-loop.ts';
+import { GoalLoop, type DonePing, type GoalChecker, type LoopPostKind } from '../../src/loop/goal-loop.ts';
 import { TaskFile } from '../../src/loop/task-file.ts';
 import { newAvatarRecord, Store, type Avatar } from '../../src/store/store.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
@@ -35,7 +35,7 @@ function avatarRecord(): Avatar {
 const dirs: string[] = [];
 let current: Harness | undefined;
 
-async function harness(script: Script, setup?: (a: Avatar) => void): Promise<Harness> {
+async function harness(script: Script, setup?: (a: Avatar) => void, check: GoalChecker = checkGoal): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'mindlink-loop-'));
   dirs.push(dir);
   const store = await Store.open(dir);
@@ -57,7 +57,7 @@ async function harness(script: Script, setup?: (a: Avatar) => void): Promise<Har
     game,
     task: new TaskFile(join(dir, 'avatars', 'steve'), 'steve'),
     log: silentLogger(),
-    checkGoal,
+    checkGoal: check,
     post: (kind, text, ping) => posts.push({ kind, text, ping: ping ?? null }),
     onSelfStop: (reason) => selfStops.push(reason),
     syncTask: async () => {},
@@ -145,6 +145,41 @@ describe('goal loop', () => {
     expect(t3.req.recentGoals).toEqual(['collect 3 oak logs']);
     const record = h.store.record.data.goals;
     expect(record.map((g) => [g.text, g.outcome])).toEqual([['collect 3 oak logs', 'done']]);
+  });
+
+  it('GIVEN an engine that asked the completion check during its turn and was told met THEN its done is judged by that answer: the goal is checked once', async () => {
+    let checks = 0;
+    const counting: GoalChecker = (text, baseline, snap) => {
+      checks++;
+      return checkGoal(text, baseline, snap);
+    };
+    const h = await harness((req) => {
+      if (req.kind !== 'continue') return 'STATUS: working';
+      const check = req.completion();
+      return check.checkable && check.met ? `Done: ${check.says}.\nSTATUS: done` : 'STATUS: working';
+    }, undefined, counting);
+    const d0 = await start(h);
+    h.loop.setOwnerGoal('collect 3 oak logs', 'owner1');
+    h.game.give('oak_log', 3);
+    await turn(h, d0);
+    expect(h.posts.map((p) => p.text)).toEqual(['Done: collect 3 oak logs']);
+    expect(checks).toBe(1);
+  });
+
+  it('GIVEN an engine that claims done without asking the check THEN the loop checks it once and refuses a false claim', async () => {
+    let checks = 0;
+    const counting: GoalChecker = (text, baseline, snap) => {
+      checks++;
+      return checkGoal(text, baseline, snap);
+    };
+    const h = await harness(() => 'STATUS: done', undefined, counting);
+    const d0 = await start(h);
+    h.loop.setOwnerGoal('collect 3 oak logs', 'owner1');
+    const t1 = await turn(h, d0);
+    expect(h.posts).toEqual([]);
+    expect(checks).toBe(1);
+    const t2 = await turn(h, t1.next);
+    expect(t2.req.checkFailure).toMatch(/you hold 0 of the 3 more oak logs needed/);
   });
 
   it('GIVEN a self goal WHEN it is done THEN Done pings nobody', async () => {
