@@ -248,8 +248,8 @@ function writeStored(rec: Avatar, s: LoopState): void {
 }
 
 /**
- * One avatar's loop state: the moves above applied, the stored part kept in the avatar's record (which
- * stays the one truth for it, read back on every look).
+ * One avatar's loop state: the moves above applied, and the stored part written to the avatar's record
+ * whenever a move changes it (nothing else writes it there, so the two stay in step).
  *
  * @example
  * const state = new LoopStateCell(store, () => goals.record());
@@ -268,15 +268,16 @@ export class LoopStateCell {
 
   /** The state now. */
   get value(): LoopState {
-    const rec = this.record();
-    return { ...this.kept, playing: rec.playing, phase: rec.state };
+    return this.kept;
   }
 
   /** Apply one move; a change of its stored part is written to the store. Returns the new state. */
   move<A extends unknown[]>(to: (s: LoopState, ...args: A) => LoopState, ...args: A): LoopState {
-    const next = to(this.value, ...args);
-    const rec = this.record();
-    if (rec.playing !== next.playing || rec.state !== next.phase) this.store.state.update(() => writeStored(rec, next));
+    const next = to(this.kept, ...args);
+    if (next.playing !== this.kept.playing || next.phase !== this.kept.phase) {
+      const rec = this.record();
+      this.store.state.update(() => writeStored(rec, next));
+    }
     this.kept = next;
     return next;
   }
