@@ -401,11 +401,13 @@ export class AvatarManager {
     }
   }
 
-  /** Process shutdown: every loop pauses between turns (the stored `playing` flag is kept) and every avatar leaves its game. */
+  /** Process shutdown: every loop pauses between turns (the stored `playing` flag is kept), every avatar leaves its game and its TASK.md writes end. */
   async shutdown(): Promise<void> {
     const runtimes = [...this.runtimes.values()];
     await Promise.all(runtimes.map((rt) => rt.loop.pause('shutdown')));
     const left = Promise.all(runtimes.map((rt) => rt.game.stop().catch((err: unknown) => this.d.log.warn({ err }, 'leaving the game failed'))));
     if (!(await settledWithin(left, SHUTDOWN_LEAVE_WAIT_MS))) this.d.log.warn({ waitedMs: SHUTDOWN_LEAVE_WAIT_MS }, 'some avatars had not left the game; stopping anyway');
+    // TASK.md rewrites started by the last turns and directions (not awaited where they began) end before the stop does.
+    await Promise.all(runtimes.map((rt) => rt.task.idle()));
   }
 }
