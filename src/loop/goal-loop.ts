@@ -255,8 +255,9 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     } catch (err) {
       if (this.state.value.aborted) {
         // Stopped or replaced by the owner mid-turn: not a crash. The requests it finished still cost tokens.
+        // The turn on a new owner goal comes with the wake once the goal is saved, never before its acknowledgement.
         if (err instanceof TurnInterruptedError && err.usage.requests !== 0) this.goals.recordUsage(this.rec, err.usage);
-        return 0;
+        return delay;
       }
       if (err instanceof ProviderRefusedError) {
         this.selfStop(err.message);

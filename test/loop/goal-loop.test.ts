@@ -35,7 +35,7 @@ function avatarRecord(): Avatar {
 const dirs: string[] = [];
 let current: Harness | undefined;
 
-async function harness(script: Script, setup?: (a: Avatar) => void, check: GoalChecker = checkGoal): Promise<Harness> {
+async function harness(script: Script, setup?: (a: Avatar) => void, check: GoalChecker = checkGoal, engineOpts: { stopsOnAbort?: boolean } = {}): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'mindlink-loop-'));
   dirs.push(dir);
   const store = await Store.open(dir);
@@ -47,7 +47,7 @@ async function harness(script: Script, setup?: (a: Avatar) => void, check: GoalC
     s.avatars.push(a);
   });
   const game = new FakeGame('steve');
-  const engine = new TestEngine(script);
+  const engine = new TestEngine(script, engineOpts);
   const posts: Harness['posts'] = [];
   const selfStops: string[] = [];
   const loop = new GoalLoop({
@@ -525,6 +525,26 @@ describe('goal loop', () => {
     expect(h.posts.filter((p) => p.kind === 'done')).toEqual([]);
     expect(h.rec().goal?.text).toBe('go to 100 64 100');
     expect(h.store.record.data.goals.map((g) => [g.text, g.outcome])).toEqual([['collect 3 oak logs', 'replaced']]);
+  });
+
+  it('GIVEN an engine that stops at once on abort WHEN the owner sets a goal mid-turn THEN the turn on it waits for the goal to be saved (its Done never comes before the acknowledgement)', async () => {
+    const h = await harness((_req, n) => (n === 1 ? new Promise<string>(() => {}) : 'STATUS: working'), undefined, checkGoal, { stopsOnAbort: true });
+    const d0 = await start(h);
+    h.loop.setOwnerGoal('explore', 'owner1');
+    await vi.advanceTimersByTimeAsync(d0);
+    await h.engine.nextTurn(1);
+    const interrupted = once(h.loop, 'turnScheduled');
+    h.loop.setOwnerGoal('go to 100 64 100', 'owner1');
+    // The aborted turn ends before the store's write is done: the next turn is not due at once …
+    const [afterAbort] = (await interrupted) as [number];
+    expect(afterAbort).toBe(BASE);
+    // … but as soon as the new goal is saved, it wakes the loop.
+    const [woken] = (await once(h.loop, 'turnScheduled')) as [number];
+    expect(woken).toBe(0);
+    await vi.advanceTimersByTimeAsync(0);
+    const second = await h.engine.nextTurn(2);
+    expect(second.goal?.text).toBe('go to 100 64 100');
+    expect(JSON.parse(await readFile(join(h.dir, 'state.json'), 'utf8')).avatars[0].goal.text).toBe('go to 100 64 100');
   });
 
   it('GIVEN a turn in progress WHEN the owner gives a direction and the turn ends in done THEN the wrap-up comes, then the direction\'s own prompt', async () => {
