@@ -100,8 +100,8 @@ export interface TurnDecision {
   posts: LoopPost[];
   /** The next turn kind (undefined: `continue` with a goal, else `choose`). */
   next: TurnKind | undefined;
-  /** The turn to follow the wrap-up now due, when it is set (after a first `blocked`: the blocked prompt). */
-  afterWrapup?: TurnKind;
+  /** When `next` is a wrap-up: the turn to follow it, if it is set (after a first `blocked`: the blocked prompt). */
+  followedBy?: TurnKind;
   /** A `done` claim the completion check refused: what it says. */
   refused?: string;
 }
@@ -127,7 +127,7 @@ function normalise(s: string): string {
  * // d.change → { kind: 'finish' }, d.posts → [{ kind: 'done', text: 'Done: collect 3 oak logs', ping }], d.next → 'wrapup'
  */
 export function decideTurn(f: TurnFacts, memory: LoopMemory): TurnDecision {
-  if (f.kind === 'wrapup') return afterWrapup(f, memory);
+  if (f.kind === 'wrapup') return wrappedUp(f, memory);
   if (f.stale) return keep(f, memory);
   return keepDirection(f, afterReply(f, memory));
 }
@@ -138,7 +138,7 @@ export function decideTurn(f: TurnFacts, memory: LoopMemory): TurnDecision {
  */
 function keepDirection(f: TurnFacts, d: TurnDecision): TurnDecision {
   if (f.next !== 'direction' || d.next === 'direction') return d;
-  if (d.next === 'wrapup') return { ...d, afterWrapup: 'direction' };
+  if (d.next === 'wrapup') return { ...d, followedBy: 'direction' };
   return { ...d, next: 'direction' };
 }
 
@@ -176,7 +176,7 @@ function keep(f: TurnFacts, memory: LoopMemory, next: TurnKind | undefined = f.n
 }
 
 /** The wrap-up wrote its lesson: back to working on the goal, or to choosing one. */
-function afterWrapup(f: TurnFacts, memory: LoopMemory): TurnDecision {
+function wrappedUp(f: TurnFacts, memory: LoopMemory): TurnDecision {
   return { ...keep(f, memory), state: f.goal ? 'working' : 'choosing' };
 }
 
@@ -215,7 +215,7 @@ function afterReply(f: TurnFacts, m: LoopMemory): TurnDecision {
     }
     // One wrap-up per blocked streak, then "take another route, or pick another goal".
     const memory = { ...cleared, blockedStreak, blockedReason };
-    return blockedStreak === 1 ? { ...keep(f, memory, 'wrapup'), afterWrapup: 'blocked' } : keep(f, memory, 'blocked');
+    return blockedStreak === 1 ? { ...keep(f, memory, 'wrapup'), followedBy: 'blocked' } : keep(f, memory, 'blocked');
   }
   return keep(f, { ...cleared, blockedStreak: 0 }, reply.subtask ? 'wrapup' : f.next);
 }

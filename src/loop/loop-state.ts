@@ -185,18 +185,18 @@ export interface Decided {
   next: TurnKind | undefined;
   /** The phase, when it changes. */
   state?: 'working' | 'choosing' | 'wrapup' | undefined;
-  /** The turn that is to follow the wrap-up now due, when it is set. */
-  afterWrapup?: TurnKind | undefined;
+  /** When `next` is a wrap-up: the turn to follow it, if it is set. */
+  followedBy?: TurnKind | undefined;
 }
 
 /**
  * A turn's reply was decided: its next turn, phase and the turn after a wrap-up are set.
  *
  * @example
- * turnDecided(working, { next: 'wrapup', state: 'wrapup' }) // → { phase: 'wrapup', next: 'wrapup', … }
+ * turnDecided(working, { next: 'wrapup', state: 'wrapup', followedBy: 'blocked' }) // → { phase: 'wrapup', next: 'wrapup', afterWrapup: 'blocked', … }
  */
 export function turnDecided(s: LoopState, d: Decided): LoopState {
-  return { ...s, next: d.next, phase: d.state ?? s.phase, afterWrapup: d.afterWrapup ?? s.afterWrapup };
+  return { ...s, next: d.next, phase: d.state ?? s.phase, afterWrapup: d.followedBy ?? s.afterWrapup };
 }
 
 /**

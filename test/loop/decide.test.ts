@@ -115,7 +115,7 @@ describe('goal loop decisions: the reporting protocol', () => {
     const d = decideTurn(facts('No trees here.\nSTATUS: blocked'), memory());
     expect(d.next).toBe('wrapup');
     expect(d.memory).toMatchObject({ blockedStreak: 1, blockedReason: 'No trees here.' });
-    expect(d.afterWrapup).toBe('blocked');
+    expect(d.followedBy).toBe('blocked');
     const wrap = nextTurn(d, true);
     expect(wrap).toMatchObject({ kind: 'wrapup', state: { next: 'blocked', afterWrapup: undefined } });
   });
@@ -176,7 +176,7 @@ describe('goal loop decisions: the reporting protocol', () => {
     const d = decideTurn(facts('No trees here.\nSTATUS: blocked', { next: 'direction' }), memory());
     expect(d.next).toBe('wrapup');
     expect(d.memory).toMatchObject({ blockedStreak: 1 });
-    expect(d.afterWrapup).toBe('direction');
+    expect(d.followedBy).toBe('direction');
   });
 
   it('GIVEN an owner direction arrived while choosing found no goal THEN the direction comes next, not another choose', () => {

@@ -127,7 +127,7 @@ describe('loop state: turns', () => {
   });
 
   it('GIVEN a decided reply THEN its next turn, its phase and the turn after the wrap-up are set (working → wrapup → choosing)', () => {
-    const done = turnDecided(turning, { next: 'wrapup', state: 'wrapup', afterWrapup: 'direction' });
+    const done = turnDecided(turning, { next: 'wrapup', state: 'wrapup', followedBy: 'direction' });
     expect(done).toMatchObject({ next: 'wrapup', phase: 'wrapup', afterWrapup: 'direction' });
     expect(turnDecided({ ...done, next: undefined }, { next: undefined, state: 'choosing' })).toMatchObject({ phase: 'choosing', afterWrapup: 'direction' });
     expect(turnDecided(turning, { next: 'choose' })).toMatchObject({ next: 'choose', phase: 'working' });
