@@ -559,6 +559,8 @@ describe('goal loop', () => {
       addDirection(h.rec().directions, 'stay near the village', 'owner1', new Date());
     });
     h.loop.directionAdded('stay near the village');
+    // The direction's wake (once it is saved) lands while the turn still runs, not between the turns below.
+    await h.store.state.flush();
     const scheduled = once(h.loop, 'turnScheduled');
     release('STATUS: done');
     const [d1] = (await scheduled) as [number];
