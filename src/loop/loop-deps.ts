@@ -7,7 +7,7 @@ import type { Engine, TurnKind, TurnReply } from '../engines/engine.ts';
 import type { AvatarGame, Snapshot } from '../game/game.ts';
 import type { Store } from '../store/store.ts';
 import type { CompletionCheck, CrashLoopLimit, DonePing, LoopPostKind } from './decide.ts';
-import type { TaskFile } from './task-file.ts';
+import type { TaskFile } from '../task/task-file.ts';
 
 export type { DisplayState } from './loop-state.ts';
 

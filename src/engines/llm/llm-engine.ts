@@ -11,7 +11,7 @@
  */
 import { join } from 'node:path';
 import { ProviderRefusedError } from '../../errors.ts';
-import { TaskFile } from '../../loop/task-file.ts';
+import { TaskFile } from '../../task/task-file.ts';
 import { saying, TurnInterruptedError, type Engine, type EngineContext, type SessionInfo, type TurnReply, type TurnRequest } from '../engine.ts';
 import { messageChars, type ChatMessage, type ToolSchema } from './messages.ts';
 import { readReport } from './protocol.ts';
