@@ -162,7 +162,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     void this.d.syncTask();
   }
 
-  /** A new owner direction arrived: the next turn carries it (seed: "every message goes straight to the agent"). */
+  /** A new owner direction arrived: the next turn carries it (every owner message goes straight to the agent). */
   directionAdded(text: string): void {
     this.state.move(directionGiven, text);
     this.wakeWhenSaved();
