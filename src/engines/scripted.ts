@@ -146,7 +146,7 @@ function acknowledge(message: string): string {
  *
  * @example
  * const engine = createScriptedEngine({ avatar: 'demo', game, log, skills: createSkillRegistry(game) });
- * const reply = await engine.turn(request, signal); // "… STATUS: working"
+ * const reply = await engine.turn(request, signal); // reply.report → { status: 'working', goal: null, …, text: "…" }
  */
 export function createScriptedEngine(ctx: EngineContext): Engine {
   let startedAt = Date.now();
