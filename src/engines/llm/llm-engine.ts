@@ -5,14 +5,16 @@
  * A turn sends the stable system prompt, the kept conversation (recent turns
  * whole, older ones condensed) and the turn's prompt; the model calls tools
  * (at most `maxSteps` of them, each skill honouring the turn's abort) and
- * ends with a reply in the reporting protocol. Every request stays under the
- * message budget. Question turns only look and are not kept.
+ * ends with a reply in the reporting protocol, which becomes the turn's
+ * report (`protocol.ts`). Every request stays under the message budget.
+ * Question turns only look and are not kept.
  */
 import { join } from 'node:path';
 import { ProviderRefusedError } from '../../errors.ts';
 import { TaskFile } from '../../task/task-file.ts';
-import { TurnInterruptedError, type Engine, type EngineContext, type SessionInfo, type TurnReply, type TurnRequest } from '../engine.ts';
+import { saying, TurnInterruptedError, type Engine, type EngineContext, type SessionInfo, type TurnReply, type TurnRequest } from '../engine.ts';
 import { messageChars, type ChatMessage, type ToolSchema } from './messages.ts';
+import { readReport } from './protocol.ts';
 import { systemPrompt, turnMessage, type HeardLine } from './prompts.ts';
 import { LlmSession } from './session.ts';
 import { briefSnapshot, questionTools, runTool, toolSchemas, type ToolHost } from './tools.ts';
@@ -154,6 +156,8 @@ export class LlmEngine implements Engine {
         }
         if (signal.aborted) throw signal.reason;
       }
+      // The answer came as the abort did: an aborted turn gets no reply all the same.
+      if (signal.aborted) throw signal.reason;
     } catch (err) {
       if (signal.aborted) {
         this.convo.noteInterrupted(req.kind, calls);
@@ -166,14 +170,14 @@ export class LlmEngine implements Engine {
         // Rate limited or down past every retry: this turn ends as "working", and the loop backs off.
         this.ctx.log.warn({ err: err.message }, 'model unavailable; the turn ends without an answer');
         this.convo.noteInterrupted(req.kind, calls);
-        return { text: `(${err.message})\nSTATUS: working`, usage: { ...usage } };
+        return { report: saying(`(${err.message})`), usage: { ...usage } };
       }
       if (!(err instanceof ProviderRefusedError)) this.convo.noteInterrupted(req.kind, calls);
       throw err;
     }
     turn.push({ role: 'assistant', content: text });
     this.convo.commit(req.kind, turn, calls);
-    return { text, usage: { ...usage }, actions };
+    return { report: readReport(text), usage: { ...usage }, actions };
   }
 
   /** A question: a short turn that may only look; not kept in the conversation (the automatic turn may be running meanwhile). */
@@ -196,10 +200,10 @@ export class LlmEngine implements Engine {
       } catch (err) {
         if (!(err instanceof ProviderUnavailableError)) throw err;
         this.ctx.log.warn({ err: err.message }, 'model unavailable for a question');
-        return { text: "The model provider is not answering right now; ask me again in a moment.", usage: { ...usage } };
+        return { report: saying('The model provider is not answering right now; ask me again in a moment.'), usage: { ...usage } };
       }
       this.count(usage, c);
-      if (c.toolCalls.length === 0 || toolChoice === 'none') return { text: c.content, usage: { ...usage } };
+      if (c.toolCalls.length === 0 || toolChoice === 'none') return { report: readReport(c.content), usage: { ...usage } };
       const allowed = new Set(tools.map((t) => t.function.name));
       const ids = c.toolCalls.map((call, i) => call.id || `q_${step}_${i}`);
       extra.push({
