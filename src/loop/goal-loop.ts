@@ -31,7 +31,7 @@ export type { DisplayState, GoalChecker, GoalLoopDeps, GoalLoopEvents, TurnSumma
  * loop.setOwnerGoal('collect 3 oak logs', personId);
  */
 export class GoalLoop extends EventEmitter<GoalLoopEvents> {
-  private readonly d: GoalLoopDeps;
+  private readonly deps: GoalLoopDeps;
   /** The loop's log, bound to its avatar once. */
   private readonly log: Logger;
   private readonly goals: GoalStore;
@@ -43,7 +43,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
 
   constructor(deps: GoalLoopDeps) {
     super();
-    this.d = deps;
+    this.deps = deps;
     this.log = forAvatar(deps.log, deps.avatar);
     this.goals = new GoalStore(deps.store, deps.avatar, () => this.now());
     this.state = new LoopStateCell(deps.store, () => this.goals.record());
@@ -58,15 +58,15 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
 
   /** Crashes and turns that changed nothing back off from the base pace up to the cap. */
   private get backoff(): Backoff {
-    return { minMs: this.d.pacing.baseMs, maxMs: this.d.pacing.maxMs };
+    return { minMs: this.deps.pacing.baseMs, maxMs: this.deps.pacing.maxMs };
   }
 
   private now(): Date {
-    return this.d.now ? this.d.now() : new Date();
+    return this.deps.now ? this.deps.now() : new Date();
   }
 
   private jitter(): number {
-    return (this.d.random ?? Math.random)();
+    return (this.deps.random ?? Math.random)();
   }
 
   /** Whether the loop is running (playing). */
@@ -76,7 +76,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
 
   /** The state to show: `waiting` while playing but out of the game. */
   get displayState(): DisplayState {
-    return shown(this.state.value, this.d.game.state === 'connected');
+    return shown(this.state.value, this.deps.game.state === 'connected');
   }
 
   /** Start (or resume) the loop: the first turn resumes the saved goal, or chooses one. */
@@ -84,11 +84,11 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     if (this.state.value.active) return;
     this.state.move(started, this.rec.goal !== null);
     this.turns.begin();
-    this.d.game.on('connected', this.onConnected);
-    this.d.game.on('whispered', this.onWhisper);
-    this.d.game.on('ended', this.onEnded);
-    this.d.game.on('failed', this.onFailed);
-    if (this.d.game.state === 'connected') this.measureBaseline();
+    this.deps.game.on('connected', this.onConnected);
+    this.deps.game.on('whispered', this.onWhisper);
+    this.deps.game.on('ended', this.onEnded);
+    this.deps.game.on('failed', this.onFailed);
+    if (this.deps.game.state === 'connected') this.measureBaseline();
     this.schedule(0);
   }
 
@@ -113,10 +113,10 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     const s = this.state.move(how);
     this.clearTimer();
     if (s.aborted) this.turns.abort(new Error(reason));
-    this.d.game.off('connected', this.onConnected);
-    this.d.game.off('whispered', this.onWhisper);
-    this.d.game.off('ended', this.onEnded);
-    this.d.game.off('failed', this.onFailed);
+    this.deps.game.off('connected', this.onConnected);
+    this.deps.game.off('whispered', this.onWhisper);
+    this.deps.game.off('ended', this.onEnded);
+    this.deps.game.off('failed', this.onFailed);
   }
 
   /**
@@ -130,7 +130,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     const wake = (): void => {
       if (this.state.value.turns === begun) this.wake();
     };
-    void this.d.store.state.flush().then(wake, wake);
+    void this.deps.store.state.flush().then(wake, wake);
   }
 
   /** Wake a loop waiting out its delay (owner message, whisper). */
@@ -146,7 +146,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
    * that came after the message and is parked behind it (see `GoalStore.setOwnerGoal`).
    */
   setOwnerGoal(text: string, setById: string | null, origin: GoalOrigin = {}): ParkedGoal | null {
-    const parked = this.goals.setOwnerGoal(this.rec, text, setById, this.d.game.snapshot(), origin);
+    const parked = this.goals.setOwnerGoal(this.rec, text, setById, this.deps.game.snapshot(), origin);
     this.turns.ownerGoal();
     if (this.state.move(ownerGoalSet).aborted) this.turns.abort(new Error('new owner goal'));
     this.wakeWhenSaved();
@@ -159,7 +159,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
    */
   parkGoal(text: string, setById: string | null, reason: string, setIn?: Destination): void {
     this.goals.parkAside(this.rec, text, setById, reason, setIn);
-    void this.d.syncTask();
+    void this.deps.syncTask();
   }
 
   /** A new owner direction arrived: the next turn carries it (every owner message goes straight to the agent). */
@@ -190,7 +190,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
 
   /** In the game again: the goal's baseline is measured if it has none, or if the inventory lost it. */
   private measureBaseline(): void {
-    const snap = this.d.game.snapshot();
+    const snap = this.deps.game.snapshot();
     if (!snap) return;
     const was = this.goals.measureBaseline(this.rec, snap);
     if (was) this.log.info({ goal: this.rec.goal?.text, was }, 'the inventory the goal was measured against is gone: measuring again');
@@ -212,8 +212,8 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   private selfStop(reason: string): void {
     if (!this.state.value.active) return;
     this.halt(reason, stopped);
-    this.d.post('stopped', `Stopped: ${reason}`);
-    this.d.onSelfStop(reason);
+    this.deps.post('stopped', `Stopped: ${reason}`);
+    this.deps.onSelfStop(reason);
   }
 
   private clearTimer(): void {
@@ -245,11 +245,11 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   /** Take one turn, with the one catch of this boundary. Returns the delay before the next turn, or null for none. */
   private async take(): Promise<number | null> {
     if (!this.state.value.active) return null;
-    if (this.d.game.state !== 'connected') {
+    if (this.deps.game.state !== 'connected') {
       // While the game is down no prompts are sent; the goal is kept. `connected` wakes us.
       return null;
     }
-    let delay = this.d.pacing.baseMs;
+    let delay = this.deps.pacing.baseMs;
     try {
       delay = await this.turns.run(() => this.state.value.active);
     } catch (err) {
@@ -264,10 +264,10 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
         return null;
       }
       if (!this.state.value.active) return null;
-      const limit = this.d.crashLoop ?? { count: 3, windowMs: 5 * 60_000 };
+      const limit = this.deps.crashLoop ?? { count: 3, windowMs: 5 * 60_000 };
       const crash = decideCrash(this.crashes, this.now().getTime(), limit, this.backoff, this.jitter(), (err as Error).message ?? String(err));
       this.crashes = crash.crashes;
-      this.log.error({ err, avatar: this.d.avatar, crashes: this.crashes.length }, 'turn crashed');
+      this.log.error({ err, avatar: this.deps.avatar, crashes: this.crashes.length }, 'turn crashed');
       if ('stop' in crash) {
         this.selfStop(crash.stop);
         return null;

@@ -90,7 +90,7 @@ export class Turns {
   private abortController: AbortController | undefined;
 
   constructor(
-    private readonly d: GoalLoopDeps,
+    private readonly deps: GoalLoopDeps,
     private readonly goals: GoalStore,
     /** The loop's state: which turn is due; each turn moves it (`loop-state.ts`). */
     private readonly state: LoopStateCell,
@@ -131,7 +131,7 @@ export class Turns {
   async ask(question: string): Promise<string> {
     // A question's prompt carries no notes: TASK.md is not read for it.
     const req = buildRequest({ ...this.requestFacts('question', '', this.completionNow()), message: question });
-    const reply = await this.d.engine.turn(req, new AbortController().signal);
+    const reply = await this.deps.engine.turn(req, new AbortController().signal);
     if (reply.usage) this.goals.recordUsage(this.rec, reply.usage);
     const report = accepted(reply.report);
     this.applyDirections(report);
@@ -161,11 +161,11 @@ export class Turns {
     let reply;
     let before: string;
     try {
-      const task = await this.d.task.read();
+      const task = await this.deps.task.read();
       before = this.progressMark(task);
       if (controller.signal.aborted) throw abortReason(controller.signal);
       const req = buildRequest({ ...this.requestFacts(kind, task, completion.ask), ...(message !== undefined ? { message } : {}) });
-      reply = await unlessAbandoned(this.d.engine.turn(req, controller.signal), controller.signal, ENGINE_STOP_GRACE_MS, (late) => {
+      reply = await unlessAbandoned(this.deps.engine.turn(req, controller.signal), controller.signal, ENGINE_STOP_GRACE_MS, (late) => {
         this.log.warn({ kind, graceMs: ENGINE_STOP_GRACE_MS }, 'the engine did not stop its turn in time; its reply will be ignored');
         late.catch((err: unknown) => this.log.debug({ err }, 'the abandoned turn failed'));
       });
@@ -180,7 +180,7 @@ export class Turns {
     // Every few seconds per avatar: debug, so an interactive console is not drowned (LOG_LEVEL=debug shows them).
     this.log.debug({ kind, status: report.status, goal: report.goal ?? undefined, reply: report.text.slice(0, 200) }, 'turn');
     this.applyDirections(report);
-    if (kind === 'wrapup' && report.text) await this.d.task.appendLab(report.text, this.clock.now());
+    if (kind === 'wrapup' && report.text) await this.deps.task.appendLab(report.text, this.clock.now());
     // From the stale check to the store update nothing awaits: an owner goal cannot slip in between.
     const current = this.rec;
     const stale = (current.goal?.runToken ?? null) !== tokenBefore;
@@ -189,10 +189,10 @@ export class Turns {
     const decision = decideTurn(facts, this.memory);
     this.memory = decision.memory;
     if (decision.refused) this.log.info({ goal: current.goal?.text, says: decision.refused }, 'done claim refused by the check');
-    this.goals.apply(current, decision.change, this.d.game.snapshot());
+    this.goals.apply(current, decision.change, this.deps.game.snapshot());
     this.state.move(turnDecided, decision);
-    for (const p of decision.posts) this.d.post(p.kind, p.text, p.ping);
-    if (decision.change.kind !== 'keep') void this.d.syncTask();
+    for (const p of decision.posts) this.deps.post(p.kind, p.text, p.ping);
+    if (decision.change.kind !== 'keep') void this.deps.syncTask();
     this.ended(kind, {
       kind,
       status: report.status,
@@ -200,7 +200,7 @@ export class Turns {
       says: (report.text.split('\n').find((l) => l.trim()) ?? '').trim(),
     });
 
-    const worldChanged = before !== this.progressMark(await this.d.task.read());
+    const worldChanged = before !== this.progressMark(await this.deps.task.read());
     const goalChanged = (this.rec.goal?.runToken ?? null) !== tokenBefore;
     const paced = paceTurn({ kind, next: this.state.value.next, worldChanged, goalChanged, pacing: this.clock.backoff(), jitter: this.clock.jitter() }, this.memory);
     this.memory = paced.memory;
@@ -216,7 +216,7 @@ export class Turns {
     if (!stall.post || !goal) return;
     this.stallReported = goal.runToken;
     this.log.info({ goal: goal.text, turns: this.memory.unchangedStreak }, 'no progress: the next prompt is the blocked one');
-    this.d.post('info', stall.post);
+    this.deps.post('info', stall.post);
   }
 
   private requestFacts(kind: TurnKind, task: string, completion: () => CompletionCheck): Parameters<typeof buildRequest>[0] {
@@ -224,7 +224,7 @@ export class Turns {
       kind,
       avatar: this.rec,
       task,
-      history: this.d.store.record.data.goals,
+      history: this.deps.store.record.data.goals,
       unchangedStreak: this.memory.unchangedStreak,
       checkFailure: this.memory.checkFailure,
       completion,
@@ -235,30 +235,30 @@ export class Turns {
   private completionNow(): () => CompletionCheck {
     const goal = this.rec.goal;
     return () => {
-      const snap = this.d.game.snapshot();
-      return goal && snap ? this.d.checkGoal(goal.text, goal.baseline, snap) : { checkable: false };
+      const snap = this.deps.game.snapshot();
+      return goal && snap ? this.deps.checkGoal(goal.text, goal.baseline, snap) : { checkable: false };
     };
   }
 
   /** A report's retired directions (`DIRECTION: done n`): each posts one line, and TASK.md is updated. */
   private applyDirections(r: TurnReport): void {
     if (r.directionsDone.length === 0) return;
-    for (const post of this.goals.retireDirections(this.rec, r.directionsDone)) this.d.post(post.kind, post.text);
-    void this.d.syncTask();
+    for (const post of this.goals.retireDirections(this.rec, r.directionsDone)) this.deps.post(post.kind, post.text);
+    void this.deps.syncTask();
   }
 
   /** A day-old or oversized engine conversation is rotated between turns; the next prompt says it is fresh. */
   private rotateSessionIfDue(): void {
-    const s = this.d.engine.session();
+    const s = this.deps.engine.session();
     const now = this.clock.now().getTime();
-    if (!sessionDue(s, now, this.d.session ?? { maxAgeMs: DAY_MS, maxSize: 400_000 })) return;
-    this.d.engine.resetSession();
+    if (!sessionDue(s, now, this.deps.session ?? { maxAgeMs: DAY_MS, maxSize: 400_000 })) return;
+    this.deps.engine.resetSession();
     this.log.info({ ageMs: now - s.startedAt, size: s.size }, 'fresh engine session');
     this.state.move(sessionRotated);
   }
 
   /** What a turn can change, to tell a turn that changed nothing: world (position, inventory/XP) and the own notes. */
   private progressMark(task: string): string {
-    return `${worldFingerprint(this.d.game.snapshot())}|${createHash('sha1').update(ownPart(task)).digest('hex')}`;
+    return `${worldFingerprint(this.deps.game.snapshot())}|${createHash('sha1').update(ownPart(task)).digest('hex')}`;
   }
 }

@@ -73,23 +73,23 @@ export class LlmEngine implements Engine {
 
   constructor(
     private readonly ctx: EngineContext,
-    private readonly o: LlmEngineOptions,
+    private readonly options: LlmEngineOptions,
   ) {
-    this.transport = new LlmTransport({ ...o.transport, log: ctx.log });
-    this.convo = LlmSession.open(o.avatarDir, ctx.log, () => this.now().getTime());
-    this.system = systemPrompt(ctx.avatar, o.maxSteps, ctx.game.capabilities);
+    this.transport = new LlmTransport({ ...options.transport, log: ctx.log });
+    this.convo = LlmSession.open(options.avatarDir, ctx.log, () => this.now().getTime());
+    this.system = systemPrompt(ctx.avatar, options.maxSteps, ctx.game.capabilities);
     this.tools = toolSchemas(ctx.skills);
     this.host = {
       skills: ctx.skills,
       game: ctx.game,
-      task: new TaskFile(o.avatarDir, ctx.avatar),
+      task: new TaskFile(options.avatarDir, ctx.avatar),
       now: () => this.now(),
     };
     ctx.game.on('whispered', this.onWhisper);
   }
 
   private now(): Date {
-    return this.o.now ? this.o.now() : new Date();
+    return this.options.now ? this.options.now() : new Date();
   }
 
   private readonly onWhisper = (from: string, text: string): void => {
@@ -127,7 +127,7 @@ export class LlmEngine implements Engine {
     let text: string;
     try {
       for (;;) {
-        const toolChoice = steps >= this.o.maxSteps ? 'none' : 'auto';
+        const toolChoice = steps >= this.options.maxSteps ? 'none' : 'auto';
         const messages = this.fit(turn);
         this.measure(req.kind, messages, this.tools, steps === 0 && usage.requests === 0 ? newText.length : 0);
         const c = await this.transport.complete({ messages, tools: this.tools, toolChoice }, signal);
@@ -144,8 +144,8 @@ export class LlmEngine implements Engine {
         });
         for (const [i, call] of c.toolCalls.entries()) {
           const id = ids[i] ?? `call_${i}`;
-          if (steps >= this.o.maxSteps) {
-            turn.push({ role: 'tool', tool_call_id: id, content: `error: not run, the turn's ${this.o.maxSteps} tool steps are used up; end the turn now` });
+          if (steps >= this.options.maxSteps) {
+            turn.push({ role: 'tool', tool_call_id: id, content: `error: not run, the turn's ${this.options.maxSteps} tool steps are used up; end the turn now` });
             continue;
           }
           steps++;
@@ -191,7 +191,7 @@ export class LlmEngine implements Engine {
       const context = this.convo.context();
       const system: ChatMessage = { role: 'system', content: this.system };
       let messages: ChatMessage[] = [system, ...context, ...extra];
-      if (messageChars(messages) > this.o.budgetChars) messages = [system, ...this.convo.withSummary(extra)];
+      if (messageChars(messages) > this.options.budgetChars) messages = [system, ...this.convo.withSummary(extra)];
       messages = this.shrink(messages);
       this.measure('question', messages, tools, step === 0 ? newText.length : 0);
       let c: Completion;
@@ -236,21 +236,21 @@ export class LlmEngine implements Engine {
     const system: ChatMessage = { role: 'system', content: this.system };
     const build = (): ChatMessage[] => [system, ...this.convo.withSummary([...this.convo.turns.flatMap((t) => t.messages), ...turn])];
     let messages = build();
-    while (messageChars(messages) > this.o.budgetChars && this.convo.condenseOldest()) messages = build();
-    while (messageChars(messages) > this.o.budgetChars && this.convo.dropSummaryLine()) messages = build();
+    while (messageChars(messages) > this.options.budgetChars && this.convo.condenseOldest()) messages = build();
+    while (messageChars(messages) > this.options.budgetChars && this.convo.dropSummaryLine()) messages = build();
     return this.shrink(messages);
   }
 
   /** Last resort under the budget: cut tool results (oldest first), then the longest user text. */
   private shrink(messages: ChatMessage[]): ChatMessage[] {
     let out = messages;
-    for (let i = 0; i < out.length && messageChars(out) > this.o.budgetChars; i++) {
+    for (let i = 0; i < out.length && messageChars(out) > this.options.budgetChars; i++) {
       const m = out[i];
       if (m?.role === 'tool' && m.content.length > SHRUNK_RESULT) {
         out = out.map((x, j) => (j === i ? { ...m, content: `${m.content.slice(0, SHRUNK_RESULT - 1)}…` } : x));
       }
     }
-    let excess = messageChars(out) - this.o.budgetChars;
+    let excess = messageChars(out) - this.options.budgetChars;
     while (excess > 0) {
       let longest = -1;
       out.forEach((m, i) => {
@@ -260,7 +260,7 @@ export class LlmEngine implements Engine {
       if (!m || m.role !== 'user' || m.content.length < 200) break;
       const keep = Math.max(100, m.content.length - excess - 40);
       out = out.map((x, j) => (j === longest ? { role: 'user' as const, content: `${m.content.slice(0, keep)}\n(…cut to fit)` } : x));
-      excess = messageChars(out) - this.o.budgetChars;
+      excess = messageChars(out) - this.options.budgetChars;
     }
     return out;
   }
