@@ -1,8 +1,9 @@
 /**
  * Survival benchmark: the real process (`src/main.ts`, embedded world, scripted engine, defaults) with a new
- * avatar left alone; how long until its own goals have given it a wooden pickaxe, then a stone pickaxe.
- * It asks `/status` on the console every few seconds and reads the inventory line. Prints figures;
- * asserts nothing. `npm run bench -- survival` runs only this one.
+ * avatar left alone for 20 minutes: how long until its own goals have given it a wooden, a stone and an iron
+ * pickaxe, how many nights it lived through and how often it died. It asks `/status` on the console every
+ * few seconds (the inventory line) and what time it is (the game's clock, from the avatar's answer), and reads
+ * the log for deaths and reflexes. Prints figures; asserts nothing. `npm run bench -- survival` runs only this one.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,10 +13,12 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** Give up after this long. */
-const LIMIT_MS = 15 * 60_000;
+/** How long the avatar is left alone. */
+const RUN_MS = 20 * 60_000;
 const POLL_MS = 5000;
-const MILESTONES = ['wooden_pickaxe', 'stone_pickaxe'] as const;
+const MILESTONES = ['wooden_pickaxe', 'stone_pickaxe', 'iron_pickaxe'] as const;
+/** Vanilla's night, when monsters spawn (ticks of the day). */
+const isNight = (tick: number): boolean => tick >= 13_188 && tick < 22_812;
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(0)} s`;
 
@@ -23,45 +26,86 @@ export default async function bench(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'mindlink-bench-survival-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dir, CONSOLE: 'on', LOG_LEVEL: 'warn' },
-    stdio: ['pipe', 'pipe', 'ignore'],
+    env: { ...process.env, DATA_DIR: dir, CONSOLE: 'on', LOG_LEVEL: 'info' },
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  /** How the process ended, when it ended before the run did (said in the figures: they then cover less). */
+  let earlyEnd: string | undefined;
+  let stopping = false;
+  /** The last lines on stderr, to say why the process ended early. */
+  const tail: string[] = [];
+  const exited = new Promise<void>((resolve) =>
+    child.on('exit', (code, signal) => {
+      if (!stopping) earlyEnd = `after ${seconds(performance.now() - t0)} (code ${code}, signal ${signal}): ${tail.join(' | ')}`;
+      resolve();
+    }),
+  );
   const t0 = performance.now();
   let ready: number | undefined;
   const reached = new Map<string, number>();
   const goals: string[] = [];
-  let finish!: () => void;
-  const finished = new Promise<void>((resolve) => (finish = resolve));
+  const deaths: number[] = [];
+  const reflexes = new Map<string, number>();
+  /** Nights seen: when each began and ended (ms since start), and whether a death fell in it. */
+  const nights: Array<{ from: number; to?: number }> = [];
+  let lastTick: number | undefined;
 
   createInterface({ input: child.stdout }).on('line', (line) => {
     const now = performance.now() - t0;
     if (ready === undefined && /^\[mindlink\] ready/.test(line)) ready = now;
     const goal = /^\[demo\] New goal \(my choice\): (.+)$/.exec(line);
-    if (goal?.[1]) goals.push(`${seconds(now)} ${goal[1]}`);
-    if (/^\[demo\] inventory: /.test(line)) {
-      for (const m of MILESTONES) if (!reached.has(m) && line.includes(`${m}×`)) reached.set(m, now);
-      if (MILESTONES.every((m) => reached.has(m))) finish();
+    if (goal?.[1]) goals.push(`${seconds(now - (ready ?? 0))} ${goal[1]}`);
+    if (/^\[demo\] inventory: /.test(line)) for (const m of MILESTONES) if (!reached.has(m) && line.includes(`${m}×`)) reached.set(m, now);
+    const tick = /\(tick (\d+) of 24000\)/.exec(line);
+    if (tick?.[1]) {
+      const t = Number(tick[1]);
+      const open = nights[nights.length - 1];
+      if (isNight(t) && (!open || open.to !== undefined)) nights.push({ from: now });
+      else if (!isNight(t) && open && open.to === undefined) open.to = now;
+      lastTick = t;
     }
   });
-  const poll = setInterval(() => child.stdin.write('/status\n'), POLL_MS);
-  const limit = setTimeout(finish, LIMIT_MS);
+  createInterface({ input: child.stderr }).on('line', (line) => {
+    tail.push(line.slice(0, 300));
+    if (tail.length > 5) tail.shift();
+    if (!line.startsWith('{')) return;
+    let entry: { msg?: string; avatar?: string; reflex?: string; code?: string };
+    try {
+      entry = JSON.parse(line) as typeof entry;
+    } catch {
+      // A log line that is not JSON (pino always writes JSON; a stray line is not a figure).
+      return;
+    }
+    if (entry.avatar !== 'demo') return;
+    if (entry.msg === 'died') deaths.push(performance.now() - t0);
+    if (entry.reflex && entry.msg?.startsWith('reflex: ')) reflexes.set(entry.reflex, (reflexes.get(entry.reflex) ?? 0) + 1);
+  });
+  let polls = 0;
+  const poll = setInterval(() => {
+    child.stdin.write(polls++ % 2 === 0 ? '/status\n' : 'what time is it?\n');
+  }, POLL_MS / 2);
   try {
-    await Promise.race([finished, exited]);
+    await Promise.race([new Promise((r) => setTimeout(r, RUN_MS + (ready ?? 60_000))), exited]);
   } finally {
     clearInterval(poll);
-    clearTimeout(limit);
     if (child.exitCode === null) {
+      stopping = true;
       child.kill('SIGINT');
       await exited;
     }
     rmSync(dir, { recursive: true, force: true });
   }
   const since = ready ?? 0;
-  console.log(`new avatar left alone on the embedded world (scripted engine, default pacing); ready ${seconds(since)} after start`);
+  console.log(`new avatar left alone on the embedded world for ${seconds(RUN_MS)} (scripted engine, default pacing); ready ${seconds(since)} after start`);
+  if (earlyEnd) console.log(`  THE PROCESS ENDED BEFORE THE RUN DID, ${earlyEnd}`);
   for (const m of MILESTONES) {
     const at = reached.get(m);
-    console.log(`  first ${m}: ${at === undefined ? `not within ${seconds(LIMIT_MS)}` : `${seconds(at - since)} after ready`}`);
+    console.log(`  first ${m}: ${at === undefined ? `not within the run` : `${seconds(at - since)} after ready`}`);
   }
+  const inNight = (t: number): boolean => nights.some((n) => t >= n.from && t <= (n.to ?? Infinity));
+  const lived = nights.filter((n) => n.to !== undefined && !deaths.some((d) => d >= n.from && d <= (n.to as number))).length;
+  console.log(`  nights: ${nights.length} began, ${nights.filter((n) => n.to !== undefined).length} ended, ${lived} lived through without dying (game clock at the end: tick ${lastTick ?? '?'})`);
+  console.log(`  deaths: ${deaths.length} (${deaths.filter(inNight).length} at night)${deaths.length ? ` at ${deaths.map((d) => seconds(d - since)).join(', ')}` : ''}`);
+  console.log(`  reflexes fired: ${[...reflexes].map(([r, n]) => `${r} ${n}`).join(', ') || 'none'}`);
   console.log(`  its own goals: ${goals.join(' → ') || 'none'}`);
 }

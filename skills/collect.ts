@@ -9,12 +9,13 @@ import { z } from 'zod';
 import { findBlocksFast } from '../src/game/block-search.ts';
 import type { Skill } from '../src/game/skill.ts';
 import { claim, crowding } from './claims.ts';
+import { toSurface } from './climb.ts';
 import { done, fail, goals, onBot, sleep, UnreachableError, walk } from './common.ts';
 import { blocksYielding, countCarried, itemQuery } from './items.ts';
 
 const params = z.object({
   item: z.string().min(1).max(64).describe('block or item name or group: log, oak_log, stone, cobblestone, dirt, sand, gravel, coal…'),
-  count: z.number().int().min(1).max(256).default(1).describe('how many more to gather'),
+  count: z.number().int().min(1).max(256).default(1),
 });
 
 /** How far collect looks for blocks. */
@@ -121,11 +122,13 @@ export const collect: Skill<typeof params> = {
   params,
   timeoutMs: 180_000,
   run(game, { item, count }, signal) {
+    // Counted from the first attempt: a run a reflex interrupted takes up again toward the same total.
+    let start: number | undefined;
     return onBot(game, 'collect', signal, async (bot, sig) => {
       const query = itemQuery(item);
       const ids = blocksYielding(bot, query);
       if (ids.length === 0) return fail('no_target', `no block gives ${item}`);
-      const start = countCarried(bot, query);
+      start ??= countCarried(bot, query);
       const goal = start + count;
       const skip = new Set<string>();
       let unreachable = 0;
@@ -140,6 +143,11 @@ export const collect: Skill<typeof params> = {
         if (game.capabilities.crafting && !hasHarvestTool(bot, block)) {
           return fail('missing_tool', `${block.name} needs a tool I do not carry (got ${got} of ${count})`);
         }
+        // A block well above, from under ground (logs after mining): out of the mine first, the way a player climbs.
+        if (block.position.y > bot.entity.position.y + 6) {
+          const stuck = await toSurface(bot, sig);
+          if (stuck) return fail('unreachable', `could not get out from under ground to the ${block.name}: ${stuck}`);
+        }
         const key = block.position.toString();
         // Claimed while walking and digging: another avatar collecting now picks another block.
         const release = claim(bot, block.position);
@@ -147,7 +155,9 @@ export const collect: Skill<typeof params> = {
         try {
           try {
             const far = block.position.distanceTo(bot.entity.position);
-            await walk(bot, new goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), sig, `to the ${block.name}`, 10_000 + far * 1000);
+            // A block under ground is reached by digging a tunnel (two blocks a step): allow for the digging.
+            const perBlock = block.position.y < bot.entity.position.y - 2 ? 1000 + 2 * Math.min(bot.digTime(block), 3000) : 1000;
+            await walk(bot, new goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), sig, `to the ${block.name}`, 10_000 + far * perBlock);
           } catch (err) {
             if (!(err instanceof UnreachableError)) throw err;
             skip.add(key);
@@ -178,7 +188,7 @@ export const collect: Skill<typeof params> = {
         else if (++fruitless >= (dropsByChance(block.name) ? MAX_FRUITLESS_BY_CHANCE : MAX_FRUITLESS)) return fail('no_drop', `digging ${block.name} gave me nothing (got ${got} of ${count})`);
       }
       const total = countCarried(bot, query);
-      return done(`collected ${total - start} ${item} (now carrying ${total})`);
+      return done(`collected ${total - (start ?? total)} ${item} (now carrying ${total})`);
     });
   },
 };

@@ -91,10 +91,17 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** How many times a skill that a reflex pre-empted takes its work up again, once the reflex is done. */
+export const RESUMES = 5;
+
 /**
  * Run a skill's body on the live bot, through the game's skill gate: on abort the bot stops at once
- * (pathfinder, digging, controls) and the result is `aborted` or `preempted`; a thrown
- * {@link UnreachableError} becomes `unreachable`. Anything else thrown reaches the runner (`threw`).
+ * (pathfinder, digging, controls) and the result is `aborted`; a thrown {@link UnreachableError} becomes
+ * `unreachable`. Anything else thrown reaches the runner (`threw`).
+ *
+ * A reflex that pre-empts the skill hands it back: the body runs again from where the avatar stands once the
+ * reflex is done (up to {@link RESUMES} times; then the result is `preempted`). A body whose work is counted
+ * (collect N more) keeps its baseline outside itself, so taking up again does not start the count over.
  */
 export async function onBot(
   game: AvatarGame,
@@ -119,13 +126,19 @@ export async function onBot(
       if (!signal.aborted && bot.pathfinder?.isMoving()) stopBody(bot);
     }
   };
-  if (!game.gate) return attempt(outer);
-  try {
-    return await game.gate.run(id, outer, attempt);
-  } catch (err) {
-    // The gate rejects when the signal aborts while the skill still waits for its turn.
-    if (outer.aborted) return stoppedResult(id, outer);
-    throw err;
+  const gate = game.gate;
+  if (!gate) return attempt(outer);
+  for (let resumed = 0; ; resumed++) {
+    let result: SkillResult;
+    try {
+      result = await gate.run(id, outer, attempt);
+    } catch (err) {
+      // The gate rejects when the signal aborts (or a reflex pre-empts) while the skill still waits for its turn.
+      if (outer.aborted) return stoppedResult(id, outer);
+      if (!(err instanceof PreemptedError)) throw err;
+      result = fail('preempted', `${id} was interrupted (${err.by})`);
+    }
+    if (result.code !== 'preempted' || outer.aborted || resumed >= RESUMES) return result;
   }
 }
 

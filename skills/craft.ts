@@ -17,6 +17,9 @@ const params = z.object({
   count: z.number().int().min(1).max(256).default(1),
 });
 
+/** How far the skill looks for a crafting table to walk to. */
+const TABLE_SEARCH = 48;
+
 /** A concrete item for a group name: `planks` → the planks of a log species carried, `log` → oak_log. */
 function concreteItem(bot: Bot, query: string): string {
   if (query === 'planks') {
@@ -39,11 +42,17 @@ export const craft: Skill<typeof params> = {
   },
   run(game, { item, count }, signal) {
     if (!game.capabilities.crafting) return Promise.resolve(fail('unsupported_by_server', 'this server does not support crafting'));
+    // Counted from the first attempt: a run a reflex interrupted crafts only what is still missing.
+    let target: number | undefined;
     return onBot(game, 'craft', signal, async (bot, sig) => {
       const name = concreteItem(bot, itemQuery(item));
       const def = bot.registry.itemsByName[name];
       if (!def) return fail('bad_params', `there is no item called ${item}`);
-      let table: Block | null = bot.findBlock({ matching: bot.registry.blocksByName.crafting_table?.id ?? -1, maxDistance: 32 });
+      target ??= bot.inventory.count(def.id, null) + count;
+      const missing = target - bot.inventory.count(def.id, null);
+      if (missing <= 0) return done(`crafted ${count} ${name}`);
+      // Farther than the planner's reach (30 blocks), so a table it counted on is found.
+      let table: Block | null = bot.findBlock({ matching: bot.registry.blocksByName.crafting_table?.id ?? -1, maxDistance: TABLE_SEARCH });
       let recipe = bot.recipesFor(def.id, null, 1, null)[0] ?? (table ? bot.recipesFor(def.id, null, 1, table)[0] : undefined);
       if (!recipe) {
         const needsTable = bot.recipesAll(def.id, null, true).length > 0;
@@ -60,7 +69,7 @@ export const craft: Skill<typeof params> = {
           return fail('missing_material', `I lack the ingredients for ${name}`);
         }
       }
-      const times = Math.ceil(count / recipe.result.count);
+      const times = Math.ceil(missing / recipe.result.count);
       const useTable = recipe.requiresTable ? table : null;
       if (useTable && bot.entity.position.distanceTo(useTable.position) > 4) {
         await walk(bot, new goals.GoalNear(useTable.position.x, useTable.position.y, useTable.position.z, 2), sig, 'to the crafting table');

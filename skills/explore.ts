@@ -4,7 +4,8 @@
 import type { Bot } from 'mineflayer';
 import { z } from 'zod';
 import type { Skill } from '../src/game/skill.ts';
-import { done, goals, onBot, walk } from './common.ts';
+import { toSurface } from './climb.ts';
+import { done, fail, goals, onBot, walk } from './common.ts';
 
 const params = z.object({ distance: z.number().min(4).max(256).default(32) });
 
@@ -21,11 +22,14 @@ function remember(bot: Bot): void {
 /** The `explore` skill. */
 export const explore: Skill<typeof params> = {
   id: 'explore',
-  description: 'Walk about distance blocks (default 32) toward ground not visited recently.',
+  description: 'Walk toward ground not visited lately (about distance blocks, default 32).',
   params,
   timeoutMs: 120_000,
   run(game, { distance }, signal) {
     return onBot(game, 'explore', signal, async (bot, sig) => {
+      // New ground is found on the surface: out of a mine first.
+      const stuck = await toSurface(bot, sig);
+      if (stuck) return fail('unreachable', `could not get out from under ground: ${stuck}`);
       remember(bot);
       const here = bot.entity.position;
       const seen = visits.get(bot) ?? [];

@@ -8,7 +8,7 @@ import { isHostile } from '../src/game/snapshot.ts';
 
 const params = z.object({
   distance: z.number().min(4).max(64).default(16),
-  from: z.object({ x: z.number(), y: z.number().optional(), z: z.number() }).optional().describe('flee from this position instead of the nearest hostile'),
+  from: z.object({ x: z.number(), y: z.number().optional(), z: z.number() }).optional(),
 });
 
 /** The `flee` skill. */

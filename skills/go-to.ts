@@ -9,7 +9,7 @@ const params = z.object({
   x: z.number(),
   y: z.number(),
   z: z.number(),
-  range: z.number().min(0).max(64).default(1).describe('how close is close enough, in blocks'),
+  range: z.number().min(0).max(64).default(1),
 });
 
 /** The `go_to` skill. */

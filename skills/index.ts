@@ -1,6 +1,8 @@
 /**
  * The skill registry: the one list the scripted engine, the LLM engine's
  * tools and the reflexes use. A new skill is one file plus one line here.
+ * `shelter` is a reflex's own action (skills/reflexes.ts runs it), offered to
+ * no engine: hiding at night is a reflex, not a goal.
  */
 import type { AvatarGame } from '../src/game/game.ts';
 import type { Skill, SkillRegistry } from '../src/game/skill.ts';
@@ -16,12 +18,13 @@ import { goTo } from './go-to.ts';
 import { place } from './place.ts';
 import { runSkill } from './run.ts';
 import { say } from './say.ts';
+import { smelt } from './smelt.ts';
 
 export type { Skill, SkillResult, SkillCode, SkillRegistry } from '../src/game/skill.ts';
 export { runSkill } from './run.ts';
 
 /** Every skill, in registry order. */
-export const skills: readonly Skill[] = [collect, goTo, follow, comeTo, craft, eat, flee, fight, place, say, explore];
+export const skills: readonly Skill[] = [collect, goTo, follow, comeTo, craft, smelt, eat, flee, fight, place, say, explore];
 
 /** A skill of {@link skills} by id. */
 export function getSkill(id: string): Skill | undefined {

@@ -49,9 +49,31 @@ function spotNextTo(bot: Bot): Vec3 | undefined {
   return undefined;
 }
 
+/** Ground this slow to dig with what is carried is not dug to make room. */
+const MAX_ROOM_DIG_MS = 3000;
+
 /**
- * Place a block of `item` from the inventory next to the bot, or at x y z (walking there if needed). For skills that
- * already hold the skill gate (craft places its table with it); others run the `place` skill.
+ * Make a free spot next to a bot that is boxed in (at the bottom of a shaft, in a one-block tunnel end): dig the
+ * quickest block beside its feet that has solid ground under it. Returns the spot, or undefined.
+ */
+async function digRoom(bot: Bot): Promise<Vec3 | undefined> {
+  const feet = bot.entity.position.floored();
+  const options = [[1, 0], [-1, 0], [0, 1], [0, -1]]
+    .map(([dx, dz]) => bot.blockAt(feet.offset(dx ?? 0, 0, dz ?? 0)))
+    .filter((b): b is Block => !!b && b.boundingBox === 'block' && bot.canDigBlock(b) && bot.blockAt(b.position.offset(0, -1, 0))?.boundingBox === 'block')
+    .sort((a, b) => bot.digTime(a) - bot.digTime(b));
+  const block = options[0];
+  if (!block || bot.digTime(block) > MAX_ROOM_DIG_MS) return undefined;
+  const tool = bot.pathfinder.bestHarvestTool(block);
+  if (tool && bot.heldItem?.type !== tool.type) await bot.equip(tool, 'hand');
+  await bot.dig(block, true);
+  return isFree(bot.blockAt(block.position)) ? block.position : undefined;
+}
+
+/**
+ * Place a block of `item` from the inventory next to the bot, or at x y z (walking there if needed). A bot boxed in
+ * digs room beside it first. For skills that already hold the skill gate (craft places its table with it); others
+ * run the `place` skill.
  */
 export async function placeItem(bot: Bot, sig: AbortSignal, { item, x, y, z: zz }: z.infer<typeof params>): Promise<SkillResult> {
   const stack = bot.inventory.items().find((i) => matchesItem(item, i.name) && bot.registry.blocksByName[i.name]);
@@ -64,7 +86,7 @@ export async function placeItem(bot: Bot, sig: AbortSignal, { item, x, y, z: zz 
       await walk(bot, new goals.GoalNear(x, y, zz, 3), sig, `near ${x} ${y} ${zz}`);
     }
   } else {
-    at = spotNextTo(bot);
+    at = spotNextTo(bot) ?? (await digRoom(bot));
     if (!at) return fail('no_target', 'no free spot next to me');
   }
   const r = reference(bot, at);

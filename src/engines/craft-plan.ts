@@ -1,15 +1,20 @@
 /**
  * Planning a craft from what the avatar holds: the early-game tech tree
  * (logs → planks → sticks → crafting table → wooden tools → cobblestone →
- * stone tools, furnace, chest, torches) and the next step toward an item.
+ * stone tools, furnace, chest, torches → raw iron → iron ingots in the
+ * furnace → iron tools), what a furnace makes (cooked meat, glass,
+ * charcoal), what animals drop, and the next step toward an item.
  *
  * Pure: it reads inventory counts (registry names) and whether a crafting
- * table stands nearby, and answers with one step: gather a raw material,
- * craft an intermediate or the item itself. The scripted engine runs that
+ * table and a furnace stand nearby, and answers with one step: gather a raw
+ * material, hunt for an animal's drop, craft an intermediate or the item,
+ * or smelt. A furnace needs fuel: the plan burns the coal or charcoal held,
+ * then planks (crafted from logs when short). The scripted engine runs that
  * step and plans again on its next turn, so a step that did more or less
  * than planned is simply accounted for then.
  */
 import { countItems } from '../game/items.ts';
+import { COOK_TICKS, fuelTicks, smeltInputs } from '../game/smelting.ts';
 import { own } from '../keyed.ts';
 
 /** How an item is made: `makes` of it from `needs` (item or group → count); `table` when the 3×3 grid is needed. */
@@ -37,7 +42,41 @@ export const TECH_TREE: Readonly<Record<string, CraftRecipe>> = {
   furnace: { makes: 1, needs: { cobblestone: 8 }, table: true },
   chest: { makes: 1, needs: { planks: 8 }, table: true },
   torch: { makes: 4, needs: { coal: 1, stick: 1 }, table: false },
+  iron_pickaxe: { makes: 1, needs: { iron_ingot: 3, stick: 2 }, table: true },
+  iron_axe: { makes: 1, needs: { iron_ingot: 3, stick: 2 }, table: true },
+  iron_shovel: { makes: 1, needs: { iron_ingot: 1, stick: 2 }, table: true },
+  iron_sword: { makes: 1, needs: { iron_ingot: 2, stick: 1 }, table: true },
+  iron_hoe: { makes: 1, needs: { iron_ingot: 2, stick: 2 }, table: true },
+  iron_helmet: { makes: 1, needs: { iron_ingot: 5 }, table: true },
+  iron_chestplate: { makes: 1, needs: { iron_ingot: 8 }, table: true },
+  iron_leggings: { makes: 1, needs: { iron_ingot: 7 }, table: true },
+  iron_boots: { makes: 1, needs: { iron_ingot: 4 }, table: true },
+  bucket: { makes: 1, needs: { iron_ingot: 3 }, table: true },
+  shears: { makes: 1, needs: { iron_ingot: 2 }, table: false },
 };
+
+/** Animal drops, got by hunting: the animal that drops each (the fight skill on it picks the drops up). */
+const HUNTED_FROM: Readonly<Record<string, string>> = {
+  beef: 'cow',
+  leather: 'cow',
+  porkchop: 'pig',
+  mutton: 'sheep',
+  wool: 'sheep',
+  white_wool: 'sheep',
+  chicken: 'chicken',
+  feather: 'chicken',
+};
+const HUNTED: ReadonlySet<string> = new Set(Object.keys(HUNTED_FROM));
+
+/** Raw materials gathered without a tool (their blocks are mined by hand). */
+const BY_HAND: ReadonlySet<string> = new Set(['log', 'sand', 'gravel', 'dirt']);
+
+/** Fuel the plan burns, best first: what a furnace gets from the inventory (planks are crafted when short). */
+const PLAN_FUELS: ReadonlyArray<[string, number]> = [
+  ['coal', fuelTicks('coal')],
+  ['charcoal', fuelTicks('charcoal')],
+  ['planks', fuelTicks('oak_planks')],
+];
 
 /** Raw materials: gathered, not crafted; some need a tool to drop anything. */
 const RAW_TOOL: Readonly<Record<string, string>> = {
@@ -55,7 +94,9 @@ const TOOL_TIERS: Readonly<Record<string, readonly string[]>> = {
 /** One step toward a craft. */
 export type CraftStep =
   | { kind: 'gather'; item: string; count: number }
+  | { kind: 'hunt'; item: string; count: number }
   | { kind: 'craft'; item: string; count: number }
+  | { kind: 'smelt'; item: string; count: number }
   | { kind: 'unknown'; item: string };
 
 /** What the planner knows of the avatar's situation. */
@@ -64,11 +105,8 @@ export interface CraftSituation {
   inventory: Readonly<Record<string, number>>;
   /** Whether a crafting table stands close enough to use. */
   tableNearby: boolean;
-}
-
-/** Is `item` something the planner can make (or gather)? */
-export function canPlan(item: string): boolean {
-  return item in TECH_TREE || item in RAW_TOOL || item === 'log';
+  /** Whether a furnace stands close enough to use (the smelt skill walks to one in sight). */
+  furnaceNearby?: boolean;
 }
 
 /** The planner's name for an item: a species' planks or logs count as the group. */
@@ -76,6 +114,23 @@ function planName(item: string): string {
   if (item.endsWith('_planks')) return 'planks';
   if (item.endsWith('_log') || item.endsWith('_stem')) return 'log';
   return item;
+}
+
+/** Is `item` gathered (mined, with or without a tool) or hunted rather than made? */
+function isRaw(item: string): boolean {
+  return Object.hasOwn(RAW_TOOL, item) || BY_HAND.has(item) || HUNTED.has(item);
+}
+
+/** The inputs a furnace makes `item` from that the planner can get (planner names), usual one first. */
+function smeltSources(item: string): string[] {
+  if (isRaw(item) || Object.hasOwn(TECH_TREE, item)) return [];
+  return [...new Set(smeltInputs(item).map(planName))].filter((i) => isRaw(i) || Object.hasOwn(TECH_TREE, i));
+}
+
+/** Is `item` something the planner can make, smelt, hunt or gather? */
+export function canPlan(item: string): boolean {
+  const name = planName(item);
+  return Object.hasOwn(TECH_TREE, name) || isRaw(name) || smeltSources(name).length > 0;
 }
 
 /**
@@ -120,13 +175,46 @@ export function nextCraftStep(wanted: string, count: number, situation: CraftSit
     pool.set(name, held(name) + n);
   };
   let table = situation.tableNearby;
+  let furnace = situation.furnaceNearby === true;
   const steps: CraftStep[] = [];
 
+  /** Fuel for `items` smelts: coal or charcoal held, then planks held, then planks to craft. */
+  const fuelFor = (items: number, depth: number): void => {
+    let ticks = items * COOK_TICKS;
+    for (const [fuel, per] of PLAN_FUELS) {
+      if (ticks <= 0) return;
+      ticks -= use(fuel, Math.ceil(ticks / per)) * per;
+    }
+    if (ticks > 0) need('planks', Math.ceil(ticks / fuelTicks('oak_planks')), depth + 1);
+  };
+
   const need = (name: string, n: number, depth: number): void => {
-    if (n <= 0 || depth > 8) return;
+    if (n <= 0 || depth > 10) return;
     const missing = n - use(name, n);
     if (missing <= 0) return;
     const recipe = own(TECH_TREE, name);
+    const sources = recipe ? [] : smeltSources(name);
+    if (sources.length > 0) {
+      // The input held already, else the usual one.
+      const input = sources.find((s) => held(s) > 0) ?? (sources[0] as string);
+      need(input, missing, depth + 1);
+      if (!furnace) {
+        need('furnace', 1, depth + 1);
+        give('furnace', 1); // placed by the smelt skill, then used for every later smelt
+        furnace = true;
+      }
+      fuelFor(missing, depth);
+      steps.push({ kind: 'smelt', item: name, count: missing });
+      give(name, missing);
+      use(name, missing);
+      return;
+    }
+    if (!recipe && HUNTED.has(name)) {
+      steps.push({ kind: 'hunt', item: name, count: missing });
+      give(name, missing);
+      use(name, missing);
+      return;
+    }
     if (!recipe) {
       const tool = own(RAW_TOOL, name);
       if (tool && !(own(TOOL_TIERS, tool) ?? [tool]).some((t) => held(t) > 0)) {
@@ -150,15 +238,14 @@ export function nextCraftStep(wanted: string, count: number, situation: CraftSit
 
   need(item, count, 0);
   const first = steps[0];
-  if (!first) return null;
-  if (first.kind === 'gather') {
-    // Gather everything of that material the plan needs in one go.
-    const total = steps.filter((s) => s.kind === 'gather' && s.item === first.item).reduce((n, s) => n + (s.kind === 'gather' ? s.count : 0), 0);
-    return { kind: 'gather', item: first.item, count: total };
-  }
-  if (steps.some((s) => s.kind === 'gather')) return first;
-  const total = steps.filter((s) => s.kind === 'craft' && s.item === first.item).reduce((n, s) => n + (s.kind === 'craft' ? s.count : 0), 0);
-  return { kind: 'craft', item: first.item, count: total };
+  if (!first || first.kind === 'unknown') return first ?? null;
+  const sameAsFirst = (s: CraftStep): s is Exclude<CraftStep, { kind: 'unknown' }> => s.kind === first.kind && s.item === first.item;
+  const total = steps.filter(sameAsFirst).reduce((n, s) => n + s.count, 0);
+  // Gather (or hunt) everything of that material the plan needs in one go; craft or smelt all of an item at once
+  // when nothing is left to get.
+  if (first.kind === 'gather' || first.kind === 'hunt') return { kind: first.kind, item: first.item, count: total };
+  if (steps.some((s) => s.kind === 'gather' || s.kind === 'hunt')) return first;
+  return { kind: first.kind, item: first.item, count: total };
 }
 
 /** A skill run that carries out a step: its id and params. */
@@ -170,9 +257,13 @@ export interface SkillPlan {
 /** The most one collect or craft run asks for (the skills' own limit). */
 const MAX_PER_RUN = 256;
 
-/** The situation of a snapshot: its inventory, and a crafting table within the snapshot's sight (the craft skill walks to it). */
+/** A table or furnace this close counts as at hand (the craft and smelt skills look for one within 48 blocks and walk there). */
+export const STATION_REACH = 30;
+
+/** The situation of a snapshot: its inventory, and a crafting table and a furnace at hand. */
 export function situationOf(snap: { inventory: Record<string, number>; nearbyBlocks: Record<string, number> }): CraftSituation {
-  return { inventory: snap.inventory, tableNearby: snap.nearbyBlocks['crafting_table'] !== undefined };
+  const near = (block: string): boolean => (snap.nearbyBlocks[block] ?? Infinity) <= STATION_REACH;
+  return { inventory: snap.inventory, tableNearby: near('crafting_table'), furnaceNearby: near('furnace') };
 }
 
 /** A registry name for a planner name: `planks` → the planks of the log species held most (oak when none). */
@@ -188,6 +279,9 @@ function concrete(item: string, inventory: Readonly<Record<string, number>>): st
 export function skillFor(step: Exclude<CraftStep, { kind: 'unknown' }>, inventory: Readonly<Record<string, number>>): SkillPlan {
   const count = Math.min(MAX_PER_RUN, Math.max(1, step.count));
   if (step.kind === 'gather') return { id: 'collect', params: { item: step.item, count } };
+  // One animal a run (the next turn plans again for what is still missing); the smelt skill takes at most 64.
+  if (step.kind === 'hunt') return { id: 'fight', params: { target: own(HUNTED_FROM, step.item) ?? 'cow' } };
+  if (step.kind === 'smelt') return { id: 'smelt', params: { item: step.item, count: Math.min(64, count) } };
   return { id: 'craft', params: { item: concrete(step.item, inventory), count } };
 }
 
@@ -206,10 +300,13 @@ export function planCraft(item: string, hold: number, snap: { inventory: Record<
 }
 
 /**
- * The skill run toward gathering `count` more of `item`: first the tool it needs when none is held
- * (no pickaxe for stone), else the collect skill itself.
+ * The skill run toward getting `count` more of `item`: for a block's drop, first the tool it needs when none is
+ * held (no pickaxe for stone), else the collect skill itself; for something made or hunted, the next step of its plan.
  */
 export function planGather(item: string, count: number, snap: { inventory: Record<string, number>; nearbyBlocks: Record<string, number> }): SkillPlan {
+  // Something made (cooked beef, an ingot, a pickaxe) or hunted is got by its plan, not by mining.
+  const name = planName(item);
+  if (canPlan(name) && !Object.hasOwn(RAW_TOOL, name) && !BY_HAND.has(name)) return planCraft(item, countItems(snap.inventory, name) + count, snap);
   const first = toolFirst(item, situationOf(snap));
   if (first && first.kind !== 'unknown') return skillFor(first, snap.inventory);
   return { id: 'collect', params: { item, count: Math.min(MAX_PER_RUN, Math.max(1, count)) } };

@@ -3,9 +3,13 @@
  * the scripted engine picks self goals from.
  *
  * wood → planks → sticks → crafting table → wooden pickaxe → (a wooden sword
- * where mobs spawn) → stone →
- * stone tools → furnace → shelter materials; before all of them, eating when
- * hungry with food at hand, and foraging when hungry with nothing to eat.
+ * where mobs spawn) → stone → stone tools → furnace → iron pickaxe → iron
+ * sword → shelter materials; before all of them, food: eating when hungry
+ * with food at hand, hunting an animal in sight when hungry with nothing to
+ * eat (cooking the meat where a furnace is at hand), cooking raw meat carried
+ * when a furnace is at hand, and foraging for an apple when starving with no
+ * animal in sight. Sheltering or fighting at night are reflexes
+ * (skills/reflexes.ts), not goals.
  *
  * Each step is a goal in the goal language with an `isDone(snapshot)`
  * predicate. A later tier implies the earlier gather steps are done (the
@@ -71,17 +75,58 @@ function woodGathered(snap: Snapshot): number {
 /** Remaining count toward a target (at least 1). */
 const remaining = (target: number, held: number): number => Math.max(1, Math.ceil(target - held));
 
-const holdsFood = (s: Snapshot): boolean => Object.keys(s.inventory).some((i) => FOOD_ITEMS.has(i) && (s.inventory[i] ?? 0) > 0);
+/** Food that can make the eater ill in vanilla: not counted as food at hand (the eat reflex keeps it for starving). */
+const RISKY_FOOD = new Set(['rotten_flesh', 'spider_eye', 'poisonous_potato', 'pufferfish', 'chicken']);
+const holdsFood = (s: Snapshot): boolean => Object.keys(s.inventory).some((i) => FOOD_ITEMS.has(i) && !RISKY_FOOD.has(i) && (s.inventory[i] ?? 0) > 0);
 
-/** At or below this food level with nothing to eat, finding food comes before everything else. */
+/** At or below this food level with nothing to eat and no animal in sight, foraging for an apple comes first. */
 export const FORAGE_AT_FOOD = 8;
+/** Below this food level (where the eat reflex eats), an avatar with nothing to eat hunts an animal in sight. */
+export const HUNT_BELOW_FOOD = 14;
+
+/** The raw meat of each animal, and what a furnace makes of it. */
+const MEAT: Readonly<Record<string, { raw: string; cooked: string }>> = {
+  cow: { raw: 'beef', cooked: 'cooked_beef' },
+  pig: { raw: 'porkchop', cooked: 'cooked_porkchop' },
+  sheep: { raw: 'mutton', cooked: 'cooked_mutton' },
+  chicken: { raw: 'chicken', cooked: 'cooked_chicken' },
+};
+
+/** The nearest animal in sight, if any. */
+function animalInSight(s: Snapshot): string | undefined {
+  return s.nearbyEntities.find((e) => e.kind === 'passive' && MEAT[e.name] !== undefined)?.name;
+}
+
+/** A furnace carried or standing within 16 blocks. */
+const furnaceAtHand = (s: Snapshot): boolean => has(s, 'furnace') || (s.nearbyBlocks['furnace'] ?? Infinity) <= 16;
+
+/** Raw meat carried, the kind held most: its cooked name and how many. */
+function rawMeat(s: Snapshot): { cooked: string; count: number } | undefined {
+  const best = Object.values(MEAT)
+    .map(({ raw, cooked }) => ({ cooked, count: s.inventory[raw] ?? 0 }))
+    .sort((a, b) => b.count - a.count)[0];
+  return best && best.count > 0 ? best : undefined;
+}
+
+const IRON_PICKAXES = ['iron_pickaxe', 'diamond_pickaxe', 'netherite_pickaxe'];
+const IRON_SWORDS = ['iron_sword', 'diamond_sword', 'netherite_sword'];
 
 /** The steps, in order. */
 export const CURRICULUM: readonly CurriculumStep[] = [
   {
+    id: 'hunt',
+    needsCrafting: false,
+    // Hungry with nothing to eat and an animal in sight: its meat, cooked when a furnace is at hand.
+    isDone: (s, caps) => !caps.hunger || !caps.mobs || s.food >= HUNT_BELOW_FOOD || holdsFood(s) || animalInSight(s) === undefined,
+    goal: (s) => {
+      const meat = MEAT[animalInSight(s) ?? 'cow'] ?? { raw: 'beef', cooked: 'cooked_beef' };
+      return furnaceAtHand(s) ? `get 2 ${meat.cooked.replace(/_/g, ' ')}` : `get 2 ${meat.raw}`;
+    },
+  },
+  {
     id: 'forage',
     needsCrafting: false,
-    // Oak leaves drop an apple now and then (1 in 200, as in vanilla): the one food the embedded world grows.
+    // Oak leaves drop an apple now and then (1 in 200, as in vanilla): food when no animal is about.
     isDone: (s, caps) => !caps.hunger || s.food > FORAGE_AT_FOOD || holdsFood(s),
     goal: () => 'collect 1 apple',
   },
@@ -91,6 +136,16 @@ export const CURRICULUM: readonly CurriculumStep[] = [
     // Eating is due when hungry and holding food.
     isDone: (s, caps) => !caps.hunger || s.food >= 14 || !holdsFood(s),
     goal: () => 'eat something',
+  },
+  {
+    id: 'cook',
+    needsCrafting: true,
+    // Raw meat and a furnace at hand: cooked meat fills two to three times as much.
+    isDone: (s) => !furnaceAtHand(s) || rawMeat(s) === undefined,
+    goal: (s) => {
+      const meat = rawMeat(s) ?? { cooked: 'cooked_beef', count: 1 };
+      return `get ${countItems(s.inventory, meat.cooked) + Math.min(8, meat.count)} ${meat.cooked.replace(/_/g, ' ')}`;
+    },
   },
   {
     id: 'wood',
@@ -126,7 +181,8 @@ export const CURRICULUM: readonly CurriculumStep[] = [
     id: 'wooden_sword',
     needsCrafting: true,
     // Where hostile mobs spawn (a vanilla server), a sword comes right after the first pickaxe: the defend reflex fights with it.
-    isDone: (s, caps) => !caps.mobs || hasAny(s, SWORDS),
+    // Past the wooden tier (a stone pickaxe) the stone sword step comes instead.
+    isDone: (s, caps) => !caps.mobs || hasAny(s, SWORDS) || hasAny(s, BETTER_THAN_WOOD),
     goal: () => 'craft a wooden sword',
   },
   {
@@ -152,6 +208,18 @@ export const CURRICULUM: readonly CurriculumStep[] = [
     needsCrafting: true,
     isDone: (s) => has(s, 'furnace') || (s.nearbyBlocks['furnace'] ?? Infinity) <= 16,
     goal: () => 'craft a furnace',
+  },
+  {
+    id: 'iron_pickaxe',
+    needsCrafting: true,
+    isDone: (s) => hasAny(s, IRON_PICKAXES),
+    goal: () => 'craft an iron pickaxe',
+  },
+  {
+    id: 'iron_sword',
+    needsCrafting: true,
+    isDone: (s) => hasAny(s, IRON_SWORDS),
+    goal: () => 'craft an iron sword',
   },
   {
     id: 'shelter',

@@ -44,6 +44,31 @@ export interface ServerHunger {
   health: number;
 }
 
+/** An embedded-world furnace as the server holds it (see {@link EmbeddedWorld.furnace}). */
+export interface ServerFurnace {
+  input: { name: string; count: number } | null;
+  fuel: { name: string; count: number } | null;
+  output: { name: string; count: number } | null;
+  /** Fuel ticks left, and the burn time of the fuel item burning now. */
+  burn: number;
+  burnTotal: number;
+  /** Progress of the input item, in ticks (200 to smelt). */
+  cook: number;
+  lit: boolean;
+}
+
+/** A mob of the embedded world as the server holds it (see {@link EmbeddedWorld.mobs}). */
+export interface ServerMob {
+  id: number;
+  name: string;
+  x: number;
+  y: number;
+  z: number;
+  health: number;
+  onFire: boolean;
+  dead: boolean;
+}
+
 /** Options of {@link EmbeddedWorld.start}. */
 export interface EmbeddedWorldOptions {
   /** The world is saved under `<dataDir>/world`. */
@@ -320,6 +345,31 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
   /** A player's food, saturation, exhaustion and health as the server holds them. */
   hunger(username: string): Promise<ServerHunger> {
     return this.#request('hunger', { username });
+  }
+
+  /** Spawn a mob (`cow`, `pig`, `sheep`, `chicken`, `zombie`) with its feet at a position; resolves with its entity id. */
+  spawnMob(name: string, pos: Vec3Like): Promise<number> {
+    return this.#request('spawnMob', { name, x: pos.x, y: pos.y, z: pos.z });
+  }
+
+  /** Every mob in the world, as the server holds them. */
+  mobs(): Promise<ServerMob[]> {
+    return this.#request('mobs');
+  }
+
+  /** Turn the natural spawning of animals and/or monsters on or off (tests that want a quiet world). */
+  setMobSpawning(opts: { animals?: boolean; monsters?: boolean }): Promise<void> {
+    return this.#request('setMobSpawning', opts);
+  }
+
+  /** Take every mob out of the world. */
+  clearMobs(): Promise<void> {
+    return this.#request('clearMobs');
+  }
+
+  /** The furnace at a position as the server holds it, or null when it holds nothing. */
+  furnace(pos: Vec3Like): Promise<ServerFurnace | null> {
+    return this.#request('furnace', { x: pos.x, y: pos.y, z: pos.z });
   }
 
   /** Set any of a player's food, saturation, exhaustion and health (server side). */

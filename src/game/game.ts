@@ -95,7 +95,7 @@ export interface AvatarGame extends EventEmitter<GameEvents> {
   snapshot(): Snapshot | undefined;
   /** The live mineflayer bot while connected (for skills), else undefined. */
   readonly bot: Bot | undefined;
-  /** What the server supports (the embedded flying-squid world crafts and has hunger, but no mob AI). */
+  /** What the server supports (the embedded flying-squid world crafts, smelts, has hunger and mobs; see README). */
   readonly capabilities: GameCapabilities;
   /**
    * The avatar's skill gate, when the game has one (the mineflayer game does): skills run one at a time

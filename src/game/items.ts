@@ -38,6 +38,9 @@ const ALIASES: Record<string, string> = {
   'glow berries': 'glow_berries', seeds: 'wheat_seeds', seed: 'wheat_seeds', 'wheat seed': 'wheat_seeds', 'wheat seeds': 'wheat_seeds',
   melon: 'melon_slice', melons: 'melon_slice', 'melon slice': 'melon_slice', 'melon slices': 'melon_slice',
   torch: 'torch', torches: 'torch', 'glass pane': 'glass_pane', 'glass panes': 'glass_pane',
+  'raw beef': 'beef', steak: 'cooked_beef', steaks: 'cooked_beef', 'cooked steak': 'cooked_beef', pork: 'porkchop',
+  'raw pork': 'porkchop', 'raw porkchop': 'porkchop', 'raw porkchops': 'porkchop', 'cooked pork': 'cooked_porkchop',
+  'raw chicken': 'chicken', 'raw mutton': 'mutton',
 };
 
 /** Last words that are already plural in the registry (`oak_planks`, `iron_boots`…). */

@@ -25,8 +25,8 @@ import { joinPathBudget } from './path-budget.ts';
 
 const { pathfinder, Movements } = pf;
 
-/** What the embedded flying-squid world supports: crafting and hunger (mindlink's server plugins), no mob AI. */
-export const EMBEDDED_CAPABILITIES: GameCapabilities = Object.freeze({ crafting: true, hunger: true, mobs: false });
+/** What the embedded flying-squid world supports: crafting, smelting, hunger and mobs (mindlink's server plugins). */
+export const EMBEDDED_CAPABILITIES: GameCapabilities = Object.freeze({ crafting: true, hunger: true, mobs: true });
 /** What a vanilla (or Paper/Spigot) server supports. */
 export const VANILLA_CAPABILITIES: GameCapabilities = Object.freeze({ crafting: true, hunger: true, mobs: true });
 
@@ -341,6 +341,9 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     bot.on('error', (err) => {
       lastError = err;
       this.#log.debug({ err: err.message }, 'connection error');
+    });
+    bot.on('death', () => {
+      this.#log.info({ position: bot.entity?.position.floored().toString() }, 'died');
     });
     bot.on('whisper', (from, text) => {
       if (from !== this.username) this.emit('whispered', cleanLine(from), cleanLine(text));

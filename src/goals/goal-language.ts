@@ -9,6 +9,7 @@
  * at least N.
  */
 import { normaliseItem, unobtainable } from '../game/items.ts';
+import { smeltInputs, smeltsInto } from '../game/smelting.ts';
 import { own } from '../keyed.ts';
 
 /** What a goal asks for. */
@@ -32,12 +33,14 @@ export const DEFAULT_COUNT = 10;
 
 /** One line listing what the goal language understands, for refusals. */
 export const KNOWN_GOALS =
-  'I know how to collect, mine, chop, get, go to (x y z), follow, come to, craft, say, explore and eat, e.g. "collect 10 oak logs", "go to 10 64 -20", "craft a wooden pickaxe"';
+  'I know how to collect, mine, chop, get, go to (x y z), follow, come to, craft, smelt, say, explore and eat, e.g. "collect 10 oak logs", "go to 10 64 -20", "craft a wooden pickaxe", "smelt 3 iron"';
 
 const MORE_VERBS = new Set(['collect', 'gather', 'mine', 'chop', 'dig', 'harvest', 'cut', 'fell', 'quarry', 'pick', 'find', 'grab', 'fetch']);
 const HAVE_VERBS = new Set(['have', 'get', 'obtain', 'acquire', 'hold', 'own']);
 const GO_VERBS = new Set(['go', 'walk', 'run', 'move', 'head', 'travel', 'return', 'navigate', 'sprint', 'goto', 'get', 'teleport']);
 const CRAFT_VERBS = new Set(['craft', 'make']);
+/** Smelting is crafting in a furnace: "smelt 3 iron" and "cook 2 beef" are goals to make the furnace's output. */
+const SMELT_VERBS = new Set(['smelt', 'cook', 'roast']);
 const SAY_VERBS = new Set(['say', 'chat', 'shout', 'announce', 'yell']);
 const EXPLORE_WORDS = /^(explore|wander|roam|scout|look around|go exploring|go explore|wander around|explore around|look about)\b/i;
 /** Words that name a place where a player's name could stand ("stay near spawn"); `the player spawn` is still a player. */
@@ -321,7 +324,8 @@ export function parseGoal(text: string): GoalIntent {
 
   const isMore = MORE_VERBS.has(verb);
   const isHave = HAVE_VERBS.has(verb);
-  if (isMore || isHave || CRAFT_VERBS.has(verb)) {
+  const isSmelt = SMELT_VERBS.has(verb);
+  if (isMore || isHave || CRAFT_VERBS.has(verb) || isSmelt) {
     let rest = restLower.replace(/^(?:up|out|down)\s+/, '');
     if (verb === 'have' || verb === 'get' || verb === 'hold') rest = rest.replace(/^(?:at\s+least|got)\s+/, '');
     if (/^-\s*\d/.test(rest)) return never(COUNT_RANGE);
@@ -334,8 +338,14 @@ export function parseGoal(text: string): GoalIntent {
     if (!item) return cannot(goal);
     const nobody = unobtainable(item);
     if (nobody) return never(nobody);
+    if (isSmelt) {
+      // What is named may be the input (iron, beef, a log) or the output (iron ingots, glass).
+      const output = smeltInputs(item).length > 0 ? item : (smeltsInto(item) ?? smeltsInto(`oak_${item}`));
+      if (!output) return never(`"${itemPhrase}" cannot be smelted in a furnace; I can smelt raw iron, raw meat, sand, logs…`);
+      return { kind: 'craft', item: output, count: read.count ?? 1 };
+    }
     if (CRAFT_VERBS.has(verb)) {
-      if (!CRAFTABLE_EXACT.has(item) && !CRAFTABLE_PATTERN.test(item)) {
+      if (!CRAFTABLE_EXACT.has(item) && !CRAFTABLE_PATTERN.test(item) && smeltInputs(item).length === 0) {
         return unknown(`I don't know a recipe for "${itemPhrase}"; I can craft tools, planks, sticks, a crafting table, a furnace, a chest, torches…`);
       }
       return { kind: 'craft', item, count: read.count ?? 1 };

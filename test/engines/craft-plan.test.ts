@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nextCraftStep, planCraft, planGather, toolFirst } from '../../src/engines/craft-plan.ts';
+import { canPlan, nextCraftStep, planCraft, planGather, toolFirst } from '../../src/engines/craft-plan.ts';
+import { fuelTicks, smeltInputs } from '../../src/game/smelting.ts';
 
 const at = (inventory: Record<string, number>, tableNearby = false) => ({ inventory, tableNearby });
 const snap = (inventory: Record<string, number>, nearbyBlocks: Record<string, number> = {}) => ({ inventory, nearbyBlocks });
@@ -46,5 +47,47 @@ describe('craft planning', () => {
     expect(planCraft('wooden_pickaxe', 1, snap({ birch_log: 2 }, { crafting_table: 12 }))).toEqual({ id: 'craft', params: { item: 'birch_planks', count: 8 } });
     expect(planCraft('wooden_pickaxe', 1, snap({}))).toEqual({ id: 'collect', params: { item: 'log', count: 3 } });
     expect(planCraft('diamond_block', 1, snap({}))).toEqual({ id: 'craft', params: { item: 'diamond_block', count: 1 } });
+  });
+
+  it('GIVEN nothing WHEN cooked beef is wanted THEN it hunts the beef first; with the beef it gathers for a furnace; with a furnace and planks it smelts', () => {
+    expect(nextCraftStep('cooked_beef', 1, at({}))).toEqual({ kind: 'hunt', item: 'beef', count: 1 });
+    expect(nextCraftStep('cooked_beef', 1, at({ beef: 1 }))).toMatchObject({ kind: 'gather', item: 'log' });
+    expect(nextCraftStep('cooked_beef', 1, at({ beef: 1, stone_pickaxe: 1, cobblestone: 8, oak_planks: 1 }, true))).toEqual({ kind: 'craft', item: 'furnace', count: 1 });
+    expect(nextCraftStep('cooked_beef', 1, { inventory: { beef: 1, oak_planks: 1 }, tableNearby: false, furnaceNearby: true })).toEqual({ kind: 'smelt', item: 'cooked_beef', count: 1 });
+  });
+
+  it('GIVEN a furnace nearby WHEN smelting needs more fuel than held THEN coal goes first, then planks, and missing planks are crafted from logs', () => {
+    const near = (inventory: Record<string, number>) => ({ inventory, tableNearby: true, furnaceNearby: true });
+    // 3 items take 600 ticks: one coal (1600) is enough.
+    expect(nextCraftStep('iron_ingot', 3, near({ raw_iron: 3, coal: 1 }))).toEqual({ kind: 'smelt', item: 'iron_ingot', count: 3 });
+    // Without coal: 2 planks (300 each); one is held, the other is crafted from a log.
+    expect(nextCraftStep('iron_ingot', 3, near({ raw_iron: 3, oak_planks: 1, oak_log: 1 }))).toEqual({ kind: 'craft', item: 'planks', count: 4 });
+    expect(nextCraftStep('iron_ingot', 3, near({ raw_iron: 3, oak_planks: 2 }))).toEqual({ kind: 'smelt', item: 'iron_ingot', count: 3 });
+  });
+
+  it('GIVEN stone tools WHEN an iron pickaxe is wanted THEN it mines raw iron, smelts 3 ingots and crafts the pickaxe; from nothing it starts with logs', () => {
+    const near = (inventory: Record<string, number>) => ({ inventory, tableNearby: true, furnaceNearby: true });
+    expect(nextCraftStep('iron_pickaxe', 1, near({ stone_pickaxe: 1, stick: 2, coal: 1 }))).toEqual({ kind: 'gather', item: 'raw_iron', count: 3 });
+    expect(nextCraftStep('iron_pickaxe', 1, near({ stone_pickaxe: 1, stick: 2, coal: 1, raw_iron: 3 }))).toEqual({ kind: 'smelt', item: 'iron_ingot', count: 3 });
+    expect(nextCraftStep('iron_pickaxe', 1, near({ stone_pickaxe: 1, stick: 2, iron_ingot: 3 }))).toEqual({ kind: 'craft', item: 'iron_pickaxe', count: 1 });
+    expect(nextCraftStep('iron_pickaxe', 1, at({}))).toMatchObject({ kind: 'gather', item: 'log' });
+    // A wooden pickaxe does not mine iron ore: the stone one comes first.
+    expect(nextCraftStep('iron_pickaxe', 1, near({ wooden_pickaxe: 1, stick: 4 }))).toEqual({ kind: 'gather', item: 'cobblestone', count: 3 });
+  });
+
+  it('GIVEN a goal to get something made or hunted THEN planGather follows its plan instead of mining for it', () => {
+    expect(planGather('cooked_beef', 1, snap({}))).toEqual({ id: 'fight', params: { target: 'cow' } });
+    expect(planGather('mutton', 2, snap({}))).toEqual({ id: 'fight', params: { target: 'sheep' } });
+    expect(planGather('iron_ingot', 2, snap({ raw_iron: 2, coal: 1 }, { furnace: 3 }))).toEqual({ id: 'smelt', params: { item: 'iron_ingot', count: 2 } });
+    expect(planGather('sand', 4, snap({}))).toEqual({ id: 'collect', params: { item: 'sand', count: 4 } });
+  });
+
+  it('GIVEN names that are members of every object (constructor, toString, __proto__) THEN they are no recipe, fuel, smelt or raw item', () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      expect(canPlan(name)).toBe(false);
+      expect(fuelTicks(name)).toBe(0);
+      expect(smeltInputs(name)).toEqual([]);
+      expect(toolFirst(name, at({}))).toBeNull();
+    }
   });
 });

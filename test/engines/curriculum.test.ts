@@ -33,9 +33,10 @@ describe('survival curriculum', () => {
     expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, wooden_sword: 1, cobblestone: 20 } }), VANILLA, [], [])).toBe('craft a stone pickaxe');
   });
 
-  it('GIVEN a wooden pickaxe THEN where mobs spawn (vanilla) a sword comes next, where none do (the embedded world) stone', () => {
+  it('GIVEN a wooden pickaxe THEN where mobs spawn (vanilla, the embedded world) a sword comes next, where none do stone', () => {
     expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), VANILLA, [], [])).toBe('craft a wooden sword');
-    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), EMBEDDED, [], [])).toBe('mine 16 stone');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), EMBEDDED, [], [])).toBe('craft a wooden sword');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), { ...EMBEDDED, mobs: false }, [], [])).toBe('mine 16 stone');
   });
 
   it('GIVEN hunger on vanilla with food held THEN it eats; on a server without hunger it never does', () => {
@@ -61,15 +62,36 @@ describe('survival curriculum', () => {
     expect(nextSelfGoal(snap, BARE, ['explore'], [])).not.toBe('explore');
   });
 
-  it('GIVEN the embedded world (it crafts) THEN the curriculum goes past the wooden pickaxe: stone, stone tools, a furnace', () => {
+  it('GIVEN the embedded world (it crafts and has mobs) THEN the curriculum goes past the wooden pickaxe: a sword, stone, stone tools, a furnace, iron', () => {
     expect(nextSelfGoal(makeSnapshot(), EMBEDDED, [], [])).toBe('collect 16 logs');
     expect(nextSelfGoal(makeSnapshot({ inventory: { oak_log: 16 } }), EMBEDDED, [], [])).toBe('craft 8 oak planks');
     expect(nextSelfGoal(makeSnapshot({ inventory: { oak_planks: 8, stick: 4, crafting_table: 1 } }), EMBEDDED, [], [])).toBe('craft a wooden pickaxe');
-    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), EMBEDDED, [], [])).toBe('mine 16 stone');
-    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft a stone pickaxe');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), EMBEDDED, [], [])).toBe('craft a wooden sword');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, wooden_sword: 1 } }), EMBEDDED, [], [])).toBe('mine 16 stone');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, wooden_sword: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft a stone pickaxe');
     expect(nextSelfGoal(makeSnapshot({ inventory: { stone_pickaxe: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft a stone sword');
     expect(nextSelfGoal(makeSnapshot({ inventory: { stone_pickaxe: 1, stone_sword: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft a furnace');
-    expect(nextSelfGoal(makeSnapshot({ inventory: { stone_pickaxe: 1, stone_sword: 1, furnace: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('get 32 dirt');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { stone_pickaxe: 1, stone_sword: 1, furnace: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft an iron pickaxe');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { iron_pickaxe: 1, stone_sword: 1, furnace: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft an iron sword');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { iron_pickaxe: 1, iron_sword: 1, furnace: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('get 32 dirt');
+  });
+
+  it('GIVEN hunger, nothing to eat and a cow in sight THEN it hunts it: raw beef without a furnace at hand, cooked beef with one', () => {
+    const cow = { name: 'cow', kind: 'passive' as const, distance: 12, position: { x: 12, y: 64, z: 0 } };
+    const base = { stone_pickaxe: 1, stone_sword: 1 };
+    expect(nextSelfGoal(makeSnapshot({ inventory: base, food: 12, nearbyEntities: [cow] }), EMBEDDED, [], [])).toBe('get 2 beef');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { ...base, furnace: 1 }, food: 12, nearbyEntities: [cow] }), EMBEDDED, [], [])).toBe('get 2 cooked beef');
+    // Rotten flesh is no food to count on; an apple is.
+    expect(nextSelfGoal(makeSnapshot({ inventory: { ...base, rotten_flesh: 3 }, food: 12, nearbyEntities: [cow] }), EMBEDDED, [], [])).toBe('get 2 beef');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { ...base, apple: 1 }, food: 12, nearbyEntities: [cow] }), EMBEDDED, [], [])).toBe('eat something');
+    // Not hungry, or no animal about: no hunt (starving with no animal: an apple).
+    expect(nextSelfGoal(makeSnapshot({ inventory: base, food: 18, nearbyEntities: [cow] }), EMBEDDED, [], [])).not.toMatch(/beef/);
+    expect(nextSelfGoal(makeSnapshot({ inventory: base, food: 7 }), EMBEDDED, [], [])).toBe('collect 1 apple');
+  });
+
+  it('GIVEN raw meat and a furnace at hand THEN it cooks it; without a furnace it does not', () => {
+    expect(nextSelfGoal(makeSnapshot({ inventory: { stone_pickaxe: 1, beef: 3, porkchop: 1 }, nearbyBlocks: { furnace: 5 } }), EMBEDDED, [], [])).toBe('get 3 cooked beef');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { stone_pickaxe: 1, beef: 3 } }), EMBEDDED, [], [])).not.toMatch(/cooked/);
   });
 
   it('GIVEN a hungry avatar on the embedded world THEN with food it eats first, and with none it forages for an apple', () => {

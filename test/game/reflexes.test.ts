@@ -2,20 +2,23 @@ import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
 import { Vec3 } from 'vec3';
 import { describe, expect, it } from 'vitest';
-import { chooseReflex } from '../../skills/reflexes.ts';
+import { chooseReflex, reflexesDue } from '../../skills/reflexes.ts';
 
 /** Just enough of a bot for chooseReflex: position, vitals, inventory, entities. */
-function fakeBot(opts: { health?: number; food?: number; items?: string[]; zombieAt?: number }): Bot {
+function fakeBot(opts: { health?: number; food?: number; items?: string[]; zombieAt?: number; time?: number; roof?: boolean }): Bot {
   const me = new Vec3(0, 64, 0);
   const entities: Partial<Entity>[] = [];
   if (opts.zombieAt !== undefined) entities.push({ name: 'zombie', type: 'hostile', position: new Vec3(opts.zombieAt, 64, 0) } as Partial<Entity>);
   const bot = {
     entity: { position: me },
+    entities: Object.fromEntries(entities.map((e, i) => [i, e])),
     health: opts.health ?? 20,
     food: opts.food ?? 20,
-    registry: { foodsByName: { bread: { foodPoints: 5 } } },
+    registry: { foodsByName: { bread: { foodPoints: 5 }, rotten_flesh: { foodPoints: 4 } } },
     inventory: { items: () => (opts.items ?? []).map((name) => ({ name, count: 1 })) },
     nearestEntity: (pred: (e: Entity) => boolean) => (entities as Entity[]).find(pred) ?? null,
+    time: { timeOfDay: opts.time ?? 1000 },
+    blockAt: (p: Vec3) => ({ boundingBox: opts.roof && p.y === 66 ? 'block' : 'empty' }),
   };
   return bot as unknown as Bot;
 }
@@ -35,5 +38,22 @@ describe('chooseReflex', () => {
     expect(a?.reflex).toBe('flee');
     expect(a?.params).toEqual({ from: { x: 10, z: 0 } });
     expect(chooseReflex(fakeBot({ zombieAt: 10 }))).toBeUndefined();
+  });
+
+  it('GIVEN only rotten flesh THEN eat fires only when starving', () => {
+    expect(chooseReflex(fakeBot({ food: 10, items: ['rotten_flesh'] }))).toBeUndefined();
+    expect(chooseReflex(fakeBot({ food: 6, items: ['rotten_flesh'] }))?.reflex).toBe('eat');
+  });
+
+  it('GIVEN night and a zombie 10 blocks away THEN an avatar without a weapon or at low health shelters; one with a sword, by day or under a roof does not', () => {
+    expect(chooseReflex(fakeBot({ zombieAt: 10, time: 14_000 }))?.reflex).toBe('shelter');
+    expect(chooseReflex(fakeBot({ zombieAt: 10, time: 14_000, health: 10, items: ['stone_sword'] }))?.reflex).toBe('shelter');
+    expect(chooseReflex(fakeBot({ zombieAt: 10, time: 14_000, items: ['stone_sword'] }))).toBeUndefined();
+    expect(chooseReflex(fakeBot({ zombieAt: 10, time: 6000 }))).toBeUndefined();
+    expect(chooseReflex(fakeBot({ zombieAt: 10, time: 14_000, roof: true }))).toBeUndefined();
+  });
+
+  it('GIVEN a zombie within 4 blocks and health 4 THEN defend comes first and flee next (taken while a cut-short defence rests)', () => {
+    expect(reflexesDue(fakeBot({ zombieAt: 3, health: 4 })).map((a) => a.reflex)).toEqual(['defend', 'flee']);
   });
 });

@@ -161,14 +161,20 @@ describe('skills on the embedded world', () => {
     await waitFor(() => alice.gate.current === undefined, 10_000, 'the skill gate to be free');
   });
 
-  it('GIVEN a long explore WHEN a reflex pre-empts it THEN the skill returns preempted and the reflex runs', async () => {
-    const exploring = run(alice, 'explore', { distance: 200 });
+  it('GIVEN a long explore WHEN a reflex pre-empts it THEN the reflex runs, and the explore is handed back and walks on', async () => {
+    const ac = new AbortController();
+    const exploring = run(alice, 'explore', { distance: 200 }, ac.signal);
     await waitFor(() => alice.gate.current === 'explore' && alice.bot?.pathfinder.isMoving() === true, 10_000, 'explore to start');
-    const said = await alice.gate.preempt('test-reflex', () => run(alice, 'say', { text: 'excuse me' }));
-    const r = await exploring;
-    expect(r.code).toBe('preempted');
-    expect(r.detail).toContain('test-reflex');
+    let walkingDuringReflex = true;
+    const said = await alice.gate.preempt('test-reflex', async () => {
+      walkingDuringReflex = alice.bot?.pathfinder.isMoving() === true;
+      return run(alice, 'say', { text: 'excuse me' });
+    });
     expect(said).toMatchObject({ ok: true, code: 'done' });
+    expect(walkingDuringReflex).toBe(false);
+    await waitFor(() => alice.gate.current === 'explore' && alice.bot?.pathfinder.isMoving() === true, 10_000, 'the explore to take up again');
+    ac.abort();
+    expect((await exploring).code).toBe('aborted');
   });
 
   it('GIVEN planks, sticks and a crafting table carried WHEN alice crafts a wooden pickaxe THEN the skill places the table and crafts it', async () => {

@@ -18,6 +18,7 @@
  * The area around the spawn point (0, 64, 0) is kept clear and flat.
  */
 const { Vec3 } = require('vec3');
+const { hash } = require('./random.cjs');
 
 const SURFACE_Y = 63;
 const BEDROCK_Y = 40;
@@ -25,18 +26,6 @@ const BEDROCK_Y = 40;
 const SPAWN_CLEAR = 6;
 /** No pond or patch closer than this to the spawn point. */
 const SPAWN_FLAT = 10;
-
-/** A 32-bit hash of integers, stable across runs (xmur3-like mixing). */
-function hash(seed, a, b, salt) {
-  let h = (seed ^ 0x9e3779b9) >>> 0;
-  for (const v of [a, b, salt]) {
-    h = Math.imul(h ^ (v | 0), 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-  }
-  return h >>> 0;
-}
 
 /** A deterministic random source for one chunk. */
 function chunkRandom(seed, chunkX, chunkZ) {

@@ -6,20 +6,42 @@
  *   crafting.cjs  the 2×2 grid and the crafting table
  *   tools.cjs     drops and dig times that depend on the held tool; leaves drop by chance
  *   hunger.cjs    exhaustion, saturation, food, regeneration, starvation and eating
+ *   furnace.cjs   furnaces that smelt (windows.cjs: the inventory windows crafting and furnaces share)
+ *   mob-world.cjs the mobs: who sees them, moving (mob-movement.cjs), hurting, dying
+ *   animals.cjs   cows, pigs, sheep and chickens      monsters.cjs  zombies at night
+ *   combat.cjs    players hitting mobs                respawn.cjs   dying and respawning at the spawn
+ *   clock.cjs     the time of day across restarts
  */
+const { createWindows } = require('./windows.cjs');
+const { createRecipeBook } = require('./recipes.cjs');
 const crafting = require('./crafting.cjs');
 const tools = require('./tools.cjs');
 const hunger = require('./hunger.cjs');
+const furnaces = require('./furnace.cjs');
+const { createMobWorld } = require('./mob-world.cjs');
+const { animals } = require('./animals.cjs');
+const monsters = require('./monsters.cjs');
+const { combat } = require('./combat.cjs');
+const respawn = require('./respawn.cjs');
+const { clock } = require('./clock.cjs');
 
 /**
  * Install every plugin on `serv` (right after createMCServer, before anyone joins).
  *
  * @returns {{ ops: Record<string, Function> }} admin operations to merge into the IPC ops
  */
-function install(serv, { registry, Item, seed }) {
-  const craft = crafting(serv, { registry, Item });
+function install(serv, { registry, Item, seed, worldFolder, spawn }) {
+  const windows = createWindows(serv, { registry, Item, book: createRecipeBook(registry) });
+  const craft = crafting(serv, { registry, windows });
   tools(serv, { registry, seed });
   const food = hunger(serv, { registry });
+  const furnace = furnaces(serv, { registry, Item, windows, worldFolder });
+  const mobs = createMobWorld(serv, { registry, seed });
+  const herds = animals(serv, { registry, mobs, seed });
+  const night = monsters(serv, { registry, mobs });
+  combat(serv, { registry, mobs });
+  respawn(serv, { spawn });
+  const time = clock(serv, { worldFolder });
 
   const player = (username) => {
     const p = serv.getPlayer(username);
@@ -36,7 +58,7 @@ function install(serv, { registry, Item, seed }) {
       p.inventory.slots.forEach((item, slot) => {
         if (item && item.count > 0) slots[slot] = name(item);
       });
-      return { slots, cursor: name(craft.cursorOf(p)), heldItemSlot: p.heldItemSlot, tableOpen: craft.tableOpen(p) };
+      return { slots, cursor: name(windows.cursorOf(p)), heldItemSlot: p.heldItemSlot, tableOpen: craft.tableOpen(p) };
     },
     /** Clear a player's inventory (tests start from nothing). */
     clearInventory({ username }) {
@@ -55,8 +77,37 @@ function install(serv, { registry, Item, seed }) {
       food.set(player(username), values);
       return true;
     },
+    /** Spawn a mob (cow, pig, sheep, chicken, zombie) with its feet at x y z; its entity id. */
+    spawnMob({ name, x, y, z }) {
+      const mob = mobs.spawn(name, { x, y, z });
+      if (!mob) throw new Error('too many mobs');
+      return mob.id;
+    },
+    /** Every mob: id, name, position, health, burning, dead. */
+    mobs() {
+      return [...mobs.all.values()].map((m) => ({ id: m.id, name: m.kind.name, x: m.x, y: m.y, z: m.z, health: m.health, onFire: m.fireTicks > 0, dead: m.dead }));
+    },
+    /** Turn natural spawning of animals and/or monsters on or off (tests that want a quiet world). */
+    setMobSpawning({ animals: a, monsters: m }) {
+      if (typeof a === 'boolean') herds.setSpawning(a);
+      if (typeof m === 'boolean') night.setSpawning(m);
+      return true;
+    },
+    /** Take every mob out of the world (tests). */
+    clearMobs() {
+      for (const m of [...mobs.all.values()]) mobs.remove(m);
+      return true;
+    },
+    /** The furnace at x y z: its slots, fuel and progress, or null when it holds nothing. */
+    furnace({ x, y, z }) {
+      return furnace.stateAt({ x, y, z });
+    },
   };
-  return { ops };
+  return {
+    ops,
+    /** Write what is kept outside the world's chunks (furnaces, the clock) before the server exits. */
+    flush: () => Promise.all([furnace.flush(), time.flush()]),
+  };
 }
 
 module.exports = { install };

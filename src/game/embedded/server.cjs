@@ -22,6 +22,8 @@ const cfg = JSON.parse(process.argv[2] || '{}');
 const PARENT_PID = process.ppid;
 
 let serv;
+/** The plugins' own state to write before exiting (see plugins.cjs). */
+let flushPlugins = async () => {};
 let stopping = false;
 /** Player saves under way (see the `newPlayer` hook). */
 const pendingSaves = new Set();
@@ -48,6 +50,7 @@ async function shutdown(code) {
       await Promise.race([serv.quit('Server closed'), new Promise((r) => setTimeout(r, 3000))]);
       await Promise.race([Promise.all([...pendingSaves]), new Promise((r) => setTimeout(r, 3000))]);
       serv.stopTickInterval?.();
+      await Promise.race([flushPlugins(), new Promise((r) => setTimeout(r, 3000))]);
       if (serv.overworld?.storageProvider) {
         await Promise.race([serv.overworld.waitSaving(), new Promise((r) => setTimeout(r, 6000))]);
       }
@@ -130,8 +133,9 @@ function start() {
   const playerTypeId = registry.entitiesByName.player.id;
   const spawn = new Vec3(0.5, 64, 0.5);
 
-  // mindlink's plugins (crafting, tools, hunger): see plugins.cjs.
-  const extra = require('./plugins.cjs').install(serv, { registry, Item, seed: cfg.seed ?? 20240601 });
+  // mindlink's plugins (crafting, tools, hunger, furnaces, mobs): see plugins.cjs.
+  const extra = require('./plugins.cjs').install(serv, { registry, Item, seed: cfg.seed ?? 20240601, worldFolder: path.join(cfg.dataDir, 'world'), spawn });
+  flushPlugins = extra.flush;
 
   // A fixed spawn point on the flat, clear area the generator keeps around (0, 0).
   // Tests can hold joining players here, just before their login (OPS.holdLogins).

@@ -19,6 +19,7 @@
 const { Vec3 } = require('vec3');
 const { FILL_ORDER } = require('./inventory-util.cjs');
 const { guard } = require('./guard.cjs');
+const { seeded } = require('./random.cjs');
 
 const LEAF_SAPLING = 1 / 20;
 const LEAF_STICKS = 1 / 50;
@@ -27,18 +28,6 @@ const GRAVEL_FLINT = 1 / 10;
 /** A dig may finish this much sooner than the dig time (latency, the client's own rounding). */
 const DIG_SLACK = 0.6;
 const DIG_SLACK_MS = 300;
-
-/** mulberry32: a small deterministic generator. */
-function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The drop rules: `dropsOf(block, held)` is what a block (a minecraft-data block: name, harvestTools) drops when

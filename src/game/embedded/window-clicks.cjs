@@ -1,39 +1,66 @@
+// @ts-check
 'use strict';
 /*
  * Vanilla's window click rules, run on the server's own inventory for the
- * embedded world's crafting (see crafting.cjs): pick up, place and split
+ * embedded world's windows (see windows.cjs): pick up, place and split
  * (mode 0), shift-click (1), hotbar swap (2), throw (4), drag (5) and
- * double-click collect (6), with the crafting result slot 0 computed from the
- * grid and taken by any of them. Middle-click clone (3) is creative-only and
- * does nothing here.
+ * double-click collect (6); a crafting window's result slot is computed from
+ * its grid and taken by any of them. Middle-click clone (3) is creative-only
+ * and does nothing here.
  *
- * A view is one open window: `get(slot)`/`set(slot, item)`, its grid slots and
- * width, and its inventory ranges (`inv`, `main`, `hotbar` as [start, end)).
+ * A view is one open window: `get(slot)`/`set(slot, item)`, its crafting
+ * result slot, grid slots and width (a furnace has none), which slots take
+ * which items (`mayPlace`: a furnace's output takes nothing, its fuel slot
+ * only fuel), where a shift-click sends an item (`quickMove`), and its
+ * inventory ranges (`inv`, `main`, `hotbar` as [start, end)).
  */
 const { stackable, copyItem, addToInventory, dropAtPlayer } = require('./inventory-util.cjs');
 
 /**
+ * @typedef {import('./types.cjs').Item} Item
+ * @typedef {import('./types.cjs').Player} Player
+ * @typedef {{ range: [number, number], reverse: boolean }} QuickMoveTarget
+ * @typedef {object} View
+ * @property {number} id window id
+ * @property {number} size how many slots
+ * @property {number} resultSlot the crafting result slot, or -1
+ * @property {number[]} grid crafting grid slots (empty without a grid)
+ * @property {number} width crafting grid width
+ * @property {[number, number]} inv main inventory and hotbar, as [start, end)
+ * @property {[number, number]} main
+ * @property {[number, number]} hotbar
+ * @property {(slot: number) => Item | null} get
+ * @property {(slot: number, item: Item | null) => void} set
+ * @property {(slot: number, item: Item) => boolean} [mayPlace] whether a player may put `item` into `slot` (default: yes)
+ * @property {(slot: number, item: Item) => QuickMoveTarget[] | null} [quickMove] where a shift-click sends the item in `slot` (null: the default rule)
+ * @typedef {{ cursor: Item | null, drag: { type: number, slots: number[] } | null }} ClickState
+ */
+
+/**
  * The click rules for one server.
  *
- * @param {{ serv: object, book: ReturnType<typeof import('./recipes.cjs').createRecipeBook>, Item: Function }} ctx
- * @returns {{ applyClick(player, st, view, click): void, resultOf(view): object | null }}
- *   `st` holds the player's `cursor` and `drag` state; `click` is the window_click packet.
+ * @param {{ serv: import('./types.cjs').Serv, book: ReturnType<typeof import('./recipes.cjs').createRecipeBook>, Item: any }} ctx
  */
 function createClickRules({ serv, book, Item }) {
-  /** The recipe the grid makes now, or null. */
+  /** @param {View} view @param {number} slot @param {Item} item */
+  const mayPlace = (view, slot, item) => slot !== view.resultSlot && (!view.mayPlace || view.mayPlace(slot, item));
+
+  /** The recipe the grid makes now, or null. @param {View} view */
   function matchOf(view) {
+    if (view.resultSlot < 0) return null;
     return book.match(
       view.grid.map((s) => view.get(s)),
       view.width,
     );
   }
 
+  /** @param {View} view @returns {Item | null} */
   function resultOf(view) {
     const m = matchOf(view);
     return m ? new Item(m.result.id, m.result.count) : null;
   }
 
-  /** Take one craft's ingredients from the grid; leftovers (buckets, bottles) go into the inventory. */
+  /** Take one craft's ingredients from the grid; leftovers (buckets, bottles) go into the inventory. @param {Player} player @param {View} view */
   function consume(player, view) {
     for (const s of view.grid) {
       const item = view.get(s);
@@ -42,13 +69,14 @@ function createClickRules({ serv, book, Item }) {
       if (item.count > 1) item.count -= 1;
       else view.set(s, null);
       if (rest !== null) {
-        const left = addToInventory(player, new Item(rest, 1), (slot, it) => view.set(slot + (view.id === 0 ? 0 : 1), it));
+        // addToInventory names window-0 slots (main from 9); the view's inventory starts at view.inv[0].
+        const left = addToInventory(player, new Item(rest, 1), (slot, it) => view.set(slot - 9 + view.inv[0], it));
         if (left > 0) dropAtPlayer(serv, player, new Item(rest, 1), left);
       }
     }
   }
 
-  /** Craft once if `fits(result)`; returns the result or null. */
+  /** Craft once if `fits(result)`; returns the result or null. @param {Player} player @param {View} view @param {(r: Item) => boolean} fits */
   function craftOnce(player, view, fits) {
     const result = resultOf(view);
     if (!result || !fits(result)) return null;
@@ -56,18 +84,21 @@ function createClickRules({ serv, book, Item }) {
     return result;
   }
 
-  /** Move `item` into window slots [start, end) (merging first, then empty slots); returns what is left. */
+  /**
+   * Move `item` into window slots [start, end) (merging first, then empty slots that take it); returns what is left.
+   * @param {View} view @param {Item} item @param {[number, number]} range @param {boolean} reverse @param {boolean} [dryRun]
+   */
   function moveInto(view, item, [start, end], reverse, dryRun = false) {
     let left = item.count;
     const max = item.stackSize || 64;
     const order = [];
     for (let s = start; s < end; s++) order.push(s);
     if (reverse) order.reverse();
-    const planned = new Map();
+    const planned = new Set();
     for (const s of order) {
       if (left <= 0) break;
       const there = view.get(s);
-      if (there && stackable(there, item) && there.count < max) {
+      if (there && stackable(there, item) && there.count < max && mayPlace(view, s, item)) {
         const n = Math.min(left, max - there.count);
         left -= n;
         if (!dryRun) there.count += n;
@@ -75,16 +106,17 @@ function createClickRules({ serv, book, Item }) {
     }
     for (const s of order) {
       if (left <= 0) break;
-      if (!view.get(s) && !planned.has(s)) {
+      if (!view.get(s) && !planned.has(s) && mayPlace(view, s, item)) {
         const n = Math.min(left, max);
         left -= n;
-        if (dryRun) planned.set(s, n);
+        if (dryRun) planned.add(s);
         else view.set(s, copyItem(item, n));
       }
     }
     return left;
   }
 
+  /** @param {ClickState} st @param {View} view @param {number} slot @param {number} button */
   function leftClick(st, view, slot, button) {
     const item = view.get(slot);
     const cursor = st.cursor;
@@ -97,6 +129,17 @@ function createClickRules({ serv, book, Item }) {
         const take = Math.ceil(item.count / 2);
         st.cursor = copyItem(item, take);
         if (item.count - take > 0) item.count -= take;
+        else view.set(slot, null);
+      }
+      return;
+    }
+    if (!mayPlace(view, slot, cursor)) {
+      // A slot that takes nothing (a furnace's output): clicking it with the same item takes what fits onto the cursor.
+      if (item && stackable(item, cursor)) {
+        const n = Math.min(item.count, (cursor.stackSize || 64) - cursor.count);
+        if (n <= 0) return;
+        cursor.count += n;
+        if (item.count > n) item.count -= n;
         else view.set(slot, null);
       }
       return;
@@ -125,6 +168,7 @@ function createClickRules({ serv, book, Item }) {
     st.cursor = item;
   }
 
+  /** @param {Player} player @param {ClickState} st @param {View} view */
   function resultClick(player, st, view) {
     const cursor = st.cursor;
     const made = craftOnce(player, view, (r) => !cursor || (stackable(cursor, r) && cursor.count + r.count <= (r.stackSize || 64)));
@@ -133,8 +177,9 @@ function createClickRules({ serv, book, Item }) {
     else st.cursor = made;
   }
 
-  function shiftClick(player, st, view, slot) {
-    if (slot === 0) {
+  /** @param {Player} player @param {View} view @param {number} slot */
+  function shiftClick(player, view, slot) {
+    if (slot === view.resultSlot) {
       // Craft as many times as the grid and the inventory allow, the results going hotbar-last-slot first.
       for (let i = 0; i < 64; i++) {
         const made = craftOnce(player, view, (r) => moveInto(view, r, view.inv, true, true) === 0);
@@ -145,19 +190,27 @@ function createClickRules({ serv, book, Item }) {
     }
     const item = view.get(slot);
     if (!item) return;
-    let range;
-    if (slot >= view.main[0] && slot < view.main[1]) range = view.hotbar;
-    else if (slot >= view.hotbar[0] && slot < view.hotbar[1]) range = view.main;
-    else range = view.inv;
-    const left = moveInto(view, item, range, false);
+    /** @type {QuickMoveTarget[]} */
+    let targets;
+    const own = view.quickMove?.(slot, item);
+    if (own) targets = own;
+    else if (slot >= view.main[0] && slot < view.main[1]) targets = [{ range: view.hotbar, reverse: false }];
+    else if (slot >= view.hotbar[0] && slot < view.hotbar[1]) targets = [{ range: view.main, reverse: false }];
+    else targets = [{ range: view.inv, reverse: false }];
+    let left = item.count;
+    for (const { range, reverse } of targets) {
+      if (left <= 0) break;
+      left = moveInto(view, copyItem(item, left), range, reverse);
+    }
     if (left <= 0) view.set(slot, null);
     else item.count = left;
   }
 
-  function hotbarSwap(player, st, view, slot, button) {
-    if (button < 0 || button > 8) return; // 40 (offhand) is not part of a table window: left alone
+  /** @param {Player} player @param {View} view @param {number} slot @param {number} button */
+  function hotbarSwap(player, view, slot, button) {
+    if (button < 0 || button > 8) return; // 40 (offhand) is not part of a container window: left alone
     const target = view.hotbar[0] + button;
-    if (slot === 0) {
+    if (slot === view.resultSlot) {
       const there = view.get(target);
       const made = craftOnce(player, view, (r) => !there || (stackable(there, r) && there.count + r.count <= (r.stackSize || 64)));
       if (!made) return;
@@ -168,12 +221,14 @@ function createClickRules({ serv, book, Item }) {
     if (slot === target) return;
     const a = view.get(slot);
     const b = view.get(target);
+    if (b && !mayPlace(view, slot, b)) return; // the hotbar item may not go there (a furnace's output)
     view.set(slot, b);
     view.set(target, a);
   }
 
-  function throwClick(player, st, view, slot, button) {
-    if (slot === 0) {
+  /** @param {Player} player @param {View} view @param {number} slot @param {number} button */
+  function throwClick(player, view, slot, button) {
+    if (slot === view.resultSlot) {
       const made = craftOnce(player, view, () => true);
       if (made) dropAtPlayer(serv, player, made);
       return;
@@ -186,6 +241,7 @@ function createClickRules({ serv, book, Item }) {
     else view.set(slot, null);
   }
 
+  /** @param {ClickState} st @param {View} view @param {number} slot @param {number} button */
   function dragClick(st, view, slot, button) {
     const kind = button & 3; // 0 start, 1 add slot, 2 end
     const type = button >> 2; // 0 left, 1 right, 2 middle
@@ -198,16 +254,18 @@ function createClickRules({ serv, book, Item }) {
       return;
     }
     if (kind === 1) {
-      if (slot > 0 && slot < view.size && !st.drag.slots.includes(slot)) st.drag.slots.push(slot);
+      if (slot >= 0 && slot < view.size && slot !== view.resultSlot && !st.drag.slots.includes(slot)) st.drag.slots.push(slot);
       return;
     }
     const { slots } = st.drag;
     st.drag = null;
     const cursor = st.cursor;
-    if (!cursor || slots.length === 0 || type === 2) return;
-    const per = type === 0 ? Math.floor(cursor.count / slots.length) : 1;
+    if (!cursor) return;
+    const allowed = slots.filter((s) => mayPlace(view, s, cursor));
+    if (allowed.length === 0 || type === 2) return;
+    const per = type === 0 ? Math.floor(cursor.count / allowed.length) : 1;
     if (per <= 0) return;
-    for (const s of slots) {
+    for (const s of allowed) {
       if (!st.cursor) break;
       const there = view.get(s);
       if (there && !stackable(there, cursor)) continue;
@@ -221,12 +279,14 @@ function createClickRules({ serv, book, Item }) {
     }
   }
 
+  /** @param {ClickState} st @param {View} view */
   function pickupAll(st, view) {
     const cursor = st.cursor;
     if (!cursor) return;
     const max = cursor.stackSize || 64;
     for (const fullToo of [false, true]) {
-      for (let s = 1; s < view.size && cursor.count < max; s++) {
+      for (let s = 0; s < view.size && cursor.count < max; s++) {
+        if (s === view.resultSlot) continue;
         const item = view.get(s);
         if (!item || !stackable(item, cursor) || (!fullToo && item.count >= max)) continue;
         const n = Math.min(item.count, max - cursor.count);
@@ -237,6 +297,11 @@ function createClickRules({ serv, book, Item }) {
     }
   }
 
+  /**
+   * Apply one window_click to a view.
+   * @param {Player} player @param {ClickState} st the player's cursor and drag @param {View} view
+   * @param {{ slot: number, mouseButton: number, mode: number }} click
+   */
   function applyClick(player, st, view, { slot, mouseButton, mode }) {
     const inWindow = slot >= 0 && slot < view.size;
     switch (mode) {
@@ -248,23 +313,23 @@ function createClickRules({ serv, book, Item }) {
             if (st.cursor.count > n) st.cursor.count -= n;
             else st.cursor = null;
           }
-        } else if (slot === 0) resultClick(player, st, view);
+        } else if (inWindow && slot === view.resultSlot) resultClick(player, st, view);
         else if (inWindow) leftClick(st, view, slot, mouseButton);
         return;
       case 1:
-        if (inWindow) shiftClick(player, st, view, slot);
+        if (inWindow) shiftClick(player, view, slot);
         return;
       case 2:
-        if (inWindow) hotbarSwap(player, st, view, slot, mouseButton);
+        if (inWindow) hotbarSwap(player, view, slot, mouseButton);
         return;
       case 4:
-        if (inWindow) throwClick(player, st, view, slot, mouseButton);
+        if (inWindow) throwClick(player, view, slot, mouseButton);
         return;
       case 5:
         dragClick(st, view, slot, mouseButton);
         return;
       case 6:
-        if (inWindow && slot !== 0) pickupAll(st, view);
+        if (inWindow && slot !== view.resultSlot) pickupAll(st, view);
         return;
       default:
         // 3: middle-click clone, creative only.

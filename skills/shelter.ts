@@ -1,0 +1,88 @@
+/**
+ * shelter: hide from monsters: dig three blocks straight down, close the hole over the head, wait until no
+ * hostile has come within 12 blocks for 10 s or the sun is up (at most `waitSeconds`), then open it and climb
+ * out (jumping and placing a block under the feet, three times). A zombie standing on the lid is three blocks above and cannot reach.
+ */
+import type { Bot } from 'mineflayer';
+import type { Vec3 } from 'vec3';
+import { z } from 'zod';
+import type { Skill } from '../src/game/skill.ts';
+import { isHostile } from '../src/game/snapshot.ts';
+import { pillarUp, scaffoldItem } from './climb.ts';
+import { done, fail, onBot, sleep } from './common.ts';
+
+const params = z.object({ waitSeconds: z.number().int().min(5).max(300).default(300).describe('longest wait inside') });
+
+const DEPTH = 3;
+/** No hostile this close for CALM_MS: it is safe to come out. */
+const CALM_WITHIN = 12;
+const CALM_MS = 10_000;
+/** Ground that takes longer than this to dig with what is carried is not dug into. */
+const MAX_DIG_MS = 4000;
+const SIDES: Array<[number, number]> = [[1, 0], [-1, 0], [0, 1], [0, -1]];
+
+/** Whether the sun is up (vanilla's daylight). */
+export function isDaytime(timeOfDay: number): boolean {
+  const t = ((timeOfDay % 24000) + 24000) % 24000;
+  return t < 12542 || t >= 23460;
+}
+
+async function digDown(bot: Bot, at: Vec3, sig: AbortSignal): Promise<string | null> {
+  const block = bot.blockAt(at);
+  if (!block) return 'the ground below is not loaded';
+  if (block.boundingBox !== 'block') return null;
+  const tool = bot.pathfinder.bestHarvestTool(block);
+  if (tool && bot.heldItem?.type !== tool.type) await bot.equip(tool, 'hand');
+  if (!bot.canDigBlock(block) || bot.digTime(block) > MAX_DIG_MS) return `the ${block.name} below is too hard to dig into`;
+  await bot.dig(block, true);
+  const deadline = Date.now() + 3000;
+  while (Date.now() < deadline && !(bot.entity.onGround && bot.entity.position.y <= at.y + 0.01)) await sleep(50, sig);
+  return null;
+}
+
+/** The `shelter` skill. */
+export const shelter: Skill<typeof params> = {
+  id: 'shelter',
+  description: 'Hide from monsters: dig in three blocks deep, close the hole, wait until it is calm or day (at most waitSeconds), then climb out.',
+  params,
+  timeoutMs: 300_000 + 60_000,
+  run(game, { waitSeconds }, signal) {
+    return onBot(game, 'shelter', signal, async (bot, sig) => {
+      const top = bot.entity.position.floored();
+      for (let i = 1; i <= DEPTH; i++) {
+        const why = await digDown(bot, top.offset(0, -i, 0), sig);
+        if (why) return fail('unreachable', why);
+      }
+      const lid = top.offset(0, -1, 0);
+      const stack = scaffoldItem(bot);
+      if (!stack) return fail('missing_material', 'I have nothing to close the hole with');
+      const side = SIDES.map(([dx, dz]) => bot.blockAt(lid.offset(dx, 0, dz))).find((b) => b?.boundingBox === 'block');
+      if (!side) return fail('no_target', 'nothing beside the hole to put a lid against');
+      await bot.equip(stack, 'hand');
+      await bot.placeBlock(side, lid.minus(side.position));
+      if (bot.blockAt(lid)?.boundingBox !== 'block') return fail('not_placed', 'the lid did not stay');
+
+      const started = Date.now();
+      let calmSince = Date.now();
+      while (Date.now() - started < waitSeconds * 1000) {
+        const me = bot.entity.position;
+        if (bot.nearestEntity((e) => isHostile(e) && e.position.distanceTo(me) <= CALM_WITHIN)) calmSince = Date.now();
+        if (Date.now() - calmSince >= CALM_MS || isDaytime(bot.time.timeOfDay)) break;
+        await sleep(500, sig);
+      }
+      const waited = Math.round((Date.now() - started) / 1000);
+      const cover = bot.blockAt(lid);
+      if (cover && cover.boundingBox === 'block') await bot.dig(cover, true);
+      const out = await pillarUp(bot, top.y, sig);
+      if (out) return fail('unreachable', `sheltered ${waited} s, but ${out}`);
+      return done(`sheltered ${waited} s, then climbed out`);
+    });
+  },
+};
+
+/** Whether something solid is right above the bot's head (it is under a roof or in a shelter). */
+export function underRoof(bot: Bot): boolean {
+  const head = bot.entity.position.floored().offset(0, 2, 0);
+  return bot.blockAt(head)?.boundingBox === 'block';
+}
+
