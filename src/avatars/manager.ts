@@ -15,6 +15,7 @@ import type { SkillRegistryFactory } from '../game/skill.ts';
 import { addDirection } from '../task/directions.ts';
 import { GoalLoop, type DisplayState, type DonePing, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
 import type { GoalOrigin } from '../loop/goal-store.ts';
+import { stopStored } from '../loop/loop-state.ts';
 import { TaskFile } from '../task/task-file.ts';
 import { mindlinkParts } from '../task/task-md.ts';
 import { settledWithin } from '../settle.ts';
@@ -81,10 +82,7 @@ export class AvatarManager {
         if (a.playing) await this.play(a.name);
       } catch (err) {
         log.error({ err, avatar: a.name }, 'avatar cannot start; it stays stopped');
-        store.state.update(() => {
-          a.playing = false;
-          a.state = 'stopped';
-        });
+        stopStored(store, a);
       }
     }
   }

@@ -2,10 +2,13 @@
  * The engine contract: one turn of the avatar's "mind".
  *
  * The goal loop builds a structured {@link TurnRequest} (with its rendered
- * text prompt) and the engine returns the reply text, which ends in the
- * reporting protocol (`STATUS: …`, `GOAL: …`, `SUBTASK: …`, `DIRECTION: …`).
- * An engine that acts in the game (scripted, or LLM tool calls) does so
- * during the turn and must honour the `AbortSignal` (owner stop, new goal).
+ * text prompt) and the engine answers with a structured {@link TurnReport}:
+ * its status, a new goal, a finished step, the directions it retired and its
+ * own words. An engine that speaks text (the llm engine) reads the report out
+ * of the reporting protocol its model writes (`llm/protocol.ts`); the others
+ * build it directly. An engine that acts in the game (scripted, or LLM tool
+ * calls) does so during the turn and honours the `AbortSignal` (owner stop,
+ * new goal), as {@link Engine.turn} says.
  */
 import type { Logger } from 'pino';
 import type { AvatarGame } from '../game/game.ts';
@@ -52,12 +55,47 @@ export interface TurnRequest {
   checkFailure?: string;
   /** The full rendered text prompt (what a text model reads). */
   prompt: string;
+  /**
+   * Is `goal` met in the game now? The loop's one completion check, asked when called. An engine may ask it
+   * during its turn (before it says `done`); the loop judges a `done` by the last answer it gave, and asks it
+   * itself only when the turn asked none that confirms the claim.
+   */
+  completion(): CompletionCheck;
+}
+
+/** A completion check's answer: whether the goal can be checked against the game, and if so whether it is met. */
+export type CompletionCheck = { checkable: false } | { checkable: true; met: boolean; says: string };
+
+/** The most characters a reported goal keeps. */
+export const GOAL_MAX = 300;
+
+/** What one turn reports to the loop. */
+export interface TurnReport {
+  /** `working` when the engine says nothing else. */
+  status: 'working' | 'done' | 'blocked';
+  /** A new goal, only when the goal changes (one line, at most {@link GOAL_MAX} characters), or null. */
+  goal: string | null;
+  /** A finished or blocked step of the goal (it earns a wrap-up turn), or null. */
+  subtask: { state: 'done' | 'blocked'; step: string } | null;
+  /** The numbers of the owner directions that are done or no longer apply, in the order given, once each. */
+  directionsDone: number[];
+  /** The engine's own words (for a question, the answer), without any protocol lines. */
+  text: string;
+}
+
+/**
+ * A report of words only: working, no new goal, no step, no direction.
+ *
+ * @example
+ * saying('(the model is not answering)') // → { status: 'working', goal: null, subtask: null, directionsDone: [], text: '(the model is not answering)' }
+ */
+export function saying(text: string): TurnReport {
+  return { status: 'working', goal: null, subtask: null, directionsDone: [], text };
 }
 
 /** The engine's answer to one turn. */
 export interface TurnReply {
-  /** Free text followed by the reporting protocol lines. */
-  text: string;
+  report: TurnReport;
   /** Token usage when the engine is metered (summed over the turn's requests). */
   usage?: TurnUsage;
   /** The skills run during the turn, in order, when the engine reports them (the thought stream shows them). */
@@ -100,11 +138,17 @@ export interface SessionInfo {
  *
  * @example
  * const reply = await engine.turn(request, signal);
- * const status = parseProtocol(reply.text).status;
+ * if (reply.report.status === 'done') …
  */
 export interface Engine {
   readonly name: string;
-  /** Take one turn. Throws {@link ProviderRefusedError} when the provider refuses (out of credit, bad key). */
+  /**
+   * Take one turn. Throws {@link ProviderRefusedError} when the provider refuses (out of credit, bad key).
+   *
+   * Abort: once `signal` aborts (owner stop, new owner goal), the engine stops what it does as soon as it
+   * can and rejects with {@link TurnInterruptedError}, carrying what the requests it finished cost; it
+   * never resolves with a reply to an aborted turn. One that aborts before it starts rejects at once.
+   */
   turn(request: TurnRequest, signal: AbortSignal): Promise<TurnReply>;
   /** The current conversation's age and size. */
   session(): SessionInfo;

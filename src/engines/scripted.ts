@@ -2,15 +2,15 @@
  * The `scripted` engine: the default mind, no API key needed.
  *
  * It reads goals in the goal language (`src/goals/goal-language.ts`), runs the
- * matching skill through the skill registry, and reports with the protocol.
- * It says `done` only when the checked completion (`src/goals/check.ts`) says
- * the goal is met (for goals that can be checked), `blocked` with a reason
- * for what it cannot do, and chooses self goals from the survival curriculum.
+ * matching skill through the skill registry, and answers with a structured
+ * report. It says `done` only when the loop's completion check
+ * (`TurnRequest.completion`) says the goal is met (for goals that can be
+ * checked), `blocked` with a reason for what it cannot do, and chooses self
+ * goals from the survival curriculum.
  */
 import { emptySnapshot, inventoryKey, type GameCapabilities, type Snapshot } from '../game/game.ts';
-import type { Engine, EngineContext, GoalView, SessionInfo, TurnReply, TurnRequest } from './engine.ts';
+import { saying, TurnInterruptedError, type Engine, type EngineContext, type GoalView, type SessionInfo, type TurnReply, type TurnReport, type TurnRequest } from './engine.ts';
 import type { SkillResult } from '../game/skill.ts';
-import { checkGoal } from '../goals/check.ts';
 import { goalKey, parseGoal, type GoalIntent } from '../goals/goal-language.ts';
 import { countItems } from '../game/items.ts';
 import { oneLine } from '../text.ts';
@@ -48,12 +48,19 @@ interface GoalTrack {
   blockedWhy: string | null;
 }
 
-/** One reply with the reporting protocol lines at the end. */
-function protocol(text: string, status: Status, extra: { goal?: string; directionDone?: number } = {}): string {
-  const lines = [text.trim(), `STATUS: ${status}`];
-  if (extra.goal) lines.push(`GOAL: ${oneLine(extra.goal)}`);
-  if (extra.directionDone !== undefined) lines.push(`DIRECTION: done ${extra.directionDone}`);
-  return lines.join('\n');
+/** One turn's report: its words, its status, and a new goal or a direction it retires. */
+function report(text: string, status: Status, extra: { goal?: string; directionDone?: number } = {}): TurnReport {
+  return {
+    ...saying(text.trim()),
+    status,
+    goal: extra.goal ? oneLine(extra.goal) : null,
+    directionsDone: extra.directionDone === undefined ? [] : [extra.directionDone],
+  };
+}
+
+/** The turn's signal aborted: the turn ends here (an engine never replies to an aborted turn). */
+function interrupted(signal: AbortSignal): TurnInterruptedError {
+  return new TurnInterruptedError({ promptTokens: 0, completionTokens: 0, requests: 0 }, signal.reason);
 }
 
 /** A direction or message as a goal line: one line, wrapping punctuation removed. */
@@ -139,7 +146,7 @@ function acknowledge(message: string): string {
  *
  * @example
  * const engine = createScriptedEngine({ avatar: 'demo', game, log, skills: createSkillRegistry(game) });
- * const reply = await engine.turn(request, signal); // "… STATUS: working"
+ * const reply = await engine.turn(request, signal); // reply.report → { status: 'working', goal: null, …, text: "…" }
  */
 export function createScriptedEngine(ctx: EngineContext): Engine {
   let startedAt = Date.now();
@@ -198,20 +205,20 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     return { goal, why };
   };
 
-  const switchGoal = (req: TurnRequest, goalText: string, reason: string): string => {
+  const switchGoal = (req: TurnRequest, goalText: string, reason: string): TurnReport => {
     markBlocked(goalText);
     const next = choose(req, [goalText]);
     const t = trackFor(goalText);
     t.outcome = 'blocked';
     t.blockedWhy = t.blockedWhy ?? reason;
-    return protocol(`That route is closed (${reason}), so I'll ${inSentence(next.goal)} instead (${next.why}).`, 'working', { goal: next.goal });
+    return report(`That route is closed (${reason}), so I'll ${inSentence(next.goal)} instead (${next.why}).`, 'working', { goal: next.goal });
   };
 
-  const blocked = (t: GoalTrack, reason: string): string => {
+  const blocked = (t: GoalTrack, reason: string): TurnReport => {
     t.outcome = 'blocked';
     t.blockedWhy = reason;
     markBlocked(t.text);
-    return protocol(`I'm blocked: ${reason}.`, 'blocked');
+    return report(`I'm blocked: ${reason}.`, 'blocked');
   };
 
   const run = async (id: string, params: Record<string, unknown>, t: GoalTrack, signal: AbortSignal): Promise<SkillResult> => {
@@ -223,7 +230,7 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     return result;
   };
 
-  const work = async (req: TurnRequest, goal: GoalView, signal: AbortSignal): Promise<string> => {
+  const work = async (req: TurnRequest, goal: GoalView, signal: AbortSignal): Promise<TurnReport> => {
     const intent = parseGoal(goal.text);
     const t = trackFor(goal.text);
     if (intent.kind === 'unknown') {
@@ -237,9 +244,9 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
       return blocked(t, cannot);
     }
     const snap = ctx.game.snapshot();
-    if (!snap || ctx.game.state !== 'connected') return protocol("I'm not in the game right now; I'll carry on once I'm back.", 'working');
+    if (!snap || ctx.game.state !== 'connected') return report("I'm not in the game right now; I'll carry on once I'm back.", 'working');
 
-    const before = checkGoal(goal.text, goal.baseline, snap);
+    const before = req.completion();
     if (before.checkable && before.met) return done(req, goal, t, `${before.says}`);
 
     let prefix = '';
@@ -251,7 +258,7 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
       t.streak = { code: '', count: 0 };
       if (intent.kind !== 'explore' && ctx.skills.get('explore')) {
         const ex = await run('explore', {}, t, signal);
-        if (signal.aborted) return protocol('Stopped.', 'working');
+        if (signal.aborted) throw interrupted(signal);
         prefix = ex.ok ? 'I explored somewhere new and tried again. ' : `I tried to explore first (${ex.detail}). `;
         planFrom = ctx.game.snapshot() ?? snap;
       }
@@ -261,9 +268,11 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     const plan = planSkill(intent, goal, planFrom, caps);
     if (!plan) return blocked(t, 'I do not know how to do that');
     const result = await run(plan.id, plan.params, t, signal);
-    if (signal.aborted) return protocol('Stopped.', 'working');
-    const after = ctx.game.snapshot() ?? snap;
-    const check = checkGoal(goal.text, goal.baseline, after);
+    if (signal.aborted) throw interrupted(signal);
+    const now = ctx.game.snapshot();
+    const after = now ?? snap;
+    // Out of the game since the skill ran: nothing new to check; what held before still holds.
+    const check = now ? req.completion() : before;
 
     if (check.checkable && check.met) return done(req, goal, t, `${prefix}${check.says}`);
     if (result.ok) {
@@ -275,70 +284,70 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
       const moved = inventoryKey(after.inventory) !== inventoryKey(planFrom.inventory);
       t.stalled = before.checkable && before.says === check.says && !moved ? t.stalled + 1 : 0;
       if (t.stalled >= STALL_LIMIT) return blocked(t, `${result.detail}, but the check still says ${check.says} after ${t.stalled} tries`);
-      return protocol(`${prefix}${result.detail}; the check says ${check.says}. I'll keep going.`, 'working');
+      return report(`${prefix}${result.detail}; the check says ${check.says}. I'll keep going.`, 'working');
     }
 
     t.lastFailure = result;
     const progress = check.checkable ? ` (${check.says})` : '';
-    if (TRANSIENT_CODES.has(result.code)) return protocol(`${prefix}${result.detail}${progress}; I'll keep at it.`, 'working');
+    if (TRANSIENT_CODES.has(result.code)) return report(`${prefix}${result.detail}${progress}; I'll keep at it.`, 'working');
     if (HARD_CODES.has(result.code)) return blocked(t, `${result.detail} (${result.code})`);
     t.streak = t.streak.code === result.code ? { code: result.code, count: t.streak.count + 1 } : { code: result.code, count: 1 };
     if (t.streak.count >= SOFT_LIMIT) return blocked(t, `${result.detail} (${result.code}, ${t.streak.count} times in a row)`);
     if (result.code === 'no_target' && intent.kind !== 'explore' && ctx.skills.get('explore')) {
       const ex = await run('explore', {}, t, signal);
-      if (signal.aborted) return protocol('Stopped.', 'working');
-      return protocol(`${prefix}${result.detail}${progress}; I explored to look further and will try again.${ex.ok ? '' : ` (Exploring: ${ex.detail}.)`}`, 'working');
+      if (signal.aborted) throw interrupted(signal);
+      return report(`${prefix}${result.detail}${progress}; I explored to look further and will try again.${ex.ok ? '' : ` (Exploring: ${ex.detail}.)`}`, 'working');
     }
-    return protocol(`${prefix}${result.detail}${progress}; I'll try again.`, 'working');
+    return report(`${prefix}${result.detail}${progress}; I'll try again.`, 'working');
   };
 
-  const done = (req: TurnRequest, goal: GoalView, t: GoalTrack, says: string): string => {
+  const done = (req: TurnRequest, goal: GoalView, t: GoalTrack, says: string): TurnReport => {
     t.outcome = 'done';
     const n = directionFor(req, goal.text);
-    return protocol(`Done: ${says}.`, 'done', n === undefined ? {} : { directionDone: n });
+    return report(`Done: ${says}.`, 'done', n === undefined ? {} : { directionDone: n });
   };
 
-  const wrapup = (req: TurnRequest): string => {
+  const wrapup = (req: TurnRequest): TurnReport => {
     const goalText = req.goal?.text ?? track?.text;
     const t = track;
-    if (!goalText) return protocol('Lesson: nothing to note yet.', 'working');
-    if (!t || t.text !== goalText) return protocol(`Lesson: "${goalText}" ended without my working on it; nothing new learned.`, 'working');
+    if (!goalText) return report('Lesson: nothing to note yet.', 'working');
+    if (!t || t.text !== goalText) return report(`Lesson: "${goalText}" ended without my working on it; nothing new learned.`, 'working');
     const runs = Object.entries(t.runs)
       .map(([id, n]) => `${n} ${id} run${n === 1 ? '' : 's'}`)
       .join(', ');
     const how = runs === '' ? 'no skill runs' : runs;
     const took = seconds(Date.now() - t.startedAt);
-    if (t.outcome === 'done') return protocol(`Lesson: "${goalText}" done in ${took} with ${how}; that works here.`, 'working');
+    if (t.outcome === 'done') return report(`Lesson: "${goalText}" done in ${took} with ${how}; that works here.`, 'working');
     const why = t.blockedWhy ?? t.lastFailure?.detail ?? 'no progress';
     const avoid = why.includes('crafting') || t.lastFailure?.code === 'unsupported_by_server' ? ' Pick goals that need no crafting on this server.' : '';
-    return protocol(`Lesson: "${goalText}" blocked after ${took} and ${how}: ${why}.${avoid}`, 'working');
+    return report(`Lesson: "${goalText}" blocked after ${took} and ${how}: ${why}.${avoid}`, 'working');
   };
 
-  const direction = (req: TurnRequest): string => {
+  const direction = (req: TurnRequest): TurnReport => {
     const message = req.message ?? req.directions[req.directions.length - 1]?.text ?? '';
     const intent = parseGoal(message);
     const known = intent.kind !== 'unknown' && !/^(?:don'?t|do not|never|always)\b/i.test(message.trim());
     if (known) {
       const cannot = serverCannot(intent, ctx.game.capabilities);
-      if (cannot) return protocol(`Understood, but ${cannot}, so I'll keep it in mind for later.`, 'working');
+      if (cannot) return report(`Understood, but ${cannot}, so I'll keep it in mind for later.`, 'working');
       const goal = asGoalText(message);
-      return protocol(`Understood: I'll ${inSentence(goal)} now.`, 'working', { goal });
+      return report(`Understood: I'll ${inSentence(goal)} now.`, 'working', { goal });
     }
-    return protocol(acknowledge(message), 'working');
+    return report(acknowledge(message), 'working');
   };
 
-  const take = async (req: TurnRequest, signal: AbortSignal): Promise<string> => {
-    if (signal.aborted) return protocol('Stopped.', 'working');
+  const take = async (req: TurnRequest, signal: AbortSignal): Promise<TurnReport> => {
+    if (signal.aborted) throw interrupted(signal);
     switch (req.kind) {
       case 'question':
-        return protocol(answerQuestion(req.message ?? '', ctx.game.snapshot(), req.goal), 'working');
+        return report(answerQuestion(req.message ?? '', ctx.game.snapshot(), req.goal), 'working');
       case 'direction':
         return direction(req);
       case 'wrapup':
         return wrapup(req);
       case 'choose': {
         const next = choose(req);
-        return protocol(`I'll ${inSentence(next.goal)} next (${next.why}).`, 'working', { goal: next.goal });
+        return report(`I'll ${inSentence(next.goal)} next (${next.why}).`, 'working', { goal: next.goal });
       }
       case 'continue':
       case 'resume':
@@ -346,7 +355,7 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
       case 'blocked': {
         if (!req.goal) {
           const next = choose(req);
-          return protocol(`I have no goal, so I'll ${inSentence(next.goal)} (${next.why}).`, 'working', { goal: next.goal });
+          return report(`I have no goal, so I'll ${inSentence(next.goal)} (${next.why}).`, 'working', { goal: next.goal });
         }
         return work(req, req.goal, signal);
       }
@@ -358,15 +367,16 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     async turn(request: TurnRequest, signal: AbortSignal): Promise<TurnReply> {
       // A question may come while an automatic turn runs: it runs no skill and leaves that turn's list alone.
       if (request.kind === 'question') {
-        const text = await take(request, signal);
-        size += request.prompt.length + text.length;
-        return { text };
+        const answer = await take(request, signal);
+        size += request.prompt.length + answer.text.length;
+        return { report: answer };
       }
       const mine: NonNullable<TurnReply['actions']> = [];
       actions = mine;
-      const text = await take(request, signal);
-      size += request.prompt.length + text.length;
-      return { text, actions: mine };
+      const done = await take(request, signal);
+      if (signal.aborted) throw interrupted(signal);
+      size += request.prompt.length + done.text.length;
+      return { report: done, actions: mine };
     },
     session(): SessionInfo {
       return { startedAt, size };

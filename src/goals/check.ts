@@ -1,7 +1,8 @@
 /**
- * The checked completion of a goal (README "Goals the avatar understands"), used by the goal
- * loop for every engine before it posts "Done:", and by the scripted engine
- * before it says `STATUS: done`.
+ * The checked completion of a goal (README "Goals the avatar understands"):
+ * the goal loop's one completion check, which it hands to the engine with
+ * each turn (`TurnRequest.completion`: the scripted engine asks it before it
+ * says `done`) and by which it judges every `done` before it posts "Done:".
  *
  * - collect / gather / mine / chop / dig N X: N more than held when the goal was set;
  * - have / get / obtain N X: holding at least N;

@@ -1,15 +1,16 @@
 /**
  * The goal loop's decisions (README "The goal loop"), as pure functions: given
- * what the loop remembers, the parsed reply and the completion check, what
+ * what the loop remembers, the engine's report and the completion check, what
  * happens to the goal, what is posted, which turn comes next and after what
- * delay. `goal-loop.ts` keeps only the timers, the I/O and the aborts, and
- * applies these decisions to the store.
+ * delay. `turn.ts` applies them: the goal to the store (`goal-store.ts`),
+ * the next turn and the phase to the loop's state (`loop-state.ts`).
  */
 import { backoffMs, type Backoff } from '../backoff.ts';
-import type { TurnKind } from '../engines/engine.ts';
+import type { CompletionCheck, TurnKind, TurnReport } from '../engines/engine.ts';
 import { sameGoal } from '../goals/goal-language.ts';
 import type { Destination } from '../store/store.ts';
-import type { Protocol } from './protocol.ts';
+
+export type { CompletionCheck };
 
 /** A kind of post the loop makes. */
 export type LoopPostKind = 'done' | 'new_goal' | 'direction_done' | 'stopped' | 'info';
@@ -37,13 +38,11 @@ export interface LoopMemory {
   blockedStreak: number;
   /** The first line of the last `blocked` reply. */
   blockedReason: string;
-  /** The turn that follows the wrap-up now due (after a first `blocked`: the blocked prompt). */
-  afterWrapup: TurnKind | undefined;
 }
 
 /** The memory of a loop that just started. */
 export function freshMemory(): LoopMemory {
-  return { checkFailure: undefined, unchangedStreak: 0, blockedStreak: 0, blockedReason: '', afterWrapup: undefined };
+  return { checkFailure: undefined, unchangedStreak: 0, blockedStreak: 0, blockedReason: '' };
 }
 
 /** The current goal, as far as the decisions need it. */
@@ -56,9 +55,6 @@ export interface GoalFacts {
   baseline: Record<string, number> | null;
 }
 
-/** A completion check's answer (`src/goals/check.ts`). */
-export type CompletionCheck = { checkable: false } | { checkable: true; met: boolean; says: string };
-
 /** Everything a reply's decision depends on. */
 export interface TurnFacts {
   /** The turn that was taken. */
@@ -67,7 +63,7 @@ export interface TurnFacts {
   goal: GoalFacts | null;
   /** The owner changed the goal while the turn ran: its reply is stale and only paced. */
   stale: boolean;
-  reply: Protocol;
+  reply: TurnReport;
   /** Is `goal` met in the game now? Asked only for a `done` claim. */
   completion(goal: GoalFacts): CompletionCheck;
   /** The next turn already due when the reply came (an owner direction that arrived meanwhile …). */
@@ -105,6 +101,8 @@ export interface TurnDecision {
   posts: LoopPost[];
   /** The next turn kind (undefined: `continue` with a goal, else `choose`). */
   next: TurnKind | undefined;
+  /** When `next` is a wrap-up: the turn to follow it, if it is set (after a first `blocked`: the blocked prompt). */
+  followedBy?: TurnKind;
   /** A `done` claim the completion check refused: what it says. */
   refused?: string;
 }
@@ -113,29 +111,15 @@ export interface TurnDecision {
 export const PARK_AFTER_BLOCKED = 3;
 
 /**
- * The turn to take now, from what is due and whether there is a goal; a wrap-up that follows a
- * first `blocked` leaves the blocked prompt due after it.
- *
- * @example
- * pickTurn(undefined, true, freshMemory()) // → { kind: 'continue', next: undefined, memory }
- */
-export function pickTurn(next: TurnKind | undefined, hasGoal: boolean, memory: LoopMemory): { kind: TurnKind; next: TurnKind | undefined; memory: LoopMemory } {
-  let kind: TurnKind = next ?? (hasGoal ? 'continue' : 'choose');
-  if (kind === 'continue' && !hasGoal) kind = 'choose';
-  if (kind === 'wrapup' && memory.afterWrapup) return { kind, next: memory.afterWrapup, memory: { ...memory, afterWrapup: undefined } };
-  return { kind, next: undefined, memory };
-}
-
-/**
  * Decide what a finished turn's reply leads to. A wrap-up only sets the state back; a stale
  * reply (the owner changed the goal meanwhile) changes nothing.
  *
  * @example
- * const d = decideTurn({ kind: 'continue', goal, stale: false, reply: parseProtocol('STATUS: done'), completion, … }, memory);
+ * const d = decideTurn({ kind: 'continue', goal, stale: false, reply: { ...saying(''), status: 'done' }, completion, … }, memory);
  * // d.change → { kind: 'finish' }, d.posts → [{ kind: 'done', text: 'Done: collect 3 oak logs', ping }], d.next → 'wrapup'
  */
 export function decideTurn(f: TurnFacts, memory: LoopMemory): TurnDecision {
-  if (f.kind === 'wrapup') return afterWrapup(f, memory);
+  if (f.kind === 'wrapup') return wrappedUp(f, memory);
   if (f.stale) return keep(f, memory);
   return keepDirection(f, afterReply(f, memory));
 }
@@ -146,7 +130,7 @@ export function decideTurn(f: TurnFacts, memory: LoopMemory): TurnDecision {
  */
 function keepDirection(f: TurnFacts, d: TurnDecision): TurnDecision {
   if (f.next !== 'direction' || d.next === 'direction') return d;
-  if (d.next === 'wrapup') return { ...d, memory: { ...d.memory, afterWrapup: 'direction' } };
+  if (d.next === 'wrapup') return { ...d, followedBy: 'direction' };
   return { ...d, next: 'direction' };
 }
 
@@ -184,11 +168,11 @@ function keep(f: TurnFacts, memory: LoopMemory, next: TurnKind | undefined = f.n
 }
 
 /** The wrap-up wrote its lesson: back to working on the goal, or to choosing one. */
-function afterWrapup(f: TurnFacts, memory: LoopMemory): TurnDecision {
+function wrappedUp(f: TurnFacts, memory: LoopMemory): TurnDecision {
   return { ...keep(f, memory), state: f.goal ? 'working' : 'choosing' };
 }
 
-/** Apply a fresh reply's STATUS / GOAL / SUBTASK. */
+/** Apply a fresh report's status, goal and step. */
 function afterReply(f: TurnFacts, m: LoopMemory): TurnDecision {
   const { goal, reply } = f;
   if (reply.goal && (!goal || !sameGoal(reply.goal, goal.text))) return switchTo(f, m, reply.goal);
@@ -210,7 +194,7 @@ function afterReply(f: TurnFacts, m: LoopMemory): TurnDecision {
   const cleared = { ...m, checkFailure: undefined };
   if (reply.status === 'blocked') {
     const blockedStreak = m.blockedStreak + 1;
-    const blockedReason = (reply.body.split('\n').find((l) => l.trim()) ?? '').trim().slice(0, 200);
+    const blockedReason = (reply.text.split('\n').find((l) => l.trim()) ?? '').trim().slice(0, 200);
     if (goal.setBy === 'owner' && blockedStreak >= PARK_AFTER_BLOCKED) {
       const reason = 'blocked repeatedly';
       return {
@@ -222,8 +206,8 @@ function afterReply(f: TurnFacts, m: LoopMemory): TurnDecision {
       };
     }
     // One wrap-up per blocked streak, then "take another route, or pick another goal".
-    const first = blockedStreak === 1;
-    return keep(f, { ...cleared, blockedStreak, blockedReason, ...(first ? { afterWrapup: 'blocked' as const } : {}) }, first ? 'wrapup' : 'blocked');
+    const memory = { ...cleared, blockedStreak, blockedReason };
+    return blockedStreak === 1 ? { ...keep(f, memory, 'wrapup'), followedBy: 'blocked' } : keep(f, memory, 'blocked');
   }
   return keep(f, { ...cleared, blockedStreak: 0 }, reply.subtask ? 'wrapup' : f.next);
 }

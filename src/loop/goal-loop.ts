@@ -1,12 +1,12 @@
 /**
  * The goal loop of one avatar (README "The goal loop": states, the reporting protocol, pacing).
  *
- * States: `stopped` → `choosing` ⇄ `working` → `wrapup` → `choosing`; an
- * owner goal from any running state → `working`. This class keeps when turns
- * happen: start and stop, the timers, the wakes, the game's events, crashes
- * and stopping itself. What one turn does is `turn.ts`; what a reply leads to
- * is decided by the pure functions of `decide.ts`. It knows nothing of
- * Minecraft beyond a {@link Snapshot} and an {@link Engine}.
+ * This class keeps when turns happen: start and stop, the timers, the wakes,
+ * the game's events, crashes and stopping itself. The loop's state and its
+ * moves are `loop-state.ts`'s (this class asks it to move and acts on what it
+ * says); what one turn does is `turn.ts`; what a reply leads to is decided by
+ * the pure functions of `decide.ts`. It knows nothing of Minecraft beyond a
+ * {@link Snapshot} and an {@link Engine}.
  */
 import { EventEmitter } from 'node:events';
 import type { Backoff } from '../backoff.ts';
@@ -18,6 +18,7 @@ import type { Avatar, Destination, ParkedGoal } from '../store/store.ts';
 import { decideCrash } from './decide.ts';
 import { GoalStore, type GoalOrigin } from './goal-store.ts';
 import type { DisplayState, GoalLoopDeps, GoalLoopEvents } from './loop-deps.ts';
+import { directionGiven, LoopStateCell, ownerGoalSet, paused, shown, started, stopped, turnOver, turnStarted, wakesNow, woken, type LoopState } from './loop-state.ts';
 import { Turns } from './turn.ts';
 
 export type { DonePing, LoopPostKind } from './decide.ts';
@@ -30,26 +31,24 @@ export type { DisplayState, GoalChecker, GoalLoopDeps, GoalLoopEvents, TurnSumma
  * loop.setOwnerGoal('collect 3 oak logs', personId);
  */
 export class GoalLoop extends EventEmitter<GoalLoopEvents> {
-  private readonly d: GoalLoopDeps;
+  private readonly deps: GoalLoopDeps;
   /** The loop's log, bound to its avatar once. */
   private readonly log: Logger;
   private readonly goals: GoalStore;
   private readonly turns: Turns;
+  private readonly state: LoopStateCell;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  private active = false;
-  /** Turns begun so far (their timers fired). */
-  private turnsStarted = 0;
   private crashes: number[] = [];
-  private wakeRequested = false;
 
   constructor(deps: GoalLoopDeps) {
     super();
-    this.d = deps;
+    this.deps = deps;
     this.log = forAvatar(deps.log, deps.avatar);
     this.goals = new GoalStore(deps.store, deps.avatar, () => this.now());
+    this.state = new LoopStateCell(deps.store, () => this.goals.record());
     const clock = { now: () => this.now(), jitter: () => this.jitter(), backoff: () => this.backoff };
-    this.turns = new Turns(deps, this.goals, this.log, clock, (kind, summary) => this.emit('turnEnded', kind, summary));
+    this.turns = new Turns(deps, this.goals, this.state, this.log, clock, (kind, summary) => this.emit('turnEnded', kind, summary));
   }
 
   /** The stored avatar record (live object inside the store). */
@@ -59,45 +58,37 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
 
   /** Crashes and turns that changed nothing back off from the base pace up to the cap. */
   private get backoff(): Backoff {
-    return { minMs: this.d.pacing.baseMs, maxMs: this.d.pacing.maxMs };
+    return { minMs: this.deps.pacing.baseMs, maxMs: this.deps.pacing.maxMs };
   }
 
   private now(): Date {
-    return this.d.now ? this.d.now() : new Date();
+    return this.deps.now ? this.deps.now() : new Date();
   }
 
   private jitter(): number {
-    return (this.d.random ?? Math.random)();
+    return (this.deps.random ?? Math.random)();
   }
 
   /** Whether the loop is running (playing). */
   get isActive(): boolean {
-    return this.active;
+    return this.state.value.active;
   }
 
   /** The state to show: `waiting` while playing but out of the game. */
   get displayState(): DisplayState {
-    const rec = this.rec;
-    if (!this.active || !rec.playing) return 'stopped';
-    if (this.d.game.state !== 'connected') return 'waiting';
-    return rec.state;
+    return shown(this.state.value, this.deps.game.state === 'connected');
   }
 
   /** Start (or resume) the loop: the first turn resumes the saved goal, or chooses one. */
   start(): void {
-    if (this.active) return;
-    this.active = true;
-    const rec = this.rec;
-    this.d.store.state.update(() => {
-      rec.playing = true;
-      rec.state = rec.goal ? 'working' : 'choosing';
-    });
-    this.turns.begin(rec.goal !== null);
-    this.d.game.on('connected', this.onConnected);
-    this.d.game.on('whispered', this.onWhisper);
-    this.d.game.on('ended', this.onEnded);
-    this.d.game.on('failed', this.onFailed);
-    if (this.d.game.state === 'connected') this.measureBaseline();
+    if (this.state.value.active) return;
+    this.state.move(started, this.rec.goal !== null);
+    this.turns.begin();
+    this.deps.game.on('connected', this.onConnected);
+    this.deps.game.on('whispered', this.onWhisper);
+    this.deps.game.on('ended', this.onEnded);
+    this.deps.game.on('failed', this.onFailed);
+    if (this.deps.game.state === 'connected') this.measureBaseline();
     this.schedule(0);
   }
 
@@ -106,30 +97,26 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
    * `reason` is only for the log; the caller posts what the owner sees.
    */
   async stop(reason = 'owner stop'): Promise<void> {
-    const rec = this.rec;
-    this.d.store.state.update(() => {
-      rec.playing = false;
-      rec.state = 'stopped';
-    });
-    await this.pause(reason);
+    this.halt(reason, stopped);
+    await this.running;
   }
 
   /** Stop prompting without changing the stored `playing` flag (process shutdown: resumed on the next start). */
   async pause(reason = 'shutdown'): Promise<void> {
-    this.halt(reason);
+    this.halt(reason, paused);
     await this.running;
   }
 
-  /** No more turns: abort the running one, drop the timer and the game listeners. */
-  private halt(reason: string): void {
-    if (this.active) this.log.info({ reason }, 'loop stopped');
-    this.active = false;
+  /** No more turns (`how`: stopped for good, or paused): abort the running one, drop the timer and the game listeners. */
+  private halt(reason: string, how: (s: LoopState) => LoopState): void {
+    if (this.state.value.active) this.log.info({ reason }, 'loop stopped');
+    const s = this.state.move(how);
     this.clearTimer();
-    this.turns.abort(new Error(reason));
-    this.d.game.off('connected', this.onConnected);
-    this.d.game.off('whispered', this.onWhisper);
-    this.d.game.off('ended', this.onEnded);
-    this.d.game.off('failed', this.onFailed);
+    if (s.aborted) this.turns.abort(new Error(reason));
+    this.deps.game.off('connected', this.onConnected);
+    this.deps.game.off('whispered', this.onWhisper);
+    this.deps.game.off('ended', this.onEnded);
+    this.deps.game.off('failed', this.onFailed);
   }
 
   /**
@@ -139,22 +126,18 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
    */
   private wakeWhenSaved(): void {
     // A turn that started meanwhile (its timer was due) already works on the change: no second wake.
-    const started = this.turnsStarted;
+    const begun = this.state.value.turns;
     const wake = (): void => {
-      if (this.turnsStarted === started) this.wake();
+      if (this.state.value.turns === begun) this.wake();
     };
-    void this.d.store.state.flush().then(wake, wake);
+    void this.deps.store.state.flush().then(wake, wake);
   }
 
   /** Wake a loop waiting out its delay (owner message, whisper). */
   wake(): void {
-    if (!this.active) return;
+    if (!this.state.value.active) return;
     this.turns.ownerSpoke();
-    if (this.running) {
-      this.wakeRequested = true;
-      return;
-    }
-    this.schedule(0);
+    if (wakesNow(this.state.move(woken))) this.schedule(0);
   }
 
   /**
@@ -163,8 +146,9 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
    * that came after the message and is parked behind it (see `GoalStore.setOwnerGoal`).
    */
   setOwnerGoal(text: string, setById: string | null, origin: GoalOrigin = {}): ParkedGoal | null {
-    const parked = this.goals.setOwnerGoal(this.rec, text, setById, this.d.game.snapshot(), origin);
+    const parked = this.goals.setOwnerGoal(this.rec, text, setById, this.deps.game.snapshot(), origin);
     this.turns.ownerGoal();
+    if (this.state.move(ownerGoalSet).aborted) this.turns.abort(new Error('new owner goal'));
     this.wakeWhenSaved();
     return parked;
   }
@@ -175,12 +159,12 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
    */
   parkGoal(text: string, setById: string | null, reason: string, setIn?: Destination): void {
     this.goals.parkAside(this.rec, text, setById, reason, setIn);
-    void this.d.syncTask();
+    void this.deps.syncTask();
   }
 
-  /** A new owner direction arrived: the next turn carries it (seed: "every message goes straight to the agent"). */
+  /** A new owner direction arrived: the next turn carries it (every owner message goes straight to the agent). */
   directionAdded(text: string): void {
-    this.turns.direction(text);
+    this.state.move(directionGiven, text);
     this.wakeWhenSaved();
   }
 
@@ -206,7 +190,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
 
   /** In the game again: the goal's baseline is measured if it has none, or if the inventory lost it. */
   private measureBaseline(): void {
-    const snap = this.d.game.snapshot();
+    const snap = this.deps.game.snapshot();
     if (!snap) return;
     const was = this.goals.measureBaseline(this.rec, snap);
     if (was) this.log.info({ goal: this.rec.goal?.text, was }, 'the inventory the goal was measured against is gone: measuring again');
@@ -226,15 +210,10 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   };
 
   private selfStop(reason: string): void {
-    if (!this.active) return;
-    const rec = this.rec;
-    this.d.store.state.update(() => {
-      rec.playing = false;
-      rec.state = 'stopped';
-    });
-    this.halt(reason);
-    this.d.post('stopped', `Stopped: ${reason}`);
-    this.d.onSelfStop(reason);
+    if (!this.state.value.active) return;
+    this.halt(reason, stopped);
+    this.deps.post('stopped', `Stopped: ${reason}`);
+    this.deps.onSelfStop(reason);
   }
 
   private clearTimer(): void {
@@ -244,55 +223,57 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
 
   private schedule(ms: number): void {
     this.clearTimer();
-    if (!this.active) return;
+    if (!this.state.value.active) return;
     this.emit('turnScheduled', ms);
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.turnsStarted++;
+      this.state.move(turnStarted);
       this.running = this.turn().finally(() => {
         this.running = undefined;
       });
     }, ms);
   }
 
-  /** One turn, with the one catch of this boundary. */
+  /** One turn, then the next one scheduled: at once after a wake that came meanwhile. */
   private async turn(): Promise<void> {
-    if (!this.active) return;
-    if (this.d.game.state !== 'connected') {
+    const delay = await this.take();
+    const wake = this.state.value.wake;
+    const s = this.state.move(turnOver);
+    if (delay !== null && s.active) this.schedule(wake ? 0 : delay);
+  }
+
+  /** Take one turn, with the one catch of this boundary. Returns the delay before the next turn, or null for none. */
+  private async take(): Promise<number | null> {
+    if (!this.state.value.active) return null;
+    if (this.deps.game.state !== 'connected') {
       // While the game is down no prompts are sent; the goal is kept. `connected` wakes us.
-      return;
+      return null;
     }
-    let delay = this.d.pacing.baseMs;
+    let delay = this.deps.pacing.baseMs;
     try {
-      delay = await this.turns.run(() => this.active);
+      delay = await this.turns.run(() => this.state.value.active);
     } catch (err) {
-      if (this.turns.takeAborted()) {
+      if (this.state.value.aborted) {
         // Stopped or replaced by the owner mid-turn: not a crash. The requests it finished still cost tokens.
+        // The turn on a new owner goal comes with the wake once the goal is saved, never before its acknowledgement.
         if (err instanceof TurnInterruptedError && err.usage.requests !== 0) this.goals.recordUsage(this.rec, err.usage);
-        if (!this.active) return;
-        this.schedule(0);
-        return;
+        return delay;
       }
       if (err instanceof ProviderRefusedError) {
         this.selfStop(err.message);
-        return;
+        return null;
       }
-      if (!this.active) return;
-      const limit = this.d.crashLoop ?? { count: 3, windowMs: 5 * 60_000 };
+      if (!this.state.value.active) return null;
+      const limit = this.deps.crashLoop ?? { count: 3, windowMs: 5 * 60_000 };
       const crash = decideCrash(this.crashes, this.now().getTime(), limit, this.backoff, this.jitter(), (err as Error).message ?? String(err));
       this.crashes = crash.crashes;
-      this.log.error({ err, avatar: this.d.avatar, crashes: this.crashes.length }, 'turn crashed');
+      this.log.error({ err, avatar: this.deps.avatar, crashes: this.crashes.length }, 'turn crashed');
       if ('stop' in crash) {
         this.selfStop(crash.stop);
-        return;
+        return null;
       }
       delay = crash.delayMs;
     }
-    if (!this.active) return;
-    if (this.wakeRequested) {
-      this.wakeRequested = false;
-      delay = 0;
-    }
-    this.schedule(delay);
+    return delay;
   }
 }

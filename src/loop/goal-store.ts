@@ -10,7 +10,7 @@ import { keyed } from '../keyed.ts';
 import type { TurnUsage } from '../engines/engine.ts';
 import type { Avatar, Destination, Goal, GoalRecordEntry, ParkedGoal, Store, Usage } from '../store/store.ts';
 import { sameGoal } from '../goals/goal-language.ts';
-import type { GoalChange, LoopPost, TurnDecision } from './decide.ts';
+import type { GoalChange, LoopPost } from './decide.ts';
 import { completeDirection } from '../task/directions.ts';
 
 /** Where an owner goal comes from, when it matters for the order goals are taken in. */
@@ -81,7 +81,6 @@ export class GoalStore {
       } else if (old) this.recordGoal(old, 'replaced');
       rec.goal = { ...this.newGoal(text, 'owner', setById, snap, origin.setIn), ...(origin.schedule ? { schedule: origin.schedule } : {}) };
       rec.parked = rec.parked.filter((p) => p.text !== text);
-      if (rec.playing) rec.state = 'working';
       return parked;
     });
   }
@@ -91,8 +90,8 @@ export class GoalStore {
     this.store.state.update(() => this.park(rec, this.newGoal(text, 'owner', setById, undefined, setIn), reason));
   }
 
-  /** Write a turn decision's goal change and loop state. */
-  apply(rec: Avatar, change: GoalChange, state: TurnDecision['state'], snap: Snapshot | undefined): void {
+  /** Write a turn decision's goal change. */
+  apply(rec: Avatar, change: GoalChange, snap: Snapshot | undefined): void {
     const goal = rec.goal;
     this.store.state.update(() => {
       if (change.kind === 'switch') {
@@ -110,7 +109,6 @@ export class GoalStore {
         this.park(rec, goal, change.reason);
         rec.goal = null;
       }
-      if (state) rec.state = state;
     });
   }
 

@@ -9,8 +9,7 @@ import type { Store } from '../store/store.ts';
 import type { CompletionCheck, CrashLoopLimit, DonePing, LoopPostKind } from './decide.ts';
 import type { TaskFile } from '../task/task-file.ts';
 
-/** What the loop shows as its state: the stored state, or `waiting` while the game is down. */
-export type DisplayState = 'stopped' | 'choosing' | 'working' | 'wrapup' | 'waiting';
+export type { DisplayState } from './loop-state.ts';
 
 /** A completion check: is the goal met in this snapshot? (`src/goals/check.ts`). */
 export type GoalChecker = (goalText: string, baseline: Record<string, number> | null, snap: Snapshot) => CompletionCheck;

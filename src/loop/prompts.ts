@@ -20,7 +20,7 @@ const AMBITIONS_MAX = 800;
 /** Most characters of open direction listed in full in a resume prompt (the rest is in TASK.md). */
 const RESUME_DIRECTIONS_MAX = 2000;
 
-type Req = Omit<TurnRequest, 'prompt'>;
+type Req = Omit<TurnRequest, 'prompt' | 'completion'>;
 
 function goalLine(req: Req): string {
   if (!req.goal) return 'Goal: none yet.';
@@ -151,9 +151,9 @@ function directionBody(req: Req): string[] {
  *
  * @example
  * const base = { kind: 'continue', avatar: 'steve', goal, directionSummary, directions, task: '', nudges: [] } as const;
- * const request: TurnRequest = { ...base, prompt: renderPrompt(base) };
+ * const request: TurnRequest = { ...base, prompt: renderPrompt(base), completion };
  */
-export function renderPrompt(req: Omit<TurnRequest, 'prompt'>): string {
+export function renderPrompt(req: Req): string {
   let body: string[];
   let tail: string[];
   switch (req.kind) {

@@ -4,7 +4,7 @@
  * direction, the avatar's own notes where the kind carries them, and the
  * nudges the loop's memory calls for.
  */
-import type { TurnKind, TurnRequest } from '../engines/engine.ts';
+import type { CompletionCheck, TurnKind, TurnRequest } from '../engines/engine.ts';
 import type { Avatar, GoalRecordEntry } from '../store/schema.ts';
 import { summarizeDirections } from '../task/directions.ts';
 import { NUDGES, renderPrompt } from './prompts.ts';
@@ -24,11 +24,13 @@ export interface RequestFacts {
   unchangedStreak: number;
   /** The completion check that refused the last `done`, for a `continue` turn. */
   checkFailure: string | undefined;
+  /** Is the goal met in the game now? (the loop's completion check of this turn). */
+  completion(): CompletionCheck;
 }
 
 /**
  * @example
- * const req = buildRequest({ kind: 'continue', avatar: rec, task, history, unchangedStreak: 0, checkFailure: undefined });
+ * const req = buildRequest({ kind: 'continue', avatar: rec, task, history, unchangedStreak: 0, checkFailure: undefined, completion });
  * await engine.turn(req, signal);
  */
 export function buildRequest(f: RequestFacts): TurnRequest {
@@ -52,6 +54,6 @@ export function buildRequest(f: RequestFacts): TurnRequest {
     ...(f.message !== undefined ? { message: f.message } : {}),
     ...(kind === 'choose' ? { recentGoals: recent, parkedGoals: rec.parked.map((p) => p.text) } : {}),
     ...(kind === 'continue' && f.checkFailure ? { checkFailure: f.checkFailure } : {}),
-  } satisfies Omit<TurnRequest, 'prompt'>;
-  return { ...base, prompt: renderPrompt(base) };
+  } satisfies Omit<TurnRequest, 'prompt' | 'completion'>;
+  return { ...base, prompt: renderPrompt(base), completion: f.completion };
 }

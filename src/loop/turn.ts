@@ -1,22 +1,22 @@
 /**
  * One turn of the goal loop (README "The goal loop"): which kind
- * is due, its request, the engine call, the reply's decision applied (the
+ * is due, its request, the engine call, the report's decision applied (the
  * store, the posts, TASK.md) and the delay before the next turn. It also
- * answers owner questions in their own short turn. What a reply leads to is
+ * answers owner questions in their own short turn. What a report leads to is
  * decided by `decide.ts`; when turns happen is `goal-loop.ts`'s job.
  */
 import { createHash } from 'node:crypto';
 import type { Backoff } from '../backoff.ts';
-import type { TurnKind } from '../engines/engine.ts';
+import { GOAL_MAX, type CompletionCheck, type TurnKind, type TurnReport } from '../engines/engine.ts';
 import type { Logger } from '../logger.ts';
 import { worldFingerprint } from '../game/game.ts';
-import { cleanText } from '../sanitize.ts';
-import { cutOnWord } from '../text.ts';
+import { cleanLine, cleanText } from '../sanitize.ts';
+import { cutOnWord, cutText } from '../text.ts';
 import type { Avatar } from '../store/store.ts';
-import { decideStall, decideTurn, freshMemory, paceTurn, pickTurn, sessionDue, type CompletionCheck, type LoopMemory } from './decide.ts';
+import { decideStall, decideTurn, freshMemory, paceTurn, sessionDue, type LoopMemory } from './decide.ts';
 import type { GoalStore } from './goal-store.ts';
 import type { GoalLoopDeps, TurnSummary } from './loop-deps.ts';
-import { parseProtocol, type Protocol } from './protocol.ts';
+import { dueTurn, sessionRotated, stalled, turnDecided, turnTaken, type LoopStateCell } from './loop-state.ts';
 import { buildRequest } from './request.ts';
 import { ownPart } from '../task/task-md.ts';
 import { unlessAbandoned } from '../settle.ts';
@@ -32,6 +32,42 @@ function abortReason(signal: AbortSignal): Error {
 /** An answer to a question is cut to about this many characters (with `…`). */
 export const ANSWER_MAX = 1500;
 
+/**
+ * An engine's report as it enters mindlink, whatever the engine: no control character goes on into chat,
+ * TASK.md or the lab log, and a new goal is one line of at most {@link GOAL_MAX} characters.
+ *
+ * @example
+ * accepted({ ...report, goal: 'say \u001b[2Jhi\nthere' }).goal // → 'say ␛[2Jhi there'
+ */
+export function accepted(r: TurnReport): TurnReport {
+  const goal = r.goal === null ? null : cutText(cleanLine(r.goal).replace(/\s+/g, ' ').trim(), GOAL_MAX);
+  return {
+    status: r.status,
+    goal: goal || null,
+    subtask: r.subtask && { state: r.subtask.state, step: cleanLine(r.subtask.step) },
+    directionsDone: r.directionsDone,
+    text: cleanText(r.text).trim(),
+  };
+}
+
+/**
+ * The completion check of one turn's goal. A `done` claim is judged once: by the last answer the engine was
+ * given during its turn when that answer bears the claim out (met, or a goal the game cannot check), else by
+ * a check asked now.
+ *
+ * @example
+ * const check = turnCompletion(() => checkGoal(goal.text, goal.baseline, game.snapshot()));
+ * const req = buildRequest({ …, completion: check.ask });   // the engine may ask during its turn
+ * decideTurn({ …, completion: check.judge }, memory);       // a done claim
+ */
+export function turnCompletion(ask: () => CompletionCheck): { ask(): CompletionCheck; judge(): CompletionCheck } {
+  let last: CompletionCheck | undefined;
+  return {
+    ask: () => (last = ask()),
+    judge: () => (last && (!last.checkable || last.met) ? last : ask()),
+  };
+}
+
 /** What the turns take from the loop that owns them. */
 export interface TurnClock {
   now(): Date;
@@ -43,32 +79,28 @@ export interface TurnClock {
 
 /**
  * @example
- * const turns = new Turns(deps, goals, log, clock, (kind, summary) => loop.emit('turnEnded', kind, summary));
- * turns.begin(rec.goal !== null);
- * const delayMs = await turns.run();   // one turn; throws what the engine threw
+ * const turns = new Turns(deps, goals, state, log, clock, (kind, summary) => loop.emit('turnEnded', kind, summary));
+ * turns.begin();
+ * const delayMs = await turns.run(() => active);   // one turn; throws what the engine threw
  */
 export class Turns {
-  /** The kind of the next turn when it is not plain choose/continue. */
-  private nextKind: TurnKind | undefined;
-  /** The owner's direction the next `direction` turn carries. */
-  private nextMessage: string | undefined;
   private memory: LoopMemory = freshMemory();
   /** The run token of the goal whose stall the owner was told about (once per goal). */
   private stallReported: string | undefined;
   private abortController: AbortController | undefined;
-  private lastAborted = false;
 
   constructor(
-    private readonly d: GoalLoopDeps,
+    private readonly deps: GoalLoopDeps,
     private readonly goals: GoalStore,
+    /** The loop's state: which turn is due; each turn moves it (`loop-state.ts`). */
+    private readonly state: LoopStateCell,
     private readonly log: Logger,
     private readonly clock: TurnClock,
     private readonly ended: (kind: TurnKind, summary: TurnSummary) => void,
   ) {}
 
-  /** Playing again: the first turn resumes the saved goal, or chooses one; no streak is carried over. */
-  begin(hasGoal: boolean): void {
-    this.nextKind = hasGoal ? 'resume' : 'choose';
+  /** Playing again: no streak is carried over. */
+  begin(): void {
     this.memory = { ...this.memory, unchangedStreak: 0, blockedStreak: 0 };
   }
 
@@ -77,29 +109,14 @@ export class Turns {
     this.memory = { ...this.memory, unchangedStreak: 0 };
   }
 
-  /** The owner set a goal: the running turn's reply is stale (aborted), the next one continues the new goal. */
+  /** The owner set a goal: what the loop learnt of the old one (a refused claim, blocked replies) goes. */
   ownerGoal(): void {
     this.memory = { ...this.memory, checkFailure: undefined, blockedStreak: 0 };
-    this.nextKind = 'continue';
-    this.abort(new Error('new owner goal'));
   }
 
-  /** The owner gave a direction: the next turn carries it. */
-  direction(text: string): void {
-    this.nextKind = 'direction';
-    this.nextMessage = text;
-  }
-
-  /** Abort the running turn, if any. */
+  /** Abort the engine call of the running turn, if any. */
   abort(reason: Error): void {
     this.abortController?.abort(reason);
-  }
-
-  /** Whether the turn that just threw had been aborted (by a stop or an owner goal); asking clears it. */
-  takeAborted(): boolean {
-    const was = this.lastAborted;
-    this.lastAborted = false;
-    return was;
   }
 
   /** The stored avatar record (live object inside the store). */
@@ -113,13 +130,13 @@ export class Turns {
    */
   async ask(question: string): Promise<string> {
     // A question's prompt carries no notes: TASK.md is not read for it.
-    const req = buildRequest({ ...this.requestFacts('question', ''), message: question });
-    const reply = await this.d.engine.turn(req, new AbortController().signal);
+    const req = buildRequest({ ...this.requestFacts('question', '', this.completionNow()), message: question });
+    const reply = await this.deps.engine.turn(req, new AbortController().signal);
     if (reply.usage) this.goals.recordUsage(this.rec, reply.usage);
-    const parsed = parseProtocol(cleanText(reply.text));
-    this.applyDirections(parsed);
+    const report = accepted(reply.report);
+    this.applyDirections(report);
     // An answer is a sentence or two, whatever the engine wrote.
-    return parsed.body ? cutOnWord(parsed.body, ANSWER_MAX) : 'I have no answer to that right now.';
+    return report.text ? cutOnWord(report.text, ANSWER_MAX) : 'I have no answer to that right now.';
   }
 
   /**
@@ -129,72 +146,63 @@ export class Turns {
   async run(active: () => boolean): Promise<number> {
     const rec = this.rec;
     this.rotateSessionIfDue();
-    const picked = pickTurn(this.nextKind, rec.goal !== null, this.memory);
-    const kind = picked.kind;
+    const hasGoal = rec.goal !== null;
+    const due = this.state.value;
+    const kind = dueTurn(due, hasGoal);
     // Only a direction turn carries the owner's message; one due later waits for its turn.
-    const message = kind === 'direction' ? this.nextMessage : undefined;
-    if (kind === 'direction') this.nextMessage = undefined;
-    this.nextKind = picked.next;
-    this.memory = picked.memory;
-
-    const stateForKind = kind === 'wrapup' ? 'wrapup' : rec.goal ? 'working' : 'choosing';
-    if (rec.state !== stateForKind) this.d.store.state.update(() => (rec.state = stateForKind));
+    const message = kind === 'direction' ? due.message : undefined;
+    this.state.move(turnTaken, kind, hasGoal);
 
     const tokenBefore = rec.goal?.runToken ?? null;
+    const completion = turnCompletion(this.completionNow());
     // The turn can be aborted from its first moment: a stop that comes while TASK.md is read ends it too.
     const controller = new AbortController();
     this.abortController = controller;
-    this.lastAborted = false;
     let reply;
     let before: string;
     try {
-      const task = await this.d.task.read();
+      const task = await this.deps.task.read();
       before = this.progressMark(task);
       if (controller.signal.aborted) throw abortReason(controller.signal);
-      const req = buildRequest({ ...this.requestFacts(kind, task), ...(message !== undefined ? { message } : {}) });
-      reply = await unlessAbandoned(this.d.engine.turn(req, controller.signal), controller.signal, ENGINE_STOP_GRACE_MS, (late) => {
+      const req = buildRequest({ ...this.requestFacts(kind, task, completion.ask), ...(message !== undefined ? { message } : {}) });
+      reply = await unlessAbandoned(this.deps.engine.turn(req, controller.signal), controller.signal, ENGINE_STOP_GRACE_MS, (late) => {
         this.log.warn({ kind, graceMs: ENGINE_STOP_GRACE_MS }, 'the engine did not stop its turn in time; its reply will be ignored');
         late.catch((err: unknown) => this.log.debug({ err }, 'the abandoned turn failed'));
       });
     } finally {
-      this.lastAborted = controller.signal.aborted;
       this.abortController = undefined;
     }
-    this.lastAborted = false;
     if (!active()) return this.clock.backoff().minMs;
     if (reply.usage) this.goals.recordUsage(this.rec, reply.usage);
 
-    // An engine's words enter mindlink here: no control character goes on into chat, TASK.md or the lab log.
-    const parsed = parseProtocol(cleanText(reply.text));
+    // An engine's words enter mindlink here.
+    const report = accepted(reply.report);
     // Every few seconds per avatar: debug, so an interactive console is not drowned (LOG_LEVEL=debug shows them).
-    this.log.debug({ kind, status: parsed.status, goal: parsed.goal ?? undefined, reply: parsed.body.slice(0, 200) }, 'turn');
-    this.applyDirections(parsed);
-    if (kind === 'wrapup' && parsed.body) await this.d.task.appendLab(parsed.body, this.clock.now());
+    this.log.debug({ kind, status: report.status, goal: report.goal ?? undefined, reply: report.text.slice(0, 200) }, 'turn');
+    this.applyDirections(report);
+    if (kind === 'wrapup' && report.text) await this.deps.task.appendLab(report.text, this.clock.now());
     // From the stale check to the store update nothing awaits: an owner goal cannot slip in between.
     const current = this.rec;
     const stale = (current.goal?.runToken ?? null) !== tokenBefore;
-    const completion = (goal: { text: string; baseline: Record<string, number> | null }): CompletionCheck => {
-      const snap = this.d.game.snapshot();
-      return snap ? this.d.checkGoal(goal.text, goal.baseline, snap) : { checkable: false };
-    };
-    const facts = { kind, goal: current.goal, stale, reply: parsed, completion, next: this.nextKind, parked: current.parked };
+    // Not stale: the goal is the one the engine was asked about and the turn's check is for.
+    const facts = { kind, goal: current.goal, stale, reply: report, completion: completion.judge, next: this.state.value.next, parked: current.parked };
     const decision = decideTurn(facts, this.memory);
     this.memory = decision.memory;
-    this.nextKind = decision.next;
     if (decision.refused) this.log.info({ goal: current.goal?.text, says: decision.refused }, 'done claim refused by the check');
-    this.goals.apply(current, decision.change, decision.state, this.d.game.snapshot());
-    for (const p of decision.posts) this.d.post(p.kind, p.text, p.ping);
-    if (decision.change.kind !== 'keep') void this.d.syncTask();
+    this.goals.apply(current, decision.change, this.deps.game.snapshot());
+    this.state.move(turnDecided, decision);
+    for (const p of decision.posts) this.deps.post(p.kind, p.text, p.ping);
+    if (decision.change.kind !== 'keep') void this.deps.syncTask();
     this.ended(kind, {
       kind,
-      status: parsed.status,
+      status: report.status,
       actions: reply.actions ?? [],
-      says: (parsed.body.split('\n').find((l) => l.trim()) ?? '').trim(),
+      says: (report.text.split('\n').find((l) => l.trim()) ?? '').trim(),
     });
 
-    const worldChanged = before !== this.progressMark(await this.d.task.read());
+    const worldChanged = before !== this.progressMark(await this.deps.task.read());
     const goalChanged = (this.rec.goal?.runToken ?? null) !== tokenBefore;
-    const paced = paceTurn({ kind, next: this.nextKind, worldChanged, goalChanged, pacing: this.clock.backoff(), jitter: this.clock.jitter() }, this.memory);
+    const paced = paceTurn({ kind, next: this.state.value.next, worldChanged, goalChanged, pacing: this.clock.backoff(), jitter: this.clock.jitter() }, this.memory);
     this.memory = paced.memory;
     this.reportStall();
     return paced.delayMs;
@@ -203,45 +211,54 @@ export class Turns {
   /** Many turns in a row changed nothing: the next prompt is the blocked one, and the owner hears it once per goal. */
   private reportStall(): void {
     const goal = this.rec.goal;
-    const stall = decideStall({ next: this.nextKind, goal, unchangedStreak: this.memory.unchangedStreak, reported: this.stallReported });
-    this.nextKind = stall.next;
+    const stall = decideStall({ next: this.state.value.next, goal, unchangedStreak: this.memory.unchangedStreak, reported: this.stallReported });
+    if (stall.next === 'blocked' && this.state.value.next !== 'blocked') this.state.move(stalled);
     if (!stall.post || !goal) return;
     this.stallReported = goal.runToken;
     this.log.info({ goal: goal.text, turns: this.memory.unchangedStreak }, 'no progress: the next prompt is the blocked one');
-    this.d.post('info', stall.post);
+    this.deps.post('info', stall.post);
   }
 
-  private requestFacts(kind: TurnKind, task: string): Parameters<typeof buildRequest>[0] {
+  private requestFacts(kind: TurnKind, task: string, completion: () => CompletionCheck): Parameters<typeof buildRequest>[0] {
     return {
       kind,
       avatar: this.rec,
       task,
-      history: this.d.store.record.data.goals,
+      history: this.deps.store.record.data.goals,
       unchangedStreak: this.memory.unchangedStreak,
       checkFailure: this.memory.checkFailure,
+      completion,
     };
   }
 
-  /** `DIRECTION: done n` retires #n, posts one line, and updates TASK.md. */
-  private applyDirections(p: Protocol): void {
-    if (p.directionsDone.length === 0) return;
-    for (const post of this.goals.retireDirections(this.rec, p.directionsDone)) this.d.post(post.kind, post.text);
-    void this.d.syncTask();
+  /** The completion check of the goal now (its text and baseline as they are): asked against the game each time it is called. */
+  private completionNow(): () => CompletionCheck {
+    const goal = this.rec.goal;
+    return () => {
+      const snap = this.deps.game.snapshot();
+      return goal && snap ? this.deps.checkGoal(goal.text, goal.baseline, snap) : { checkable: false };
+    };
+  }
+
+  /** A report's retired directions (`DIRECTION: done n`): each posts one line, and TASK.md is updated. */
+  private applyDirections(r: TurnReport): void {
+    if (r.directionsDone.length === 0) return;
+    for (const post of this.goals.retireDirections(this.rec, r.directionsDone)) this.deps.post(post.kind, post.text);
+    void this.deps.syncTask();
   }
 
   /** A day-old or oversized engine conversation is rotated between turns; the next prompt says it is fresh. */
   private rotateSessionIfDue(): void {
-    const s = this.d.engine.session();
+    const s = this.deps.engine.session();
     const now = this.clock.now().getTime();
-    if (!sessionDue(s, now, this.d.session ?? { maxAgeMs: DAY_MS, maxSize: 400_000 })) return;
-    this.d.engine.resetSession();
+    if (!sessionDue(s, now, this.deps.session ?? { maxAgeMs: DAY_MS, maxSize: 400_000 })) return;
+    this.deps.engine.resetSession();
     this.log.info({ ageMs: now - s.startedAt, size: s.size }, 'fresh engine session');
-    // A pending owner direction comes first; its turn is fresh all the same.
-    if (this.nextKind !== 'direction') this.nextKind = 'fresh';
+    this.state.move(sessionRotated);
   }
 
   /** What a turn can change, to tell a turn that changed nothing: world (position, inventory/XP) and the own notes. */
   private progressMark(task: string): string {
-    return `${worldFingerprint(this.d.game.snapshot())}|${createHash('sha1').update(ownPart(task)).digest('hex')}`;
+    return `${worldFingerprint(this.deps.game.snapshot())}|${createHash('sha1').update(ownPart(task)).digest('hex')}`;
   }
 }

@@ -2,7 +2,9 @@
  * The engine tests' game: the one game double of `test/fakes/fake-game.ts` as the avatar `demo`, on the
  * embedded world unless told otherwise, and the capabilities of the servers an engine meets.
  */
-import type { GameCapabilities } from '../../src/game/game.ts';
+import type { CompletionCheck, GoalView } from '../../src/engines/engine.ts';
+import type { AvatarGame, GameCapabilities } from '../../src/game/game.ts';
+import { checkGoal } from '../../src/goals/check.ts';
 import { EMBEDDED_CAPABILITIES } from '../../src/game/mineflayer-game.ts';
 import { FakeGame, type FakeGameOptions } from '../fakes/fake-game.ts';
 
@@ -21,4 +23,12 @@ export { snapshotOf as makeSnapshot } from '../fakes/fake-game.ts';
  */
 export function demoGame(opts: FakeGameOptions = {}): FakeGame {
   return new FakeGame('demo', { capabilities: EMBEDDED_CAPABILITIES, ...opts });
+}
+
+/** The completion check the goal loop hands an engine with each request: `goal` against `game`'s snapshot when asked. */
+export function completionOn(game: AvatarGame, goal: GoalView | null): () => CompletionCheck {
+  return () => {
+    const snap = game.snapshot();
+    return goal && snap ? checkGoal(goal.text, goal.baseline, snap) : { checkable: false };
+  };
 }

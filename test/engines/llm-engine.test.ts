@@ -61,7 +61,7 @@ function request(kind: TurnRequest['kind'], goal: string | null, extra: Partial<
     nudges: [],
     ...extra,
   };
-  return { ...base, prompt: renderPrompt(base) };
+  return { ...base, prompt: renderPrompt(base), completion: () => ({ checkable: false }) };
 }
 
 const signal = (): AbortSignal => new AbortController().signal;
@@ -106,7 +106,7 @@ describe('llm engine against the fake endpoint', () => {
       { content: 'I have 2 oak logs now.\nSTATUS: done', usage: { prompt: 1200, completion: 15 } },
     );
     const reply = await engine().turn(request('continue', 'collect 2 oak logs'), signal());
-    expect(reply.text).toBe('I have 2 oak logs now.\nSTATUS: done');
+    expect(reply.report).toMatchObject({ status: 'done', text: 'I have 2 oak logs now.' });
     expect(reply.usage).toEqual({ promptTokens: 2200, completionTokens: 35, requests: 2 });
     // The skill runs of the turn, for the thought stream.
     expect(reply.actions).toEqual([{ skill: 'collect', ok: true, code: 'done' }]);
@@ -126,7 +126,7 @@ describe('llm engine against the fake endpoint', () => {
       { content: 'Three dirt collected, as asked.\nSTATUS: done', usage: { prompt: 950, completion: 12 } },
     );
     const reply = await engine({ stream: true }).turn(request('continue', 'collect 3 dirt'), signal());
-    expect(reply.text).toBe('Three dirt collected, as asked.\nSTATUS: done');
+    expect(reply.report).toMatchObject({ status: 'done', text: 'Three dirt collected, as asked.' });
     expect(reply.usage).toEqual({ promptTokens: 1850, completionTokens: 42, requests: 2 });
     expect(game.snap.inventory.dirt).toBe(3);
     expect(llm.requests[0]?.body.stream).toBe(true);
@@ -161,7 +161,7 @@ describe('llm engine against the fake endpoint', () => {
       { content: 'Something went wrong with my tools, trying again next turn.' },
     );
     const reply = await engine().turn(request('continue', 'collect 1 oak log'), signal());
-    expect(reply.text).toBe('Something went wrong with my tools, trying again next turn.');
+    expect(reply.report.text).toBe('Something went wrong with my tools, trying again next turn.');
     const results = (llm.requests[1]?.body.messages ?? []).filter((m) => m.role === 'tool').map((m) => m.content ?? '');
     expect(results[0]).toMatch(/^error: the arguments are not valid JSON/);
     expect(results[1]).toMatch(/^error: there is no tool called "teleport" here; use one of: collect, look, rewrite_task, lab_log/);
@@ -176,7 +176,7 @@ describe('llm engine against the fake endpoint', () => {
         ? { content: 'Out of steps.\nSTATUS: working' }
         : { toolCalls: [{ name: 'collect', arguments: { item: 'dirt' } }] };
     const reply = await engine({}, { maxSteps: 3 }).turn(request('continue', 'collect 100 dirt'), signal());
-    expect(reply.text).toBe('Out of steps.\nSTATUS: working');
+    expect(reply.report).toMatchObject({ status: 'working', text: 'Out of steps.' });
     expect(runs).toHaveLength(3);
     expect(llm.requests).toHaveLength(4);
     expect(llm.requests[3]?.body.tool_choice).toBe('none');
@@ -200,14 +200,15 @@ describe('llm engine against the fake endpoint', () => {
   it('GIVEN a 429 rate limit with Retry-After, then an answer THEN the request is retried and the turn completes', async () => {
     llm.queued.push({ error: { status: 429, code: 'rate_limit_exceeded', type: 'requests', message: 'Rate limit reached', retryAfter: '0' } }, { content: 'Fine.\nSTATUS: working' });
     const reply = await engine().turn(request('continue', 'collect 1 dirt'), signal());
-    expect(reply.text).toBe('Fine.\nSTATUS: working');
+    expect(reply.report).toMatchObject({ status: 'working', text: 'Fine.' });
     expect(llm.requests).toHaveLength(2);
   });
 
   it('GIVEN 5xx on every try THEN the engine retries a bounded number of times and ends the turn as working, without throwing', async () => {
     llm.script = () => ({ error: { status: 503, message: 'upstream overloaded' } });
     const reply = await engine().turn(request('continue', 'collect 1 dirt'), signal());
-    expect(reply.text).toMatch(/did not answer after 3 tries \(503: upstream overloaded\)\)\nSTATUS: working$/);
+    expect(reply.report.status).toBe('working');
+    expect(reply.report.text).toMatch(/did not answer after 3 tries \(503: upstream overloaded\)\)$/);
     expect(llm.requests).toHaveLength(3);
   });
 
@@ -215,7 +216,8 @@ describe('llm engine against the fake endpoint', () => {
     llm.script = () => ({ hang: true });
     const e = engine({ timeoutMs: 1000, maxRetries: 1 });
     const reply = await e.turn(request('continue', 'collect 1 dirt'), signal());
-    expect(reply.text).toMatch(/\(timeout\)\)\nSTATUS: working$/);
+    expect(reply.report.status).toBe('working');
+    expect(reply.report.text).toMatch(/\(timeout\)\)$/);
     expect(llm.requests).toHaveLength(2);
     expect(e.session().size).toBeLessThan(200);
   });
@@ -227,7 +229,7 @@ describe('llm engine against the fake endpoint', () => {
     const turn = e.turn(request('continue', 'collect 1 dirt'), controller.signal);
     await llm.nthRequest(1);
     controller.abort(new Error('new owner goal'));
-    await expect(turn).rejects.toThrow();
+    await expect(turn).rejects.toBeInstanceOf(TurnInterruptedError);
     llm.script = (req) => ({ content: `I see ${req.body.messages.length} messages.` });
     await e.turn(request('continue', 'collect 1 dirt'), signal());
     expect(llm.requests[1]?.body.messages.map((m) => m.role)).toEqual(['system', 'user']);
@@ -242,6 +244,16 @@ describe('llm engine against the fake endpoint', () => {
     const err = await turn.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TurnInterruptedError);
     expect((err as TurnInterruptedError).usage).toEqual({ promptTokens: 700, completionTokens: 9, requests: 1 });
+  });
+
+  it('GIVEN a signal aborted before the turn THEN it rejects at once with TurnInterruptedError, costing nothing (the engine contract: no reply to an aborted turn)', async () => {
+    llm.script = () => ({ content: 'Too late.\nSTATUS: working' });
+    const controller = new AbortController();
+    controller.abort(new Error('owner stop'));
+    const err = await engine().turn(request('continue', 'collect 1 dirt'), controller.signal).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TurnInterruptedError);
+    expect((err as TurnInterruptedError).usage).toEqual({ promptTokens: 0, completionTokens: 0, requests: 0 });
+    expect(runs).toEqual([]);
   });
 
   it('GIVEN no API key THEN no Authorization header is sent; GIVEN a key THEN it is sent as a bearer token', async () => {
@@ -353,7 +365,7 @@ describe('llm engine against the fake endpoint', () => {
     llm.queued.push({ toolCalls: [{ name: 'look', arguments: {} }] }, { content: 'I am at 0 64 0.' }, { content: 'Carrying on.\nSTATUS: working' });
     const e = engine();
     const reply = await e.turn(request('question', 'collect 1 dirt', { message: 'where are you?' }), signal());
-    expect(reply.text).toBe('I am at 0 64 0.');
+    expect(reply.report.text).toBe('I am at 0 64 0.');
     expect(llm.requests[0]?.body.tools?.map((t) => t.function.name)).toEqual(['look']);
     expect(lastMessage(llm.requests[1] as RecordedRequest)?.content).toMatch(/^pos 0 64 0 · health 20 · food 20/);
     await e.turn(request('continue', 'collect 1 dirt'), signal());
@@ -363,7 +375,7 @@ describe('llm engine against the fake endpoint', () => {
   it('GIVEN a question while the provider keeps failing THEN the answer says so and nothing throws', async () => {
     llm.script = () => ({ error: { status: 500, message: 'boom' } });
     const reply = await engine().turn(request('question', 'collect 1 dirt', { message: 'where are you?' }), signal());
-    expect(reply.text).toBe('The model provider is not answering right now; ask me again in a moment.');
+    expect(reply.report.text).toBe('The model provider is not answering right now; ask me again in a moment.');
     expect(llm.requests).toHaveLength(3);
   });
 

@@ -16,6 +16,7 @@ import { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { checkGoal } from '../../src/goals/check.ts';
 import { createSkillRegistry } from '../../skills/index.ts';
+import { completionOn } from './avatar-game-stub.ts';
 
 const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }, pino.destination(2));
 
@@ -43,15 +44,15 @@ describe('scripted engine in the embedded world', () => {
     const engine = createScriptedEngine({ avatar: 'scripty', game, log, skills: createSkillRegistry(game) });
     const baseline = { ...(game.snapshot()?.inventory ?? {}) };
     const goal = { text: 'collect 3 oak logs', setBy: 'owner' as const, baseline };
-    const req: TurnRequest = { kind: 'continue', avatar: 'scripty', goal, directionSummary: '', directions: [], task: '', nudges: [], prompt: 'continue' };
+    const req: TurnRequest = { kind: 'continue', avatar: 'scripty', goal, directionSummary: '', directions: [], task: '', nudges: [], prompt: 'continue', completion: completionOn(game, goal) };
     let status = 'working';
     const replies: string[] = [];
     for (let turn = 0; turn < 4 && status === 'working'; turn += 1) {
       // Like the goal loop, prompt only while the game is connected.
       if (game.state !== 'connected') await new Promise<void>((resolve) => game.once('connected', () => resolve()));
       const reply = await engine.turn(req, new AbortController().signal);
-      replies.push(reply.text);
-      status = /^STATUS: (\w+)$/m.exec(reply.text)?.[1] ?? 'working';
+      replies.push(reply.report.text);
+      status = reply.report.status;
     }
     expect(status, replies.join('\n---\n')).toBe('done');
     const snap = game.snapshot();
@@ -68,15 +69,15 @@ describe('scripted engine in the embedded world', () => {
       expect(crafty.snapshot()?.inventory).toEqual({});
       const engine = createScriptedEngine({ avatar: 'crafty', game: crafty, log, skills: createSkillRegistry(crafty) });
       const goal = { text: 'craft a wooden pickaxe', setBy: 'owner' as const, baseline: {} };
-      const req: TurnRequest = { kind: 'continue', avatar: 'crafty', goal, directionSummary: '', directions: [], task: '', nudges: [], prompt: 'continue' };
+      const req: TurnRequest = { kind: 'continue', avatar: 'crafty', goal, directionSummary: '', directions: [], task: '', nudges: [], prompt: 'continue', completion: completionOn(crafty, goal) };
       let status = 'working';
       const replies: string[] = [];
       // logs, planks, sticks, table, pickaxe: five steps, with room for a retry or two.
       for (let turn = 0; turn < 10 && status === 'working'; turn += 1) {
         if (crafty.state !== 'connected') await new Promise<void>((resolve) => crafty.once('connected', () => resolve()));
         const reply = await engine.turn(req, new AbortController().signal);
-        replies.push(reply.text);
-        status = /^STATUS: (\w+)$/m.exec(reply.text)?.[1] ?? 'working';
+        replies.push(reply.report.text);
+        status = reply.report.status;
       }
       expect(status, replies.join('\n---\n')).toBe('done');
       expect(crafty.snapshot()?.inventory.wooden_pickaxe).toBe(1);

@@ -2,17 +2,18 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import pino from 'pino';
 import { z } from 'zod';
-import type { GoalView, TurnKind, TurnRequest } from '../../src/engines/engine.ts';
+import { TurnInterruptedError, type GoalView, type TurnKind, type TurnReply, type TurnRequest } from '../../src/engines/engine.ts';
 import { createScriptedEngine } from '../../src/engines/scripted.ts';
 import type { Engine } from '../../src/engines/engine.ts';
 import { createSkillRegistry, skills, type Skill, type SkillResult } from '../../skills/index.ts';
 import type { FakeGame } from '../fakes/fake-game.ts';
-import { BARE, demoGame, makeSnapshot, VANILLA } from './avatar-game-stub.ts';
+import { BARE, completionOn, demoGame, makeSnapshot, VANILLA } from './avatar-game-stub.ts';
 
 const log = pino({ level: 'silent' });
 
+/** A request; its completion check is filled in by {@link scripted}'s engine, on that engine's game. */
 function request(kind: TurnKind, over: Partial<TurnRequest> = {}): TurnRequest {
-  return { kind, avatar: 'demo', goal: null, directionSummary: '', directions: [], task: '', nudges: [], prompt: `prompt for ${kind}`, ...over };
+  return { kind, avatar: 'demo', goal: null, directionSummary: '', directions: [], task: '', nudges: [], prompt: `prompt for ${kind}`, completion: () => ({ checkable: false }), ...over };
 }
 
 function goal(text: string, baseline: Record<string, number> | null = null, setBy: GoalView['setBy'] = 'owner'): GoalView {
@@ -21,16 +22,20 @@ function goal(text: string, baseline: Record<string, number> | null = null, setB
 
 const live = (): AbortSignal => new AbortController().signal;
 
-/** The scripted engine of `demo` on `game`, with the given skills (the production list by default). */
+/**
+ * The scripted engine of `demo` on `game`, with the given skills (the production list by default); every
+ * request carries the loop's completion check of its goal on `game`, as the goal loop's do.
+ */
 function scripted(game: FakeGame, list: readonly Skill[] = skills): Engine {
-  return createScriptedEngine({ avatar: 'demo', game, log, skills: createSkillRegistry(game, list) });
+  const engine = createScriptedEngine({ avatar: 'demo', game, log, skills: createSkillRegistry(game, list) });
+  return { ...engine, turn: (req, signal) => engine.turn({ ...req, completion: completionOn(game, req.goal) }, signal) };
 }
 
-function statusOf(text: string): string | undefined {
-  return /^STATUS: (\w+)$/m.exec(text)?.[1];
+function statusOf(reply: TurnReply): string {
+  return reply.report.status;
 }
-function goalOf(text: string): string | undefined {
-  return /^GOAL: (.+)$/m.exec(text)?.[1];
+function goalOf(reply: TurnReply): string | undefined {
+  return reply.report.goal ?? undefined;
 }
 
 describe('scripted engine, turns that need no game', () => {
@@ -39,85 +44,85 @@ describe('scripted engine, turns that need no game', () => {
     const engine = scripted(game);
     const reply = await engine.turn(request('choose'), live());
     expect(engine.name).toBe('scripted');
-    expect(goalOf(reply.text)).toBe('collect 16 oak logs');
-    expect(statusOf(reply.text)).toBe('working');
-    expect(reply.text.trim().split('\n').at(-1)).toMatch(/^(STATUS|GOAL): /);
+    expect(goalOf(reply)).toBe('collect 16 oak logs');
+    expect(statusOf(reply)).toBe('working');
+    expect(reply.report.text).not.toMatch(/^(STATUS|GOAL):/m);
   });
 
   it('GIVEN a choose turn with an open owner direction in the goal language THEN that direction becomes the goal', async () => {
     const engine = scripted(demoGame({ snap: makeSnapshot() }));
     const reply = await engine.turn(request('choose', { directions: [{ n: 3, text: 'collect 10 sand', at: '2025-01-01' }] }), live());
-    expect(goalOf(reply.text)).toBe('collect 10 sand');
-    expect(reply.text).toMatch(/direction #3/);
+    expect(goalOf(reply)).toBe('collect 10 sand');
+    expect(reply.report.text).toMatch(/direction #3/);
   });
 
   it('GIVEN a choose turn whose direction goal was just finished THEN it does not pick it again', async () => {
     const engine = scripted(demoGame({ snap: makeSnapshot() }));
     const req = request('choose', { directions: [{ n: 3, text: 'collect 10 sand', at: '' }], recentGoals: ['collect 10 sand'] });
-    expect(goalOf((await engine.turn(req, live())).text)).not.toBe('collect 10 sand');
+    expect(goalOf(await engine.turn(req, live()))).not.toBe('collect 10 sand');
   });
 
   it('GIVEN a choose turn with no game connection THEN it still chooses a sensible goal', async () => {
     const engine = scripted(demoGame());
     const reply = await engine.turn(request('choose'), live());
-    expect(goalOf(reply.text)).toBe('collect 16 logs');
+    expect(goalOf(reply)).toBe('collect 16 logs');
   });
 
   it('GIVEN a question THEN it answers from the snapshot and stays working without a GOAL line', async () => {
     const game = demoGame({ snap: makeSnapshot({ position: { x: 10, y: 64, z: -20 } }) });
     const engine = scripted(game);
     const reply = await engine.turn(request('question', { message: 'where are you?', goal: goal('explore') }), live());
-    expect(reply.text).toBe("I'm at 10 64 -20 in the overworld.\nSTATUS: working");
+    expect(reply.report).toMatchObject({ status: 'working', goal: null, text: "I'm at 10 64 -20 in the overworld." });
   });
 
   it('GIVEN a question while not in the game THEN it says so', async () => {
     const engine = scripted(demoGame());
     const reply = await engine.turn(request('question', { message: 'how many logs do you have?' }), live());
-    expect(reply.text).toMatch(/not in the game right now/);
+    expect(reply.report.text).toMatch(/not in the game right now/);
   });
 
   it('GIVEN a standing direction THEN it acknowledges it in a sentence and keeps its goal', async () => {
     const engine = scripted(demoGame());
     const reply = await engine.turn(request('direction', { message: 'stay near the village', goal: goal('explore') }), live());
-    expect(reply.text).toBe("Understood: I'll stay near the village.\nSTATUS: working");
+    expect(reply.report).toMatchObject({ status: 'working', goal: null, text: "Understood: I'll stay near the village." });
     const dont = await engine.turn(request('direction', { message: "Don't dig straight down." }), live());
-    expect(dont.text).toMatch(/^Understood: I won't dig straight down\./);
+    expect(dont.report.text).toMatch(/^Understood: I won't dig straight down\./);
   });
 
   it('GIVEN a direction that is a goal-language command THEN it replies with a GOAL line', async () => {
     const engine = scripted(demoGame());
     const reply = await engine.turn(request('direction', { message: 'go to 0 64 0' }), live());
-    expect(goalOf(reply.text)).toBe('go to 0 64 0');
-    expect(statusOf(reply.text)).toBe('working');
+    expect(goalOf(reply)).toBe('go to 0 64 0');
+    expect(statusOf(reply)).toBe('working');
   });
 
   it('GIVEN a crafting direction on a server without crafting THEN it notes it and sets no goal', async () => {
     const engine = scripted(demoGame({ capabilities: BARE }));
     const reply = await engine.turn(request('direction', { message: 'craft a wooden pickaxe' }), live());
-    expect(goalOf(reply.text)).toBeUndefined();
-    expect(reply.text).toMatch(/no crafting/);
+    expect(goalOf(reply)).toBeUndefined();
+    expect(reply.report.text).toMatch(/no crafting/);
   });
 
   it('GIVEN a goal the language cannot read THEN continue says blocked with the reason', async () => {
     const engine = scripted(demoGame({ state: 'connected', snap: makeSnapshot() }));
     const reply = await engine.turn(request('continue', { goal: goal('build a castle') }), live());
-    expect(statusOf(reply.text)).toBe('blocked');
-    expect(reply.text).toMatch(/can't build a castle yet; I know how to collect, mine/);
+    expect(statusOf(reply)).toBe('blocked');
+    expect(reply.report.text).toMatch(/can't build a castle yet; I know how to collect, mine/);
   });
 
   it('GIVEN the loop asks for another route on an unreadable goal THEN it picks another goal', async () => {
     const engine = scripted(demoGame({ state: 'connected', snap: makeSnapshot() }));
     const reply = await engine.turn(request('blocked', { goal: goal('build a castle') }), live());
-    expect(statusOf(reply.text)).toBe('working');
-    expect(goalOf(reply.text)).toBe('collect 16 logs');
+    expect(statusOf(reply)).toBe('working');
+    expect(goalOf(reply)).toBe('collect 16 logs');
   });
 
   for (const text of ['follow demo', 'come to demo', 'Follow Demo']) {
     it(`GIVEN "${text}" to the avatar demo itself THEN continue says blocked with the reason, never done`, async () => {
       const engine = scripted(demoGame({ state: 'connected', snap: makeSnapshot() }));
       const reply = await engine.turn(request('continue', { goal: goal(text) }), live());
-      expect(statusOf(reply.text)).toBe('blocked');
-      expect(reply.text).toMatch(/I can't (follow|come to) myself \(demo is me\): name another player/);
+      expect(statusOf(reply)).toBe('blocked');
+      expect(reply.report.text).toMatch(/I can't (follow|come to) myself \(demo is me\): name another player/);
     });
   }
 
@@ -132,15 +137,15 @@ describe('scripted engine, turns that need no game', () => {
   it('GIVEN a craft goal on a server without crafting THEN it is blocked because the server cannot craft', async () => {
     const engine = scripted(demoGame({ state: 'connected', snap: makeSnapshot(), capabilities: BARE }));
     const reply = await engine.turn(request('continue', { goal: goal('craft a wooden pickaxe') }), live());
-    expect(statusOf(reply.text)).toBe('blocked');
-    expect(reply.text).toMatch(/no crafting/);
+    expect(statusOf(reply)).toBe('blocked');
+    expect(reply.report.text).toMatch(/no crafting/);
   });
 
   it('GIVEN the game is not connected THEN a continue turn stays working and claims nothing', async () => {
     const engine = scripted(demoGame());
     const reply = await engine.turn(request('continue', { goal: goal('collect 3 oak logs') }), live());
-    expect(statusOf(reply.text)).toBe('working');
-    expect(reply.text).toMatch(/not in the game/);
+    expect(statusOf(reply)).toBe('working');
+    expect(reply.report.text).toMatch(/not in the game/);
   });
 
   it('GIVEN the goal is already met THEN continue says done (and retires the direction it came from)', async () => {
@@ -150,24 +155,25 @@ describe('scripted engine, turns that need no game', () => {
       request('continue', { goal: goal('collect 3 oak logs', { oak_log: 3 }), directions: [{ n: 2, text: 'collect 3 oak logs', at: '' }] }),
       live(),
     );
-    expect(statusOf(reply.text)).toBe('done');
-    expect(reply.text).toMatch(/^DIRECTION: done 2$/m);
-    expect(reply.text).toMatch(/^Done: you hold 3 more oak logs/);
+    expect(statusOf(reply)).toBe('done');
+    expect(reply.report.directionsDone).toEqual([2]);
+    expect(reply.report.text).toMatch(/^Done: you hold 3 more oak logs/);
   });
 
   it('GIVEN a continue turn with no goal THEN it chooses one: the first curriculum goal, working', async () => {
     const engine = scripted(demoGame({ snap: makeSnapshot() }));
     const reply = await engine.turn(request('continue'), live());
-    expect(goalOf(reply.text)).toBe('collect 16 logs');
-    expect(statusOf(reply.text)).toBe('working');
+    expect(goalOf(reply)).toBe('collect 16 logs');
+    expect(statusOf(reply)).toBe('working');
   });
 
-  it('GIVEN an aborted signal THEN it returns at once with working', async () => {
+  it('GIVEN an aborted signal THEN the turn rejects at once with TurnInterruptedError (the engine contract: no reply to an aborted turn)', async () => {
     const engine = scripted(demoGame({ state: 'connected', snap: makeSnapshot() }));
     const ac = new AbortController();
-    ac.abort();
-    const reply = await engine.turn(request('continue', { goal: goal('collect 3 oak logs') }), ac.signal);
-    expect(statusOf(reply.text)).toBe('working');
+    ac.abort(new Error('owner stop'));
+    const turn = engine.turn(request('continue', { goal: goal('collect 3 oak logs') }), ac.signal);
+    await expect(turn).rejects.toBeInstanceOf(TurnInterruptedError);
+    await expect(turn).rejects.toMatchObject({ message: 'turn interrupted: owner stop', usage: { promptTokens: 0, completionTokens: 0, requests: 0 } });
   });
 
   it('GIVEN a blocked goal THEN the wrap-up lesson says what blocked it', async () => {
@@ -175,9 +181,9 @@ describe('scripted engine, turns that need no game', () => {
     const g = goal('craft a wooden pickaxe');
     await engine.turn(request('continue', { goal: g }), live());
     const reply = await engine.turn(request('wrapup', { goal: g }), live());
-    expect(reply.text).toMatch(/^Lesson: "craft a wooden pickaxe" blocked after \d+ s/);
-    expect(reply.text).toMatch(/no crafting/);
-    expect(statusOf(reply.text)).toBe('working');
+    expect(reply.report.text).toMatch(/^Lesson: "craft a wooden pickaxe" blocked after \d+ s/);
+    expect(reply.report.text).toMatch(/no crafting/);
+    expect(statusOf(reply)).toBe('working');
   });
 
   it('GIVEN turns were taken THEN the session grows, and a reset empties it', async () => {
@@ -228,7 +234,7 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     const engine = scripted(game, [...list.values()]);
     const reply = await engine.turn(request('continue', { goal: goal('collect 3 oak logs', { oak_log: 1 }) }), live());
     expect(calls).toEqual([{ id: 'collect', params: { item: 'oak_log', count: 3 } }]);
-    expect(statusOf(reply.text)).toBe('done');
+    expect(statusOf(reply)).toBe('done');
   });
 
   it('GIVEN the skill claims success but the inventory falls short THEN it stays working', async () => {
@@ -238,8 +244,20 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     });
     const engine = scripted(game, [...list.values()]);
     const reply = await engine.turn(request('continue', { goal: goal('collect 3 oak logs', { oak_log: 1 }) }), live());
-    expect(statusOf(reply.text)).toBe('working');
-    expect(reply.text).toMatch(/you hold 1 of the 3 more oak logs needed/);
+    expect(statusOf(reply)).toBe('working');
+    expect(reply.report.text).toMatch(/you hold 1 of the 3 more oak logs needed/);
+  });
+
+  it('GIVEN the turn is aborted while its skill runs THEN it rejects with TurnInterruptedError instead of replying', async () => {
+    const ac = new AbortController();
+    useSkill('collect', () => {
+      ac.abort(new Error('new owner goal'));
+      return { ok: false, code: 'aborted', detail: 'stopped' };
+    });
+    const engine = scripted(game, [...list.values()]);
+    const turn = engine.turn(request('continue', { goal: goal('collect 3 oak logs', { oak_log: 1 }) }), ac.signal);
+    await expect(turn).rejects.toBeInstanceOf(TurnInterruptedError);
+    expect(calls.map((c) => c.id)).toEqual(['collect']);
   });
 
   it('GIVEN have 5 dirt with 2 held THEN it asks the skill for the 3 missing', async () => {
@@ -248,17 +266,17 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     const engine = scripted(game, [...list.values()]);
     const reply = await engine.turn(request('continue', { goal: goal('have 5 dirt') }), live());
     expect(calls[0]).toEqual({ id: 'collect', params: { item: 'dirt', count: 3 } });
-    expect(statusOf(reply.text)).toBe('working');
+    expect(statusOf(reply)).toBe('working');
   });
 
   it('GIVEN a skill that times out twice in a row THEN the goal is blocked the second time (a timeout is no reason to go on for ever)', async () => {
     useSkill('collect', () => ({ ok: false, code: 'timeout', detail: 'collect took longer than 180 s' }));
     const engine = scripted(game, [...list.values()]);
     const req = request('continue', { goal: goal('collect 5 sand') });
-    expect(statusOf((await engine.turn(req, live())).text)).toBe('working');
+    expect(statusOf(await engine.turn(req, live()))).toBe('working');
     const second = await engine.turn(req, live());
-    expect(statusOf(second.text)).toBe('blocked');
-    expect(second.text).toMatch(/collect took longer than 180 s \(timeout, 2 times in a row\)/);
+    expect(statusOf(second)).toBe('blocked');
+    expect(second.report.text).toMatch(/collect took longer than 180 s \(timeout, 2 times in a row\)/);
   });
 
   it('GIVEN a skill that says ok but the goal never moves THEN the goal is blocked after three tries', async () => {
@@ -268,8 +286,9 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     const statuses: (string | undefined)[] = [];
     let last = '';
     for (let i = 0; i < 3; i++) {
-      last = (await engine.turn(req, live())).text;
-      statuses.push(statusOf(last));
+      const reply = await engine.turn(req, live());
+      last = reply.report.text;
+      statuses.push(statusOf(reply));
     }
     expect(statuses).toEqual(['working', 'working', 'blocked']);
     expect(last).toMatch(/collected 0 sand, but the check still says you hold 0 of the 5 more sand needed .* after 3 tries/);
@@ -295,7 +314,7 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     const engine = scripted(game, [...list.values()]);
     const req = request('continue', { goal: goal('craft a wooden pickaxe', {}) });
     const statuses: (string | undefined)[] = [];
-    for (let i = 0; i < 5; i++) statuses.push(statusOf((await engine.turn(req, live())).text));
+    for (let i = 0; i < 5; i++) statuses.push(statusOf(await engine.turn(req, live())));
     expect(statuses).toEqual(['working', 'working', 'working', 'working', 'done']);
     expect(calls.map((c) => `${c.id} ${String((c.params as Record<string, unknown>)['item'])}`)).toEqual([
       'collect log',
@@ -312,11 +331,11 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     const engine = scripted(game, [...list.values()]);
     const req = request('continue', { goal: goal('collect 5 sand') });
     const first = await engine.turn(req, live());
-    expect(statusOf(first.text)).toBe('working');
+    expect(statusOf(first)).toBe('working');
     expect(calls.map((c) => c.id)).toEqual(['collect', 'explore']);
     const second = await engine.turn(req, live());
-    expect(statusOf(second.text)).toBe('blocked');
-    expect(second.text).toMatch(/no sand within 64 blocks/);
+    expect(statusOf(second)).toBe('blocked');
+    expect(second.report.text).toMatch(/no sand within 64 blocks/);
   });
 
   it('GIVEN a blocked goal THEN the blocked turn explores and retries once, then switches goal', async () => {
@@ -329,11 +348,11 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     calls.length = 0;
     const retry = await engine.turn(request('blocked', { goal: g }), live());
     expect(calls.map((c) => c.id)).toEqual(['explore', 'collect', 'explore']);
-    expect(goalOf(retry.text)).toBeUndefined();
+    expect(goalOf(retry)).toBeUndefined();
     const again = await engine.turn(request('blocked', { goal: g }), live());
-    expect(statusOf(again.text)).toBe('working');
-    expect(goalOf(again.text)).toBeDefined();
-    expect(goalOf(again.text)).not.toBe('collect 5 sand');
+    expect(statusOf(again)).toBe('working');
+    expect(goalOf(again)).toBeDefined();
+    expect(goalOf(again)).not.toBe('collect 5 sand');
   });
 
   it('GIVEN the server refuses the skill (unsupported_by_server) THEN it is blocked at once', async () => {
@@ -342,7 +361,7 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     game.snap = makeSnapshot({ inventory: { oak_planks: 2 } });
     const engine = scripted(game, [...list.values()]);
     const reply = await engine.turn(request('continue', { goal: goal('craft 4 sticks') }), live());
-    expect(statusOf(reply.text)).toBe('blocked');
+    expect(statusOf(reply)).toBe('blocked');
     expect(calls[0]).toEqual({ id: 'craft', params: { item: 'stick', count: 4 } });
   });
 
@@ -351,7 +370,7 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     const engine = scripted(game, [...list.values()]);
     const reply = await engine.turn(request('continue', { goal: goal('say "hi all"') }), live());
     expect(calls[0]).toEqual({ id: 'say', params: { text: 'hi all' } });
-    expect(statusOf(reply.text)).toBe('done');
+    expect(statusOf(reply)).toBe('done');
   });
 
   it('GIVEN a go to goal the skill reached THEN done comes from the distance check', async () => {
@@ -361,8 +380,8 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     });
     const engine = scripted(game, [...list.values()]);
     const reply = await engine.turn(request('continue', { goal: goal('go to 10 64 -20') }), live());
-    expect(statusOf(reply.text)).toBe('done');
-    expect(reply.text).toMatch(/you are at 10 64 -20/);
+    expect(statusOf(reply)).toBe('done');
+    expect(reply.report.text).toMatch(/you are at 10 64 -20/);
     // The skill runs of the turn, for the thought stream.
     expect(reply.actions).toEqual([{ skill: 'go_to', ok: true, code: 'done' }]);
   });
@@ -371,8 +390,8 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     list.delete('eat');
     const engine = scripted(game, [...list.values()]);
     const reply = await engine.turn(request('continue', { goal: goal('eat something') }), live());
-    expect(statusOf(reply.text)).toBe('blocked');
-    expect(reply.text).toMatch(/don't have a eat skill/);
+    expect(statusOf(reply)).toBe('blocked');
+    expect(reply.report.text).toMatch(/don't have a eat skill/);
   });
 
   it('GIVEN a done goal THEN the wrap-up lesson says it worked and how long it took', async () => {
@@ -384,7 +403,7 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     const g = goal('collect 3 oak logs', { oak_log: 1 });
     await engine.turn(request('continue', { goal: g }), live());
     const lesson = await engine.turn(request('wrapup', { goal: g }), live());
-    expect(lesson.text).toMatch(/^Lesson: "collect 3 oak logs" done in \d+ s with 1 collect run; that works here\./);
+    expect(lesson.report.text).toMatch(/^Lesson: "collect 3 oak logs" done in \d+ s with 1 collect run; that works here\./);
   });
 });
 
@@ -394,13 +413,13 @@ describe('scripted engine, choosing after a block', () => {
     const engine = scripted(game);
     const directions = [{ n: 1, text: 'follow me around', at: '' }, { n: 2, text: 'go to 5 64 5', at: '' }];
     const first = await engine.turn(request('choose', { directions }), live());
-    expect(goalOf(first.text)).toBe('go to 5 64 5');
+    expect(goalOf(first)).toBe('go to 5 64 5');
     const blockedTurn = request('blocked', { goal: goal('go to 5 64 5', null, 'self'), directions });
     await engine.turn(blockedTurn, live()); // first: another route (explore, retry)
     const blockedReply = await engine.turn(blockedTurn, live()); // then: another goal
-    expect(goalOf(blockedReply.text)).toBeDefined();
-    expect(goalOf(blockedReply.text)).not.toBe('go to 5 64 5');
+    expect(goalOf(blockedReply)).toBeDefined();
+    expect(goalOf(blockedReply)).not.toBe('go to 5 64 5');
     const again = await engine.turn(request('choose', { directions }), live());
-    expect(goalOf(again.text)).not.toBe('go to 5 64 5');
+    expect(goalOf(again)).not.toBe('go to 5 64 5');
   });
 });

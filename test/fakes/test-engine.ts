@@ -1,9 +1,15 @@
 /**
  * A deterministic engine for tests: replies come from a script (a function of
- * the request), every request is recorded, and each turn can be awaited.
+ * the request) written in the reporting protocol, as a model writes them and
+ * read as the llm engine reads them; every request is recorded, and each turn
+ * can be awaited. Like an engine that does not stop in time, it ignores its
+ * abort signal (the loop stops waiting for it), unless built with
+ * `stopsOnAbort`: then it keeps the engine contract and rejects with
+ * TurnInterruptedError as soon as its signal aborts.
  */
 import { EventEmitter } from 'node:events';
-import type { Engine, SessionInfo, TurnReply, TurnRequest } from '../../src/engines/engine.ts';
+import { TurnInterruptedError, type Engine, type SessionInfo, type TurnReply, type TurnRequest } from '../../src/engines/engine.ts';
+import { readReport } from '../../src/engines/llm/protocol.ts';
 
 export type Script = (req: TurnRequest, n: number) => string | Error | Promise<string | Error>;
 
@@ -13,16 +19,20 @@ export class TestEngine extends EventEmitter<{ turned: [TurnRequest] }> implemen
   resets = 0;
   sessionInfo: SessionInfo = { startedAt: Date.now(), size: 0 };
 
-  constructor(public script: Script) {
+  constructor(
+    public script: Script,
+    private readonly opts: { stopsOnAbort?: boolean } = {},
+  ) {
     super();
   }
 
-  async turn(req: TurnRequest, _signal: AbortSignal): Promise<TurnReply> {
+  async turn(req: TurnRequest, signal: AbortSignal): Promise<TurnReply> {
     this.requests.push(req);
     this.emit('turned', req);
-    const out = await this.script(req, this.requests.length);
+    const work = Promise.resolve(this.script(req, this.requests.length));
+    const out = this.opts.stopsOnAbort ? await Promise.race([work, interruption(signal)]) : await work;
     if (out instanceof Error) throw out;
-    return { text: out };
+    return { report: readReport(out) };
   }
 
   session(): SessionInfo {
@@ -49,4 +59,13 @@ export class TestEngine extends EventEmitter<{ turned: [TurnRequest] }> implemen
       this.on('turned', on);
     });
   }
+}
+
+/** Rejects with TurnInterruptedError once `signal` aborts (never resolves). */
+function interruption(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    const stop = (): void => reject(new TurnInterruptedError({ promptTokens: 0, completionTokens: 0, requests: 0 }, signal.reason));
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+  });
 }

@@ -9,14 +9,14 @@ import {
   decideTurn,
   freshMemory,
   paceTurn,
-  pickTurn,
   sessionDue,
   type CompletionCheck,
   type GoalFacts,
   type LoopMemory,
   type TurnFacts,
 } from '../../src/loop/decide.ts';
-import { parseProtocol } from '../../src/loop/protocol.ts';
+import { readReport } from '../../src/engines/llm/protocol.ts';
+import { dueTurn, loaded, started, turnDecided, turnTaken, type LoopState } from '../../src/loop/loop-state.ts';
 
 const pacing = { minMs: 3000, maxMs: 60_000 };
 const ownerGoal: GoalFacts = { text: 'collect 3 oak logs', setBy: 'owner', setById: 'p-alice', baseline: { oak_log: 0 } };
@@ -24,24 +24,21 @@ const selfGoal: GoalFacts = { text: 'explore', setBy: 'self', setById: null, bas
 const uncheckable = (): CompletionCheck => ({ checkable: false });
 
 function facts(reply: string, over: Partial<TurnFacts> = {}): TurnFacts {
-  return { kind: 'continue', goal: ownerGoal, stale: false, reply: parseProtocol(reply), completion: uncheckable, next: undefined, parked: [], ...over };
+  return { kind: 'continue', goal: ownerGoal, stale: false, reply: readReport(reply), completion: uncheckable, next: undefined, parked: [], ...over };
 }
 
 function memory(over: Partial<LoopMemory> = {}): LoopMemory {
   return { ...freshMemory(), ...over };
 }
 
+/** The loop's state once a decision is applied and the turn it makes due is taken (`loop-state.ts`). */
+function nextTurn(d: ReturnType<typeof decideTurn>, hasGoal: boolean): { kind: string; state: LoopState } {
+  const s = turnDecided(started(loaded({ playing: true, state: 'working' }), true), d);
+  const kind = dueTurn(s, hasGoal);
+  return { kind, state: turnTaken(s, kind, hasGoal) };
+}
+
 describe('goal loop decisions: states', () => {
-  it('GIVEN stopped → started without a goal THEN the first turn is choose (stopped → choosing)', () => {
-    expect(pickTurn(undefined, false, memory()).kind).toBe('choose');
-    expect(pickTurn('continue', false, memory()).kind).toBe('choose');
-  });
-
-  it('GIVEN a saved goal on start THEN the first turn resumes it (resume)', () => {
-    expect(pickTurn('resume', true, memory()).kind).toBe('resume');
-    expect(pickTurn(undefined, true, memory()).kind).toBe('continue');
-  });
-
   it('GIVEN choosing and a reply with GOAL THEN the goal is set as a self goal and the state is working (choosing → working)', () => {
     const d = decideTurn(facts('I will explore.\nGOAL: explore\nSTATUS: working', { kind: 'choose', goal: null }), memory());
     expect(d.change).toMatchObject({ kind: 'switch', text: 'explore', setBy: 'self', setById: null, fromParked: false });
@@ -117,9 +114,10 @@ describe('goal loop decisions: the reporting protocol', () => {
   it('GIVEN a first STATUS blocked THEN one wrap-up comes first, then the blocked prompt ("take another route, or pick another goal")', () => {
     const d = decideTurn(facts('No trees here.\nSTATUS: blocked'), memory());
     expect(d.next).toBe('wrapup');
-    expect(d.memory).toMatchObject({ blockedStreak: 1, blockedReason: 'No trees here.', afterWrapup: 'blocked' });
-    const wrap = pickTurn(d.next, true, d.memory);
-    expect(wrap).toMatchObject({ kind: 'wrapup', next: 'blocked', memory: { afterWrapup: undefined } });
+    expect(d.memory).toMatchObject({ blockedStreak: 1, blockedReason: 'No trees here.' });
+    expect(d.followedBy).toBe('blocked');
+    const wrap = nextTurn(d, true);
+    expect(wrap).toMatchObject({ kind: 'wrapup', state: { next: 'blocked', afterWrapup: undefined } });
   });
 
   it('GIVEN STATUS blocked again THEN the loop goes on with the blocked prompt: blocked never stops the loop', () => {
@@ -170,14 +168,15 @@ describe('goal loop decisions: the reporting protocol', () => {
   it('GIVEN an owner direction arrived while a turn ended in done THEN it comes right after the wrap-up, not lost to it', () => {
     const d = decideTurn(facts('STATUS: done', { next: 'direction' }), memory());
     expect(d.next).toBe('wrapup');
-    const wrap = pickTurn(d.next, false, d.memory);
-    expect(wrap).toMatchObject({ kind: 'wrapup', next: 'direction' });
+    const wrap = nextTurn(d, false);
+    expect(wrap).toMatchObject({ kind: 'wrapup', state: { next: 'direction' } });
   });
 
   it('GIVEN an owner direction arrived while a first blocked came THEN the wrap-up is followed by the direction (it carries the goal and the blocked reason is kept)', () => {
     const d = decideTurn(facts('No trees here.\nSTATUS: blocked', { next: 'direction' }), memory());
     expect(d.next).toBe('wrapup');
-    expect(d.memory).toMatchObject({ afterWrapup: 'direction', blockedStreak: 1 });
+    expect(d.memory).toMatchObject({ blockedStreak: 1 });
+    expect(d.followedBy).toBe('direction');
   });
 
   it('GIVEN an owner direction arrived while choosing found no goal THEN the direction comes next, not another choose', () => {

@@ -7,7 +7,7 @@ import { ProviderRefusedError } from '../../src/errors.ts';
 import { checkGoal } from '../../src/goals/check.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { addDirection } from '../../src/task/directions.ts';
-import { GoalLoop, type DonePing, type LoopPostKind } from '../../src/loop/goal-loop.ts';
+import { GoalLoop, type DonePing, type GoalChecker, type LoopPostKind } from '../../src/loop/goal-loop.ts';
 import { TaskFile } from '../../src/task/task-file.ts';
 import { newAvatarRecord, Store, type Avatar } from '../../src/store/store.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
@@ -35,7 +35,7 @@ function avatarRecord(): Avatar {
 const dirs: string[] = [];
 let current: Harness | undefined;
 
-async function harness(script: Script, setup?: (a: Avatar) => void): Promise<Harness> {
+async function harness(script: Script, setup?: (a: Avatar) => void, check: GoalChecker = checkGoal, engineOpts: { stopsOnAbort?: boolean } = {}): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'mindlink-loop-'));
   dirs.push(dir);
   const store = await Store.open(dir);
@@ -47,7 +47,7 @@ async function harness(script: Script, setup?: (a: Avatar) => void): Promise<Har
     s.avatars.push(a);
   });
   const game = new FakeGame('steve');
-  const engine = new TestEngine(script);
+  const engine = new TestEngine(script, engineOpts);
   const posts: Harness['posts'] = [];
   const selfStops: string[] = [];
   const loop = new GoalLoop({
@@ -57,7 +57,7 @@ async function harness(script: Script, setup?: (a: Avatar) => void): Promise<Har
     game,
     task: new TaskFile(join(dir, 'avatars', 'steve'), 'steve'),
     log: silentLogger(),
-    checkGoal,
+    checkGoal: check,
     post: (kind, text, ping) => posts.push({ kind, text, ping: ping ?? null }),
     onSelfStop: (reason) => selfStops.push(reason),
     syncTask: async () => {},
@@ -145,6 +145,41 @@ describe('goal loop', () => {
     expect(t3.req.recentGoals).toEqual(['collect 3 oak logs']);
     const record = h.store.record.data.goals;
     expect(record.map((g) => [g.text, g.outcome])).toEqual([['collect 3 oak logs', 'done']]);
+  });
+
+  it('GIVEN an engine that asked the completion check during its turn and was told met THEN its done is judged by that answer: the goal is checked once', async () => {
+    let checks = 0;
+    const counting: GoalChecker = (text, baseline, snap) => {
+      checks++;
+      return checkGoal(text, baseline, snap);
+    };
+    const h = await harness((req) => {
+      if (req.kind !== 'continue') return 'STATUS: working';
+      const check = req.completion();
+      return check.checkable && check.met ? `Done: ${check.says}.\nSTATUS: done` : 'STATUS: working';
+    }, undefined, counting);
+    const d0 = await start(h);
+    h.loop.setOwnerGoal('collect 3 oak logs', 'owner1');
+    h.game.give('oak_log', 3);
+    await turn(h, d0);
+    expect(h.posts.map((p) => p.text)).toEqual(['Done: collect 3 oak logs']);
+    expect(checks).toBe(1);
+  });
+
+  it('GIVEN an engine that claims done without asking the check THEN the loop checks it once and refuses a false claim', async () => {
+    let checks = 0;
+    const counting: GoalChecker = (text, baseline, snap) => {
+      checks++;
+      return checkGoal(text, baseline, snap);
+    };
+    const h = await harness(() => 'STATUS: done', undefined, counting);
+    const d0 = await start(h);
+    h.loop.setOwnerGoal('collect 3 oak logs', 'owner1');
+    const t1 = await turn(h, d0);
+    expect(h.posts).toEqual([]);
+    expect(checks).toBe(1);
+    const t2 = await turn(h, t1.next);
+    expect(t2.req.checkFailure).toMatch(/you hold 0 of the 3 more oak logs needed/);
   });
 
   it('GIVEN a self goal WHEN it is done THEN Done pings nobody', async () => {
@@ -492,6 +527,26 @@ describe('goal loop', () => {
     expect(h.store.record.data.goals.map((g) => [g.text, g.outcome])).toEqual([['collect 3 oak logs', 'replaced']]);
   });
 
+  it('GIVEN an engine that stops at once on abort WHEN the owner sets a goal mid-turn THEN the turn on it waits for the goal to be saved (its Done never comes before the acknowledgement)', async () => {
+    const h = await harness((_req, n) => (n === 1 ? new Promise<string>(() => {}) : 'STATUS: working'), undefined, checkGoal, { stopsOnAbort: true });
+    const d0 = await start(h);
+    h.loop.setOwnerGoal('explore', 'owner1');
+    await vi.advanceTimersByTimeAsync(d0);
+    await h.engine.nextTurn(1);
+    const interrupted = once(h.loop, 'turnScheduled');
+    h.loop.setOwnerGoal('go to 100 64 100', 'owner1');
+    // The aborted turn ends before the store's write is done: the next turn is not due at once …
+    const [afterAbort] = (await interrupted) as [number];
+    expect(afterAbort).toBe(BASE);
+    // … but as soon as the new goal is saved, it wakes the loop.
+    const [woken] = (await once(h.loop, 'turnScheduled')) as [number];
+    expect(woken).toBe(0);
+    await vi.advanceTimersByTimeAsync(0);
+    const second = await h.engine.nextTurn(2);
+    expect(second.goal?.text).toBe('go to 100 64 100');
+    expect(JSON.parse(await readFile(join(h.dir, 'state.json'), 'utf8')).avatars[0].goal.text).toBe('go to 100 64 100');
+  });
+
   it('GIVEN a turn in progress WHEN the owner gives a direction and the turn ends in done THEN the wrap-up comes, then the direction\'s own prompt', async () => {
     let release: (v: string) => void = () => {};
     const h = await harness((req, n) => (n === 1 ? new Promise<string>((r) => (release = r)) : req.kind === 'choose' ? 'GOAL: explore\nSTATUS: working' : 'STATUS: working'));
@@ -504,6 +559,8 @@ describe('goal loop', () => {
       addDirection(h.rec().directions, 'stay near the village', 'owner1', new Date());
     });
     h.loop.directionAdded('stay near the village');
+    // The direction's wake (once it is saved) lands while the turn still runs, not between the turns below.
+    await h.store.state.flush();
     const scheduled = once(h.loop, 'turnScheduled');
     release('STATUS: done');
     const [d1] = (await scheduled) as [number];

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { TurnKind, TurnRequest } from '../../src/engines/engine.ts';
 import { addDirection, emptyBook, summarizeDirections } from '../../src/task/directions.ts';
-import { parseProtocol } from '../../src/loop/protocol.ts';
+import { parseProtocol } from '../../src/engines/llm/protocol.ts';
 import { PROTOCOL_HELP } from '../../src/engines/protocol-help.ts';
 import { NUDGES, renderPrompt } from '../../src/loop/prompts.ts';
 import { CUT_NOTE, initialTask, ownPart } from '../../src/task/task-md.ts';
 
-type Req = Omit<TurnRequest, 'prompt'>;
+type Req = Omit<TurnRequest, 'prompt' | 'completion'>;
 
 function request(kind: TurnKind, over: Partial<Req> = {}): Req {
   const book = emptyBook();

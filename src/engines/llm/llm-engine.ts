@@ -5,14 +5,16 @@
  * A turn sends the stable system prompt, the kept conversation (recent turns
  * whole, older ones condensed) and the turn's prompt; the model calls tools
  * (at most `maxSteps` of them, each skill honouring the turn's abort) and
- * ends with a reply in the reporting protocol. Every request stays under the
- * message budget. Question turns only look and are not kept.
+ * ends with a reply in the reporting protocol, which becomes the turn's
+ * report (`protocol.ts`). Every request stays under the message budget.
+ * Question turns only look and are not kept.
  */
 import { join } from 'node:path';
 import { ProviderRefusedError } from '../../errors.ts';
 import { TaskFile } from '../../task/task-file.ts';
-import { TurnInterruptedError, type Engine, type EngineContext, type SessionInfo, type TurnReply, type TurnRequest } from '../engine.ts';
+import { saying, TurnInterruptedError, type Engine, type EngineContext, type SessionInfo, type TurnReply, type TurnRequest } from '../engine.ts';
 import { messageChars, type ChatMessage, type ToolSchema } from './messages.ts';
+import { readReport } from './protocol.ts';
 import { systemPrompt, turnMessage, type HeardLine } from './prompts.ts';
 import { LlmSession } from './session.ts';
 import { briefSnapshot, questionTools, runTool, toolSchemas, type ToolHost } from './tools.ts';
@@ -71,23 +73,23 @@ export class LlmEngine implements Engine {
 
   constructor(
     private readonly ctx: EngineContext,
-    private readonly o: LlmEngineOptions,
+    private readonly options: LlmEngineOptions,
   ) {
-    this.transport = new LlmTransport({ ...o.transport, log: ctx.log });
-    this.convo = LlmSession.open(o.avatarDir, ctx.log, () => this.now().getTime());
-    this.system = systemPrompt(ctx.avatar, o.maxSteps, ctx.game.capabilities);
+    this.transport = new LlmTransport({ ...options.transport, log: ctx.log });
+    this.convo = LlmSession.open(options.avatarDir, ctx.log, () => this.now().getTime());
+    this.system = systemPrompt(ctx.avatar, options.maxSteps, ctx.game.capabilities);
     this.tools = toolSchemas(ctx.skills);
     this.host = {
       skills: ctx.skills,
       game: ctx.game,
-      task: new TaskFile(o.avatarDir, ctx.avatar),
+      task: new TaskFile(options.avatarDir, ctx.avatar),
       now: () => this.now(),
     };
     ctx.game.on('whispered', this.onWhisper);
   }
 
   private now(): Date {
-    return this.o.now ? this.o.now() : new Date();
+    return this.options.now ? this.options.now() : new Date();
   }
 
   private readonly onWhisper = (from: string, text: string): void => {
@@ -125,7 +127,7 @@ export class LlmEngine implements Engine {
     let text: string;
     try {
       for (;;) {
-        const toolChoice = steps >= this.o.maxSteps ? 'none' : 'auto';
+        const toolChoice = steps >= this.options.maxSteps ? 'none' : 'auto';
         const messages = this.fit(turn);
         this.measure(req.kind, messages, this.tools, steps === 0 && usage.requests === 0 ? newText.length : 0);
         const c = await this.transport.complete({ messages, tools: this.tools, toolChoice }, signal);
@@ -142,8 +144,8 @@ export class LlmEngine implements Engine {
         });
         for (const [i, call] of c.toolCalls.entries()) {
           const id = ids[i] ?? `call_${i}`;
-          if (steps >= this.o.maxSteps) {
-            turn.push({ role: 'tool', tool_call_id: id, content: `error: not run, the turn's ${this.o.maxSteps} tool steps are used up; end the turn now` });
+          if (steps >= this.options.maxSteps) {
+            turn.push({ role: 'tool', tool_call_id: id, content: `error: not run, the turn's ${this.options.maxSteps} tool steps are used up; end the turn now` });
             continue;
           }
           steps++;
@@ -154,6 +156,8 @@ export class LlmEngine implements Engine {
         }
         if (signal.aborted) throw signal.reason;
       }
+      // The answer came as the abort did: an aborted turn gets no reply all the same.
+      if (signal.aborted) throw signal.reason;
     } catch (err) {
       if (signal.aborted) {
         this.convo.noteInterrupted(req.kind, calls);
@@ -166,14 +170,14 @@ export class LlmEngine implements Engine {
         // Rate limited or down past every retry: this turn ends as "working", and the loop backs off.
         this.ctx.log.warn({ err: err.message }, 'model unavailable; the turn ends without an answer');
         this.convo.noteInterrupted(req.kind, calls);
-        return { text: `(${err.message})\nSTATUS: working`, usage: { ...usage } };
+        return { report: saying(`(${err.message})`), usage: { ...usage } };
       }
       if (!(err instanceof ProviderRefusedError)) this.convo.noteInterrupted(req.kind, calls);
       throw err;
     }
     turn.push({ role: 'assistant', content: text });
     this.convo.commit(req.kind, turn, calls);
-    return { text, usage: { ...usage }, actions };
+    return { report: readReport(text), usage: { ...usage }, actions };
   }
 
   /** A question: a short turn that may only look; not kept in the conversation (the automatic turn may be running meanwhile). */
@@ -187,7 +191,7 @@ export class LlmEngine implements Engine {
       const context = this.convo.context();
       const system: ChatMessage = { role: 'system', content: this.system };
       let messages: ChatMessage[] = [system, ...context, ...extra];
-      if (messageChars(messages) > this.o.budgetChars) messages = [system, ...this.convo.withSummary(extra)];
+      if (messageChars(messages) > this.options.budgetChars) messages = [system, ...this.convo.withSummary(extra)];
       messages = this.shrink(messages);
       this.measure('question', messages, tools, step === 0 ? newText.length : 0);
       let c: Completion;
@@ -196,10 +200,10 @@ export class LlmEngine implements Engine {
       } catch (err) {
         if (!(err instanceof ProviderUnavailableError)) throw err;
         this.ctx.log.warn({ err: err.message }, 'model unavailable for a question');
-        return { text: "The model provider is not answering right now; ask me again in a moment.", usage: { ...usage } };
+        return { report: saying('The model provider is not answering right now; ask me again in a moment.'), usage: { ...usage } };
       }
       this.count(usage, c);
-      if (c.toolCalls.length === 0 || toolChoice === 'none') return { text: c.content, usage: { ...usage } };
+      if (c.toolCalls.length === 0 || toolChoice === 'none') return { report: readReport(c.content), usage: { ...usage } };
       const allowed = new Set(tools.map((t) => t.function.name));
       const ids = c.toolCalls.map((call, i) => call.id || `q_${step}_${i}`);
       extra.push({
@@ -232,21 +236,21 @@ export class LlmEngine implements Engine {
     const system: ChatMessage = { role: 'system', content: this.system };
     const build = (): ChatMessage[] => [system, ...this.convo.withSummary([...this.convo.turns.flatMap((t) => t.messages), ...turn])];
     let messages = build();
-    while (messageChars(messages) > this.o.budgetChars && this.convo.condenseOldest()) messages = build();
-    while (messageChars(messages) > this.o.budgetChars && this.convo.dropSummaryLine()) messages = build();
+    while (messageChars(messages) > this.options.budgetChars && this.convo.condenseOldest()) messages = build();
+    while (messageChars(messages) > this.options.budgetChars && this.convo.dropSummaryLine()) messages = build();
     return this.shrink(messages);
   }
 
   /** Last resort under the budget: cut tool results (oldest first), then the longest user text. */
   private shrink(messages: ChatMessage[]): ChatMessage[] {
     let out = messages;
-    for (let i = 0; i < out.length && messageChars(out) > this.o.budgetChars; i++) {
+    for (let i = 0; i < out.length && messageChars(out) > this.options.budgetChars; i++) {
       const m = out[i];
       if (m?.role === 'tool' && m.content.length > SHRUNK_RESULT) {
         out = out.map((x, j) => (j === i ? { ...m, content: `${m.content.slice(0, SHRUNK_RESULT - 1)}…` } : x));
       }
     }
-    let excess = messageChars(out) - this.o.budgetChars;
+    let excess = messageChars(out) - this.options.budgetChars;
     while (excess > 0) {
       let longest = -1;
       out.forEach((m, i) => {
@@ -256,7 +260,7 @@ export class LlmEngine implements Engine {
       if (!m || m.role !== 'user' || m.content.length < 200) break;
       const keep = Math.max(100, m.content.length - excess - 40);
       out = out.map((x, j) => (j === longest ? { role: 'user' as const, content: `${m.content.slice(0, keep)}\n(…cut to fit)` } : x));
-      excess = messageChars(out) - this.o.budgetChars;
+      excess = messageChars(out) - this.options.budgetChars;
     }
     return out;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GOAL_MAX, parseProtocol } from '../../src/loop/protocol.ts';
+import { GOAL_MAX, parseProtocol } from '../../src/engines/llm/protocol.ts';
 
 describe('parseProtocol', () => {
   it('GIVEN the plain protocol lines THEN every field is read and the body keeps only the text', () => {

@@ -1,5 +1,7 @@
 /**
- * The reporting protocol: the plain-text lines every engine reply ends with.
+ * The reporting protocol: the plain-text lines a text-speaking engine's model
+ * ends every reply with, read into the structured {@link TurnReport} of the
+ * engine contract.
  *
  * ```
  * STATUS: working | done | blocked
@@ -12,10 +14,10 @@
  * emphasis, backticks, bullets, quotes, trailing remarks) and never throws:
  * a line it cannot read is left in the body as ordinary text.
  */
-import { cutText } from '../text.ts';
+import { cutText } from '../../text.ts';
+import { GOAL_MAX, type TurnReport } from '../engine.ts';
 
-/** The most characters a `GOAL:` value keeps. */
-export const GOAL_MAX = 300;
+export { GOAL_MAX };
 
 /** What one engine reply reports. */
 export interface Protocol {
@@ -98,7 +100,7 @@ function readValue(key: Key, raw: string): Reading | null {
 export function parseProtocol(text: string): Protocol {
   const result: Protocol = { status: 'working', statusGiven: false, goal: null, subtask: null, directionsDone: [], body: '' };
   const kept: string[] = [];
-  for (const line of text.split(/\r?\n/)) {
+  for (const line of text.split(/\r\n?|[\n\u2028\u2029]/)) {
     const m = LINE.exec(line);
     const reading = m?.[1] ? readValue(m[1].toLowerCase() as Key, m[2] ?? '') : null;
     if (!reading) {
@@ -129,4 +131,16 @@ export function parseProtocol(text: string): Protocol {
     .replace(/\n{3,}/g, '\n\n')
     .trim();
   return result;
+}
+
+/**
+ * The report of a reply written in the protocol: the protocol's fields, and the rest of the text as the engine's own words.
+ *
+ * @example
+ * readReport('Got the logs.\nSTATUS: done\nDIRECTION: done 3');
+ * // → { status: 'done', goal: null, subtask: null, directionsDone: [3], text: 'Got the logs.' }
+ */
+export function readReport(reply: string): TurnReport {
+  const p = parseProtocol(reply);
+  return { status: p.status, goal: p.goal, subtask: p.subtask, directionsDone: p.directionsDone, text: p.body };
 }
