@@ -14,6 +14,8 @@ export interface HealthReading {
   loopDelayP50Ms: number;
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
+  /** CPU time (user + system) over the interval, in percent of one core. */
+  cpuPct: number;
 }
 
 /**
@@ -28,15 +30,22 @@ export interface HealthReading {
 export function startHealthLog(log: Logger, intervalMs: number): () => void {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
+  let cpu = process.cpuUsage();
+  let at = performance.now();
   const timer = setInterval(() => {
     const mem = process.memoryUsage();
+    const used = process.cpuUsage(cpu);
+    const now = performance.now();
     const reading: HealthReading = {
       rssMb: round(mem.rss / 1048576),
       heapUsedMb: round(mem.heapUsed / 1048576),
       loopDelayP50Ms: round(histogram.percentile(50) / 1e6),
       loopDelayP99Ms: round(histogram.percentile(99) / 1e6),
       loopDelayMaxMs: round(histogram.max / 1e6),
+      cpuPct: round((used.user + used.system) / 10 / Math.max(1, now - at)),
     };
+    cpu = process.cpuUsage();
+    at = now;
     histogram.reset();
     log.debug(reading, 'health');
   }, intervalMs);

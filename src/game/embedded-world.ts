@@ -58,6 +58,8 @@ export interface EmbeddedWorldOptions {
   viewDistance?: number;
   /** How long to wait for the child to listen. */
   startTimeoutMs?: number;
+  /** Log a `world health` line (memory, CPU, event-loop delay of the world's process) at debug this often; 0 never. */
+  healthMs?: number;
   log: Logger;
 }
 
@@ -68,6 +70,7 @@ export const DefaultEmbeddedWorldOptions = {
   seed: 20240601,
   viewDistance: 4,
   startTimeoutMs: 30_000,
+  healthMs: 0,
 } satisfies Required<Omit<EmbeddedWorldOptions, 'dataDir' | 'log'>>;
 
 /** Events of an {@link EmbeddedWorld}. */
@@ -78,6 +81,7 @@ export interface EmbeddedWorldEvents {
 
 type ChildMessage =
   | { type: 'ready'; port: number }
+  | { type: 'health'; pid: number; rssMb: number; cpuPct: number; loopDelayP50Ms: number; loopDelayP99Ms: number; loopDelayMaxMs: number; players: number }
   | { type: 'failed'; message: string }
   | { type: 'reply'; id: number; ok: boolean; result?: unknown; error?: string };
 
@@ -118,6 +122,11 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
     this.#log = log;
     this.#exited = exited;
     child.on('message', (m: ChildMessage) => {
+      if (m.type === 'health') {
+        const { type: _type, ...reading } = m;
+        this.#log.debug(reading, 'world health');
+        return;
+      }
       if (m.type !== 'reply') return;
       const p = this.#pending.get(m.id);
       if (!p) return;
@@ -150,6 +159,7 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
       version: o.version,
       seed: o.seed,
       viewDistance: Math.max(3, o.viewDistance),
+      healthMs: o.healthMs,
     });
     const started = Date.now();
     const child = spawn(process.execPath, [SERVER_SCRIPT, config], {

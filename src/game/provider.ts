@@ -25,7 +25,7 @@ export type GameAttachment = (game: AvatarGame, log: Logger) => { stop(): void }
 export async function createGameProvider(config: Config, log: Logger, attach?: GameAttachment): Promise<GameProvider> {
   const world = config.MC_HOST
     ? undefined
-    : await WorldSupervisor.start({ dataDir: config.DATA_DIR, ...(config.MC_PORT ? { port: config.MC_PORT } : {}), version: config.MC_VERSION, log });
+    : await WorldSupervisor.start({ dataDir: config.DATA_DIR, ...(config.MC_PORT ? { port: config.MC_PORT } : {}), version: config.MC_VERSION, healthMs: config.HEALTH_LOG_MS, log });
   if (world) log.info({ port: world.port, version: world.version }, 'embedded world ready');
   const attached: { stop(): void }[] = [];
   return {

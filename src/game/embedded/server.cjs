@@ -8,6 +8,7 @@
  *
  * Protocol over IPC:
  *   child → parent  { type: 'ready', port }            once listening
+ *                   { type: 'health', … }              every `healthMs` when the config sets it (see reportHealth)
  *                   { type: 'failed', message }        start-up failed (then exits 1)
  *                   { type: 'reply', id, ok, result?, error? }
  *   parent → child  { type: 'stop' }                   graceful shutdown, then exit 0
@@ -67,6 +68,36 @@ setInterval(() => {
     if (err && err.code === 'ESRCH') void shutdown(0);
   }
 }, 2000).unref();
+
+/**
+ * Every `ms`: the world's memory, CPU (percent of one core) and event-loop delay over the interval, so
+ * mindlink's log (and `npm run bench -- scale`) can tell the world's cost from mindlink's own.
+ */
+function reportHealth(ms) {
+  const { monitorEventLoopDelay } = require('node:perf_hooks');
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  const round = (n) => Math.round(n * 10) / 10;
+  let cpu = process.cpuUsage();
+  let at = performance.now();
+  setInterval(() => {
+    const used = process.cpuUsage(cpu);
+    const now = performance.now();
+    send({
+      type: 'health',
+      pid: process.pid,
+      rssMb: round(process.memoryUsage().rss / 1048576),
+      cpuPct: round((used.user + used.system) / 10 / Math.max(1, now - at)),
+      loopDelayP50Ms: round(histogram.percentile(50) / 1e6),
+      loopDelayP99Ms: round(histogram.percentile(99) / 1e6),
+      loopDelayMaxMs: round(histogram.max / 1e6),
+      players: serv ? serv.players.length : 0,
+    });
+    histogram.reset();
+    cpu = process.cpuUsage();
+    at = now;
+  }, ms).unref();
+}
 
 /** Make a prismarine-world save only what it wrote, one save at a time (see the call site). */
 function fixSaving(world) {
@@ -129,7 +160,7 @@ function start() {
   const spawn = new Vec3(0.5, 64, 0.5);
 
   // mindlink's plugins (crafting, tools, hunger): see plugins.cjs.
-  const extra = require('./plugins.cjs').install(serv, { registry, Item, seed: cfg.seed ?? 20240601 });
+  const extra = require('./plugins.cjs').install(serv, { registry, Item, seed: cfg.seed ?? 20240601, viewDistance: Math.max(3, cfg.viewDistance ?? 4) });
 
   // A fixed spawn point on the flat, clear area the generator keeps around (0, 0).
   // Tests can hold joining players here, just before their login (OPS.holdLogins).
@@ -321,6 +352,7 @@ function start() {
 
   serv.once('ready', () => {
     send({ type: 'ready', port: serv.listeningPort });
+    if (cfg.healthMs) reportHealth(cfg.healthMs);
   });
 }
 
