@@ -104,3 +104,99 @@ export function findBlocksFast(
   found.sort((a, b) => a.d2 - b.d2);
   return found.slice(0, opts.count ?? found.length).map((f) => origin.offset(f.x - origin.x, f.y - origin.y, f.z - origin.z));
 }
+
+/** For each state id, the index of the group it belongs to (-1: none), cached per registry and group list. */
+const groupMaps = new WeakMap<object, Map<string, Int16Array>>();
+
+function groupMapOf(bot: Bot, groups: readonly (readonly number[])[]): Int16Array {
+  const key = groups.map((g) => [...g].sort((a, b) => a - b).join(',')).join('|');
+  let perRegistry = groupMaps.get(bot.registry);
+  if (!perRegistry) {
+    perRegistry = new Map();
+    groupMaps.set(bot.registry, perRegistry);
+  }
+  let map = perRegistry.get(key);
+  if (!map) {
+    const sets = groups.map((g) => stateIdsOf(bot, g));
+    const max = Math.max(0, ...sets.flatMap((s) => [...s]));
+    map = new Int16Array(max + 1).fill(-1);
+    sets.forEach((s, i) => {
+      for (const state of s) if (map![state] === -1) map![state] = i;
+    });
+    perRegistry.set(key, map);
+  }
+  return map;
+}
+
+/**
+ * The nearest block of each group (a group is a list of block ids) within `maxDistance` of the bot, in one
+ * walk over the loaded chunk sections: nearest sections first, and a section is read only while it can
+ * still hold a block nearer than the best found so far of a group it holds. Nearest is measured as in
+ * {@link findBlocksFast} (from the bot's block to the block's corner); a group with none in reach gets
+ * undefined. With stone under the bot's feet, most sections are never read.
+ *
+ * @example
+ * const [log, stone] = nearestOfEach(bot, [logIds, stoneIds], 32);
+ */
+export function nearestOfEach(bot: Bot, groups: readonly (readonly number[])[], maxDistance: number): Array<{ position: Vec3; stateId: number } | undefined> {
+  const groupOf = groupMapOf(bot, groups);
+  const origin = bot.entity.position.floored();
+  const r2 = maxDistance * maxDistance;
+  const world = bot.world as unknown as { getColumn(x: number, z: number): ColumnLike | undefined };
+  type Candidate = { minD2: number; data: NonNullable<SectionLike['data']>; palette: number[] | undefined; bx: number; by: number; bz: number };
+  const candidates: Candidate[] = [];
+  const clampD = (v: number, lo: number, hi: number): number => (v < lo ? lo - v : v > hi ? v - hi : 0);
+  for (let cx = Math.floor((origin.x - maxDistance) / 16); cx <= Math.floor((origin.x + maxDistance) / 16); cx++) {
+    for (let cz = Math.floor((origin.z - maxDistance) / 16); cz <= Math.floor((origin.z + maxDistance) / 16); cz++) {
+      const column = world.getColumn(cx, cz);
+      const sections = column?.sections;
+      if (!sections) continue;
+      const minY = column.minY ?? (bot.game as { minY?: number }).minY ?? 0;
+      for (let i = 0; i < sections.length; i++) {
+        const section = sections[i];
+        if (!section?.data) continue;
+        const bx = cx * 16;
+        const by = minY + i * 16;
+        const bz = cz * 16;
+        const dx = clampD(origin.x, bx, bx + 15);
+        const dy = clampD(origin.y, by, by + 15);
+        const dz = clampD(origin.z, bz, bz + 15);
+        const minD2 = dx * dx + dy * dy + dz * dz;
+        if (minD2 > r2) continue;
+        candidates.push({ minD2, data: section.data, palette: section.data.palette ?? section.palette, bx, by, bz });
+      }
+    }
+  }
+  candidates.sort((a, b) => a.minD2 - b.minD2);
+  const best: Array<{ d2: number; x: number; y: number; z: number; stateId: number } | undefined> = groups.map(() => undefined);
+  const wanted = (g: number, minD2: number): boolean => g >= 0 && (best[g] === undefined || best[g]!.d2 > minD2);
+  for (const c of candidates) {
+    const states = c.palette ?? (c.data.value !== undefined ? [c.data.value] : undefined);
+    // A section without a palette or single value (a direct container) may hold anything: read it.
+    if (states && !states.some((s) => wanted(groupOf[s] ?? -1, c.minD2))) continue;
+    if (states?.length === 1) {
+      // One state fills the section: its nearest block is the nearest point of the section.
+      const s = states[0]!;
+      const g = groupOf[s] ?? -1;
+      const x = Math.min(Math.max(origin.x, c.bx), c.bx + 15);
+      const y = Math.min(Math.max(origin.y, c.by), c.by + 15);
+      const z = Math.min(Math.max(origin.z, c.bz), c.bz + 15);
+      if (wanted(g, c.minD2)) best[g] = { d2: c.minD2, x, y, z, stateId: s };
+      continue;
+    }
+    for (let idx = 0; idx < 4096; idx++) {
+      const s = c.data.get(idx);
+      const g = groupOf[s] ?? -1;
+      if (g < 0) continue;
+      const x = c.bx + (idx & 15);
+      const z = c.bz + ((idx >> 4) & 15);
+      const y = c.by + (idx >> 8);
+      const dx = x - origin.x;
+      const dy = y - origin.y;
+      const dz = z - origin.z;
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 <= r2 && (best[g] === undefined || d2 < best[g]!.d2)) best[g] = { d2, x, y, z, stateId: s };
+    }
+  }
+  return best.map((b) => (b ? { position: origin.offset(b.x - origin.x, b.y - origin.y, b.z - origin.z), stateId: b.stateId } : undefined));
+}

@@ -14,6 +14,8 @@ import { guardBot, type PacketFault } from './packet-guard.ts';
 import { SkillGate } from './skill-gate.ts';
 import { takeSnapshot } from './snapshot.ts';
 import { joinPathBudget } from './path-budget.ts';
+import { cacheBlocks } from './block-cache.ts';
+import { rememberMinecraftData } from './minecraft-data-memo.ts';
 
 const { pathfinder, Movements } = pf;
 
@@ -141,6 +143,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     this.username = opts.username;
     this.capabilities = opts.capabilities;
     this.#log = forAvatar(opts.log, opts.username, { component: 'game' });
+    rememberMinecraftData();
   }
 
   /** `idle` before start and after stop, `connecting`, `connected`, `down` (retrying), `ended` (kicked/banned). */
@@ -246,6 +249,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     }, spawnTimeoutMs);
 
     bot.once('spawn', () => {
+      cacheBlocks(bot.world);
       void (async () => {
         try {
           await bot.waitForChunksToLoad();

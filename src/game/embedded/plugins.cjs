@@ -6,17 +6,20 @@
  *   crafting.cjs  the 2×2 grid and the crafting table
  *   tools.cjs     drops and dig times that depend on the held tool; leaves drop by chance
  *   hunger.cjs    exhaustion, saturation, food, regeneration, starvation and eating
+ *   moves.cjs     players' moves sent to the others at vanilla's rate and range
  */
 const crafting = require('./crafting.cjs');
 const tools = require('./tools.cjs');
 const hunger = require('./hunger.cjs');
+const moves = require('./moves.cjs');
 
 /**
  * Install every plugin on `serv` (right after createMCServer, before anyone joins).
  *
  * @returns {{ ops: Record<string, Function> }} admin operations to merge into the IPC ops
  */
-function install(serv, { registry, Item, seed }) {
+function install(serv, { registry, Item, seed, viewDistance }) {
+  moves.install(serv, { viewDistance });
   const craft = crafting(serv, { registry, Item });
   tools(serv, { registry, seed });
   const food = hunger(serv, { registry });
