@@ -19,7 +19,7 @@ export interface HealthReading {
 }
 
 /**
- * Log a `health` line at debug level every `intervalMs`, and return a stop
+ * Log a `health` line (or `message`: an avatar host logs `host health`) at debug level every `intervalMs`, and return a stop
  * function. The timer does not keep the process alive.
  *
  * @example
@@ -27,7 +27,7 @@ export interface HealthReading {
  * // … on shutdown:
  * stop();
  */
-export function startHealthLog(log: Logger, intervalMs: number): () => void {
+export function startHealthLog(log: Logger, intervalMs: number, message = 'health'): () => void {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   let cpu = process.cpuUsage();
@@ -47,7 +47,7 @@ export function startHealthLog(log: Logger, intervalMs: number): () => void {
     cpu = process.cpuUsage();
     at = now;
     histogram.reset();
-    log.debug(reading, 'health');
+    log.debug({ pid: process.pid, ...reading }, message);
   }, intervalMs);
   timer.unref();
   return () => {

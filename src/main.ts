@@ -1,19 +1,22 @@
 /**
- * mindlink's entry point: wiring only. The one module under `src/` that
- * imports `bridges/`, `commands/` and `skills/` (the import rules in
- * `.dependency-cruiser.cjs` allow it and nothing else).
+ * mindlink's entry point: wiring only. With `src/avatar-host.ts` (the avatar
+ * hosts' entry), the only modules under `src/` that import `bridges/`,
+ * `commands/` or `skills/` (the import rules in `.dependency-cruiser.cjs`
+ * allow them and nothing else).
  */
 import { ConsoleBridge } from '../bridges/console.ts';
 import { DiscordBridge } from '../bridges/discord/discord-bridge.ts';
 import { TelegramBridge } from '../bridges/telegram/telegram-bridge.ts';
 import { WebBridge, WebPortInUseError } from '../bridges/web/web-bridge.ts';
 import { commandList, createDispatcher } from '../commands/index.ts';
-import { createSkillRegistry } from '../skills/index.ts';
+import { createSkillRegistry, skills as skillList } from '../skills/index.ts';
 import { Reflexes } from '../skills/reflexes.ts';
 import { loadConfig, type Config } from './config.ts';
 import { Mindlink } from './core.ts';
 import { createEngineProvider } from './engines/index.ts';
 import { StoreCorruptError, StoreWriteError, writeFailureReason } from './errors.ts';
+import { createHostedProvider } from './game/hosts/hosted-provider.ts';
+import { hostedSkills } from './game/hosts/remote-skills.ts';
 import { createGameProvider } from './game/provider.ts';
 import { startHealthLog } from './health.ts';
 import { createLogger, registerSecret, type Logger } from './logger.ts';
@@ -67,13 +70,20 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   try {
+    // With avatar hosts the games, skills and reflexes run there (src/avatar-host.ts); with one, here.
     // Reflexes (defend > eat > flee) act on every avatar's game with no engine call.
-    const games = await createGameProvider(config, log, (game, gameLog) => {
-      const reflexes = new Reflexes(game, gameLog);
-      reflexes.start();
-      return reflexes;
-    });
-    core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills: createSkillRegistry, commands: createDispatcher() });
+    const games =
+      config.AVATAR_HOSTS > 1
+        ? await createHostedProvider(config, log)
+        : await createGameProvider(config, log, {
+            attach: (game, gameLog) => {
+              const reflexes = new Reflexes(game, gameLog);
+              reflexes.start();
+              return reflexes;
+            },
+          });
+    const skillRegistry = config.AVATAR_HOSTS > 1 ? hostedSkills(skillList, createSkillRegistry) : createSkillRegistry;
+    core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills: skillRegistry, commands: createDispatcher() });
   } catch (err) {
     if (err instanceof StoreCorruptError) {
       process.stderr.write(`mindlink: ${err.message}\n`);

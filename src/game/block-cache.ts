@@ -15,7 +15,7 @@ import type { Block } from 'prismarine-block';
 import type { Vec3 } from 'vec3';
 
 /** More entries than this and the cache starts again (a bot walking far reads ever new blocks). */
-export const BLOCK_CACHE_ENTRIES = 16_384;
+export const BLOCK_CACHE_ENTRIES = 2048;
 
 type World = Bot['world'];
 

@@ -9,6 +9,7 @@ import type { EventEmitter } from 'node:events';
 import type { Bot } from 'mineflayer';
 import type { Logger } from 'pino';
 import type { SkillGate } from './skill-gate.ts';
+import type { TopDownMap } from './top-down.ts';
 
 /** A block position or point in the world. */
 export interface Vec3Like {
@@ -86,6 +87,11 @@ export interface AvatarGame extends EventEmitter<GameEvents> {
   /** What the server supports (the embedded flying-squid world crafts and has hunger, but no mob AI). */
   readonly capabilities: GameCapabilities;
   /**
+   * The blocks around the avatar seen from above (the dashboard's world view), or null while it is out of
+   * the world. A game on an avatar host answers with the map its host drew last and asks for a new one.
+   */
+  worldMap?(radius: number): TopDownMap | null;
+  /**
    * The avatar's skill gate, when the game has one (the mineflayer game does): skills run one at a time
    * through it and reflexes pre-empt them. A game without one (a test fake) runs skills directly.
    */
@@ -109,6 +115,8 @@ export interface GameServer {
 export interface GameProvider {
   /** The game of one avatar on its server (not started). */
   create(avatar: { readonly name: string }, server: GameServer, log: Logger): AvatarGame;
+  /** The avatar is done with a game (moved to another server, removed): what the provider attached to it stops. */
+  release?(game: AvatarGame): void;
   /** Stop whatever the provider started (the embedded world). */
   close(): Promise<void>;
 }

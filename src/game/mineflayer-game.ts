@@ -13,6 +13,7 @@ import type { AvatarGame, GameCapabilities, GameEvents, GameState, Snapshot } fr
 import { guardBot, type PacketFault } from './packet-guard.ts';
 import { SkillGate } from './skill-gate.ts';
 import { takeSnapshot } from './snapshot.ts';
+import { topDownMap, type TopDownMap } from './top-down.ts';
 import { joinPathBudget } from './path-budget.ts';
 import { cacheBlocks } from './block-cache.ts';
 import { rememberMinecraftData } from './minecraft-data-memo.ts';
@@ -209,6 +210,12 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     const bot = this.bot;
     if (!bot?.entity) return undefined;
     return takeSnapshot(bot);
+  }
+
+  /** The blocks around the avatar seen from above, or null while not connected. */
+  worldMap(radius: number): TopDownMap | null {
+    const bot = this.bot;
+    return bot?.entity ? topDownMap(bot, radius) : null;
   }
 
   #connect(): void {

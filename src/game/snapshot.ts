@@ -74,11 +74,15 @@ function ids(bot: Bot): Array<{ group: string; ids: number[] }> {
   return g;
 }
 
-/** Nearest notable blocks by name → distance (blocks, one decimal). Cached; `force` rescans. */
-export function nearbyBlocks(bot: Bot, force = false): Record<string, number> {
+/**
+ * Nearest notable blocks by name → distance (blocks, one decimal). Cached; `force` rescans; `reuse` takes
+ * the last reading however old (an avatar host's frequent snapshots, which must not search every time).
+ */
+export function nearbyBlocks(bot: Bot, force = false, reuse = false): Record<string, number> {
   const pos = bot.entity.position;
   const cached = blockCaches.get(bot);
   const now = Date.now();
+  if (cached && reuse && !force) return { ...cached.blocks };
   if (
     !force &&
     cached &&
@@ -128,12 +132,12 @@ export function nearbyEntities(bot: Bot, radius = SNAPSHOT_RADIUS): NearbyEntity
 }
 
 /**
- * Read a snapshot of a spawned bot.
+ * Read a snapshot of a spawned bot (`reuseBlocks`: the nearest blocks as last read, see {@link nearbyBlocks}).
  *
  * @example
  * const s = takeSnapshot(bot); s.inventory.oak_log // → 3
  */
-export function takeSnapshot(bot: Bot): Snapshot {
+export function takeSnapshot(bot: Bot, opts: { reuseBlocks?: boolean } = {}): Snapshot {
   const p = bot.entity.position;
   const dim = String(bot.game?.dimension ?? 'overworld').replace(/^minecraft:/, '');
   return {
@@ -144,7 +148,7 @@ export function takeSnapshot(bot: Bot): Snapshot {
     inventory: inventoryCounts(bot),
     timeOfDay: bot.time?.timeOfDay ?? 0,
     dimension: dim,
-    nearbyBlocks: nearbyBlocks(bot),
+    nearbyBlocks: nearbyBlocks(bot, false, opts.reuseBlocks === true),
     nearbyEntities: nearbyEntities(bot),
     takenAt: Date.now(),
   };
