@@ -52,7 +52,7 @@ interface LogLine extends Reading {
   msg?: string;
   avatar?: string;
   pid?: number;
-  host?: number;
+  avatarHost?: number;
 }
 
 /** Reads the process's JSON log lines as they come, parsing each line once. */
@@ -156,7 +156,7 @@ interface RunFigures {
 /** The world's process and the avatar hosts' processes, as their latest health lines name them. */
 function processes(logs: LogReader): { worldPid: number | undefined; hostPids: number[] } {
   const latest = new Map<number, number>();
-  for (const h of logs.hosts) if (h.pid) latest.set(h.host ?? 0, h.pid);
+  for (const h of logs.hosts) if (h.pid) latest.set(h.avatarHost ?? 0, h.pid);
   return { worldPid: logs.world.at(-1)?.pid, hostPids: [...latest.values()] };
 }
 
@@ -166,7 +166,7 @@ function window(logs: LogReader, from: { core: number; world: number; hosts: num
   const world = logs.world.slice(from.world);
   const hosts = logs.hosts.slice(from.hosts);
   const byHost = new Map<number, LogLine[]>();
-  for (const h of hosts) byHost.set(h.host ?? 0, [...(byHost.get(h.host ?? 0) ?? []), h]);
+  for (const h of hosts) byHost.set(h.avatarHost ?? 0, [...(byHost.get(h.avatarHost ?? 0) ?? []), h]);
   return {
     coreP50: median(core.map((h) => h.loopDelayP50Ms ?? NaN)),
     coreP99: median(core.map((h) => h.loopDelayP99Ms ?? NaN)),

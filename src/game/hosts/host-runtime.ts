@@ -126,6 +126,7 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
         const controller = new AbortController();
         if (msg.aborted) controller.abort(new Error('aborted'));
         running.set(msg.call, controller);
+        log.debug({ avatar: msg.avatar, skill: msg.skill, call: msg.call }, 'running a skill');
         void h.skills
           .run(msg.skill, msg.params, controller.signal)
           .then((result) => {
@@ -135,9 +136,12 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
           .finally(() => running.delete(msg.call));
         return;
       }
-      case 'abort':
-        running.get(msg.call)?.abort(new Error(msg.reason));
+      case 'abort': {
+        const controller = running.get(msg.call);
+        if (controller) log.debug({ call: msg.call, reason: msg.reason }, 'aborting a skill');
+        controller?.abort(new Error(msg.reason));
         return;
+      }
       case 'map': {
         const bot = hosted.get(msg.avatar)?.game.bot;
         send({ type: 'map', call: msg.call, map: bot?.entity ? topDownMap(bot, msg.radius) : null });

@@ -173,7 +173,7 @@ export class HostPool implements HostLink {
     if (!slot) return undefined;
     slot.games.set(game.username, game);
     this.#placed.set(game, slot);
-    this.#o.log.debug({ avatar: game.username, host: slot.index }, 'placed on an avatar host');
+    this.#o.log.info({ avatar: game.username, avatarHost: slot.index, pid: slot.proc?.pid }, 'placed on an avatar host');
     return slot;
   }
 
@@ -236,7 +236,7 @@ export class HostPool implements HostLink {
     const avatars = [...slot.games.keys()];
     if (slot.deaths.length >= count) {
       slot.gaveUp = true;
-      this.#o.log.error({ host: slot.index, code, signal, deaths: slot.deaths.length, avatars }, 'an avatar host keeps dying; its avatars move to the other hosts');
+      this.#o.log.error({ avatarHost: slot.index, code, signal, deaths: slot.deaths.length, avatars }, 'an avatar host keeps dying; its avatars move to the other hosts');
       const moving = [...slot.games.values()];
       slot.games.clear();
       for (const game of moving) {
@@ -245,7 +245,7 @@ export class HostPool implements HostLink {
       }
       return;
     }
-    this.#o.log.warn({ host: slot.index, pid: proc.pid, code, signal, avatars }, 'an avatar host died; starting it again');
+    this.#o.log.warn({ avatarHost: slot.index, pid: proc.pid, code, signal, avatars }, 'an avatar host died; starting it again');
     void this.#restart(slot);
   }
 
@@ -261,13 +261,13 @@ export class HostPool implements HostLink {
         }
         slot.proc = proc;
         this.#watch(slot, proc);
-        this.#o.log.info({ host: slot.index, pid: proc.pid, avatars: [...slot.games.keys()] }, 'avatar host started again');
+        this.#o.log.info({ avatarHost: slot.index, pid: proc.pid, avatars: [...slot.games.keys()] }, 'avatar host started again');
         for (const game of slot.games.values()) {
           if (this.#started.has(game)) this.#send(slot, { type: 'start', avatar: game.username, server: game.server });
         }
         return;
       } catch (err) {
-        this.#o.log.error({ err, host: slot.index }, 'an avatar host could not be started again');
+        this.#o.log.error({ err, avatarHost: slot.index }, 'an avatar host could not be started again');
       }
     }
   }
