@@ -4,6 +4,9 @@
  * before it comes back again. The avatar must wait, reconnect and finish the
  * same goal, and no engine turn may start while the game is down.
  *
+ * It runs with the avatars in mindlink's own process (`AVATAR_HOSTS=1`) and on
+ * avatar hosts (`hosts: 2`): the same faults, the same figures.
+ *
  * The world here is an embedded world the harness runs itself (mindlink is
  * pointed at it with MC_HOST/MC_PORT, as at any external server), so the
  * harness can take it down and bring it back on the same port.
@@ -54,7 +57,8 @@ function killWorldHard(parent = process.pid): number {
 }
 
 /** Run the two faults around one goal. */
-export async function gameFaults(opts: { seed: number; downMs: number; log?: (line: string) => void }): Promise<GameFaultFigures> {
+export async function gameFaults(opts: { seed: number; downMs: number; hosts?: number; log?: (line: string) => void }): Promise<GameFaultFigures> {
+  const hosts = String(opts.hosts ?? 1);
   const random = rng(opts.seed);
   const say = opts.log ?? (() => undefined);
   // The world's files are the external server's, not mindlink's: not in the evidence for the secrets check.
@@ -62,7 +66,7 @@ export async function gameFaults(opts: { seed: number; downMs: number; log?: (li
   const dataDir = await tempDir('game');
   let world = await startWorld(worldDir);
   const port = world.port;
-  const proc = startProcess({ DATA_DIR: dataDir, MC_HOST: '127.0.0.1', MC_PORT: String(port), LOG_LEVEL: 'debug' });
+  const proc = startProcess({ DATA_DIR: dataDir, MC_HOST: '127.0.0.1', MC_PORT: String(port), LOG_LEVEL: 'debug', AVATAR_HOSTS: hosts });
   const downs: { from: number; to: number }[] = [];
   const fig: GameFaultFigures = { goalFinished: 0, reconnects: 0, turnsWhileDown: 0, embeddedGoalFinished: 0 };
   try {
@@ -105,13 +109,13 @@ export async function gameFaults(opts: { seed: number; downMs: number; log?: (li
     await stopGracefully(proc);
     await world.stop();
   }
-  fig.embeddedGoalFinished = await embeddedWorldKilled(random, say);
+  fig.embeddedGoalFinished = await embeddedWorldKilled(random, hosts, say);
   return fig;
 }
 
 /** mindlink's own embedded world killed mid-goal: mindlink starts it again, the avatar rejoins and finishes. */
-async function embeddedWorldKilled(random: () => number, say: (line: string) => void): Promise<number> {
-  const proc = startProcess({ DATA_DIR: await tempDir('embedded'), LOG_LEVEL: 'debug' });
+async function embeddedWorldKilled(random: () => number, hosts: string, say: (line: string) => void): Promise<number> {
+  const proc = startProcess({ DATA_DIR: await tempDir('embedded'), LOG_LEVEL: 'debug', AVATAR_HOSTS: hosts });
   try {
     await proc.line(/^\[mindlink\] ready/, 90_000);
     proc.send('Goal: collect 4 oak logs');

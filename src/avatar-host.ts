@@ -5,10 +5,11 @@
  * reflexes as one process does, and talks to the core over its IPC channel.
  * It exits when the core tells it to, and at once when the core is gone.
  */
+import { foreignClaim, shareClaims } from '../skills/claims.ts';
 import { createSkillRegistry } from '../skills/index.ts';
 import { Reflexes } from '../skills/reflexes.ts';
 import { loadConfig } from './config.ts';
-import type { CoreToHost, HostConfig } from './game/hosts/protocol.ts';
+import type { CoreToHost, HostConfig, HostToCore } from './game/hosts/protocol.ts';
 import { runHost } from './game/hosts/host-runtime.ts';
 import { createGameProvider } from './game/provider.ts';
 import { startHealthLog } from './health.ts';
@@ -30,7 +31,12 @@ async function main(): Promise<void> {
       return reflexes;
     },
   });
-  const runtime = runHost({ games, skills: createSkillRegistry, log, send: (m) => process.send?.(m) });
+  const send = (m: HostToCore): void => {
+    if (process.connected) process.send?.(m);
+  };
+  // Avatars collecting side by side spread out across hosts too: each host hears of the others' block claims.
+  shareClaims((key, by, until) => send({ type: 'claim', key, by, until }));
+  const runtime = runHost({ games, skills: createSkillRegistry, log, send, foreignClaim });
   let leaving = false;
   const leave = (why: string): void => {
     if (leaving) return;

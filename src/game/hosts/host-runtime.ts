@@ -22,6 +22,8 @@ export interface HostRuntimeOptions {
   log: Logger;
   /** How the host talks to the core (the process's IPC channel). */
   send(msg: HostToCore): void;
+  /** A block claim of an avatar of another host (the skills' claims hear of it). */
+  foreignClaim?(key: string, by: string, until: number | null): void;
   snapshotEveryMs?: number;
   aliveEveryMs?: number;
 }
@@ -147,6 +149,9 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
         send({ type: 'map', call: msg.call, map: bot?.entity ? topDownMap(bot, msg.radius) : null });
         return;
       }
+      case 'claim':
+        o.foreignClaim?.(msg.key, msg.by, msg.until);
+        return;
       case 'shutdown':
         return;
     }

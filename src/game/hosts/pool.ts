@@ -218,6 +218,9 @@ export class HostPool implements HostLink {
       case 'event':
         slot.games.get(m.avatar)?.applyEvent(m);
         return;
+      case 'claim':
+        for (const other of this.#slots) if (other !== slot) this.#send(other, m);
+        return;
       case 'ready':
       case 'alive':
         return;

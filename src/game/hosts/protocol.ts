@@ -45,8 +45,18 @@ export type CoreToHost =
   | { type: 'abort'; call: number; reason: string }
   /** The blocks around the avatar seen from above; answered by `map`. */
   | { type: 'map'; avatar: string; call: number; radius: number }
+  /** An avatar of another host claimed a block it goes for (`until`: epoch ms) or let it go (`null`). */
+  | ClaimMessage
   /** Leave every game and exit. */
   | { type: 'shutdown' };
+
+/** A block claim (`skills/claims.ts`), passed by the core from the host it was made on to the others. */
+export interface ClaimMessage {
+  type: 'claim';
+  key: string;
+  by: string;
+  until: number | null;
+}
 
 /** The game's connection state and its reasons, as {@link AvatarGame} shows them. */
 export interface GameStateMessage {
@@ -68,4 +78,6 @@ export type HostToCore =
   | GameEventMessage
   | { type: 'skillResult'; call: number; result: SkillResult }
   | { type: 'stopped'; call: number }
-  | { type: 'map'; call: number; map: TopDownMap | null };
+  | { type: 'map'; call: number; map: TopDownMap | null }
+  /** An avatar of this host claimed a block or let it go. */
+  | ClaimMessage;
