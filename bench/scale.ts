@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { removeEvidence, startProcess, stopGracefully, tempDir, until, type Proc } from '../chaos/harness.ts';
 
 const STEPS = list(process.env.SCALE_STEPS, [1, 25, 50, 100]);
-const HOSTS = list(process.env.SCALE_HOSTS, [1]);
+const HOSTS = list(process.env.SCALE_HOSTS, [1, 2]);
 const WINDOW_MS = Number(process.env.SCALE_WINDOW_S ?? 60) * 1000;
 /** A step whose spawn count has not moved for this long is reported as stalled, and the run ends there. */
 const STALL_MS = 180_000;

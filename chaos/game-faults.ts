@@ -73,6 +73,8 @@ export async function gameFaults(opts: { seed: number; downMs: number; hosts?: n
     await proc.line(/^\[mindlink\] ready/, 90_000);
     proc.send('Goal: collect 5 oak logs');
     await proc.line(/New goal from console: collect 5 oak logs/, 60_000);
+    // Mid-goal means in the world: on avatar hosts the first join can come after the goal's ack.
+    await until(() => spawnCount(proc.stderr) >= 1, 'the avatar to join', 120_000);
     await new Promise((r) => setTimeout(r, 2000 + Math.floor(random() * 3000)));
 
     say('game faults: kill -9 of the world mid-goal');
@@ -82,7 +84,10 @@ export async function gameFaults(opts: { seed: number; downMs: number; hosts?: n
     await new Promise((r) => setTimeout(r, opts.downMs));
     world = await startWorld(worldDir, port);
     downs.push({ from, to: Date.now() });
-    await until(() => spawnCount(proc.stderr) >= 2, 'the avatar to rejoin after the kill', 120_000);
+    await until(() => spawnCount(proc.stderr) >= 2, 'the avatar to rejoin after the kill', 120_000).catch((err: unknown) => {
+      const tail = proc.stderr.filter((l) => /spawned|disconnect|connecting|host|error/.test(l)).slice(-25);
+      throw new Error(`${(err as Error).message}; mindlink's log (tail):\n${tail.join('\n')}`);
+    });
 
     say('game faults: the world refuses connections for a while');
     from = Date.now();
@@ -120,6 +125,7 @@ async function embeddedWorldKilled(random: () => number, hosts: string, say: (li
     await proc.line(/^\[mindlink\] ready/, 90_000);
     proc.send('Goal: collect 4 oak logs');
     await proc.line(/New goal from console: collect 4 oak logs/, 60_000);
+    await until(() => spawnCount(proc.stderr) >= 1, 'the avatar to join', 120_000);
     await new Promise((r) => setTimeout(r, 1500 + Math.floor(random() * 3000)));
     say(`game faults: kill -9 of mindlink's embedded world (${killWorldHard(proc.pid)} process)`);
     return await proc.line(/\[demo\] Done: collect 4 oak logs/, 240_000).then(
