@@ -4,8 +4,10 @@ import type { Command } from './command.ts';
 
 const ENGINES = ['scripted', 'llm'] as const;
 
+/** What the `/avatar` group does, for the command menus. */
+export const AVATAR_GROUP = 'Create, remove or rename an avatar';
+
 const options = z.object({
-  action: z.enum(['create'], { error: 'the action is "create"' }),
   name: z.string({ error: 'give the new avatar a name' }),
   server: z.string().optional(),
   engine: z.string().optional(),
@@ -13,13 +15,14 @@ const options = z.object({
 
 /** `/avatar create <name> [server] [engine]`: an admin creates an avatar (stopped until /play), linked to this chat. */
 export const avatar: Command<typeof options> = {
-  name: 'avatar',
+  name: 'avatar create',
+  groupDescription: AVATAR_GROUP,
   description: 'Create an avatar, stopped until /play (admins)',
   announce: true,
-  usage: 'create <name> [server] [engine]',
+  usage: '<name> [server] [engine]',
   access: 'admin',
   options,
-  positional: ['action', 'name', 'server', 'engine'],
+  positional: ['name', 'server', 'engine'],
   async run({ host, chat }, { name, server, engine }) {
     // Offer only what can run here: llm once it is configured (asked for anyway, its refusal says what it needs).
     const kind = engine === undefined ? undefined : ENGINES.find((e) => e === engine.toLowerCase());

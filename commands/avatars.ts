@@ -14,7 +14,10 @@ export const avatars: Command<typeof options> = {
   positional: [],
   async run({ host, chat }) {
     const list = host.visible(chat);
-    if (list.length === 0) return { avatar: null, text: 'No avatars here yet. An admin creates one with /avatar create <name>.' };
+    if (list.length === 0) {
+      const how = host.isAdmin(chat) ? '/avatar create <name> makes one.' : 'An admin of this mindlink can make you one.';
+      return { avatar: null, text: `No avatars here yet. ${how}` };
+    }
     const lines = list.map((a) => {
       const goal = a.record.goal ? ` — ${plainGoal(a.record.goal.text, 80)}` : '';
       return `${a.name}: ${a.state()} (owner ${host.personName(a.record.owner)}, ${a.record.engine})${goal}`;

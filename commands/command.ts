@@ -16,11 +16,11 @@ export type { CommandHost, CommandReply, ControlledAvatar, WatchedAvatar } from 
 
 /**
  * Who may run a command: `anyone` (`/help`, `/pair`), someone mindlink `known`s, someone who may
- * `control` an avatar from here, or an `admin`. The dispatcher keeps strangers out of all but
- * `anyone`; the finer rights are checked by the host when the command acts (one place), and
- * `/help` lists only what the asker may run.
+ * `control` an avatar from here, someone who `own`s an avatar (schedules, engines: not a pilot), or
+ * an `admin`. The dispatcher keeps strangers out of all but `anyone`; the finer rights are checked by
+ * the host when the command acts (one place), and `/help` lists only what the asker may run.
  */
-export type CommandAccess = 'anyone' | 'known' | 'control' | 'admin';
+export type CommandAccess = 'anyone' | 'known' | 'control' | 'own' | 'admin';
 
 /** What a command run gets besides its options. */
 export interface CommandContext {
@@ -40,7 +40,13 @@ export interface CommandContext {
  * };
  */
 export interface Command<S extends z.ZodObject = z.ZodObject> {
+  /**
+   * The command's name (`play`), or two words for one command of a group (`avatar create`): typed as
+   * `/avatar create …`, offered on Discord as the sub-command `create` of `/avatar`.
+   */
   name: string;
+  /** For a command of a group: what the group does, for the command menus (the same on each of its commands). */
+  groupDescription?: string;
   /** One line, shown in /help and in the platform's command menu (≤ 100 chars); it does not repeat the usage. */
   description: string;
   /** Usage after the name, e.g. `<text> [avatar]`. */

@@ -13,7 +13,7 @@ export const digest: Command<typeof options> = {
   description: 'Turn the daily digest of the avatars in this chat on (at a time) or off',
   usage: 'on|off [HH:MM]',
   options,
-  access: 'control',
+  access: 'own',
   positional: ['state', 'time'],
   async run({ host, chat }, { state, time }) {
     const desk = host.schedules;

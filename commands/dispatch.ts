@@ -18,13 +18,29 @@ import { parseCommandArgs, validateOptions } from './parse.ts';
  */
 export async function dispatchCommand(list: readonly Command[], inv: CommandInvocation, host: CommandHost): Promise<CommandReply> {
   const offered = list.filter((c) => !c.platforms || c.platforms.includes(inv.platform));
-  const n = inv.name.toLowerCase();
-  const command = offered.find((c) => c.name === n);
-  if (!command) throw new UserError('unknown_command', `There is no /${inv.name} command. /help lists them.`);
+  const { command, argsText } = findCommand(offered, inv.name, inv.argsText ?? '', () => host.requireKnown(inv));
   if (command.access !== 'anyone') host.requireKnown(inv);
   const names = host.visible(inv).map((a) => a.name);
   // Discord's structured options are checked by the schema as typed ones are.
-  const options = inv.options ? validateOptions(command, inv.options) : parseCommandArgs(command, inv.argsText ?? '', names);
+  const options = inv.options ? validateOptions(command, inv.options) : parseCommandArgs(command, argsText, names);
   const reply = await command.run({ host, chat: inv, commands: offered }, options);
   return command.announce === true ? { ...reply, announce: true } : reply;
+}
+
+/**
+ * The command a name means: `play`, or one of a group — `avatar create` as Discord names it, or
+ * `avatar` and the first word of the text (`/avatar create bob`). Throws UserError for no such command;
+ * a group without a known second word gets its usage (once `requireKnown` let the sender through).
+ */
+function findCommand(offered: readonly Command[], name: string, argsText: string, requireKnown: () => void): { command: Command; argsText: string } {
+  const n = name.toLowerCase().trim().replace(/\s+/g, ' ');
+  const exact = offered.find((c) => c.name === n);
+  if (exact) return { command: exact, argsText };
+  const group = offered.filter((c) => c.name.startsWith(`${n} `));
+  if (group.length === 0) throw new UserError('unknown_command', `There is no /${name} command. /help lists them.`);
+  const [word = '', ...rest] = argsText.trim().split(/\s+/);
+  const command = group.find((c) => c.name === `${n} ${word.toLowerCase()}`);
+  if (command) return { command, argsText: rest.join(' ') };
+  requireKnown();
+  throw new UserError('bad_args', `Usage: ${group.map((c) => `/${c.name} ${c.usage}`.trim()).join(' · ')}`);
 }

@@ -11,7 +11,7 @@ export const engine: Command<typeof options> = {
   name: 'engine',
   description: "Switch an avatar's engine (owner or admin)",
   usage: '<scripted|llm> [avatar]',
-  access: 'control',
+  access: 'own',
   llmOnly: true,
   options,
   positional: ['engine', 'avatar'],

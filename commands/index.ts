@@ -6,6 +6,8 @@ import type { Platform } from '../src/chat.ts';
 import type { CommandDispatcher } from '../src/command-host.ts';
 import type { Command } from './command.ts';
 import { avatar } from './avatar.ts';
+import { avatarRemove } from './avatar-remove.ts';
+import { avatarRename } from './avatar-rename.ts';
 import { avatars } from './avatars.ts';
 import { digest } from './digest.ts';
 import { direction } from './direction.ts';
@@ -16,6 +18,7 @@ import { help } from './help.ts';
 import { link } from './link.ts';
 import { owner } from './owner.ts';
 import { pair } from './pair.ts';
+import { parked } from './parked.ts';
 import { play } from './play.ts';
 import { schedule } from './schedule.ts';
 import { schedules } from './schedules.ts';
@@ -24,6 +27,7 @@ import { status } from './status.ts';
 import { stop } from './stop.ts';
 import { timezone } from './timezone.ts';
 import { unlink } from './unlink.ts';
+import { unpark } from './unpark.ts';
 import { unschedule } from './unschedule.ts';
 import { usage } from './usage.ts';
 import { unshare } from './unshare.ts';
@@ -40,8 +44,12 @@ export const commands: readonly Command[] = [
   status,
   goal,
   direction,
+  parked,
+  unpark,
   avatars,
   avatar,
+  avatarRemove,
+  avatarRename,
   link,
   unlink,
   share,
@@ -60,9 +68,30 @@ export const commands: readonly Command[] = [
   help,
 ] as const as readonly Command[];
 
-/** The commands offered on a platform. */
-export function commandList(platform: Platform): Command[] {
-  return commands.filter((c) => !c.platforms || c.platforms.includes(platform));
+/**
+ * The commands offered on a platform: its command menu, and what `/help` chooses from. `llm: false`
+ * leaves out the llm engine's commands (`/engine`, `/usage`) where it is neither configured nor used
+ * (`llmOffered` of `src/command-host.ts`), as `/help` does.
+ */
+export function commandList(platform: Platform, opts: { llm?: boolean } = {}): Command[] {
+  return commands.filter((c) => (!c.platforms || c.platforms.includes(platform)) && (opts.llm !== false || !c.llmOnly));
+}
+
+/**
+ * One command menu entry per typed name: the commands of a group (`avatar create`, `avatar remove`)
+ * become one entry (`avatar`) with the group's description, as Telegram's menu wants them.
+ *
+ * @example
+ * menuEntries(commandList('telegram')) // → [{ name: 'play', description: 'Start …' }, …, { name: 'avatar', description: 'Create, remove or rename an avatar' }, …]
+ */
+export function menuEntries(list: readonly Command[]): { name: string; description: string }[] {
+  const out: { name: string; description: string }[] = [];
+  for (const c of list) {
+    const [head = c.name, sub] = c.name.split(' ');
+    if (out.some((e) => e.name === head)) continue;
+    out.push({ name: head, description: sub ? (c.groupDescription ?? c.description) : c.description });
+  }
+  return out;
 }
 
 /**

@@ -18,10 +18,11 @@ export const owner: Command<typeof options> = {
   async run({ host, chat }, { avatar, identity }) {
     const a = host.watch(chat, avatar);
     if (!identity) {
-      const identities = host.identitiesFor(chat, a.record.owner);
+      const identities = host.ownerIdentities(a);
       const ids = identities.length > 0 ? ` (${identities.join(', ')})` : '';
       return { avatar: a.name, text: `Owner: ${host.personName(a.record.owner)}${ids}.` };
     }
-    return { avatar: a.name, text: `Owner is now ${host.setOwner(chat, a, identity)}.` };
+    // Only an admin gets this far, and typed the identity: it is no secret to them.
+    return { avatar: a.name, text: `Owner is now ${host.setOwner(chat, a, identity)} (${identity.trim()}).` };
   },
 };

@@ -14,7 +14,7 @@ export const schedule: Command<typeof options> = {
   description: 'Set a goal on a schedule, e.g. every day at 8:00 collect 10 oak logs (or a cron expression)',
   usage: '<when> <goal> [avatar]',
   options,
-  access: 'control',
+  access: 'own',
   positional: ['text', 'avatar'],
   rest: 'text',
   async run({ host, chat }, { text, avatar }) {

@@ -11,11 +11,12 @@ export const schedules: Command<typeof options> = {
   description: 'List scheduled goals with their ids and next runs',
   usage: '[avatar]',
   options,
-  access: 'control',
+  access: 'own',
   positional: ['avatar'],
   async run({ host, chat }, { avatar }) {
-    const { about, entries } = host.schedules.list(chat, avatar);
+    const { about, entries, mayAdd } = host.schedules.list(chat, avatar);
     if (entries.length === 0) {
+      if (!mayAdd) return { avatar: about, text: "No scheduled goals you can see: scheduling an avatar's goals is for its owner and admins." };
       return { avatar: about, text: `No scheduled goals${about ? ` for ${about}` : ''}. /schedule every day at 8:00 collect 10 oak logs makes one.` };
     }
     const lines = entries.map(({ schedule: s, next, zone, byName }) => {

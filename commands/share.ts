@@ -26,7 +26,7 @@ export const share: Command<typeof options> = {
     const what = made.avatar ?? (made.ownOnly ? `your avatars on ${made.server} (present and future)` : `every avatar on ${made.server} (present and future)`);
     return {
       avatar: made.avatar,
-      text: `Shared ${what} with <@&${made.roleId}>: members with that role may control ${made.avatar ? 'it' : 'them'} from this server's channels; everyone here may ask questions and see /status.`,
+      text: `Shared ${what} with <@&${made.roleId}>: members with that role may control ${made.avatar ? 'it' : 'them'} from this server's channels; others may ask questions and see /status in the channels ${made.avatar ? 'it is' : 'they are'} linked to.`,
     };
   },
 };

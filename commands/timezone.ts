@@ -15,7 +15,7 @@ export const timezone: Command<typeof options> = {
   description: 'Show or set your time zone for schedules, e.g. Europe/Berlin',
   usage: '[zone]',
   options,
-  access: 'control',
+  access: 'own',
   positional: ['zone'],
   async run({ host, chat }, { zone }) {
     if (!zone) {

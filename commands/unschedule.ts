@@ -15,7 +15,7 @@ export const unschedule: Command<typeof options> = {
   description: 'Remove a scheduled goal by its id',
   usage: '<id>',
   options,
-  access: 'control',
+  access: 'own',
   positional: ['id'],
   async run({ host, chat }, { id }) {
     const s = host.schedules.remove(chat, id);

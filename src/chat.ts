@@ -27,6 +27,11 @@ export interface ChatContext {
   chatKind: 'private' | 'group' | 'console';
   /** The platform id of the message (replies thread to it), or null. */
   messageId: string | null;
+  /**
+   * When the platform says the message was written (Unix ms), where it says so. A message read
+   * late (written while mindlink was down) keeps its place against a scheduled run made up at start.
+   */
+  sentAt?: number;
   /** Discord: the guild of the channel. */
   guild?: string;
   /** Discord: the sender's role ids in that guild. */

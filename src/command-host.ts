@@ -5,6 +5,7 @@
  * comes only from {@link CommandHost.watch} or {@link CommandHost.control},
  * and admin-only acts check the sender themselves.
  */
+import { relative } from 'node:path';
 import type { AvatarManager, AvatarUsage } from './avatars/manager.ts';
 import { llmSetupProblem, type Config } from './config.ts';
 import type { EngineKind } from './engines/engine.ts';
@@ -16,9 +17,10 @@ import type { DisplayState } from './loop/goal-loop.ts';
 import type { Links } from './people/links.ts';
 import type { Pairing } from './people/pairing.ts';
 import type { People } from './people/people.ts';
+import { canControl, type Sight } from './rights.ts';
 import type { ScheduleDesk } from './schedule/desk.ts';
 import type { Sharing, ShareMade, ShareRequest, UnshareRequest } from './sharing.ts';
-import type { Avatar, Destination, Share } from './store/schema.ts';
+import type { Avatar, Destination, ParkedGoal, Share } from './store/schema.ts';
 import type { ThoughtStream } from './thought-stream.ts';
 import type { WebAccess } from './web-access.ts';
 
@@ -50,6 +52,8 @@ export interface WatchedAvatar {
   usage(): AvatarUsage;
   /** While it is `waiting` to reconnect: why it left the game, in a short plain phrase. */
   downReason(): string | undefined;
+  /** What the sender may see of it from this chat: full direction text, the owner's identities (`rights.ts`). */
+  readonly sight: Sight;
 }
 
 /** An avatar the sender may control from this chat. */
@@ -58,8 +62,13 @@ export interface ControlledAvatar extends WatchedAvatar {
   play(): Promise<boolean>;
   /** End the loop and leave the game; the goal is kept. False when it was stopped already. */
   stop(): Promise<boolean>;
-  /** Replace the goal with an owner goal set by the sender. */
-  setGoal(text: string): void;
+  /**
+   * Replace the goal with an owner goal set by the sender. Returns the goal of a scheduled run that
+   * came after the sender's message (read late, after a restart): parked behind it, not replaced.
+   */
+  setGoal(text: string): ParkedGoal | null;
+  /** Drop parked goals by their positions in the list (1 is the oldest), or all; the goals dropped. Throws UserError for a position not in the list. */
+  unpark(which: readonly number[] | 'all'): ParkedGoal[];
   /** Link it to this chat in `mode` (replacing an existing link's mode). */
   link(mode: 'control' | 'watch'): void;
   /** Unlink it from this chat. False when it was not linked here. */
@@ -70,6 +79,24 @@ export interface ControlledAvatar extends WatchedAvatar {
    * or when the engine cannot be built (the llm engine not configured).
    */
   setEngine(kind: EngineKind): Promise<void>;
+  /**
+   * Its owner or an admin removes it (a pilot steers an avatar, it does not end it): it stops and leaves
+   * the game, is unlinked everywhere, its schedules go, and its files are kept a week in `DATA_DIR/removed/`.
+   * With `confirmed` false only the right is checked (UserError otherwise) and null returned.
+   */
+  remove(confirmed: boolean): Promise<AvatarRemoved | null>;
+  /** Its owner or an admin renames it while it is stopped, to a name Minecraft accepts; the new name. Throws UserError otherwise. */
+  rename(to: string): Promise<string>;
+}
+
+/** What removing an avatar did. */
+export interface AvatarRemoved {
+  /** Where its files are kept for a week, relative to DATA_DIR (`removed/steve-…`). */
+  keptIn: string;
+  /** How many chats it was linked to. */
+  unlinked: number;
+  /** How many of its schedules went. */
+  schedules: number;
 }
 
 /** The llm engine as configured, for /engine, /usage and /status. */
@@ -100,14 +127,18 @@ export interface CommandHost {
   isAdmin(chat: ChatContext): boolean;
   /** Whether the sender may control at least one avatar from here. */
   controlsAny(chat: ChatContext): boolean;
+  /** Whether the sender owns at least one avatar (what only owners and admins may do: schedules, engines). */
+  ownsAny(chat: ChatContext): boolean;
+  /** Whether the sender may control this avatar from here (replies offer only what they can do). */
+  mayControl(chat: ChatContext, avatar: WatchedAvatar): boolean;
   /** Whether mindlink knows the sender: an admin, a known person, or someone who may see an avatar from here. */
   knows(chat: ChatContext): boolean;
   /** Throw the stranger refusal unless mindlink knows the sender. */
   requireKnown(chat: ChatContext): void;
   /** Display name of a person id (`someone` for null). */
   personName(id: string | null): string;
-  /** The identities of a person, shown to admins only (empty for anyone else). */
-  identitiesFor(chat: ChatContext, personId: string): readonly string[];
+  /** The chat identities of an avatar's owner, for those who may see them (its owner, admins); empty for anyone else. */
+  ownerIdentities(avatar: WatchedAvatar): readonly string[];
   /** Admins: create an avatar owned by the sender, stopped, linked to this chat. */
   createAvatar(chat: ChatContext, name: string, opts: { server?: string; engine?: Avatar['engine'] }): Promise<Readonly<Avatar>>;
   /** Admins: give an avatar to the person behind `identity` (created if new). Returns the new owner's name. */
@@ -131,6 +162,17 @@ export interface CommandHost {
   unshare(chat: ChatContext, request: UnshareRequest): Share[];
   /** A one-time link that signs the sender in to the dashboard, seen from this chat. Throws UserError while it is off. */
   webSignIn(chat: ChatContext): string;
+}
+
+/**
+ * Whether the llm engine's commands (`/engine`, `/usage`) are worth offering: it is configured, or an
+ * avatar uses it. The command menus and `/help` both ask this, so they agree.
+ *
+ * @example
+ * llmOffered(config, core.avatars.all()) // → false with no LLM_MODEL and no llm avatar
+ */
+export function llmOffered(config: Config, avatars: readonly Pick<Avatar, 'engine'>[]): boolean {
+  return llmSetupProblem(config) === null || avatars.some((a) => a.engine === 'llm');
 }
 
 /** What the router needs from `commands/`: run one invocation against the host. */
@@ -162,38 +204,64 @@ export interface CommandHostParts {
  * const host = createCommandHost({ avatars, people, links, pairing, schedules, config, sharing, thoughts, openThread, web });
  */
 export function createCommandHost({ avatars, people, links, pairing, schedules, config, sharing, thoughts, openThread, web }: CommandHostParts): CommandHost {
-  const watched = (record: Avatar): WatchedAvatar => ({
+  const watched = (chat: ChatContext, record: Avatar): WatchedAvatar => ({
     name: record.name,
     record,
+    sight: people.sight(chat, record),
     state: () => avatars.displayState(record.name),
     isPlaying: () => avatars.isPlaying(record.name),
     snapshot: () => avatars.snapshot(record.name),
     usage: () => avatars.usage(record.name),
     downReason: () => avatars.downReason(record.name),
   });
-  const controlled = (chat: ChatContext, record: Avatar): ControlledAvatar => ({
-    ...watched(record),
-    play: () => avatars.play(record.name),
-    stop: () => avatars.stop(record.name),
-    setGoal: (text) => avatars.setGoal(record.name, text, people.ensurePerson(chat.from, chat.fromName).id),
-    link: (mode) => links.link(record.name, chat.dest, mode, chat.guild),
-    unlink: () => links.unlink(record.name, chat.dest),
-    async setEngine(kind) {
+  const controlled = (chat: ChatContext, record: Avatar): ControlledAvatar => {
+    const ownerOrAdmin = (what: string): void => {
       const role = people.roleFor(chat, record);
-      if (role !== 'owner' && role !== 'admin') throw new UserError('not_allowed', `Only ${record.name}'s owner or an admin can change its engine.`, record.name);
-      await avatars.switchEngine(record.name, kind);
-    },
-  });
+      if (role !== 'owner' && role !== 'admin') throw new UserError('not_allowed', `Only ${record.name}'s owner or an admin can ${what}.`, record.name);
+    };
+    return {
+      ...watched(chat, record),
+      play: () => avatars.play(record.name),
+      stop: () => avatars.stop(record.name),
+      setGoal: (text) => {
+        const by = people.ensurePerson(chat.from, chat.fromName);
+        return avatars.setGoal(record.name, text, by.id, { writtenAt: chat.sentAt, byName: people.personName(by.id) });
+      },
+      unpark: (which) => avatars.unpark(record.name, which),
+      link: (mode) => links.link(record.name, chat.dest, mode, chat.guild),
+      unlink: () => links.unlink(record.name, chat.dest),
+      async setEngine(kind) {
+        ownerOrAdmin('change its engine');
+        await avatars.switchEngine(record.name, kind);
+      },
+      async remove(confirmed) {
+        ownerOrAdmin('remove it');
+        if (!confirmed) return null;
+        const schedulesGone = schedules.avatarRemoved(record.name);
+        const { keptIn, unlinked } = await avatars.remove(record.name);
+        return { keptIn: relative(config.DATA_DIR, keptIn), unlinked, schedules: schedulesGone };
+      },
+      async rename(to) {
+        ownerOrAdmin('rename it');
+        const from = record.name;
+        await avatars.rename(from, to);
+        schedules.avatarRenamed(from, to);
+        return record.name;
+      },
+    };
+  };
   return {
-    watch: (chat, name) => watched(people.resolveAvatar(chat, name)),
+    watch: (chat, name) => watched(chat, people.resolveAvatar(chat, name)),
     control: (chat, name) => controlled(chat, people.controlledAvatar(chat, name)),
-    visible: (chat) => people.visible(chat).map(watched),
+    visible: (chat) => people.visible(chat).map((a) => watched(chat, a)),
     isAdmin: (chat) => people.isAdmin(chat),
     controlsAny: (chat) => people.controlsAny(chat),
+    mayControl: (chat, avatar) => canControl(people.roleFor(chat, avatar.record)),
+    ownsAny: (chat) => people.ownsAny(chat),
     knows: (chat) => people.knows(chat),
     requireKnown: (chat) => people.requireKnown(chat),
     personName: (id) => people.personName(id),
-    identitiesFor: (chat, personId) => (people.isAdmin(chat) ? (people.byId(personId)?.identities ?? []) : []),
+    ownerIdentities: (avatar) => (avatar.sight.ownerIdentities ? (people.byId(avatar.record.owner)?.identities ?? []) : []),
     async createAvatar(chat, name, opts) {
       people.requireAdmin(chat, 'Only an admin can create avatars.');
       const owner = people.ensurePerson(chat.from, chat.fromName);
@@ -205,14 +273,14 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       people.requireAdmin(chat, 'Only an admin can change who owns an avatar.');
       const person = people.ensurePerson(identity, identity);
       avatars.setOwner(avatar.name, person.id);
-      return person.name;
+      return people.personName(person.id);
     },
     pair: (chat, code) => pairing.pair(chat, code),
     schedules,
     llm: () => ({
       model: config.LLM_MODEL,
       prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT },
-      offered: llmSetupProblem(config) === null || avatars.all().some((a) => a.engine === 'llm'),
+      offered: llmOffered(config, avatars.all()),
     }),
     async openThoughts(chat, avatar) {
       if (!links.isLinkedTo(avatar.name, chat.dest)) {

@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import { AvatarManager } from './avatars/manager.ts';
+import { purgeRemoved } from './avatars/retire.ts';
 import { seedStore } from './avatars/seed.ts';
 import type { Bridge } from './chat.ts';
 import { createCommandHost, type CommandDispatcher } from './command-host.ts';
@@ -88,6 +89,9 @@ export class Mindlink {
     const store = await Store.open(config.DATA_DIR, { log, ...opts.store });
     const outbox = new Outbox(store);
     seedStore(store, config, now());
+    // Removed avatars' folders are kept a week (README "Commands").
+    const purged = await purgeRemoved(config.DATA_DIR, now());
+    if (purged.length > 0) log.info({ purged }, 'removed avatars deleted after a week');
     const people = new People(store, config.ADMINS);
     const pairing = new Pairing(store, people, log, config);
     const links = new Links(store, outbox, log, now);
@@ -120,7 +124,9 @@ export class Mindlink {
       host: {
         isPlaying: (name) => avatars.isPlaying(name),
         inGame: (name) => ['choosing', 'working', 'wrapup'].includes(avatars.displayState(name)),
-        setGoal: (name, text, personId) => avatars.setGoal(name, text, personId),
+        setGoal: (name, text, personId, run) => {
+          avatars.setGoal(name, text, personId, { schedule: run });
+        },
         parkGoal: (name, text, personId, reason) => avatars.parkGoal(name, text, personId, reason),
         post: (dest, avatar, text) => poster.to(dest, avatar, text),
       },
@@ -144,7 +150,7 @@ export class Mindlink {
     const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, web, dashboard, couriers, opts.games);
     await avatars.resumeAll();
     // After the avatars resumed: a run missed while mindlink was down is made up (or skipped) now.
-    await schedules.start();
+    await schedules.start(now());
     await store.flush();
     return core;
   }

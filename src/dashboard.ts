@@ -15,6 +15,7 @@ import type { Snapshot } from './game/game.ts';
 import type { TopDownMap } from './game/top-down.ts';
 import { scrubSecrets } from './logger.ts';
 import type { DisplayState } from './loop/goal-loop.ts';
+import { directionText } from './loop/directions.ts';
 import { TaskFile } from './loop/task-file.ts';
 import { ownPart } from './loop/task-md.ts';
 import type { People } from './people/people.ts';
@@ -127,12 +128,13 @@ export class Dashboard {
     const row = this.row(viewer, avatar);
     const role = people.roleFor(viewer, avatar);
     const controls = canControl(role);
+    const sight = people.sight(viewer, avatar);
     const lines = (l: readonly RecentLine[]): { at: number; kind: string; text: string }[] => l.map((x) => ({ at: x.at, kind: x.kind, text: scrubSecrets(x.text) }));
     let notes: string | null = null;
     if (controls) notes = scrubSecrets(ownPart(await new TaskFile(store.avatarDir(avatar.name), avatar.name).read())).trim();
     return {
       ...row,
-      directions: avatar.directions.open.map((d) => ({ n: d.n, day: d.at.slice(0, 10), text: scrubSecrets(oneLine(d.text)) })),
+      directions: avatar.directions.open.map((d) => ({ n: d.n, day: d.at.slice(0, 10), text: scrubSecrets(directionText(d.text, sight.fullDirection)) })),
       news: lines(recent.news(avatar.name)),
       thoughts: controls ? lines(recent.turns(avatar.name)).map(({ at, text }) => ({ at, text })) : null,
       notes,

@@ -8,10 +8,11 @@ import { ConsoleBridge } from '../bridges/console.ts';
 import { DiscordBridge } from '../bridges/discord/discord-bridge.ts';
 import { TelegramBridge } from '../bridges/telegram/telegram-bridge.ts';
 import { WebBridge, WebPortInUseError } from '../bridges/web/web-bridge.ts';
-import { commandList, createDispatcher } from '../commands/index.ts';
+import { commandList, createDispatcher, menuEntries } from '../commands/index.ts';
 import { createSkillRegistry, skills as skillList } from '../skills/index.ts';
 import { Reflexes } from '../skills/reflexes.ts';
 import { loadConfig, type Config } from './config.ts';
+import { llmOffered } from './command-host.ts';
 import { Mindlink } from './core.ts';
 import { createEngineProvider } from './engines/index.ts';
 import { StoreCorruptError, StoreWriteError, writeFailureReason } from './errors.ts';
@@ -98,13 +99,15 @@ async function main(): Promise<void> {
   if (stopping) return;
 
   const running = core;
+  // The menus offer what /help offers: the llm engine's commands only where it is configured or used.
+  const llm = llmOffered(config, core.avatars.all());
   if (consoleBridge) await core.addBridge(consoleBridge);
   if (config.TELEGRAM_TOKEN) {
     const telegram = new TelegramBridge({
       token: config.TELEGRAM_TOKEN,
       apiRoot: config.TELEGRAM_API_ROOT,
       log: log.child({ bridge: 'telegram' }),
-      commands: commandList('telegram').map((c) => ({ name: c.name, description: c.description })),
+      commands: menuEntries(commandList('telegram', { llm })),
       nameOf: (identity) => running.people.personOf(identity)?.name,
     });
     const started = core.addBridge(telegram, { perChatIntervalMs: 1000, groupPerMinute: 20, globalPerSecond: 30, coalesce: true });
@@ -128,7 +131,7 @@ async function main(): Promise<void> {
       apiUrl: config.DISCORD_API_URL,
       guildId: config.DISCORD_GUILD_ID,
       log: log.child({ bridge: 'discord' }),
-      commands: commandList('discord'),
+      commands: commandList('discord', { llm }),
     });
     // Discord allows 5 messages per 5 s in a channel and 50 requests per second in all.
     const started = core.addBridge(discord, { perChatIntervalMs: 1000, globalPerSecond: 45, coalesce: true });

@@ -43,7 +43,8 @@ export function guildSharesOf(state: StateFile, chat: ChatContext, avatar: Avata
  * - owner: the avatar's owner, from any chat;
  * - pilot: a Discord member with a role the guild shares the avatar to, in any
  *   channel of that guild (so they may link it there) except one that links it in `watch` mode;
- * - watcher: anyone else in a chat linked to the avatar, and any member of a guild that shares it;
+ * - watcher: anyone else in a chat linked to the avatar (a share gives the members without
+ *   its role nothing more: they see it only where it is linked);
  * - stranger: anyone else (they learn nothing about the avatar).
  *
  * A dashboard page (`chat.openedFrom`) is seen from the chat its sign-in link was asked for in.
@@ -55,13 +56,41 @@ export function roleFor(state: StateFile, chat: ChatContext, avatar: Avatar, adm
   // A dashboard page has the rights its sender has in the chat it was opened from.
   const at = chat.openedFrom ? { ...chat.openedFrom, from: chat.from } : chat;
   const link = state.links.find((l) => l.avatar === avatar.name && l.dest === at.dest);
-  const shares = guildSharesOf(state, at, avatar);
-  if (shares.length > 0) {
-    const roles = at.roles ?? [];
-    if (link?.mode !== 'watch' && shares.some((s) => roles.includes(s.role))) return 'pilot';
-    return 'watcher';
-  }
+  const roles = at.roles ?? [];
+  if (link?.mode !== 'watch' && guildSharesOf(state, at, avatar).some((s) => roles.includes(s.role))) return 'pilot';
   return link ? 'watcher' : 'stranger';
+}
+
+/**
+ * What the sender may see of an avatar from a chat, one rule for every place that shows it
+ * (commands, bridges, the dashboard). An avatar's details go to the chats linked to it and to
+ * its owner, pilots and admins; the full text of its direction and its owner's chat identities
+ * only to its owner and admins, and to a linked chat (which gets the avatar's news anyway).
+ */
+export interface Sight {
+  /** Its state, goal, position and inventory (`/status`, `/avatars`), and answers to questions. */
+  details: boolean;
+  /** Its open direction in full (`/direction`); otherwise each line cut short. */
+  fullDirection: boolean;
+  /** Its owner's chat identities (`discord:<id>` …); otherwise the owner only by name. */
+  ownerIdentities: boolean;
+}
+
+/**
+ * @example
+ * sightOf('pilot', false) // → { details: true, fullDirection: false, ownerIdentities: false }
+ */
+export function sightOf(role: Role, linkedHere: boolean): Sight {
+  if (role === 'admin' || role === 'owner') return { details: true, fullDirection: true, ownerIdentities: true };
+  if (role === 'stranger') return { details: false, fullDirection: false, ownerIdentities: false };
+  return { details: true, fullDirection: linkedHere, ownerIdentities: false };
+}
+
+/** What the sender may see of `avatar` from this chat (see {@link sightOf}). */
+export function sightFor(state: StateFile, chat: ChatContext, avatar: Avatar, admins: readonly string[]): Sight {
+  const here = (chat.openedFrom ?? chat).dest;
+  const linkedHere = state.links.some((l) => l.avatar === avatar.name && l.dest === here);
+  return sightOf(roleFor(state, chat, avatar, admins), linkedHere);
 }
 
 /** What a share is about: one avatar, or a server's avatars. */

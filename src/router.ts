@@ -13,11 +13,13 @@ import type { BridgeHost, ChatContext, CommandAnswer, CommandInvocation, Inbound
 import type { CommandDispatcher, CommandHost } from './command-host.ts';
 import { errorRef, UserError } from './errors.ts';
 import { characterCount, classifyMessage, emptyMessageReason, isTooLong, MAX_MESSAGE_LENGTH, splitAddress, unknownAddress } from './loop/classify.ts';
+import { notedReply } from './loop/directions.ts';
 import type { Poster } from './outbox/poster.ts';
 import { replyPrivately } from './private-reply.ts';
 import type { Links } from './people/links.ts';
 import { STRANGER_REFUSAL, type People } from './people/people.ts';
 import type { ReadMarks } from './read-marks.ts';
+import { canControl } from './rights.ts';
 import { cleanChatInput } from './sanitize.ts';
 import type { Destination } from './store/schema.ts';
 import type { Store } from './store/store.ts';
@@ -72,6 +74,7 @@ export class MessageRouter implements BridgeHost {
     const inv = cleanChatInput(raw);
     try {
       const mark = this.p.store.mark();
+      this.p.people.seen(inv);
       const reply = await this.p.commands.run(inv, this.p.host);
       // A command that changed something answers only once the change is on disk ("Could not save: …" otherwise).
       await this.p.store.saved(mark, reply.avatar);
@@ -116,6 +119,7 @@ export class MessageRouter implements BridgeHost {
 
   private async route(msg: InboundMessage): Promise<void> {
     const { avatars, people, poster } = this.p;
+    people.seen(msg);
     if (isTooLong(msg.text)) {
       throw new UserError(
         'too_long',
@@ -145,7 +149,8 @@ export class MessageRouter implements BridgeHost {
         return this.runCommand({ ...msg, name: 'goal', options: { text, avatar: avatar.name } });
       case 'question': {
         if (!avatars.isPlaying(avatar.name)) {
-          poster.reply(msg, avatar.name, `I'm stopped, so I can't look around. /play ${avatar.name} starts me.`);
+          const how = canControl(people.roleFor(msg, avatar)) ? ` /play ${avatar.name} starts me.` : '';
+          poster.reply(msg, avatar.name, `I'm stopped, so I can't look around.${how}`);
           return;
         }
         // Answered in its own turn; the reply comes when the engine has it, without holding up the chat.
@@ -158,9 +163,9 @@ export class MessageRouter implements BridgeHost {
       case 'direction': {
         people.requireControl(msg, avatar);
         const mark = this.p.store.mark();
-        const n = avatars.addDirection(avatar.name, text, people.author(msg, avatar)?.id ?? null);
+        const { n, dropped } = avatars.addDirection(avatar.name, text, people.author(msg, avatar)?.id ?? null);
         await this.p.store.saved(mark, avatar.name);
-        poster.reply(msg, avatar.name, `Noted as direction #${n}.`);
+        poster.reply(msg, avatar.name, notedReply(n, dropped));
         return;
       }
     }

@@ -1,8 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadConfig, parseConfig } from '../src/config.ts';
+import { ConfigSchema, loadConfig, parseConfig } from '../src/config.ts';
 import { ConfigError } from '../src/errors.ts';
 
 /** The ConfigError a bad environment gives (fails the test if none is thrown). */
@@ -190,5 +190,21 @@ describe('loadConfig', () => {
     vi.stubEnv('MC_PORT', '');
     expect(() => loadConfig(envFile)).toThrow(ConfigError);
     expect(() => loadConfig(envFile)).toThrow(/MC_PORT/);
+  });
+});
+
+describe('.env.example', () => {
+  it('GIVEN the config schema THEN .env.example lists exactly its keys, each with a comment, and says nothing is missing from this build', async () => {
+    const text = await readFile(new URL('../.env.example', import.meta.url), 'utf8');
+    const keys = [...text.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]);
+    expect([...keys].sort()).toEqual(Object.keys(ConfigSchema.shape).sort());
+    expect(text).not.toMatch(/not in this build/i);
+    const lines = text.split('\n');
+    for (const key of keys) {
+      const i = lines.findIndex((l) => l.startsWith(`${key}=`));
+      // A key is explained by the comment right above it, or is one of a block under one comment.
+      const above = lines.slice(0, i).reverse().find((l) => !/^[A-Z][A-Z0-9_]*=/.test(l));
+      expect(above, key).toMatch(/^# /);
+    }
   });
 });

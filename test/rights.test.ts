@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatContext } from '../src/chat.ts';
-import { mayShare, roleFor, shareCovers } from '../src/rights.ts';
+import { mayShare, roleFor, shareCovers, sightOf } from '../src/rights.ts';
 import { addShare, defaultServer, removeShares, roleIdOf } from '../src/sharing.ts';
 import { newAvatarRecord } from '../src/store/store.ts';
 import type { Share, StateFile } from '../src/store/schema.ts';
@@ -55,12 +55,14 @@ describe('guild sharing rights', () => {
     expect(shareCovers({ guild: 'G', role: 'R', server: 'embedded', owner: 'pBob' }, steve)).toBe(false);
   });
 
-  it('GIVEN a server shared with role R THEN a member with R pilots from any channel of the guild, except one linked in watch mode', () => {
+  it('GIVEN a server shared with role R THEN a member with R pilots from any channel of the guild, except one linked in watch mode, and one without R watches only where it is linked', () => {
     const s = state([{ guild: 'G', role: 'R', server: 'embedded' }]);
     expect(roleFor(s, member('9', 'discord:100', ['R']), steve, [])).toBe('pilot');
     expect(roleFor(s, member('9', 'discord:555', ['R']), alex, [])).toBe('pilot');
     expect(roleFor(s, member('9', 'discord:101', ['R']), steve, [])).toBe('watcher');
-    expect(roleFor(s, member('8', 'discord:555', ['other']), alex, [])).toBe('watcher');
+    // A member without R sees the avatar only where it is linked (channel 100 links steve).
+    expect(roleFor(s, member('8', 'discord:555', ['other']), alex, [])).toBe('stranger');
+    expect(roleFor(s, member('8', 'discord:100', ['other']), steve, [])).toBe('watcher');
     // Another guild, a DM, or an avatar on another server: the share does not reach.
     expect(roleFor(s, member('9', 'discord:555', ['R'], { guild: 'H' }), alex, [])).toBe('stranger');
     const { guild: _inDm, ...dm } = member('9', 'discord:777', ['R']);
@@ -69,6 +71,15 @@ describe('guild sharing rights', () => {
     // No share: a linked channel makes a watcher, nothing else.
     expect(roleFor(state(), member('9', 'discord:100', ['R']), steve, [])).toBe('watcher');
     expect(roleFor(state(), member('9', 'discord:555', ['R']), steve, [])).toBe('stranger');
+  });
+
+  it('GIVEN each role, in a linked chat and elsewhere THEN full direction text and owner ids go to owners and admins, and to a linked chat', () => {
+    expect(sightOf('owner', false)).toEqual({ details: true, fullDirection: true, ownerIdentities: true });
+    expect(sightOf('admin', false)).toEqual({ details: true, fullDirection: true, ownerIdentities: true });
+    expect(sightOf('pilot', false)).toEqual({ details: true, fullDirection: false, ownerIdentities: false });
+    expect(sightOf('pilot', true)).toEqual({ details: true, fullDirection: true, ownerIdentities: false });
+    expect(sightOf('watcher', true)).toEqual({ details: true, fullDirection: true, ownerIdentities: false });
+    expect(sightOf('stranger', true)).toEqual({ details: false, fullDirection: false, ownerIdentities: false });
   });
 
   it('GIVEN who asks THEN only a Manage Server member who is admin or owner may share, an owner only their own avatars', () => {

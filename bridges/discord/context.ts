@@ -30,6 +30,7 @@ export function messageContext(message: Message, dest: Destination, inGuild: boo
     dest,
     chatKind: inGuild ? 'group' : 'private',
     messageId: message.id,
+    sentAt: message.createdTimestamp,
     ...(inGuild && message.guildId
       ? {
           guild: message.guildId,

@@ -31,10 +31,12 @@ import { fitParts } from '../../src/outbox/split.ts';
 import type { Destination, Post } from '../../src/store/schema.ts';
 import {
   DISCORD_MAX_MESSAGE_LENGTH,
+  POST_FLAGS,
   allowedMentions,
   channelOf,
   destinationOf,
   discordUserOf,
+  escapeMaskedLinks,
   nonceFor,
 } from './format.ts';
 import { interactionContext } from './context.ts';
@@ -165,7 +167,8 @@ export class DiscordBridge implements Bridge {
     // In a DM the message itself notifies; a mention there would name someone the DM is not with.
     const pinged = (await this.isDm(client, channelId, post)) ? null : discordUserOf(post.ping);
     const mention = pinged ? `<@${pinged}> ` : '';
-    const messages = fitParts(parts, DISCORD_MAX_MESSAGE_LENGTH, prefix.length, mention.length);
+    // Escaped before fitting, so the room counts the escapes too.
+    const messages = fitParts(escapeMaskedLinks(post.text), parts.map(escapeMaskedLinks), DISCORD_MAX_MESSAGE_LENGTH, prefix.length, mention.length);
 
     // Parts an earlier attempt sent (kept in the outbox, so across a restart too) are skipped while they are still the same parts.
     const done = post.sent;
@@ -176,6 +179,7 @@ export class DiscordBridge implements Bridge {
       const body: RESTPostAPIChannelMessageJSONBody = {
         content: `${prefix}${first ? mention : ''}${messages[i] as string}`,
         allowed_mentions: allowedMentions(first ? pinged : null),
+        flags: POST_FLAGS,
         nonce: nonceFor(post, i),
         enforce_nonce: true,
         ...(first && post.replyTo !== null && /^\d+$/.test(post.replyTo)

@@ -4,6 +4,7 @@
  * No I/O here, so each is tested alone.
  */
 import { createHash } from 'node:crypto';
+import { MessageFlags } from 'discord.js';
 import type { Destination, Identity, Post } from '../../src/store/schema.ts';
 
 /** Discord's limit on a message's content. */
@@ -47,6 +48,24 @@ export interface AllowedMentions {
 export function allowedMentions(userId: string | null): AllowedMentions {
   return { parse: [], users: userId === null ? [] : [userId], replied_user: false };
 }
+
+/**
+ * Markdown link syntax shown as text: on every line that could hold a masked link (`[text](url)`),
+ * each `[` is escaped (`\[`), and the backslashes right before it doubled so they cannot undo
+ * the escape. Discord then shows the brackets and the bare URL, never a link whose text hides where it goes.
+ *
+ * @example
+ * escapeMaskedLinks('[click](https://evil.example)') // → '\\[click](https://evil.example)'
+ */
+export function escapeMaskedLinks(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line.includes('](') ? line.replace(/(\\*)\[/g, (_, slashes: string) => `${slashes}${slashes}\\[`) : line))
+    .join('\n');
+}
+
+/** Message flags every post and reply carries: no link previews (SUPPRESS_EMBEDS). */
+export const POST_FLAGS = MessageFlags.SuppressEmbeds;
 
 /**
  * A nonce for one part of a post, the same on every attempt (a restart

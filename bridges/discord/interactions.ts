@@ -11,8 +11,8 @@ import { MessageFlags, type AutocompleteInteraction, type ChatInputCommandIntera
 import type { BridgeHost, ChatContext, CommandAnswer } from '../../src/chat.ts';
 import type { Logger } from '../../src/logger.ts';
 import { splitMessage } from '../../src/outbox/split.ts';
-import { DISCORD_MAX_MESSAGE_LENGTH } from './format.ts';
-import { optionValues } from './slash.ts';
+import { DISCORD_MAX_MESSAGE_LENGTH, POST_FLAGS, escapeMaskedLinks } from './format.ts';
+import { commandNameOf, optionValues } from './slash.ts';
 
 /** Most suggestions Discord shows for an autocompleted option. */
 const MAX_SUGGESTIONS = 25;
@@ -20,13 +20,13 @@ const MAX_SUGGESTIONS = 25;
 /** How an answer is shown: its parts (each ≤ 2000) and whether only the sender sees it. */
 function shape(answer: CommandAnswer): { parts: string[]; ephemeral: boolean } {
   const prefix = answer.avatar ? `[${answer.avatar}] ` : '';
-  const parts = splitMessage(answer.text, DISCORD_MAX_MESSAGE_LENGTH - prefix.length).map((p) => `${prefix}${p}`);
+  const parts = splitMessage(escapeMaskedLinks(answer.text), DISCORD_MAX_MESSAGE_LENGTH - prefix.length).map((p) => `${prefix}${p}`);
   return { parts: parts.length > 0 ? parts : [`${prefix}Done.`], ephemeral: answer.refused || !answer.announce };
 }
 
-/** The reply's options: the same mention rule as posts, so the text (a goal, a player's name) can ping nobody. */
+/** The reply's options: the same mention rule as posts, so the text (a goal, a player's name) can ping nobody, and no link previews. */
 function replyOptions(content: string, ephemeral: boolean): InteractionReplyOptions {
-  return { content, allowedMentions: { parse: [], users: [], repliedUser: false }, ...(ephemeral ? { flags: MessageFlags.Ephemeral } : {}) };
+  return { content, allowedMentions: { parse: [], users: [], repliedUser: false }, flags: ephemeral ? MessageFlags.Ephemeral | POST_FLAGS : POST_FLAGS };
 }
 
 /**
@@ -42,7 +42,8 @@ export async function answerSlashCommand(
   chat: ChatContext,
   opts: { deferAfterMs: number; announces: (name: string) => boolean },
 ): Promise<void> {
-  const answering = host.answerCommand({ ...chat, name: interaction.commandName, options: optionValues(interaction.options.data) });
+  const name = commandNameOf(interaction.commandName, interaction.options.data);
+  const answering = host.answerCommand({ ...chat, name, options: optionValues(interaction.options.data) });
   let timer: NodeJS.Timeout | undefined;
   const slow = new Promise<'slow'>((resolve) => {
     // 0 or less: defer every command at once.
@@ -57,7 +58,7 @@ export async function answerSlashCommand(
     for (const part of parts.slice(1)) await interaction.followUp(replyOptions(part, ephemeral));
     return;
   }
-  const publicDefer = opts.announces(interaction.commandName);
+  const publicDefer = opts.announces(name);
   await interaction.deferReply(publicDefer ? {} : { flags: MessageFlags.Ephemeral });
   const answer = await answering;
   const { parts, ephemeral } = shape(answer);
@@ -66,7 +67,7 @@ export async function answerSlashCommand(
     for (const part of parts) await interaction.followUp(replyOptions(part, true));
     return;
   }
-  await interaction.editReply({ content: parts[0] as string, allowedMentions: { parse: [], users: [], repliedUser: false } });
+  await interaction.editReply({ content: parts[0] as string, allowedMentions: { parse: [], users: [], repliedUser: false }, flags: POST_FLAGS });
   for (const part of parts.slice(1)) await interaction.followUp(replyOptions(part, ephemeral));
 }
 

@@ -17,8 +17,11 @@ import type { z } from 'zod';
 
 /** What the bridge needs of a command (the `Command` contract of `commands/` fits). */
 export interface SlashSource {
+  /** `play`, or two words for a sub-command (`avatar create` is `create` of `/avatar`). */
   name: string;
   description: string;
+  /** A sub-command's group, as the menu describes it. */
+  groupDescription?: string;
   options: z.ZodObject;
 }
 
@@ -114,27 +117,49 @@ export function slashOption(command: string, key: string, field: z.ZodType): API
  * await rest.put(Routes.applicationCommands(appId), { body });
  */
 export function slashCommands(commands: readonly SlashSource[]): RESTPostAPIChatInputApplicationCommandsJSONBody[] {
-  return commands.map((c) => {
-    if (!NAME.test(c.name)) throw new Error(`"${c.name}" is not a valid Discord command name`);
+  const body: RESTPostAPIChatInputApplicationCommandsJSONBody[] = [];
+  const chatInput = (name: string, description: string): RESTPostAPIChatInputApplicationCommandsJSONBody => ({
+    type: ApplicationCommandType.ChatInput,
+    name,
+    description: clip(description, MAX_DESCRIPTION),
+    options: [],
+    contexts: [InteractionContextType.Guild, InteractionContextType.BotDM],
+  });
+  for (const c of commands) {
+    const [head = '', sub, ...more] = c.name.split(' ');
+    for (const part of [head, ...(sub ? [sub] : [])]) if (!NAME.test(part) || more.length > 0) throw new Error(`"${c.name}" is not a valid Discord command name`);
     const options = Object.entries(c.options.shape as Record<string, z.ZodType>).map(([key, field]) => slashOption(c.name, key, field));
     const ordered = [...options.filter((o) => o.required), ...options.filter((o) => !o.required)];
-    return {
-      type: ApplicationCommandType.ChatInput,
-      name: c.name,
-      description: clip(c.description, MAX_DESCRIPTION),
-      options: ordered,
-      contexts: [InteractionContextType.Guild, InteractionContextType.BotDM],
-    };
-  });
+    if (!sub) {
+      body.push({ ...chatInput(head, c.description), options: ordered });
+      continue;
+    }
+    // A command of a group is a sub-command of the group's one slash command.
+    let group = body.find((b) => b.name === head);
+    if (!group) {
+      group = chatInput(head, c.groupDescription ?? c.description);
+      body.push(group);
+    }
+    group.options?.push({ type: ApplicationCommandOptionType.Subcommand, name: sub, description: clip(c.description, MAX_DESCRIPTION), options: ordered });
+  }
+  return body;
+}
+
+/** The name the core knows an interaction's command by: `play`, or `avatar create` for a sub-command. */
+export function commandNameOf(commandName: string, data: readonly CommandInteractionOption[]): string {
+  const sub = data.find((o) => o.type === ApplicationCommandOptionType.Subcommand);
+  return sub ? `${commandName} ${sub.name}` : commandName;
 }
 
 /**
  * An interaction's options as the command's schema reads them: `{ name: value }`
- * (a role option gives the role id). Sub-commands are not used by mindlink.
+ * (a role option gives the role id); for a sub-command, its own options.
  */
 export function optionValues(data: readonly CommandInteractionOption[]): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  for (const o of data) {
+  // A sub-command's own options are the command's.
+  const sub = data.find((o) => o.type === ApplicationCommandOptionType.Subcommand);
+  for (const o of sub ? (sub.options ?? []) : data) {
     if (o.value !== undefined) values[o.name] = typeof o.value === 'string' ? o.value.trim() : o.value;
   }
   return values;

@@ -210,7 +210,7 @@ export class TelegramBridge implements Bridge {
     if (!target) return { ok: false, retry: false, reason: `not a Telegram destination: ${post.dest}` };
     const prefix = post.avatar ? `[${post.avatar}] ` : '';
     const mention = this.mentionFor(post, target.chatId);
-    const messages = fitParts(parts, TELEGRAM_MAX_MESSAGE_LENGTH, prefix.length, mention ? mention.visibleLength + 1 : 0);
+    const messages = fitParts(post.text, parts, TELEGRAM_MAX_MESSAGE_LENGTH, prefix.length, mention ? mention.visibleLength + 1 : 0);
 
     // Parts an earlier attempt sent (kept in the outbox) are skipped while they are still the same parts.
     const done = post.sent;
@@ -299,6 +299,7 @@ export class TelegramBridge implements Bridge {
       dest: destinationOf(msg.chat.id, threadId),
       chatKind: msg.chat.type === 'private' ? 'private' : 'group',
       messageId: String(msg.message_id),
+      sentAt: msg.date * 1000,
     };
   }
 

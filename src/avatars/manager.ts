@@ -13,8 +13,10 @@ import type { AvatarGame, GameProvider, Snapshot } from '../game/game.ts';
 import type { SkillRegistryFactory } from '../game/skill.ts';
 import { addDirection } from '../loop/directions.ts';
 import { GoalLoop, type DisplayState, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
+import type { GoalOrigin } from '../loop/goal-store.ts';
 import { TaskFile } from '../loop/task-file.ts';
-import { newAvatarRecord, type Avatar, type GoalRecordEntry, type Store, type Usage } from '../store/store.ts';
+import { forgetAvatar, moveToRemoved, purgeRemoved, renameFolder, renameInRecord, renameInState, takeHistory } from './retire.ts';
+import { newAvatarRecord, type Avatar, type GoalRecordEntry, type ParkedGoal, type Store, type Usage } from '../store/store.ts';
 
 /** What the manager is built from. */
 export interface AvatarManagerDeps {
@@ -186,12 +188,18 @@ export class AvatarManager {
     return this.displayState(name) === 'waiting' ? this.runtime(name).game.downReason : undefined;
   }
 
-  /** Create an avatar (stopped until play), owned by `ownerId`; nothing is stored if its engine or game cannot be built. */
-  async create(name: string, ownerId: string, opts: { server?: string; engine?: Avatar['engine'] }): Promise<Avatar> {
+  /** Throw unless `name` is a name Minecraft accepts that no other avatar than `self` has. */
+  private checkName(name: string, self?: Avatar): void {
     if (!/^[A-Za-z0-9_]{3,16}$/.test(name)) {
       throw new UserError('bad_name', 'An avatar name is 3–16 letters, digits or _ (it is its Minecraft name).');
     }
-    if (this.get(name)) throw new UserError('name_taken', `There is already an avatar called ${name}.`);
+    const other = this.get(name);
+    if (other && other !== self) throw new UserError('name_taken', `There is already an avatar called ${other.name}.`);
+  }
+
+  /** Create an avatar (stopped until play), owned by `ownerId`; nothing is stored if its engine or game cannot be built. */
+  async create(name: string, ownerId: string, opts: { server?: string; engine?: Avatar['engine'] }): Promise<Avatar> {
+    this.checkName(name);
     const servers = this.d.store.state.data.servers;
     const server = opts.server ?? servers[0]?.id;
     if (!server || !servers.some((s) => s.id === server)) {
@@ -229,10 +237,11 @@ export class AvatarManager {
     return wasPlaying;
   }
 
-  /** Replace an avatar's goal with an owner goal. */
-  setGoal(name: string, text: string, setById: string | null): void {
-    this.runtime(name).loop.setOwnerGoal(text, setById);
+  /** Replace an avatar's goal with an owner goal; returns a scheduled goal parked behind an older message's (see `GoalStore.setOwnerGoal`). */
+  setGoal(name: string, text: string, setById: string | null, origin: GoalOrigin = {}): ParkedGoal | null {
+    const parked = this.runtime(name).loop.setOwnerGoal(text, setById, origin);
     void this.syncTask(name);
+    return parked;
   }
 
   /** Park an owner goal beside the running one; it is offered again when the avatar chooses. */
@@ -240,14 +249,84 @@ export class AvatarManager {
     this.runtime(name).loop.parkGoal(text, setById, reason);
   }
 
-  /** Store a new owner direction and hand it to the loop. Returns its number. */
-  addDirection(name: string, text: string, by: string | null): number {
+  /**
+   * Drop parked goals: `which` holds their positions in the list (1 is the oldest), or is `all`.
+   * Throws UserError, dropping nothing, when a position is not in the list. Returns the goals dropped.
+   */
+  unpark(name: string, which: readonly number[] | 'all'): ParkedGoal[] {
     const avatar = this.get(name);
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
-    const { added } = this.d.store.state.update(() => addDirection(avatar.directions, text, by, this.d.now()));
+    const count = avatar.parked.length;
+    const missing = which === 'all' ? [] : which.filter((n) => !Number.isInteger(n) || n < 1 || n > count);
+    if (missing.length > 0) {
+      const have = count === 0 ? 'I have no parked goal' : `I have ${count} (1–${count}; /parked lists them)`;
+      throw new UserError('no_such_parked', `There is no parked goal ${missing.join(', ')}: ${have}. Nothing was dropped.`, avatar.name);
+    }
+    return this.d.store.state.update(() => {
+      const drop = which === 'all' ? avatar.parked.map((_, i) => i) : [...new Set(which)].map((n) => n - 1);
+      const dropped = avatar.parked.filter((_, i) => drop.includes(i));
+      avatar.parked = avatar.parked.filter((_, i) => !drop.includes(i));
+      return dropped;
+    });
+  }
+
+  /** Store a new owner direction and hand it to the loop. Returns its number and the numbers of the older ones that no longer fit. */
+  addDirection(name: string, text: string, by: string | null): { n: number; dropped: number[] } {
+    const avatar = this.get(name);
+    if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
+    const { added, dropped } = this.d.store.state.update(() => addDirection(avatar.directions, text, by, this.d.now()));
     void this.syncTask(name);
     this.runtime(name).loop.directionAdded(added.text);
-    return added.n;
+    return { n: added.n, dropped: dropped.map((d) => d.n) };
+  }
+
+  /** An avatar's live parts are done with: its loop and game stopped, TASK.md written, the engine closed. */
+  private async retireRuntime(name: string): Promise<void> {
+    const rt = this.runtimes.get(name);
+    if (!rt) return;
+    this.runtimes.delete(name);
+    await rt.loop.stop('removed');
+    await rt.game.stop().catch((err: unknown) => this.d.log.warn({ err, avatar: name }, 'leaving the game failed'));
+    await rt.task.idle();
+    rt.engine.close?.();
+  }
+
+  /**
+   * Remove an avatar: it stops and leaves the game; its record goes, with everything that names it
+   * (links, shares of it alone, thought streams, its history in the goal record); its folder moves to
+   * `DATA_DIR/removed/`, its record and history beside it, for a week. Returns that folder and how
+   * many chats it was linked to.
+   */
+  async remove(name: string): Promise<{ keptIn: string; unlinked: number }> {
+    const avatar = this.get(name);
+    if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
+    await this.retireRuntime(avatar.name);
+    const history = this.d.store.record.update((r) => takeHistory(r, avatar.name));
+    const unlinked = this.d.store.state.update((s) => forgetAvatar(s, avatar.name));
+    const keptIn = await moveToRemoved(this.d.config.DATA_DIR, avatar, history, this.d.now());
+    const purged = await purgeRemoved(this.d.config.DATA_DIR, this.d.now());
+    this.d.log.info({ avatar: avatar.name, keptIn, purged }, 'avatar removed');
+    return { keptIn, unlinked };
+  }
+
+  /**
+   * Give a stopped avatar a new name (one Minecraft accepts, no other avatar's): its record, links,
+   * shares, thought streams, history and folder follow. In the game it is a new player.
+   */
+  async rename(from: string, to: string): Promise<Avatar> {
+    const avatar = this.get(from);
+    if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${from}".`);
+    this.checkName(to, avatar);
+    if (this.isPlaying(avatar.name)) {
+      throw new UserError('still_playing', `Stop ${avatar.name} first (/stop ${avatar.name}): only a stopped avatar can be renamed.`, avatar.name);
+    }
+    const old = avatar.name;
+    await this.retireRuntime(old);
+    await renameFolder(this.d.config.DATA_DIR, old, to);
+    this.d.store.record.update((r) => renameInRecord(r, old, to));
+    this.d.store.state.update((s) => renameInState(s, old, to));
+    this.runtime(to);
+    return avatar;
   }
 
   /** Give an avatar to another person. */

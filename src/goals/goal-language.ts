@@ -20,7 +20,8 @@ export type GoalIntent =
   | { kind: 'say'; text: string }
   | { kind: 'explore' }
   | { kind: 'eat' }
-  | { kind: 'unknown'; reason: string };
+  /** `never`: no engine can ever do it as written (a count out of range, a place outside the world, air); see {@link impossibleGoal}. */
+  | { kind: 'unknown'; reason: string; never?: true };
 
 /** The most a count-goal may ask for: a full inventory of stacks (36 × 64). */
 export const MAX_COUNT = 2304;
@@ -60,6 +61,11 @@ const QUANTITY_PHRASES: [RegExp, number | null][] = [
 ];
 
 type CountRead = { ok: true; count: number | null; rest: string } | { ok: false; reason: string };
+
+/** A count as the owner wrote it, for replies: `99999999999999999999` stays that, never `1e+20`. */
+function shownCount(count: number, written: string): string {
+  return Number.isSafeInteger(count) ? String(count) : written;
+}
 
 const COUNT_RANGE = `a count must be a whole number from 1 to ${MAX_COUNT}`;
 
@@ -106,7 +112,8 @@ function readCount(phrase: string): CountRead {
     const stacks = /^stacks?\s+(?:of\s+)?/.exec(p);
     const count = stacks ? n * 64 : n;
     if (stacks) p = p.slice(stacks[0].length);
-    if (count > MAX_COUNT) return { ok: false, reason: `${count} is more than a full inventory holds; ${COUNT_RANGE}` };
+    const written = `${digits[2] ?? ''}${digits[3] ?? ''}${stacks ? ' stacks' : ''}`;
+    if (count > MAX_COUNT) return { ok: false, reason: `${shownCount(count, written)} is more than a full inventory holds; ${COUNT_RANGE}` };
     return { ok: true, count, rest: p };
   }
   const words = p.split(/[\s-]+/);
@@ -172,6 +179,11 @@ function unknown(reason: string): GoalIntent {
   return { kind: 'unknown', reason };
 }
 
+/** A goal no engine can ever do as written: refused before it is set (see {@link impossibleGoal}). */
+function never(reason: string): GoalIntent {
+  return { kind: 'unknown', reason, never: true };
+}
+
 function cannot(goal: string): GoalIntent {
   const short = goal.length > 60 ? `${goal.slice(0, 57)}…` : goal;
   return unknown(`I can't ${short.replace(/[.!?]+$/, '')} yet; ${KNOWN_GOALS}`);
@@ -179,8 +191,14 @@ function cannot(goal: string): GoalIntent {
 
 const MAX_COORD = 29_999_984;
 
+/** A number as coordinates are written, exponent included (`1e308` is read whole and refused, never cut to 1). */
+const COORD = '[-+]?\\d+(?:\\.\\d+)?(?:e[-+]?\\d+)?';
+
+/** Coordinates read, or why not: `never` when they were meant as coordinates but no place in the world has them. */
+type CoordsRead = { x: number; y: number; z: number } | { reason: string; never: boolean };
+
 /** Parse "10 64 -20", "10, 64, -20", "x=10 y=64 z=-20", "(10 64 -20)". */
-function readCoords(rest: string): { x: number; y: number; z: number } | string {
+function readCoords(rest: string): CoordsRead {
   const r = rest
     .replace(/^(?:the\s+)?(?:coordinates|coords|coordinate|position|location|point|block|spot)\s*(?:at\s+)?:?\s*/i, '')
     .replace(/^at\s+/i, '')
@@ -188,28 +206,34 @@ function readCoords(rest: string): { x: number; y: number; z: number } | string 
   // A labelled coordinate followed by more digits (`x=1,000`, `x=1 000`) or `k` is refused, never cut to its first group.
   const end = '(?![.,]?\\d|\\s+\\d|\\s*k\\b)';
   const labelled = {
-    x: new RegExp(`\\bx\\s*[=:]?\\s*(-?\\d+(?:\\.\\d+)?)${end}`, 'i'),
-    y: new RegExp(`\\by\\s*[=:]?\\s*(-?\\d+(?:\\.\\d+)?)${end}`, 'i'),
-    z: new RegExp(`\\bz\\s*[=:]?\\s*(-?\\d+(?:\\.\\d+)?)${end}`, 'i'),
+    x: new RegExp(`\\bx\\s*[=:]?\\s*(${COORD})${end}`, 'i'),
+    y: new RegExp(`\\by\\s*[=:]?\\s*(${COORD})${end}`, 'i'),
+    z: new RegExp(`\\bz\\s*[=:]?\\s*(${COORD})${end}`, 'i'),
   };
   let nums: number[] | null = null;
   if (/\b[xyz]\s*[=:]?\s*-?\d/i.test(r)) {
     const x = labelled.x.exec(r);
     const y = labelled.y.exec(r);
     const z = labelled.z.exec(r);
-    if (!x || !y || !z) return 'I need all three coordinates, like "go to x=10 y=64 z=-20"';
+    if (!x || !y || !z) return { reason: 'I need all three coordinates, like "go to x=10 y=64 z=-20"', never: true };
     nums = [Number(x[1]), Number(y[1]), Number(z[1])];
-  } else if (/^[\s,;()[\]\d.\-+]+$/.test(r) && /\d/.test(r)) {
-    const found = r.match(/[-+]?\d+(?:\.\d+)?/g) ?? [];
-    if (found.length !== 3) return 'I need all three coordinates x y z, like "go to 10 64 -20"';
+  } else if (/^[\s,;()[\]\d.eE\-+]+$/.test(r) && /\d/.test(r)) {
+    const found = r.match(new RegExp(COORD, 'gi')) ?? [];
+    if (found.length !== 3) return { reason: 'I need all three coordinates x y z, like "go to 10 64 -20"', never: true };
     nums = found.map(Number);
   }
-  if (!nums) return 'I can only go to coordinates, like "go to 10 64 -20" (or "come to <player>")';
+  if (!nums) return { reason: 'I can only go to coordinates, like "go to 10 64 -20" (or "come to <player>")', never: false };
   const [x, y, z] = nums as [number, number, number];
-  if (![x, y, z].every(Number.isFinite)) return 'those coordinates are not numbers';
-  if (Math.abs(x) > MAX_COORD || Math.abs(z) > MAX_COORD) return 'that is outside the world border';
-  if (y < -64 || y > 320) return 'y must be between -64 and 320';
+  if (![x, y, z].every(Number.isFinite)) return { reason: 'those coordinates are not numbers', never: true };
+  if (Math.abs(x) > MAX_COORD || Math.abs(z) > MAX_COORD) return { reason: `that is outside the world border (x and z between -${MAX_COORD} and ${MAX_COORD})`, never: true };
+  if (y < -64 || y > 320) return { reason: 'y must be between -64 and 320', never: true };
   return { x, y, z };
+}
+
+/** A go-to intent from coordinates read, or the reason (an impossible place is {@link never}). */
+function goTo(c: CoordsRead): GoalIntent {
+  if ('reason' in c) return c.never ? never(c.reason) : unknown(c.reason);
+  return { kind: 'go_to', ...c };
 }
 
 /** A player name at the start of the text (case kept), or a reason why there is none. */
@@ -264,7 +288,7 @@ export function parseGoal(text: string): GoalIntent {
   if (SAY_VERBS.has(verb)) {
     const said = unquote(restOrig.replace(/^(?::|\s)+/, '').replace(/^(?:in\s+chat|out\s+loud|aloud)\s*:?\s*/i, ''));
     if (said === '') return unknown('say what? e.g. "say hello"');
-    if (said.length > 256) return unknown('that is too long to say in game chat (256 characters at most)');
+    if (said.length > 256) return never('that is too long to say in game chat (256 characters at most)');
     return { kind: 'say', text: said };
   }
 
@@ -282,8 +306,7 @@ export function parseGoal(text: string): GoalIntent {
     const rest = restOrig.replace(/^(?:back|over)\s+/i, '');
     const coordsFirst = /^(?:to|towards)\s+(.*)$/i.exec(rest);
     if (coordsFirst && /\d/.test(coordsFirst[1] ?? '')) {
-      const c = readCoords(coordsFirst[1] ?? '');
-      return typeof c === 'string' ? unknown(c) : { kind: 'go_to', ...c };
+      return goTo(readCoords(coordsFirst[1] ?? ''));
     }
     const target = rest.replace(/^(?:to|towards|here|over\s+here)\s*,?\s*/i, '').replace(/^(?:to\s+)/i, '');
     const player = readPlayer(target, 'come to');
@@ -292,8 +315,7 @@ export function parseGoal(text: string): GoalIntent {
 
   if (GO_VERBS.has(verb) && /^(?:back\s+|over\s+)?(?:to|towards|toward|at)\b/.test(restLower)) {
     const rest = restOrig.replace(/^(?:back\s+|over\s+)?(?:to|towards|toward|at)\s*/i, '');
-    const c = readCoords(rest);
-    return typeof c === 'string' ? unknown(c) : { kind: 'go_to', ...c };
+    return goTo(readCoords(rest));
   }
 
   const isMore = MORE_VERBS.has(verb);
@@ -301,16 +323,16 @@ export function parseGoal(text: string): GoalIntent {
   if (isMore || isHave || CRAFT_VERBS.has(verb)) {
     let rest = restLower.replace(/^(?:up|out|down)\s+/, '');
     if (verb === 'have' || verb === 'get' || verb === 'hold') rest = rest.replace(/^(?:at\s+least|got)\s+/, '');
-    if (/^-\s*\d/.test(rest)) return unknown(COUNT_RANGE);
+    if (/^-\s*\d/.test(rest)) return never(COUNT_RANGE);
     const read = readCount(rest);
-    if (!read.ok) return unknown(read.reason);
+    if (!read.ok) return never(read.reason);
     const itemPhrase = read.rest.replace(/^more\s+/, '').trim();
     if (itemPhrase === '') return unknown(`${verb} what? e.g. "${verb} 10 oak logs"`);
     if (/\b(?:then|and\s+(?:collect|gather|mine|chop|dig|get|have|craft|make|go|come|follow|say|explore|eat|build|place))\b/.test(itemPhrase)) return unknown('one goal at a time, please: give me the first step, e.g. "collect 10 oak logs"');
     const item = normaliseItem(itemPhrase);
     if (!item) return cannot(goal);
-    const never = unobtainable(item);
-    if (never) return unknown(never);
+    const nobody = unobtainable(item);
+    if (nobody) return never(nobody);
     if (CRAFT_VERBS.has(verb)) {
       if (!CRAFTABLE_EXACT.has(item) && !CRAFTABLE_PATTERN.test(item)) {
         return unknown(`I don't know a recipe for "${itemPhrase}"; I can craft tools, planks, sticks, a crafting table, a furnace, a chest, torches…`);
@@ -321,6 +343,21 @@ export function parseGoal(text: string): GoalIntent {
   }
 
   return cannot(goal);
+}
+
+/**
+ * Why no engine can ever do this goal as written — a count out of range or unclear (`-5`, `0`,
+ * `1.000`, more than an inventory holds), a place outside the world (`1e308 64 -1e308`), something
+ * nobody can hold (`air`), a line too long for game chat — or null. A goal the goal language merely
+ * does not know (`build a castle`) is not impossible: another engine may do it.
+ *
+ * @example
+ * impossibleGoal('collect -5 dirt');    // 'a count must be a whole number from 1 to 2304'
+ * impossibleGoal('build a castle');     // null
+ */
+export function impossibleGoal(text: string): string | null {
+  const intent = parseGoal(text);
+  return intent.kind === 'unknown' && intent.never === true ? intent.reason : null;
 }
 
 /**

@@ -4,7 +4,7 @@
  * {@link DirectionBook} it is given (the caller passes a lowdb draft).
  */
 import type { Direction, DirectionBook, DoneDirection } from '../store/schema.ts';
-import { cutText, oneLine } from '../text.ts';
+import { cutOnWord, cutText, oneLine } from '../text.ts';
 
 /** Open direction kept: the 12 newest. */
 export const MAX_OPEN = 12;
@@ -78,6 +78,37 @@ export function completeDirection(book: DirectionBook, n: number, now: Date): Do
   return done;
 }
 
+/**
+ * Direction numbers as one short phrase: runs of consecutive numbers joined with an en dash.
+ *
+ * @example
+ * numberList([1, 2, 3, 5]) // → '#1–#3, #5'
+ */
+export function numberList(numbers: readonly number[]): string {
+  const sorted = [...new Set(numbers)].sort((a, b) => a - b);
+  const runs: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === (sorted[j] as number) + 1) j += 1;
+    runs.push(j === i ? `#${sorted[i]}` : `#${sorted[i]}–#${sorted[j]}`);
+    i = j + 1;
+  }
+  return runs.join(', ');
+}
+
+/**
+ * The reply to a new direction: its number and, when older ones no longer fit, which were dropped.
+ *
+ * @example
+ * notedReply(11, [1, 2, 3]) // → 'Noted as direction #11. #1–#3 no longer fit (12 newest, 8000 characters kept) and were dropped.'
+ */
+export function notedReply(n: number, dropped: readonly number[]): string {
+  if (dropped.length === 0) return `Noted as direction #${n}.`;
+  const verb = dropped.length === 1 ? 'no longer fits' : 'no longer fit';
+  const was = dropped.length === 1 ? 'was' : 'were';
+  return `Noted as direction #${n}. ${numberList(dropped)} ${verb} (${MAX_OPEN} newest, ${MAX_OPEN_CHARS} characters kept) and ${was} dropped.`;
+}
+
 /** `YYYY-MM-DD` of an ISO time (or the raw value when it is not one). */
 export function isoDay(at: string): string {
   return /^\d{4}-\d{2}-\d{2}/.test(at) ? at.slice(0, 10) : at;
@@ -92,6 +123,20 @@ export function isoDay(at: string): string {
  */
 export function formatDirectionLine(d: Direction): string {
   return `#${d.n} (${isoDay(d.at)}) ${oneLine(d.text)}`;
+}
+
+/** How much of each direction someone who may not see it in full gets (a pilot outside a linked chat). */
+export const DIRECTION_CUT = 60;
+
+/**
+ * A direction's text as someone may see it: whole, or cut on a word to {@link DIRECTION_CUT}
+ * characters for a reader who may not see direction in full.
+ *
+ * @example
+ * directionText('stay near the village and never dig down, whatever happens at night', false) // → 'stay near the village and never dig down, whatever happens…'
+ */
+export function directionText(text: string, full: boolean): string {
+  return full ? oneLine(text) : cutOnWord(oneLine(text), DIRECTION_CUT);
 }
 
 /**

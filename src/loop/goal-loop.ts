@@ -14,9 +14,9 @@ import { TurnInterruptedError, type Engine } from '../engines/engine.ts';
 import { ProviderRefusedError } from '../errors.ts';
 import { forAvatar, type Logger } from '../logger.ts';
 import type { Snapshot } from '../game/game.ts';
-import type { Avatar } from '../store/store.ts';
+import type { Avatar, ParkedGoal } from '../store/store.ts';
 import { decideCrash } from './decide.ts';
-import { GoalStore } from './goal-store.ts';
+import { GoalStore, type GoalOrigin } from './goal-store.ts';
 import type { DisplayState, GoalLoopDeps, GoalLoopEvents } from './loop-deps.ts';
 import { Turns } from './turn.ts';
 
@@ -159,12 +159,14 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
 
   /**
    * Replace the goal with an owner goal. The running turn is aborted (its reply is stale and ignored);
-   * the next turn starts at once. Works while stopped too (kept for /play).
+   * the next turn starts at once. Works while stopped too (kept for /play). Returns a scheduled goal
+   * that came after the message and is parked behind it (see `GoalStore.setOwnerGoal`).
    */
-  setOwnerGoal(text: string, setById: string | null): void {
-    this.goals.setOwnerGoal(this.rec, text, setById, this.d.game.snapshot());
+  setOwnerGoal(text: string, setById: string | null, origin: GoalOrigin = {}): ParkedGoal | null {
+    const parked = this.goals.setOwnerGoal(this.rec, text, setById, this.d.game.snapshot(), origin);
     this.turns.ownerGoal();
     this.wakeWhenSaved();
+    return parked;
   }
 
   /**

@@ -7,9 +7,19 @@ import { randomUUID } from 'node:crypto';
 import type { Snapshot } from '../game/game.ts';
 import { baselineGone } from '../goals/check.ts';
 import type { TurnUsage } from '../engines/engine.ts';
-import type { Avatar, Goal, GoalRecordEntry, Store, Usage } from '../store/store.ts';
+import type { Avatar, Goal, GoalRecordEntry, ParkedGoal, Store, Usage } from '../store/store.ts';
 import { sameGoal, type GoalChange, type LoopPost, type TurnDecision } from './decide.ts';
 import { completeDirection } from './directions.ts';
+
+/** Where an owner goal comes from, when it matters for the order goals are taken in. */
+export interface GoalOrigin {
+  /** A message's time (Unix ms), as its platform says. */
+  writtenAt?: number | undefined;
+  /** Who set it, as shown in a park reason. */
+  byName?: string | undefined;
+  /** The schedule run that sets it: its id and slot (ISO). */
+  schedule?: { id: number; slot: string } | undefined;
+}
 
 /**
  * @example
@@ -50,13 +60,25 @@ export class GoalStore {
     return { text, setBy, setById, startedAt: this.now().toISOString(), baseline: snap ? { ...snap.inventory } : null, runToken: randomUUID() };
   }
 
-  /** Replace the goal with an owner goal (the old one is recorded as replaced; a parked copy is dropped). */
-  setOwnerGoal(rec: Avatar, text: string, setById: string | null, snap: Snapshot | undefined): void {
-    this.store.state.update(() => {
-      if (rec.goal) this.recordGoal(rec.goal, 'replaced');
-      rec.goal = this.newGoal(text, 'owner', setById, snap);
+  /**
+   * Replace the goal with an owner goal (the old one is recorded as replaced; a parked copy is dropped).
+   * Goals are taken in the order they were given: a message written before the scheduled run that set
+   * the current goal (read late, after a restart) comes first, so that run's goal is parked behind it,
+   * as the run would have parked it. Returns the goal so parked, if any.
+   */
+  setOwnerGoal(rec: Avatar, text: string, setById: string | null, snap: Snapshot | undefined, origin: GoalOrigin = {}): ParkedGoal | null {
+    return this.store.state.update(() => {
+      const old = rec.goal;
+      const later = old?.schedule !== undefined && origin.writtenAt !== undefined && origin.writtenAt < Date.parse(old.schedule.slot);
+      let parked: ParkedGoal | null = null;
+      if (old && later) {
+        this.park(rec, old, `scheduled while I was on ${origin.byName ?? 'an owner'}'s goal`);
+        parked = rec.parked.find((p) => sameGoal(p.text, old.text)) ?? null;
+      } else if (old) this.recordGoal(old, 'replaced');
+      rec.goal = { ...this.newGoal(text, 'owner', setById, snap), ...(origin.schedule ? { schedule: origin.schedule } : {}) };
       rec.parked = rec.parked.filter((p) => p.text !== text);
       if (rec.playing) rec.state = 'working';
+      return parked;
     });
   }
 

@@ -125,6 +125,11 @@ export class TaskFile {
     });
   }
 
+  /** Resolves once every read and write queued so far on TASK.md and the lab log is done (before the folder moves). */
+  async idle(): Promise<void> {
+    await Promise.all([serialised(this.path, async () => {}), serialised(this.labPath, async () => {})]);
+  }
+
   private async readOrCreate(): Promise<string> {
     const existing = await readIfExists(this.path);
     if (existing !== null) return existing;

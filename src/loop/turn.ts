@@ -11,6 +11,7 @@ import type { TurnKind } from '../engines/engine.ts';
 import type { Logger } from '../logger.ts';
 import { worldFingerprint } from '../game/game.ts';
 import { cleanText } from '../sanitize.ts';
+import { cutOnWord } from '../text.ts';
 import type { Avatar } from '../store/store.ts';
 import { decideStall, decideTurn, freshMemory, paceTurn, pickTurn, sessionDue, type CompletionCheck, type LoopMemory } from './decide.ts';
 import type { GoalStore } from './goal-store.ts';
@@ -20,6 +21,9 @@ import { buildRequest } from './request.ts';
 import { ownPart } from './task-md.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** An answer to a question is cut to about this many characters (with `…`). */
+export const ANSWER_MAX = 1500;
 
 /** What the turns take from the loop that owns them. */
 export interface TurnClock {
@@ -107,7 +111,8 @@ export class Turns {
     if (reply.usage) this.goals.recordUsage(this.rec, reply.usage);
     const parsed = parseProtocol(cleanText(reply.text));
     this.applyDirections(parsed);
-    return parsed.body || 'I have no answer to that right now.';
+    // An answer is a sentence or two, whatever the engine wrote.
+    return parsed.body ? cutOnWord(parsed.body, ANSWER_MAX) : 'I have no answer to that right now.';
   }
 
   /**

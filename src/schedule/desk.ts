@@ -43,8 +43,11 @@ export interface DigestView {
 export interface ScheduleDesk {
   /** `/schedule <when> <goal> [avatar]`: store and arm a schedule. Throws UserError naming what is wrong. */
   add(chat: ChatContext, text: string, avatar?: string): ScheduleAdded;
-  /** `/schedules [avatar]`: that avatar's schedules, or those of every avatar the sender may schedule. */
-  list(chat: ChatContext, avatar?: string): { about: string | null; entries: ScheduleEntry[] };
+  /**
+   * `/schedules [avatar]`: that avatar's schedules, or those of every avatar the sender may schedule
+   * (`mayAdd`: whether there is any, so a reply offers `/schedule` only to who can use it).
+   */
+  list(chat: ChatContext, avatar?: string): { about: string | null; entries: ScheduleEntry[]; mayAdd: boolean };
   /** `/unschedule <id>`: remove one the sender may change. Throws UserError (revealing nothing) otherwise. */
   remove(chat: ChatContext, id: number): Schedule;
   /** The sender's zone (`isDefault` when they set none). */
@@ -55,6 +58,10 @@ export interface ScheduleDesk {
   digest(chat: ChatContext): DigestView;
   /** `/digest on [HH:MM]` / `/digest off`. */
   setDigest(chat: ChatContext, on: boolean, time?: string): DigestView;
+  /** An avatar was removed (its owner's or an admin's right checked by the caller): its schedules go. Returns how many. */
+  avatarRemoved(avatar: string): number;
+  /** An avatar was renamed: its schedules follow it. */
+  avatarRenamed(from: string, to: string): void;
 }
 
 /**
@@ -103,7 +110,7 @@ export function createScheduleDesk({ scheduler, people, store }: { scheduler: Sc
         zone: scheduler.zoneOf(schedule.createdBy),
         byName: people.personName(schedule.createdBy),
       }));
-      return { about: one?.name ?? (names.length === 1 ? (names[0] ?? null) : null), entries };
+      return { about: one?.name ?? (names.length === 1 ? (names[0] ?? null) : null), entries, mayAdd: names.length > 0 };
     },
     remove(chat, id) {
       const s = scheduler.get(id);
@@ -129,6 +136,8 @@ export function createScheduleDesk({ scheduler, people, store }: { scheduler: Sc
       return { zone: resolved.value, schedules: scheduler.list().filter((s) => s.createdBy === person.id).map((s) => s.id) };
     },
     digest: digestView,
+    avatarRemoved: (avatar) => scheduler.avatarRemoved(avatar),
+    avatarRenamed: (from, to) => scheduler.avatarRenamed(from, to),
     setDigest(chat, on, time) {
       const before = digestView(chat);
       if (!on) {

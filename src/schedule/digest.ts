@@ -73,7 +73,7 @@ export function buildDigest(input: DigestInput): string | null {
   if (done.length === 0 && setAside.length === 0 && retired.length === 0 && played === 0 && !usage) return null;
 
   const lines = [`Digest since ${formatRun(since, input.zone)} ${input.zone}:`];
-  lines.push(done.length > 0 ? `Finished ${done.length}: ${list(done)}` : 'Finished no goal.');
+  lines.push(done.length > 0 ? `Finished ${done.length}: ${list(done)}` : 'No goal finished.');
   if (setAside.length > 0) lines.push(`Parked or blocked ${setAside.length}: ${list(setAside)}`);
   if (retired.length > 0) lines.push(`Direction retired: ${list(retired)}`);
   const tail = [`Played ${formatMinutes(played)}`];

@@ -5,10 +5,10 @@
  * passed in, so all of it runs under fake time.
  */
 import { Cron } from 'croner';
-import type { Result } from './when.ts';
+import { MIN_GAP_MS, type Result } from './when.ts';
 
-/** Two runs of one schedule must be at least this far apart: a goal needs time to be worked on. */
-export const MIN_GAP_MS = 5 * 60_000;
+export { MIN_GAP_MS };
+
 /** A run missed while mindlink was down is made up at start if it is at most this late. */
 export const CATCH_UP_MS = 60 * 60_000;
 /** The zone of a person who has not set one. */
@@ -25,15 +25,14 @@ function pattern(cron: string, zone: string): Cron {
  *
  * @example
  * checkCron('0 8 * * *', 'Europe/Berlin', now) // → { ok: true, value: [Date, Date, Date] }
- * checkCron('0 25 * * *', 'UTC', now)         // → { ok: false, error: 'Invalid value for hour: 25' }
+ * checkCron('0 25 * * *', 'UTC', now)         // → { ok: false, error: '"0 25 * * *": 25 does not fit: the hour is 0 to 23' }
  */
 export function checkCron(cron: string, zone: string, now: Date): Result<Date[]> {
   let job: Cron;
   try {
     job = pattern(cron, zone);
   } catch (err) {
-    // croner says exactly what is wrong ("Invalid value for hour: 25"); drop its class prefix.
-    return { ok: false, error: `"${cron}": ${String((err as Error).message).replace(/^Cron\w*:\s*/, '').replace(/\.+$/, '')}` };
+    return { ok: false, error: cronProblem(cron, err instanceof Error ? err.message : String(err)) };
   }
   try {
     const next = job.nextRuns(6, now);
@@ -48,6 +47,47 @@ export function checkCron(cron: string, zone: string, now: Date): Result<Date[]>
   } finally {
     job.stop();
   }
+}
+
+/** What each cron field holds, for refusals (croner's names). */
+const FIELDS: Record<string, string> = {
+  second: 'the seconds are 0 to 59',
+  minute: 'the minute is 0 to 59',
+  hour: 'the hour is 0 to 23',
+  day: 'the day of the month is 1 to 31 (or L)',
+  month: 'the month is 1 to 12 (or jan … dec)',
+  dayOfWeek: 'the day of the week is 0 to 7 (0 and 7 are Sunday; or sun … sat)',
+};
+
+const CRON_HINT = 'use a cron expression of 5 fields (minute hour day month weekday, e.g. "0 8 * * *"), or 6 with seconds first';
+
+/**
+ * What is wrong with a cron expression croner refused, in mindlink's words: croner's own text
+ * names its classes and environments (`CronPattern: … requires system startup detection`), so it
+ * is read for what went wrong and never shown.
+ *
+ * @example
+ * cronProblem('0 25 * * *', 'CronPattern: Invalid value for hour: 25') // → '"0 25 * * *": 25 is no hour: the hour is 0 to 23'
+ */
+export function cronProblem(cron: string, message: string): string {
+  const head = `"${cron}"`;
+  if (/@reboot|event-based|startup/i.test(message)) {
+    return `${head} would run when the machine starts, which is no time of day: use a time, e.g. @daily, "every day at 8:00" or "0 8 * * *"`;
+  }
+  if (/^@/.test(cron.trim())) return `${head} is not a schedule name I know: use @hourly, @daily, @weekly, @monthly or @yearly, "every day at 8:00", or a cron expression`;
+  const value = /Invalid value for (\w+): (.+)$/.exec(message);
+  const field = value?.[1] ? FIELDS[value[1]] : undefined;
+  if (value && field) return `${head}: ${value[2]?.replace(/\.+$/, '')} does not fit: ${field}`;
+  if (/parts|configuration format/i.test(message)) return `${head} has ${cron.trim().split(/\s+/).length} fields; ${CRON_HINT}`;
+  if (/stepping|step/i.test(message)) return `${head}: a step (*/n) is a whole number of 1 or more`;
+  if (/nth weekday/i.test(message)) return `${head}: the nth weekday (#n) is 1 to 5, or L for the last`;
+  const entry = /entry (\d) \(([^)]*)\)/.exec(message);
+  if (entry) {
+    const n = Number(entry[1]);
+    const written = cron.trim().split(/\s+/)[n - 1] ?? entry[2];
+    return `${head}: field ${n} ("${written}") holds something no cron field takes; ${CRON_HINT}`;
+  }
+  return `${head} is not a cron expression I can run; ${CRON_HINT}`;
 }
 
 /** The next `n` runs after `now`. */

@@ -13,7 +13,9 @@
 import { Cron } from 'croner';
 import type { Logger } from 'pino';
 import { UserError } from '../errors.ts';
+import { impossibleGoal } from '../goals/goal-language.ts';
 import { plainGoal } from '../text.ts';
+import { displayName } from '../people/people.ts';
 import { isOwnerOrAdmin } from '../rights.ts';
 import type { Destination, Schedule, Store } from '../store/store.ts';
 import { Digests } from './digests.ts';
@@ -26,8 +28,8 @@ export interface ScheduleHost {
   isPlaying(avatar: string): boolean;
   /** Whether the avatar is in the game right now (counted as time played). */
   inGame(avatar: string): boolean;
-  /** Set an owner goal exactly as `Goal: …` from this person would (the Done ping goes to them). */
-  setGoal(avatar: string, text: string, personId: string): void;
+  /** Set an owner goal exactly as `Goal: …` from this person would (the Done ping goes to them); `run` is the schedule and its slot. */
+  setGoal(avatar: string, text: string, personId: string, run: { id: number; slot: string }): void;
   /** Park an owner goal without touching the current one; it is offered again when the avatar chooses. */
   parkGoal(avatar: string, text: string, personId: string, reason: string): void;
   /** Post a line to one chat, about an avatar (or none). */
@@ -88,7 +90,7 @@ export class Scheduler {
   }
 
   private personName(personId: string): string {
-    return this.o.store.state.data.persons.find((p) => p.id === personId)?.name ?? 'someone';
+    return displayName(this.o.store.state.data.persons.find((p) => p.id === personId));
   }
 
   /** Make up or skip the runs missed while mindlink was down, then arm every job. */
@@ -130,6 +132,8 @@ export class Scheduler {
     if (!split.ok) throw new UserError('bad_schedule', `${capital(split.error)}. Nothing was scheduled.`);
     const { when, goal } = split.value;
     if (goal.length > GOAL_MAX) throw new UserError('bad_schedule', `The goal is ${goal.length} characters; the limit is ${GOAL_MAX}. Nothing was scheduled.`);
+    const never = impossibleGoal(goal);
+    if (never) throw new UserError('impossible_goal', `I could never do "${plainGoal(goal, 80)}": ${never}. Nothing was scheduled.`, input.avatar);
     const zone = this.zoneOf(input.by);
     const checked = checkCron(when.cron, zone, now);
     if (!checked.ok) throw new UserError('bad_schedule', `${capital(checked.error)}. Nothing was scheduled.`);
@@ -168,6 +172,31 @@ export class Scheduler {
       f.schedules = f.schedules.filter((x) => x.id !== id);
     });
     return s;
+  }
+
+  /** An avatar was removed: its schedules go (and their jobs). Returns how many. */
+  avatarRemoved(avatar: string): number {
+    const gone = this.file.data.schedules.filter((s) => s.avatar === avatar);
+    for (const s of gone) this.remove(s.id);
+    return gone.length;
+  }
+
+  /** An avatar was renamed: its schedules, and the minutes it played (what digests count from), follow it. */
+  avatarRenamed(from: string, to: string): void {
+    const move = <T>(counters: Record<string, T>): void => {
+      const value = counters[from];
+      if (value === undefined) return;
+      counters[to] = value;
+      delete counters[from];
+    };
+    this.file.update((f) => {
+      for (const s of f.schedules) if (s.avatar === from) s.avatar = to;
+      move(f.played);
+      for (const d of f.digests) {
+        move(d.mark.played);
+        move(d.mark.usage);
+      }
+    });
   }
 
   /** One schedule by id. */
@@ -213,7 +242,7 @@ export class Scheduler {
       const slot = slotOf(s.cron, this.zoneOf(s.createdBy), new Date());
       if (!slot) return;
       if (!(await this.claim(s, slot))) return;
-      this.apply(s);
+      this.apply(s, slot);
     } catch (err) {
       this.o.log.error({ err, schedule: id }, 'scheduled run failed');
     }
@@ -237,15 +266,15 @@ export class Scheduler {
     const at = `${formatRun(missed.slot, zone)} ${zone}`;
     this.o.log.info({ schedule: s.id, slot: missed.slot.toISOString(), kind: missed.kind, earlier: missed.skipped }, 'run missed while mindlink was down');
     if (missed.kind === 'run') {
-      this.apply(s);
+      this.apply(s, missed.slot);
       return;
     }
     const earlier = missed.skipped > 0 ? ` (and ${missed.skipped} earlier)` : '';
     this.o.host.post(s.dest, s.avatar, `Schedule #${s.id} skipped its run of ${at}${earlier}: mindlink was down, and it is more than an hour late.`);
   }
 
-  /** Set the scheduled goal, or say in one line why not. */
-  private apply(s: Schedule): void {
+  /** Set the scheduled goal of the run of `slot`, or say in one line why not. */
+  private apply(s: Schedule, slot: Date): void {
     const { host, store } = this.o;
     const avatar = store.state.data.avatars.find((a) => a.name === s.avatar);
     if (!avatar) {
@@ -279,7 +308,7 @@ export class Scheduler {
       say(`Schedule #${s.id} parked for later: ${goal}. I'm on an owner goal (${plainGoal(current.text, 80)}) and take it up after.`);
       return;
     }
-    host.setGoal(avatar.name, s.goal, s.createdBy);
+    host.setGoal(avatar.name, s.goal, s.createdBy, { id: s.id, slot: slot.toISOString() });
     say(`New goal from ${who} (schedule #${s.id}): ${s.goal}.`);
   }
 }

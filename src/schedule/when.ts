@@ -28,6 +28,9 @@ DAY_ABBR.thu = 4;
 DAY_ABBR.thur = 4;
 DAY_ABBR.thurs = 4;
 
+/** Two runs of one schedule must be at least this far apart: a goal needs time to be worked on. */
+export const MIN_GAP_MS = 5 * 60_000;
+
 /** Minute steps that divide the hour evenly; hour steps that divide the day. */
 const MINUTE_STEPS = [5, 10, 15, 20, 30];
 const HOUR_STEPS = [1, 2, 3, 4, 6, 8, 12];
@@ -128,6 +131,10 @@ export function parseWhen(text: string): Result<When> {
     const unit = interval[2] ?? 'hour';
     if (n === 0) return fail(`every 0 ${unit} is no schedule: say how many, e.g. "every 2 hours"`);
     if (unit.startsWith('m')) {
+      const least = MIN_GAP_MS / 60_000;
+      if (n < least) {
+        return fail(`every ${n === 1 ? 'minute' : `${n} minutes`} is too often: runs are at least ${least} minutes apart, so a goal has time to get done; use ${MINUTE_STEPS.join(', ')} minutes, or hours`);
+      }
       if (!MINUTE_STEPS.includes(n)) {
         return fail(`every ${n} minutes does not divide the hour evenly; use ${MINUTE_STEPS.join(', ')} minutes, or hours`);
       }

@@ -66,6 +66,8 @@ export const GoalSchema = z.object({
   runToken: z.string(),
   /** Tokens spent on this goal so far (metered engines). */
   usage: UsageSchema.optional(),
+  /** Set by this schedule's run of `slot` (ISO): a message written before that time but read only later comes first. */
+  schedule: z.object({ id: z.number().int().positive(), slot: z.string() }).optional(),
 });
 export type Goal = z.infer<typeof GoalSchema>;
 

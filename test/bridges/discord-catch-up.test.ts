@@ -52,7 +52,7 @@ describe('Discord: what was written while mindlink was away', () => {
     dir = await mkdtemp(join(tmpdir(), 'mindlink-dc-catch-up-'));
     env = { ADMINS: `discord:${alice.id}`, DISCORD_GUILD_ID: home.id };
     ml = await startMindlink(fake, dir, env);
-    await fake.slash({ user: alice, channel: general, name: 'avatar', options: [option.string('action', 'create'), option.string('name', 'steve')] }).reply();
+    await fake.slash({ user: alice, channel: general, name: 'avatar', options: [option.subcommand('create', [option.string('name', 'steve')])] }).reply();
     await fake.slash({ user: alice, channel: general, name: 'play', options: [option.string('avatar', 'steve')] }).reply();
   });
 

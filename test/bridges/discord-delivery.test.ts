@@ -32,7 +32,7 @@ describe('Discord delivery', () => {
     general = fake.addChannel(home, 'general');
     dir = await mkdtemp(join(tmpdir(), 'mindlink-dc-'));
     ml = await startMindlink(fake, dir, { ADMINS: `discord:${alice.id}` }, bridgeOptions);
-    const created = await fake.slash({ user: alice, channel: general, name: 'avatar', options: [option.string('action', 'create'), option.string('name', 'steve')] }).reply();
+    const created = await fake.slash({ user: alice, channel: general, name: 'avatar', options: [option.subcommand('create', [option.string('name', 'steve')])] }).reply();
     expect(created.content).toMatch(/^\[steve\] Created steve/);
     return ml;
   }

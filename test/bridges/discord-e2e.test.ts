@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandList } from '../../commands/index.ts';
+import { commandList, menuEntries } from '../../commands/index.ts';
 import { FakeDiscord, Permission, option, type FakeChannel, type FakeGuild, type FakeRole, type FakeUser, type SentMessage } from '../fakes/discord-api.ts';
 import { startMindlink, TOKEN, type Running } from './discord-helpers.ts';
 
@@ -53,13 +53,14 @@ describe('mindlink over Discord (real core, real discord.js, fake Discord)', () 
   });
 
   it('GIVEN a start THEN the slash commands are exactly those of commands/, globally and in the dev guild', async () => {
-    const names = commandList('discord').map((c) => c.name);
+    // No LLM_MODEL here: /engine and /usage are not offered, as /help does not list them.
+    const names = menuEntries(commandList('discord', { llm: false })).map((c) => c.name);
     expect((await fake.waitForCommands('global')).map((c) => c.name)).toEqual(names);
     expect((await fake.waitForCommands(home)).map((c) => c.name)).toEqual(names);
   });
 
   it('GIVEN the admin THEN /avatar create, /link, /play, /status, /goal and /stop work as slash commands', async () => {
-    const created = await fake.slash({ user: alice, channel: general, name: 'avatar', options: [option.string('action', 'create'), option.string('name', 'steve')] }).reply();
+    const created = await fake.slash({ user: alice, channel: general, name: 'avatar', options: [option.subcommand('create', [option.string('name', 'steve')])] }).reply();
     expect(created).toMatchObject({ ephemeral: false });
     expect(created.content).toMatch(/^\[steve\] Created steve on embedded/);
     const played = await fake.slash({ user: alice, channel: general, name: 'play', options: [option.string('avatar', 'steve')] }).reply();
@@ -123,7 +124,7 @@ describe('mindlink over Discord (real core, real discord.js, fake Discord)', () 
 
   it('GIVEN an avatar the guild neither links nor shares THEN a member learns nothing about it', async () => {
     const dm = fake.dmChannel(alice);
-    expect((await slash(alice, dm, 'avatar', [option.string('action', 'create'), option.string('name', 'alex')])).content).toMatch(/^\[alex\] Created alex/);
+    expect((await slash(alice, dm, 'avatar', [option.subcommand('create', [option.string('name', 'alex')])])).content).toMatch(/^\[alex\] Created alex/);
     const unknown = await slash(carol, general, 'status', [option.string('avatar', 'alex')]);
     const missing = await slash(carol, general, 'status', [option.string('avatar', 'nobody')]);
     expect(unknown).toMatchObject({ ephemeral: true });
@@ -141,10 +142,11 @@ describe('mindlink over Discord (real core, real discord.js, fake Discord)', () 
 
   it('GIVEN the server shared with the role THEN bob pilots alex too, and after /unshare he pilots nothing', async () => {
     const shared = await slash(alice, general, 'share', [option.role('role', pilots)]);
-    expect(shared.content).toBe(`Shared every avatar on embedded (present and future) with <@&${pilots.id}>: members with that role may control them from this server's channels; everyone here may ask questions and see /status.`);
+    expect(shared.content).toBe(`Shared every avatar on embedded (present and future) with <@&${pilots.id}>: members with that role may control them from this server's channels; others may ask questions and see /status in the channels they are linked to.`);
     expect(await slash(bob, general, 'goal', [option.string('text', 'dig'), option.string('avatar', 'alex')])).toMatchObject({ ephemeral: false, content: '[alex] New goal from bob: dig. I\'m stopped: /play alex starts me.' });
-    // Every avatar of the server, the demo included, is the guild's to watch now.
-    expect((await slash(carol, general, 'avatars')).content.split('\n').map((l) => l.split(':')[0]).sort()).toEqual(['alex', 'demo', 'steve']);
+    // Bob pilots every avatar of the server, the demo included; carol sees only the one linked here.
+    expect((await slash(bob, general, 'avatars')).content.split('\n').map((l) => l.split(':')[0]).sort()).toEqual(['alex', 'demo', 'steve']);
+    expect((await slash(carol, general, 'avatars')).content.split('\n').map((l) => l.split(':')[0]).sort()).toEqual(['steve']);
     const ended = await slash(alice, general, 'unshare');
     expect(ended.content).toBe(`No longer shared: steve with <@&${pilots.id}>; avatars on embedded with <@&${pilots.id}>.`);
     expect(ml.core.store.state.data.shares).toEqual([]);

@@ -7,6 +7,7 @@
 import { DiscordBridge, type DiscordBridgeOptions } from '../../bridges/discord/discord-bridge.ts';
 import { parseConfig } from '../../src/config.ts';
 import { commandList, createDispatcher } from '../../commands/index.ts';
+import { llmOffered } from '../../src/command-host.ts';
 import { Mindlink } from '../../src/core.ts';
 import type { GameProvider } from '../../src/game/game.ts';
 import { createSkillRegistry } from '../../skills/index.ts';
@@ -42,6 +43,7 @@ export async function startMindlink(
   dataDir: string,
   env: Record<string, string> = {},
   bridgeOptions: Partial<DiscordBridgeOptions> = {},
+  more: { script?: Script; now?: () => Date } = {},
 ): Promise<Running> {
   const config = parseConfig({
     DATA_DIR: dataDir,
@@ -60,7 +62,8 @@ export async function startMindlink(
     commands: createDispatcher(),
     log,
     games,
-    engines: () => new TestEngine(script),
+    engines: () => new TestEngine(more.script ?? script),
+    ...(more.now ? { now: more.now } : {}),
     // Goals here cannot be checked against a world; the engine's word is taken.
     checkGoal: () => ({ checkable: false }),
   });
@@ -69,7 +72,7 @@ export async function startMindlink(
     apiUrl: config.DISCORD_API_URL,
     guildId: config.DISCORD_GUILD_ID,
     log,
-    commands: commandList('discord'),
+    commands: commandList('discord', { llm: llmOffered(config, core.avatars.all()) }),
     maxRetryAfterSeconds: 2,
     ...bridgeOptions,
   });

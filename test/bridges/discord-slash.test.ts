@@ -1,13 +1,13 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { optionValues, slashCommands, slashOption } from '../../bridges/discord/slash.ts';
-import { commandList } from '../../commands/index.ts';
+import { commandNameOf, optionValues, slashCommands, slashOption } from '../../bridges/discord/slash.ts';
+import { commandList, menuEntries } from '../../commands/index.ts';
 
 describe('slash commands from the command schemas', () => {
   it('GIVEN every Discord command THEN each becomes a valid chat-input command with required options first', () => {
     const body = slashCommands(commandList('discord'));
-    expect(body.map((c) => c.name)).toEqual(commandList('discord').map((c) => c.name));
+    expect(body.map((c) => c.name)).toEqual(menuEntries(commandList('discord')).map((c) => c.name));
     for (const c of body) {
       expect(c.description.length).toBeGreaterThan(0);
       expect(c.description.length).toBeLessThanOrEqual(100);
@@ -23,7 +23,17 @@ describe('slash commands from the command schemas', () => {
       expect.objectContaining({ name: 'avatar', type: ApplicationCommandOptionType.String, required: false, autocomplete: true }),
     ]);
     expect(byName.link?.options?.[1]).toMatchObject({ name: 'mode', choices: [{ name: 'control', value: 'control' }, { name: 'watch', value: 'watch' }], required: false });
-    expect(byName.avatar?.options?.[0]).toMatchObject({ name: 'action', required: true, choices: [{ name: 'create', value: 'create' }] });
+    // The /avatar group: one slash command with a sub-command each.
+    expect(byName.avatar).toMatchObject({ description: 'Create, remove or rename an avatar' });
+    expect(byName.avatar?.options?.map((o) => [o.name, o.type])).toEqual([
+      ['create', ApplicationCommandOptionType.Subcommand],
+      ['remove', ApplicationCommandOptionType.Subcommand],
+      ['rename', ApplicationCommandOptionType.Subcommand],
+    ]);
+    expect(byName.avatar?.options?.[0]).toMatchObject({ options: [expect.objectContaining({ name: 'name', required: true }), expect.objectContaining({ name: 'server' }), expect.objectContaining({ name: 'engine' })] });
+    const sub = [{ name: 'rename', type: ApplicationCommandOptionType.Subcommand, options: [{ name: 'name', type: ApplicationCommandOptionType.String, value: ' bob ' }, { name: 'to', type: ApplicationCommandOptionType.String, value: 'robin' }] }];
+    expect(commandNameOf('avatar', sub)).toBe('avatar rename');
+    expect(optionValues(sub)).toEqual({ name: 'bob', to: 'robin' });
     expect(byName.share?.options?.[0]).toMatchObject({ name: 'role', type: ApplicationCommandOptionType.Role, required: true });
   });
 

@@ -149,6 +149,8 @@ describe('TelegramBridge against the fake Bot API', () => {
         dest: 'telegram:1001',
         chatKind: 'private',
         messageId: String(sent.message_id),
+        // When Telegram says it was written (its `date`, in seconds).
+        sentAt: sent.date * 1000,
         text: 'where are you?',
       },
     });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Chat, Message, User } from 'grammy/types';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TelegramBridge } from '../../bridges/telegram/telegram-bridge.ts';
-import { commandList } from '../../commands/index.ts';
+import { commandList, menuEntries } from '../../commands/index.ts';
 import { parseConfig } from '../../src/config.ts';
 import { Mindlink } from '../../src/core.ts';
 import type { GameProvider } from '../../src/game/game.ts';
@@ -67,7 +67,7 @@ async function startMindlink(tg: FakeTelegram, dataDir: string, env: Record<stri
     token: tg.token,
     apiRoot: tg.apiRoot,
     log,
-    commands: commandList('telegram').map((c) => ({ name: c.name, description: c.description })),
+    commands: menuEntries(commandList('telegram')),
     maxRetryAfterSeconds: 2,
   });
   // Production pacing, but no 1 s per-chat gap (it only slows the test) and short retry backoffs.
@@ -107,7 +107,12 @@ describe('mindlink over Telegram (real core, real grammy, fake Bot API)', () => 
   });
 
   it('GIVEN a fresh start THEN the command menu comes from commands/ and a pairing code waits', () => {
-    expect(tg.commands?.map((c) => c.command)).toEqual(commandList('telegram').map((c) => c.name));
+    expect(tg.commands?.map((c) => c.command)).toEqual(menuEntries(commandList('telegram')).map((c) => c.name));
+    // The commands of a group are one entry, under the group's name.
+    expect(tg.commands?.filter((c) => c.command.startsWith('avatar'))).toEqual([
+      { command: 'avatars', description: 'List the avatars you can see' },
+      { command: 'avatar', description: 'Create, remove or rename an avatar' },
+    ]);
     expect(ml.core.pairing.code).toMatch(/^[0-9a-f]{10}$/);
   });
 

@@ -66,4 +66,21 @@ describe('/web on Discord', () => {
     const rows = (await (await fetch(`${origin}/api/rows`, { headers: { Cookie: cookie } })).json()) as Array<{ name: string; mayControl: boolean }>;
     expect(rows.map((r) => [r.name, r.mayControl])).toEqual([['demo', true]]);
   });
+
+  it('GIVEN a pilot who opened the page from a channel where demo is not linked THEN each direction is cut short, as /direction there', async () => {
+    const elsewhere = fake.addChannel(home, 'elsewhere');
+    const long = 'stay near the village and never dig straight down, whatever happens at night or in the rain';
+    expect((await fake.slash({ user: alice, channel: general, name: 'goal', options: [option.string('text', 'collect 3 oak logs')] }).reply()).content).toContain('demo');
+    fake.sendMessage({ channel: general, author: alice, content: long });
+    await fake.waitForPost((p) => p.channelId === general.id && /Noted as direction #\d+/.test(String(p.body.content)), 'the direction noted');
+    const answer = await fake.slash({ user: bob, channel: elsewhere, name: 'web' }).reply();
+    const [, origin, token] = LINK.exec(answer.content ?? '') ?? [];
+    const login = await fetch(`${origin}/api/login`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: origin ?? '' }, body: JSON.stringify({ token }) });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const details = (await (await fetch(`${origin}/api/avatars/demo`, { headers: { Cookie: cookie } })).json()) as { directions: { text: string }[] };
+    const shown = details.directions.map((d) => d.text);
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.some((t) => t === long)).toBe(false);
+    expect(shown.every((t) => t.length <= 60)).toBe(true);
+  });
 });

@@ -67,6 +67,6 @@ describe('identities typed into /owner', () => {
     await r.line(/^\[mindlink\] identity: a Discord identity is discord: and the user's 17–20 digit id/);
     expect(r.core.avatars.get('demo')?.owner).toBe('console');
     r.send('/owner demo telegram:123456789');
-    await r.line(/^\[demo\] Owner is now telegram:123456789\.$/);
+    await r.line(/^\[demo\] Owner is now a Telegram user \(telegram:123456789\)\.$/);
   });
 });

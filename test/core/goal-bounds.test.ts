@@ -15,8 +15,8 @@ afterEach(async () => {
 });
 
 describe('every goal progresses, finishes, or is reported blocked', () => {
+  // `get 1 air` never gets this far: the goal language refuses it up front (impossible-goals.test.ts).
   for (const [goal, reason] of [
-    ['get 1 air', 'air is not something anyone can hold'],
     ['follow demo', "I can't follow myself \\(demo is me\\)"],
     ['come to demo', "I can't come to myself \\(demo is me\\)"],
   ] as const) {

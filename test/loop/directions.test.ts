@@ -8,6 +8,8 @@ import {
   completeDirection,
   emptyBook,
   formatDirectionLine,
+  notedReply,
+  numberList,
   summarizeDirections,
 } from '../../src/loop/directions.ts';
 import { DirectionBookSchema } from '../../src/store/schema.ts';
@@ -160,5 +162,11 @@ describe('summarizeDirections', () => {
       expect(s.length, `size ${size}`).toBeLessThanOrEqual(SUMMARY_MAX);
       expect(s).toMatch(/\(\d+ open; newest first\)/);
     }
+  });
+
+  it('GIVEN dropped numbers with gaps THEN the reply names runs with an en dash, singular for one', () => {
+    expect(numberList([7, 1, 2, 3, 5, 8])).toBe('#1–#3, #5, #7–#8');
+    expect(notedReply(4, [])).toBe('Noted as direction #4.');
+    expect(notedReply(14, [2])).toBe('Noted as direction #14. #2 no longer fits (12 newest, 8000 characters kept) and was dropped.');
   });
 });

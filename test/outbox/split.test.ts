@@ -102,15 +102,67 @@ describe('splitMessage', () => {
   });
 });
 
+describe('splitMessage leaves no crumbs', () => {
+  it('GIVEN text just over the limit THEN the cut moves back so the last part is not a crumb either', () => {
+    const text = `${'x'.repeat(1995)} at @everyone`;
+    const parts = splitMessage(text, 2000);
+    // No boundary leaves both parts 200 long: a hard cut in the run of x, nothing lost.
+    expect(parts.join('')).toBe(text);
+    for (const p of parts) expect(p.length).toBeGreaterThanOrEqual(200);
+  });
+
+  it('GIVEN paragraphs, lines and sentences THEN a cut prefers a paragraph break, then a line, then a sentence end, then a space', () => {
+    const sentence = 'This is a sentence of forty characters. ';
+    const para = sentence.repeat(20).trim(); // 799 characters
+    expect(splitMessage(`${para}
+
+${para}
+${para}`, 2000)).toEqual([para, `${para}
+${para}`]);
+    expect(splitMessage(`${para} ${para} ${para}`, 2000)[0]?.endsWith('characters.')).toBe(true);
+    const words = 'word '.repeat(500).trim();
+    expect(splitMessage(words, 2000).every((p) => !p.startsWith(' ') && !p.endsWith(' ') && p.split(' ').every((w) => w === 'word'))).toBe(true);
+  });
+
+  it('GIVEN 10,650 characters of sentences THEN no part but the last is under 200 characters and every part ends a sentence', () => {
+    const text = Array.from({ length: 180 }, (_, i) => `Sentence ${i} is about where I am right now.${i % 7 === 6 ? '\n' : ' '}`).join('').slice(0, 10_650);
+    for (const max of [2000, 1992, 4096]) {
+      const parts = splitMessage(text, max);
+      parts.slice(0, -1).forEach((p) => {
+        expect(p.length).toBeGreaterThanOrEqual(200);
+        expect(p.length).toBeLessThanOrEqual(max);
+        expect(p).toMatch(/now\.$/);
+      });
+    }
+  });
+
+  it('GIVEN an escaped bracket at a hard cut THEN the backslash stays with its bracket', () => {
+    const text = `${'y'.repeat(1999)}\\[${'z'.repeat(300)}`;
+    const parts = splitMessage(text, 2000);
+    expect(parts[1]?.startsWith('\\[')).toBe(true);
+    expect(parts.join('')).toBe(text);
+  });
+});
+
 describe('fitParts', () => {
   it('GIVEN parts that fit the limit with the prefix THEN they are kept as they are', () => {
-    expect(fitParts(['hello', 'world'], 20, 8, 5)).toEqual(['hello', 'world']);
+    expect(fitParts('hello\nworld', ['hello', 'world'], 20, 8, 5)).toEqual(['hello', 'world']);
+  });
+
+  it('GIVEN a post split at the limit WHEN the prefix no longer fits THEN the whole text is split again, leaving no crumb', () => {
+    const text = `${'w '.repeat(1100)}end`;
+    const out = fitParts(text, splitMessage(text, 2000), 2000, '[lia] '.length, 0);
+    expect(out.join(' ')).toBe(text);
+    for (const p of out) {
+      expect(p.length).toBeLessThanOrEqual(2000 - '[lia] '.length);
+      expect(p.length).toBeGreaterThanOrEqual(200);
+    }
   });
 
   it('GIVEN a first part with no room left for the prefix and the mention THEN it is split again, later parts only make room for the prefix', () => {
     const first = 'a'.repeat(15);
     const second = 'b'.repeat(12);
-    const out = fitParts([first, second], 20, 8, 5);
+    const out = fitParts(`${first}\n${second}`, [first, second], 20, 8, 5);
     expect(out.join('')).toBe(first + second);
     expect(out[0]!.length).toBeLessThanOrEqual(20 - 8 - 5);
     expect(out.every((p, i) => p.length <= 20 - 8 - (i === 0 ? 5 : 0))).toBe(true);

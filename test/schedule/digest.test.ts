@@ -56,7 +56,7 @@ describe('the digest of one avatar', () => {
   });
 
   it('GIVEN only time played THEN the digest says so and that no goal was finished', () => {
-    expect(buildDigest(input({ playedMinutes: 45 }))).toBe('Digest since Mon 30 Nov 20:00 UTC:\nFinished no goal.\nPlayed 45 min');
+    expect(buildDigest(input({ playedMinutes: 45 }))).toBe('Digest since Mon 30 Nov 20:00 UTC:\nNo goal finished.\nPlayed 45 min');
   });
 
   it('GIVEN cumulative usage readings THEN the span is their difference, and none when unchanged', () => {

@@ -90,7 +90,11 @@ describe('schedule commands over the console', () => {
   it('GIVEN bad expressions THEN the reply names what was wrong and nothing is stored', async () => {
     const r = await startCore(idle);
     r.send('/schedule 0 25 * * * collect logs');
-    await r.line(/^\[mindlink\] "0 25 \* \* \*": Invalid value for hour: 25\. Nothing was scheduled\.$/);
+    await r.line(/^\[mindlink\] "0 25 \* \* \*": 25 does not fit: the hour is 0 to 23\. Nothing was scheduled\.$/);
+    r.send('/schedule every 1 minute collect logs');
+    await r.line(/^\[mindlink\] Every minute is too often: runs are at least 5 minutes apart, so a goal has time to get done; use 5, 10, 15, 20, 30 minutes, or hours\. Nothing was scheduled\.$/);
+    r.send('/schedule @reboot collect logs');
+    await r.line(/^\[mindlink\] "@reboot" would run when the machine starts, which is no time of day: use a time, e\.g\. @daily, "every day at 8:00" or "0 8 \* \* \*"\. Nothing was scheduled\.$/);
     r.send('/schedule every 7 hours collect logs');
     await r.line(/^\[mindlink\] Every 7 hours does not divide the day evenly; use 1, 2, 3, 4, 6, 8, 12 hours, or a cron expression\. Nothing was scheduled\.$/);
     r.send('/schedule whenever collect logs');
@@ -169,7 +173,8 @@ describe('schedule commands over the console', () => {
     expect(replies()[3]).toMatch(/^Schedule #1: collect logs, every day at 08:00/);
     await core.router.runCommand(inv('telegram:2', 'unschedule', '1'));
     await core.router.runCommand(inv('telegram:2', 'schedules', ''));
-    expect(replies().slice(4)).toEqual(['You have no schedule #1. /schedules lists yours.', expect.stringMatching(/^No scheduled goals\./)]);
+    // Bob may schedule nothing, so he is not offered /schedule.
+    expect(replies().slice(4)).toEqual(['You have no schedule #1. /schedules lists yours.', "No scheduled goals you can see: scheduling an avatar's goals is for its owner and admins."]);
     expect(core.store.schedules.data.schedules).toHaveLength(1);
     expect(core.store.schedules.data.schedules[0]).toMatchObject({ createdBy: 'alice', dest: 'telegram:100' });
   });

@@ -166,7 +166,7 @@ describe('scheduled goals under fake time', () => {
       }
       throw new Error(`accepted: ${text}`);
     };
-    expect(bad('0 25 * * * collect logs')).toBe('"0 25 * * *": Invalid value for hour: 25. Nothing was scheduled.');
+    expect(bad('0 25 * * * collect logs')).toBe('"0 25 * * *": 25 does not fit: the hour is 0 to 23. Nothing was scheduled.');
     expect(bad('every 7 hours collect logs')).toMatch(/^Every 7 hours does not divide the day evenly/);
     expect(bad('*/1 * * * * collect logs')).toMatch(/runs more often than every 5 minutes/);
     expect(bad('every day at 8:00')).toMatch(/^Say what the goal is/);

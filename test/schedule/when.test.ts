@@ -53,6 +53,8 @@ describe('plain schedules → cron expressions', () => {
   it.each([
     ['every 7 hours', /every 7 hours does not divide the day evenly; use 1, 2, 3, 4, 6, 8, 12 hours/],
     ['every 7 minutes', /every 7 minutes does not divide the hour evenly/],
+    ['every 1 minute', /^every minute is too often: runs are at least 5 minutes apart/],
+    ['every 3 minutes', /^every 3 minutes is too often: runs are at least 5 minutes apart/],
     ['every day at 25:00', /"25:00": the hour is 0 to 23/],
     ['every day at 8:75', /"8:75": the minutes are 00 to 59/],
     ['every day at 13pm', /with am\/pm the hour is 1 to 12/],

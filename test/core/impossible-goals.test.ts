@@ -1,0 +1,95 @@
+/**
+ * Goals that can never be done are refused up front (nothing stored, the
+ * current goal kept), and parked goals can be listed and dropped by whoever
+ * controls the avatar. Real core over the console bridge.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Mindlink } from '../../src/core.ts';
+import { TestEngine } from '../fakes/test-engine.ts';
+import { startConsoleCore, type ConsoleCore } from './console-harness.ts';
+
+const dirs: string[] = [];
+const running: Mindlink[] = [];
+
+/** Explores when choosing; reports any goal that mentions "moat" or "tower" as blocked. */
+const blockingEngine = (): TestEngine =>
+  new TestEngine((req) => {
+    if (req.kind === 'choose') return 'GOAL: explore\nSTATUS: working';
+    if (req.goal && /moat|tower/.test(req.goal.text)) return 'No shovel here.\nSTATUS: blocked';
+    return 'STATUS: working';
+  });
+
+async function start(): Promise<ConsoleCore> {
+  const dir = await mkdtemp(join(tmpdir(), 'mindlink-impossible-'));
+  dirs.push(dir);
+  const r = await startConsoleCore(dir, { engines: blockingEngine });
+  running.push(r.core);
+  await r.line(/^\[demo\] New goal \(my choice\): explore$/);
+  return r;
+}
+
+afterEach(async () => {
+  for (const c of running.splice(0)) await c.stop();
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
+describe('goals that can never be done', () => {
+  it('GIVEN counts and places no world has THEN each goal is refused with the reason, nothing is stored and the current goal stays', async () => {
+    const r = await start();
+    const cases: [string, RegExp][] = [
+      ['collect -5 dirt', /a count must be a whole number from 1 to 2304/],
+      ['collect 0 dirt', /a count must be a whole number from 1 to 2304/],
+      ['collect 1.000 dirt', /"1\.000" could be a thousand-something or a fraction/],
+      ['go to 1e308 64 -1e308', /that is outside the world border/],
+      ['collect 99999999999999999999 dirt', /99999999999999999999 is more than a full inventory holds/],
+      ['get 1 air', /air is not something anyone can hold/],
+    ];
+    for (const [goal, reason] of cases) {
+      const before = r.lines.length;
+      r.send(`Goal: ${goal}`);
+      const reply = await r.line(new RegExp(`^\\[demo\\] I can't take that goal: ${reason.source}.*Nothing was changed: my goal is still explore\\.$`));
+      expect(r.lines.slice(before)).not.toContain(`[demo] New goal from console: ${goal}.`);
+      expect(reply).not.toMatch(/1e\+?20|100000000000000000000/);
+    }
+    const demo = r.core.avatars.get('demo');
+    expect(demo?.goal?.text).toBe('explore');
+    expect(demo?.parked).toEqual([]);
+    expect(r.core.store.record.data.goals.filter((g) => g.outcome === 'parked')).toEqual([]);
+  });
+
+  it('GIVEN /schedule with a goal that can never be done THEN it is refused and nothing is scheduled', async () => {
+    const r = await start();
+    r.send('/schedule at noon collect -5 dirt');
+    await r.line(/^\[demo\] I could never do "collect -5 dirt": a count must be a whole number from 1 to 2304\. Nothing was scheduled\.$/);
+    r.send('/schedule every day at 8:00 go to 10 64 99999999');
+    await r.line(/^\[demo\] I could never do "go to 10 64 99999999": that is outside the world border/);
+    expect(r.core.store.schedules.data.schedules).toEqual([]);
+  });
+
+  it('GIVEN goals parked after being blocked THEN /parked lists them numbered and /unpark drops one, then all', async () => {
+    const r = await start();
+    r.send('/parked');
+    await r.line(/^\[demo\] No parked goals\.$/);
+    r.send('Goal: dig a moat');
+    await r.line(/^\[demo\] Parked your goal for later: dig a moat \(blocked repeatedly\)$/);
+    r.send('Goal: build a tower');
+    await r.line(/^\[demo\] Parked your goal for later: build a tower \(blocked repeatedly\)$/);
+    r.send('/parked');
+    await r.line(/^\[demo\] 1\. dig a moat · parked \d{4}-\d{2}-\d{2} \(blocked repeatedly\) · set by console$/);
+    await r.line(/^\[demo\] 2\. build a tower · parked \d{4}-\d{2}-\d{2} \(blocked repeatedly\) · set by console$/);
+    r.send('/unpark 3');
+    await r.line(/^\[demo\] There is no parked goal 3: I have 2 \(1–2; \/parked lists them\)\. Nothing was dropped\.$/);
+    r.send('/unpark 1');
+    await r.line(/^\[demo\] Dropped the parked goal dig a moat\. 1 still parked \(\/parked\)\.$/);
+    expect(r.core.avatars.get('demo')?.parked.map((p) => p.text)).toEqual(['build a tower']);
+    r.send('/unpark all demo');
+    await r.line(/^\[demo\] Dropped the parked goal build a tower\. No parked goals left\.$/);
+    r.send('/status');
+    await r.line(/^\[demo\] position /);
+    expect(r.lines.filter((l) => l.startsWith('[demo] parked:'))).toEqual([]);
+    expect(r.core.avatars.get('demo')?.parked).toEqual([]);
+  });
+});
