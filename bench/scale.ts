@@ -2,7 +2,7 @@
  * Whole-product scale: the real mindlink process (core, scripted engine,
  * outbox, store, console bridge, mineflayer avatars on the embedded world),
  * grown step by step (1, 25, 50, 100 avatars) from the console as an owner
- * would, each avatar given `collect` goals. It prints a line as it goes (every
+ * would, each avatar given a `collect` goal (then it works on goals of its own). It prints a line as it goes (every
  * few seconds while avatars spawn, and one per step), so a run that stalls
  * still says where, and a table at the end. mindlink's cost (its own process,
  * and its avatar hosts) is told apart from the embedded world's (its own
@@ -189,19 +189,12 @@ async function run(hosts: number, say: (line: string) => void): Promise<RunFigur
   const proc = startProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', HEALTH_LOG_MS: '1000', LOOP_PACE_MS: '3000', AVATAR_HOSTS: String(hosts), WEB: 'off' });
   const figures: RunFigures = { hosts, idleStatusP50: NaN, steps: [] };
   const tag = `[hosts=${hosts}]`;
-  // Each avatar keeps working on collect goals: a new one as soon as it reports the last one done.
-  let doneCount = 0;
+  // Each avatar is given a collect goal as it joins, then works on its own goals (the curriculum): every
+  // `Done:` counts. (Giving a new goal on every `Done:` would queue the bench's own commands before the
+  // /status it times: the console answers one line at a time.)
   const goalOf = (name: string): string => `/goal ${GOAL} ${name}`;
   const working = new Set<string>();
-  let seenStdout = 0;
-  const driver = setInterval(() => {
-    for (; seenStdout < proc.stdout.length; seenStdout += 1) {
-      const m = /^\[(\w+)\] Done: /.exec(proc.stdout[seenStdout] ?? '');
-      if (!m?.[1]) continue;
-      doneCount += 1;
-      if (working.has(m[1])) proc.send(goalOf(m[1]));
-    }
-  }, 200);
+  const doneCount = (): number => proc.stdout.filter((l) => /^\[\w+\] Done: /.test(l)).length;
   try {
     await proc.line(/^\[mindlink\] ready/, 120_000);
     const logs = new LogReader(proc);
@@ -259,10 +252,12 @@ async function run(hosts: number, say: (line: string) => void): Promise<RunFigur
         proc.send(goalOf(name));
       }
       say(`${tag} ${logs.spawned.size}/${target} spawned in ${fmt(spawnS, 1)} s${stalled ? ` — STALLED: no new spawn in ${STALL_MS / 1000} s` : ''}; ${names.length} given "${GOAL}" (load ${load()})`);
-      // Let them choose, start their goals and walk off before measuring.
+      // Every goal acknowledged (the console answers one line at a time), then let them start and walk off.
+      const acked = (): number => names.filter((n) => proc.stdout.some((l) => l.startsWith(`[${n}] New goal from console: ${GOAL}`))).length;
+      await until(() => acked() >= names.length, `${names.length} goals to be acknowledged`, STALL_MS, 500).catch(() => say(`${tag}   only ${acked()} of ${names.length} goals acknowledged`));
       await new Promise((r) => setTimeout(r, 15_000));
       const start = marks(logs.update());
-      const doneBefore = doneCount;
+      const doneBefore = doneCount();
       const t1 = performance.now();
       const status: number[] = [];
       while (performance.now() - t1 < WINDOW_MS) {
@@ -290,7 +285,7 @@ async function run(hosts: number, say: (line: string) => void): Promise<RunFigur
         worldCpu: w.worldCpu,
         statusP50: median(status),
         statusP99: pct(status, 99),
-        donePerMin: (doneCount - doneBefore) / minutes,
+        donePerMin: (doneCount() - doneBefore) / minutes,
         load: load(),
       };
       figures.steps.push(step);
@@ -309,7 +304,6 @@ async function run(hosts: number, say: (line: string) => void): Promise<RunFigur
       if (stalled) break;
     }
   } finally {
-    clearInterval(driver);
     await stopGracefully(proc, 180_000);
     await removeEvidence();
   }
@@ -348,7 +342,7 @@ export default async function bench(): Promise<void> {
   const say = (line: string): void => {
     process.stdout.write(`${line}\n`);
   };
-  say(`steps ${STEPS.join(', ')}; AVATAR_HOSTS ${HOSTS.join(', ')}; each avatar given "${GOAL}" again whenever it is done; ${WINDOW_MS / 1000} s measured per step (load ${load()})`);
+  say(`steps ${STEPS.join(', ')}; AVATAR_HOSTS ${HOSTS.join(', ')}; each avatar given "${GOAL}" as it joins, then its own goals; ${WINDOW_MS / 1000} s measured per step (load ${load()})`);
   const runs: RunFigures[] = [];
   for (const hosts of HOSTS) runs.push(await run(hosts, say));
   say('');

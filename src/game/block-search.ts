@@ -20,19 +20,27 @@ interface ColumnLike {
   sections?: Array<SectionLike | null | undefined>;
 }
 
+/** A value built once per registry and key, and kept as long as the registry lives. */
+function perRegistry<T>(cache: WeakMap<object, Map<string, T>>, bot: Bot, key: string, build: () => T): T {
+  let byKey = cache.get(bot.registry);
+  if (!byKey) {
+    byKey = new Map();
+    cache.set(bot.registry, byKey);
+  }
+  let value = byKey.get(key);
+  if (value === undefined) {
+    value = build();
+    byKey.set(key, value);
+  }
+  return value;
+}
+
 const stateSets = new WeakMap<object, Map<string, Set<number>>>();
 
 /** All state ids of the given block ids (cached per registry). */
 export function stateIdsOf(bot: Bot, blockIds: readonly number[]): Set<number> {
-  const key = [...blockIds].sort((a, b) => a - b).join(',');
-  let perRegistry = stateSets.get(bot.registry);
-  if (!perRegistry) {
-    perRegistry = new Map();
-    stateSets.set(bot.registry, perRegistry);
-  }
-  let set = perRegistry.get(key);
-  if (!set) {
-    set = new Set<number>();
+  return perRegistry(stateSets, bot, [...blockIds].sort((a, b) => a - b).join(','), () => {
+    const set = new Set<number>();
     for (const id of blockIds) {
       const b = bot.registry.blocks[id];
       if (!b) continue;
@@ -40,9 +48,8 @@ export function stateIdsOf(bot: Bot, blockIds: readonly number[]): Set<number> {
       const max = b.maxStateId ?? min;
       for (let s = min; s <= max; s++) set.add(s);
     }
-    perRegistry.set(key, set);
-  }
-  return set;
+    return set;
+  });
 }
 
 /**
@@ -110,22 +117,15 @@ const groupMaps = new WeakMap<object, Map<string, Int16Array>>();
 
 function groupMapOf(bot: Bot, groups: readonly (readonly number[])[]): Int16Array {
   const key = groups.map((g) => [...g].sort((a, b) => a - b).join(',')).join('|');
-  let perRegistry = groupMaps.get(bot.registry);
-  if (!perRegistry) {
-    perRegistry = new Map();
-    groupMaps.set(bot.registry, perRegistry);
-  }
-  let map = perRegistry.get(key);
-  if (!map) {
+  return perRegistry(groupMaps, bot, key, () => {
     const sets = groups.map((g) => stateIdsOf(bot, g));
     const max = Math.max(0, ...sets.flatMap((s) => [...s]));
-    map = new Int16Array(max + 1).fill(-1);
+    const map = new Int16Array(max + 1).fill(-1);
     sets.forEach((s, i) => {
-      for (const state of s) if (map![state] === -1) map![state] = i;
+      for (const state of s) if (map[state] === -1) map[state] = i;
     });
-    perRegistry.set(key, map);
-  }
-  return map;
+    return map;
+  });
 }
 
 /**
