@@ -248,14 +248,26 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     });
     bot.loadPlugin(pathfinder);
 
-    this.#spawnTimer = setTimeout(() => {
-      if (!spawned && this.#attempt === bot) {
-        this.#log.warn({ ms: spawnTimeoutMs }, 'no spawn in time; retrying');
-        bot.end('spawn timeout');
-      }
-    }, spawnTimeoutMs);
+    // Given up only after `spawnTimeoutMs` without progress: the login, the spawn and each chunk that arrives
+    // start the wait again. On a busy machine a join can take longer than that and still be on its way; giving
+    // it up then and starting from nothing made every join of a large group time out again and again.
+    const armSpawnTimer = (): void => {
+      clearTimeout(this.#spawnTimer);
+      this.#spawnTimer = setTimeout(() => {
+        if (!spawned && this.#attempt === bot) {
+          this.#log.warn({ ms: spawnTimeoutMs }, 'no spawn in time; retrying');
+          bot.end('spawn timeout');
+        }
+      }, spawnTimeoutMs);
+    };
+    armSpawnTimer();
+    bot.once('login', armSpawnTimer);
 
     bot.once('spawn', () => {
+      armSpawnTimer();
+      bot.world.on('chunkColumnLoad', () => {
+        if (!spawned) armSpawnTimer();
+      });
       cacheBlocks(bot.world);
       void (async () => {
         try {
