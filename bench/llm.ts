@@ -16,6 +16,7 @@ import { parseConfig } from '../src/config.ts';
 import { Mindlink } from '../src/core.ts';
 import { createEngineProvider } from '../src/engines/index.ts';
 import { systemPrompt } from '../src/engines/llm/prompts.ts';
+import { EMBEDDED_CAPABILITIES } from '../src/game/mineflayer-game.ts';
 import { toolSchemas } from '../src/engines/llm/tools.ts';
 import { createGameProvider } from '../src/game/provider.ts';
 import { silentLogger } from '../src/logger.ts';
@@ -132,7 +133,7 @@ export default async function bench(): Promise<void> {
       byKind.set(kind, k);
     }
     const tools = JSON.stringify(toolSchemas(createSkillRegistry(new FakeGame()))).length;
-    console.log(`${TURNS} automatic and chat turns, ${requests.length} requests; system prompt ${fmt(systemPrompt('demo', 8).length)} chars, tool schemas ${fmt(tools)} chars (JSON)`);
+    console.log(`${TURNS} automatic and chat turns, ${requests.length} requests; system prompt ${fmt(systemPrompt('demo', 8, EMBEDDED_CAPABILITIES).length)} chars, tool schemas ${fmt(tools)} chars (JSON)`);
     console.log('kind        turns  steps  whole request median / max   messages max   new user text median / max');
     const all: number[] = [];
     for (const [k, v] of [...byKind.entries()].sort()) {

@@ -66,7 +66,8 @@ export async function gameFaults(opts: { seed: number; downMs: number; hosts?: n
   const dataDir = await tempDir('game');
   let world = await startWorld(worldDir);
   const port = world.port;
-  const proc = startProcess({ DATA_DIR: dataDir, MC_HOST: '127.0.0.1', MC_PORT: String(port), LOG_LEVEL: 'debug', AVATAR_HOSTS: hosts });
+  // The external server alone: mindlink's own world is the next fault's.
+  const proc = startProcess({ DATA_DIR: dataDir, MC_HOST: '127.0.0.1', MC_PORT: String(port), EMBEDDED: 'off', LOG_LEVEL: 'debug', AVATAR_HOSTS: hosts });
   const downs: { from: number; to: number }[] = [];
   const fig: GameFaultFigures = { goalFinished: 0, reconnects: 0, turnsWhileDown: 0, embeddedGoalFinished: 0 };
   try {

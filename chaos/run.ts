@@ -107,7 +107,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
     for (const e of f.examples) log(`  ${e}`);
     rows.push(
       { scenario: 'secrets', figure: `${f.secrets} secrets found in output, files or posts`, value: f.leaks, max: 0 },
-      { scenario: '', figure: `data files or folders others may read (of ${f.filesChecked} files)`, value: f.openFiles, max: 0 },
+      { scenario: '', figure: `data files or folders others may read (of ${f.filesChecked} files and ${f.accountFiles} account files)`, value: f.openFiles, max: 0 },
     );
   }
   const failed = rows.filter((r) => r.max !== null && r.value > r.max);

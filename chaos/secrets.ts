@@ -1,7 +1,10 @@
 /**
  * After every other scenario: no token or API key appears in any stdout,
  * stderr, file under a DATA_DIR or post, and every data file is readable by
- * its owner only.
+ * its owner only. The avatars' account files (`accounts/<avatar>.microsoft.json`,
+ * the Microsoft sign-in tokens; `accounts/<avatar>.passwords.json`, login-plugin
+ * passwords) are where those secrets belong: what they hold is looked for
+ * everywhere else.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +16,8 @@ export interface SecretFigures {
   /** Places (a stream, a file, a post) where a secret was found. */
   leaks: number;
   filesChecked: number;
+  /** Account files (Microsoft token caches, login-plugin passwords) whose secrets were looked for elsewhere. */
+  accountFiles: number;
   /** Files or directories under a DATA_DIR that others than the owner may read or write. */
   openFiles: number;
   examples: string[];
@@ -33,10 +38,38 @@ function walk(dir: string, out: string[]): void {
   }
 }
 
+/** An avatar's account file: its Microsoft tokens or its login-plugin passwords. */
+const ACCOUNT_FILE = /[\\/]accounts[\\/][^\\/]+\.(microsoft|passwords)\.json$/;
+
+/** The secrets an account file holds: every string under a key naming a token, or (passwords) every value. */
+function accountSecrets(file: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    // A file cut short by a kill: nothing to read from it.
+    return [];
+  }
+  const passwords = file.endsWith('.passwords.json');
+  const out: string[] = [];
+  const visit = (value: unknown, key: string): void => {
+    if (typeof value === 'string') {
+      if (passwords || /token|ticket/i.test(key)) out.push(value);
+    } else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) visit(v, k);
+    }
+  };
+  visit(parsed, '');
+  return out;
+}
+
 /** Check what the scenarios left behind. */
 export function checkSecrets(): SecretFigures {
-  const secrets = [...evidence.secrets].filter((s) => s.length >= 8);
-  const fig: SecretFigures = { secrets: secrets.length, leaks: 0, filesChecked: 0, openFiles: 0, examples: [] };
+  const all: string[] = [];
+  for (const dir of evidence.dirs) walk(dir, all);
+  const accounts = all.filter((f) => ACCOUNT_FILE.test(f));
+  const secrets = [...new Set([...evidence.secrets, ...accounts.flatMap(accountSecrets)])].filter((s) => s.length >= 8);
+  const fig: SecretFigures = { secrets: secrets.length, leaks: 0, filesChecked: 0, accountFiles: accounts.length, openFiles: 0, examples: [] };
   const note = (what: string): void => {
     if (fig.examples.length < 10) fig.examples.push(what);
   };
@@ -72,7 +105,7 @@ export function checkSecrets(): SecretFigures {
         fig.openFiles += 1;
         note(`mode ${(st.mode & 0o777).toString(8)}: ${f}`);
       }
-      if (!st.isFile()) continue;
+      if (!st.isFile() || ACCOUNT_FILE.test(f)) continue;
       fig.filesChecked += 1;
       if (st.size > 20 * 1024 * 1024) continue;
       scan(f, readFileSync(f).toString('latin1'));

@@ -5,7 +5,7 @@ import type { Command } from './command.ts';
 const ENGINES = ['scripted', 'llm'] as const;
 
 /** What the `/avatar` group does, for the command menus. */
-export const AVATAR_GROUP = 'Create, remove or rename an avatar';
+export const AVATAR_GROUP = 'Create, remove, rename or move an avatar';
 
 const options = z.object({
   name: z.string({ error: 'give the new avatar a name' }),

@@ -6,6 +6,7 @@ import type { Platform } from '../src/chat.ts';
 import type { CommandDispatcher } from '../src/command-host.ts';
 import type { Command } from './command.ts';
 import { avatar } from './avatar.ts';
+import { avatarMove } from './avatar-move.ts';
 import { avatarRemove } from './avatar-remove.ts';
 import { avatarRename } from './avatar-rename.ts';
 import { avatars } from './avatars.ts';
@@ -22,6 +23,10 @@ import { parked } from './parked.ts';
 import { play } from './play.ts';
 import { schedule } from './schedule.ts';
 import { schedules } from './schedules.ts';
+import { serverAdd } from './server-add.ts';
+import { serverRemove } from './server-remove.ts';
+import { serverTest } from './server-test.ts';
+import { servers } from './servers.ts';
 import { share } from './share.ts';
 import { status } from './status.ts';
 import { stop } from './stop.ts';
@@ -50,6 +55,11 @@ export const commands: readonly Command[] = [
   avatar,
   avatarRemove,
   avatarRename,
+  avatarMove,
+  servers,
+  serverAdd,
+  serverRemove,
+  serverTest,
   link,
   unlink,
   share,
@@ -82,7 +92,7 @@ export function commandList(platform: Platform, opts: { llm?: boolean } = {}): C
  * become one entry (`avatar`) with the group's description, as Telegram's menu wants them.
  *
  * @example
- * menuEntries(commandList('telegram')) // → [{ name: 'play', description: 'Start …' }, …, { name: 'avatar', description: 'Create, remove or rename an avatar' }, …]
+ * menuEntries(commandList('telegram')) // → [{ name: 'play', description: 'Start …' }, …, { name: 'avatar', description: 'Create, remove, rename or move an avatar' }, …]
  */
 export function menuEntries(list: readonly Command[]): { name: string; description: string }[] {
   const out: { name: string; description: string }[] = [];

@@ -17,9 +17,11 @@ export const status: Command<typeof options> = {
     const a = host.watch(chat, avatar);
     const { goal, parked } = a.record;
     const state = a.state();
-    // While it is out of the game, say why and that it is coming back.
+    // While it is out of the game, say why and that it is coming back; once refused for good, why.
+    const wait = a.waitReason();
     const down = a.downReason();
-    const stateText = down ? `${state} to reconnect (${down})` : state;
+    const refused = a.stopReason();
+    const stateText = wait ? `${state} (${wait})` : down ? `${state} to reconnect (${down})` : refused ? `${state} (${refused})` : state;
     const lines: string[] = [];
     if (goal) {
       const who = goal.setBy === 'self' ? 'chosen by me' : `set by ${host.personName(goal.setById)}`;

@@ -5,6 +5,9 @@ import { z } from 'zod';
 import type { Skill } from '../src/game/skill.ts';
 import { done, fail, goals, notMyself, onBot, sleep } from './common.ts';
 
+/** The shortest time between two re-aims at a player the follower fell behind. */
+const REAIM_MS = 2000;
+
 const params = z.object({
   player: z.string().min(1).max(32),
   range: z.number().min(1).max(32).default(3),
@@ -27,6 +30,7 @@ export const follow: Skill<typeof params> = {
       bot.pathfinder.setGoal(new goals.GoalFollow(target, range), true);
       const until = Date.now() + durationMs;
       let lostSince: number | undefined;
+      let aimedAt = Date.now();
       try {
         while (Date.now() < until) {
           await sleep(250, sig);
@@ -35,7 +39,15 @@ export const follow: Skill<typeof params> = {
             lostSince ??= Date.now();
             if (Date.now() - lostSince > 5000) return fail('no_target', `lost sight of ${player}`);
           } else {
-            if (lostSince !== undefined && seen !== target) bot.pathfinder.setGoal(new goals.GoalFollow(seen, range), true);
+            // GoalFollow moves its point only once the player is `range` away from it, so a follower can come to
+            // rest up to twice the range behind a player who stopped: idle and out of range of where the player is
+            // now (by the goal's own measure), it aims at them again (at most every 2 s: a player it cannot reach
+            // must not make it search for a path four times a second).
+            const behind = !bot.pathfinder.isMoving() && bot.entity.position.floored().distanceSquared(seen.position.floored()) > range * range;
+            if ((lostSince !== undefined && seen !== target) || (behind && Date.now() - aimedAt >= REAIM_MS)) {
+              bot.pathfinder.setGoal(new goals.GoalFollow(seen, range), true);
+              aimedAt = Date.now();
+            }
             lostSince = undefined;
           }
         }

@@ -122,6 +122,11 @@ export interface Bridge {
   deliver(post: Post, parts: string[], progress?: (sent: SentParts) => void): Promise<DeliveryOutcome>;
   /** Open a thread under a chat (Discord) and return its destination; a platform without threads leaves it out. */
   openThread?(dest: Destination, name: string): Promise<Destination>;
+  /**
+   * The DM with a user of this platform, opened if new (Discord: a DM channel has its own id); a platform
+   * whose DM is the user's own id (Telegram) or has none leaves it out.
+   */
+  openDm?(user: Identity): Promise<Destination>;
 }
 
 /** What the core offers a bridge. */

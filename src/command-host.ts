@@ -19,8 +19,9 @@ import type { Pairing } from './people/pairing.ts';
 import type { People } from './people/people.ts';
 import { canControl, type Sight } from './rights.ts';
 import type { ScheduleDesk } from './schedule/desk.ts';
+import type { ServerDesk } from './servers/desk.ts';
 import type { Sharing, ShareMade, ShareRequest, UnshareRequest } from './sharing.ts';
-import type { Avatar, Destination, ParkedGoal, Share } from './store/schema.ts';
+import type { Avatar, Destination, Identity, ParkedGoal, Share } from './store/schema.ts';
 import type { ThoughtStream } from './thought-stream.ts';
 import type { WebAccess } from './web-access.ts';
 
@@ -52,6 +53,10 @@ export interface WatchedAvatar {
   usage(): AvatarUsage;
   /** While it is `waiting` to reconnect: why it left the game, in a short plain phrase. */
   downReason(): string | undefined;
+  /** While it is `waiting` for something else (a Microsoft sign-in): what, in a short plain phrase. */
+  waitReason(): string | undefined;
+  /** While it is stopped because its server refused it for good (a whitelist, a ban …): why. */
+  stopReason(): string | undefined;
   /** What the sender may see of it from this chat: full direction text, the owner's identities (`rights.ts`). */
   readonly sight: Sight;
 }
@@ -156,6 +161,8 @@ export interface CommandHost {
   openThoughts(chat: ChatContext, avatar: ControlledAvatar): Promise<{ thread: Destination; opened: boolean }>;
   /** End the avatar's thought stream opened from (or running in) this chat; whether one was open. */
   closeThoughts(chat: ChatContext, avatar: ControlledAvatar): boolean;
+  /** The Minecraft servers: list, add, remove, test, move an avatar (admins). */
+  readonly servers: ServerDesk;
   /** Share a server's avatars or one avatar with a role of the chat's Discord guild (rights checked). */
   share(chat: ChatContext, request: ShareRequest): ShareMade;
   /** End the chat's guild shares that match and the sender may end; the shares ended. */
@@ -181,6 +188,11 @@ export interface CommandDispatcher {
   run(inv: CommandInvocation, host: CommandHost): Promise<CommandReply>;
 }
 
+/** The identity at the other end of a direct-message chat, for its link (a scheduled goal's Done pings its creator there). */
+function dmWith(chat: ChatContext): Identity | undefined {
+  return chat.chatKind === 'private' ? (chat.from as Identity) : undefined;
+}
+
 /** The parts the host is made of. */
 export interface CommandHostParts {
   avatars: AvatarManager;
@@ -188,6 +200,9 @@ export interface CommandHostParts {
   links: Links;
   pairing: Pairing;
   schedules: ScheduleDesk;
+  servers: ServerDesk;
+  /** The server of a new avatar when none is named. */
+  defaultServer(): string | undefined;
   config: Config;
   sharing: Sharing;
   thoughts: ThoughtStream;
@@ -201,9 +216,9 @@ export interface CommandHostParts {
  * The production command host over the core's parts.
  *
  * @example
- * const host = createCommandHost({ avatars, people, links, pairing, schedules, config, sharing, thoughts, openThread, web });
+ * const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web });
  */
-export function createCommandHost({ avatars, people, links, pairing, schedules, config, sharing, thoughts, openThread, web }: CommandHostParts): CommandHost {
+export function createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web }: CommandHostParts): CommandHost {
   const watched = (chat: ChatContext, record: Avatar): WatchedAvatar => ({
     name: record.name,
     record,
@@ -213,6 +228,8 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     snapshot: () => avatars.snapshot(record.name),
     usage: () => avatars.usage(record.name),
     downReason: () => avatars.downReason(record.name),
+    waitReason: () => avatars.waitReason(record.name),
+    stopReason: () => avatars.stopReason(record.name),
   });
   const controlled = (chat: ChatContext, record: Avatar): ControlledAvatar => {
     const ownerOrAdmin = (what: string): void => {
@@ -225,10 +242,10 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       stop: () => avatars.stop(record.name),
       setGoal: (text) => {
         const by = people.ensurePerson(chat.from, chat.fromName);
-        return avatars.setGoal(record.name, text, by.id, { writtenAt: chat.sentAt, byName: people.personName(by.id) });
+        return avatars.setGoal(record.name, text, by.id, { writtenAt: chat.sentAt, byName: people.personName(by.id), setIn: chat.dest });
       },
       unpark: (which) => avatars.unpark(record.name, which),
-      link: (mode) => links.link(record.name, chat.dest, mode, chat.guild),
+      link: (mode) => links.link(record.name, chat.dest, mode, chat.guild, dmWith(chat)),
       unlink: () => links.unlink(record.name, chat.dest),
       async setEngine(kind) {
         ownerOrAdmin('change its engine');
@@ -265,8 +282,9 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     async createAvatar(chat, name, opts) {
       people.requireAdmin(chat, 'Only an admin can create avatars.');
       const owner = people.ensurePerson(chat.from, chat.fromName);
-      const created = await avatars.create(name, owner.id, opts);
-      links.link(created.name, chat.dest, 'control');
+      const server = opts.server ?? defaultServer();
+      const created = await avatars.create(name, owner.id, { ...opts, ...(server ? { server: server.toLowerCase() } : {}) });
+      links.link(created.name, chat.dest, 'control', undefined, dmWith(chat));
       return created;
     },
     setOwner(chat, avatar, identity) {
@@ -277,6 +295,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     },
     pair: (chat, code) => pairing.pair(chat, code),
     schedules,
+    servers,
     llm: () => ({
       model: config.LLM_MODEL,
       prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT },

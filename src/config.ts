@@ -39,9 +39,13 @@ export const ConfigSchema = z.object({
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .pipe(z.array(identity)),
 
-  MC_HOST: z.string().optional(),
+  /** An external server added at start as the default server (`default`); the embedded world runs beside it. */
+  MC_HOST: z.string().trim().min(1).max(253).optional(),
   MC_PORT: port.optional(),
-  MC_VERSION: z.string().regex(/^1\.\d+(\.\d+)?$/, 'must be a Minecraft version like 1.21.4').default('1.21.4'),
+  /** The version of `MC_HOST` (found by a status ping when unset), or of the embedded world when there is no `MC_HOST`. */
+  MC_VERSION: z.string().regex(/^(1\.\d+(\.\d+)?|\d{2}\.\d+(\.\d+)?)$/, 'must be a Minecraft version like 1.21.4').optional(),
+  /** The embedded world (on by default; `off` leaves only the servers added by `MC_HOST` or `/server add`). */
+  EMBEDDED: onOff.default(true),
 
   TELEGRAM_TOKEN: z.string().regex(/^\d+:[A-Za-z0-9_-]+$/, 'must look like 123456:ABC-DEF…').optional(),
   TELEGRAM_API_ROOT: url.default('https://api.telegram.org'),

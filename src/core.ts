@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import { AvatarManager } from './avatars/manager.ts';
+import { avatarsOn } from './avatars/moves.ts';
 import { purgeRemoved } from './avatars/retire.ts';
 import { seedStore } from './avatars/seed.ts';
 import type { Bridge } from './chat.ts';
@@ -26,7 +27,10 @@ import { People } from './people/people.ts';
 import { MessageRouter } from './router.ts';
 import { createScheduleDesk } from './schedule/desk.ts';
 import { Scheduler } from './schedule/scheduler.ts';
+import { createServerDesk } from './servers/desk.ts';
+import { ServerRegistry } from './servers/registry.ts';
 import { Sharing } from './sharing.ts';
+import { SignInRelay } from './sign-in-relay.ts';
 import type { Destination } from './store/schema.ts';
 import { ThoughtStream } from './thought-stream.ts';
 import { Store, type StoreOptions } from './store/store.ts';
@@ -74,12 +78,15 @@ export class Mindlink {
     readonly schedules: Scheduler,
     /** `/verbose` thought streams: one line per turn into a thread. */
     readonly thoughts: ThoughtStream,
+    /** The Minecraft servers avatars play on (`src/servers/`). */
+    readonly servers: ServerRegistry,
     /** Dashboard sign-in links and sessions (`/web`). */
     readonly web: WebAccess,
     /** What the dashboard shows, by the viewer's rights. */
     readonly dashboard: Dashboard,
     private readonly couriers: Couriers,
     private readonly games: GameProvider,
+    private readonly log: Logger,
   ) {}
 
   /** Open the store (a corrupt file throws StoreCorruptError), seed first-start data, resume playing avatars. */
@@ -115,8 +122,12 @@ export class Mindlink {
         thoughts.turnEnded(avatar, summary);
         recent.turnEnded(avatar, summary);
       },
+      signInCode: (avatar, server, code) => relay.send(avatar, server, code),
       now,
     });
+    const relay = new SignInRelay({ store, poster, openDm: (identity) => couriers.openDm(identity), enabled: (platform) => poster.enabled(platform), log: log.child({ module: 'sign-in' }) });
+    const registry = new ServerRegistry({ store, config, now, avatarsOn: (id) => avatarsOn(avatars, id), embedded: () => opts.games.embedded?.() });
+    const servers = createServerDesk({ registry, people, avatars, store });
     const schedules = new Scheduler({
       store,
       log: log.child({ module: 'schedule' }),
@@ -124,18 +135,18 @@ export class Mindlink {
       host: {
         isPlaying: (name) => avatars.isPlaying(name),
         inGame: (name) => ['choosing', 'working', 'wrapup'].includes(avatars.displayState(name)),
-        setGoal: (name, text, personId, run) => {
-          avatars.setGoal(name, text, personId, { schedule: run });
+        setGoal: (name, text, personId, run, pingIn) => {
+          avatars.setGoal(name, text, personId, { schedule: run, setIn: pingIn });
         },
-        parkGoal: (name, text, personId, reason) => avatars.parkGoal(name, text, personId, reason),
+        parkGoal: (name, text, personId, reason, pingIn) => avatars.parkGoal(name, text, personId, reason, pingIn),
         post: (dest, avatar, text) => poster.to(dest, avatar, text),
       },
     });
     const desk = createScheduleDesk({ scheduler: schedules, people, store });
-    const sharing = new Sharing(store, people, config.ADMINS, now);
+    const sharing = new Sharing(store, people, config.ADMINS, now, () => registry.defaultId());
     // The couriers exist only below; a thread is opened long after start-up.
     const openThread = (dest: Destination, name: string): Promise<Destination> => couriers.openThread(dest, name);
-    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, config, sharing, thoughts, openThread, web });
+    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, servers, defaultServer: () => registry.defaultId(), config, sharing, thoughts, openThread, web });
     const dashboard = new Dashboard({ people, avatars, store, recent, schedules: desk, prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT } });
     const readMarks = new ReadMarks(store);
     const router = new MessageRouter({ avatars, people, links, readMarks, poster, commands: opts.commands, host, log, store });
@@ -147,7 +158,7 @@ export class Mindlink {
       },
       onMoved: (from, to) => links.moveDest(from, to),
     });
-    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, web, dashboard, couriers, opts.games);
+    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, registry, web, dashboard, couriers, opts.games, log);
     await avatars.resumeAll();
     // After the avatars resumed: a run missed while mindlink was down is made up (or skipped) now.
     await schedules.start(now());
@@ -172,6 +183,9 @@ export class Mindlink {
     this.schedules.stop();
     this.thoughts.stop();
     await this.avatars.shutdown();
+    // The changes the chats were told about are written before anything else can hold up the stop (the world's
+    // quit, a chat platform); the last flush below writes what came after, and reports a disk that still refuses.
+    await this.store.flush().catch((err: unknown) => this.log.warn({ err }, 'writing the data files failed; trying again at the end of the stop'));
     await this.couriers.stop(SHUTDOWN_DELIVERY_GRACE_MS);
     await this.games.close();
     // Writes what is still pending (also what failed before, e.g. on a disk that was full).

@@ -2,6 +2,7 @@
  * Logging: pino to stderr (pretty on a TTY), with tokens redacted.
  * stdout belongs to the console bridge's chat lines and is never logged to.
  */
+import { format } from 'node:util';
 import pino, { type Logger } from 'pino';
 
 export type { Logger } from 'pino';
@@ -78,6 +79,26 @@ export function forAvatar(log: Logger, avatar: string, more: Record<string, unkn
   const bound = log.bindings().avatar === avatar;
   const bindings = bound ? more : { avatar, ...more };
   return Object.keys(bindings).length > 0 ? log.child(bindings) : log;
+}
+
+/**
+ * stdout carries chat only: whatever a library prints with `console` (prismarine-auth announces its
+ * sign-ins, mineflayer warns) goes to the log instead, secrets scrubbed.
+ *
+ * @example
+ * routeConsoleToLog(log); // in the entry point, once
+ */
+export function routeConsoleToLog(log: Logger): void {
+  const to =
+    (level: 'debug' | 'warn') =>
+    (...args: unknown[]): void => {
+      log[level]({ from: 'console' }, scrubSecrets(format(...args)).slice(0, 2000));
+    };
+  console.log = to('debug');
+  console.info = to('debug');
+  console.debug = to('debug');
+  console.warn = to('warn');
+  console.error = to('warn');
 }
 
 /** A logger that drops everything, for tests. */

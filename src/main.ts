@@ -18,15 +18,17 @@ import { createEngineProvider } from './engines/index.ts';
 import { StoreCorruptError, StoreWriteError, writeFailureReason } from './errors.ts';
 import { createHostedProvider } from './game/hosts/hosted-provider.ts';
 import { hostedSkills } from './game/hosts/remote-skills.ts';
-import { createGameProvider } from './game/provider.ts';
+import { createGameProvider, type GameAttachment } from './game/provider.ts';
 import { startHealthLog } from './health.ts';
-import { createLogger, registerSecret, type Logger } from './logger.ts';
+import { createLogger, registerSecret, routeConsoleToLog, type Logger } from './logger.ts';
 import { ensureDataDir } from './store/data-dir.ts';
 
 /** How long start-up waits for Telegram before going on without it (it keeps connecting in the background). */
 const TELEGRAM_GRACE_MS = 5000;
 /** The same for Discord (discord.js retries a gateway it cannot reach). */
 const DISCORD_GRACE_MS = 10_000;
+/** The longest a graceful stop may take (the world alone may take 20 s to save and quit) before the process exits anyway, code 1. */
+const SHUTDOWN_DEADLINE_MS = 90_000;
 
 async function main(): Promise<void> {
   // Everything mindlink writes (store, TASK.md, lab logs, the embedded world) is its owner's alone.
@@ -46,6 +48,7 @@ async function main(): Promise<void> {
   }
   for (const secret of [config.TELEGRAM_TOKEN, config.DISCORD_TOKEN, config.LLM_API_KEY]) registerSecret(secret);
   const log: Logger = createLogger(config.LOG_LEVEL);
+  routeConsoleToLog(log);
   startHealthLog(log, config.HEALTH_LOG_MS);
 
   // The console reads from the first moment so that lines typed during start-up are queued, not lost.
@@ -57,8 +60,17 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'stopping');
+    // This timer also keeps the process alive until the stop has run to its end: with the chats closed and
+    // the world quitting, nothing else might, and Node would end the process (code 0) before the data files are written.
+    setTimeout(() => {
+      process.stderr.write(`mindlink: the stop did not finish within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting without waiting for the rest.\n`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
     void (core?.stop() ?? Promise.resolve())
-      .then(() => process.exit(0))
+      .then(() => {
+        log.info({ signal }, 'stopped');
+        process.exit(0);
+      })
       .catch((err: unknown) => {
         log.error({ err }, 'shutdown failed');
         if (err instanceof StoreWriteError) {
@@ -73,16 +85,12 @@ async function main(): Promise<void> {
   try {
     // With avatar hosts the games, skills and reflexes run there (src/avatar-host.ts); with one, here.
     // Reflexes (defend > eat > flee) act on every avatar's game with no engine call.
-    const games =
-      config.AVATAR_HOSTS > 1
-        ? await createHostedProvider(config, log)
-        : await createGameProvider(config, log, {
-            attach: (game, gameLog) => {
-              const reflexes = new Reflexes(game, gameLog);
-              reflexes.start();
-              return reflexes;
-            },
-          });
+    const attach: GameAttachment = (game, gameLog) => {
+      const reflexes = new Reflexes(game, gameLog);
+      reflexes.start();
+      return reflexes;
+    };
+    const games = config.AVATAR_HOSTS > 1 ? await createHostedProvider(config, log, { attach }) : await createGameProvider(config, log, { attach });
     const skillRegistry = config.AVATAR_HOSTS > 1 ? hostedSkills(skillList, createSkillRegistry) : createSkillRegistry;
     core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills: skillRegistry, commands: createDispatcher() });
   } catch (err) {

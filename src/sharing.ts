@@ -78,6 +78,8 @@ export class Sharing {
     private readonly people: People,
     private readonly admins: readonly string[],
     private readonly now: () => Date,
+    /** The server a share means when none is named (the default server). */
+    private readonly defaultServerId: () => string | undefined = () => defaultServer(this.store.state.data.servers)?.id,
   ) {}
 
   /** Share a server's avatars (present and future) or one avatar with a role of the chat's guild. Throws UserError when not allowed. */
@@ -87,7 +89,7 @@ export class Sharing {
     if (req.server && req.avatar) throw new UserError('bad_args', 'Share either a server or one avatar, not both.');
     const state = this.store.state.data;
     const one = req.avatar ? this.people.resolveAvatar(chat, req.avatar) : undefined;
-    const serverId = one ? one.server : (req.server ?? defaultServer(state.servers)?.id);
+    const serverId = one ? one.server : (req.server?.trim().toLowerCase() ?? this.defaultServerId());
     if (!serverId || !state.servers.some((s) => s.id === serverId)) {
       throw new UserError('unknown_server', `Name the server: ${state.servers.map((s) => s.id).join(', ')}.`);
     }

@@ -25,13 +25,13 @@ describe('parseConfig', () => {
       CONSOLE: true,
       ENGINE: 'scripted',
       ADMINS: [],
-      MC_VERSION: '1.21.4',
+      EMBEDDED: true,
       TELEGRAM_API_ROOT: 'https://api.telegram.org',
       LLM_BASE_URL: 'https://api.openai.com/v1',
       LOOP_PACE_MS: 3000,
       LOOP_MAX_PACE_MS: 60_000,
     });
-    for (const key of ['MC_HOST', 'MC_PORT', 'TELEGRAM_TOKEN', 'DISCORD_TOKEN', 'DISCORD_API_URL', 'DISCORD_GUILD_ID', 'LLM_API_KEY'] as const) {
+    for (const key of ['MC_HOST', 'MC_PORT', 'MC_VERSION', 'TELEGRAM_TOKEN', 'DISCORD_TOKEN', 'DISCORD_API_URL', 'DISCORD_GUILD_ID', 'LLM_API_KEY'] as const) {
       expect(config[key]).toBeUndefined();
     }
   });

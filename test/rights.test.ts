@@ -4,6 +4,7 @@ import { mayShare, roleFor, shareCovers, sightOf } from '../src/rights.ts';
 import { addShare, defaultServer, removeShares, roleIdOf } from '../src/sharing.ts';
 import { newAvatarRecord } from '../src/store/store.ts';
 import type { Share, StateFile } from '../src/store/schema.ts';
+import { keyed } from '../src/keyed.ts';
 
 const at = new Date('2026-12-01T08:00:00Z');
 const steve = newAvatarRecord('steve', 'pAlice', 'embedded', 'scripted', false, at);
@@ -28,7 +29,7 @@ function state(shares: Share[] = []): StateFile {
     ],
     shares,
     streams: [],
-    readMarks: {},
+    readMarks: keyed<string>(),
   };
 }
 

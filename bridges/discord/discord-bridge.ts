@@ -28,7 +28,7 @@ import { registerSecret, type Logger } from '../../src/logger.ts';
 import { UserError } from '../../src/errors.ts';
 import { remember } from '../../src/bounded-map.ts';
 import { fitParts } from '../../src/outbox/split.ts';
-import type { Destination, Post } from '../../src/store/schema.ts';
+import type { Destination, Identity, Post } from '../../src/store/schema.ts';
 import {
   DISCORD_MAX_MESSAGE_LENGTH,
   POST_FLAGS,
@@ -209,6 +209,15 @@ export class DiscordBridge implements Bridge {
       this.log.debug({ err: safeError(err), channel: channelId }, 'discord: channel look-up failed');
       return false;
     }
+  }
+
+  /** The DM channel with a user (`discord:<user id>`), opened if new; its destination. */
+  async openDm(user: Identity): Promise<Destination> {
+    const userId = discordUserOf(user);
+    const client = this.client;
+    if (!userId || !client) throw new UserError('no_dm', 'Discord is not connected right now; try again in a moment.');
+    const dm = await client.users.createDM(userId);
+    return destinationOf(dm.id);
   }
 
   /** Open a public thread under a channel (a thought stream); its destination. */

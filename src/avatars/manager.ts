@@ -10,13 +10,20 @@ import type { Config } from '../config.ts';
 import type { Engine, EngineKind, EngineProvider } from '../engines/engine.ts';
 import { UserError } from '../errors.ts';
 import type { AvatarGame, GameProvider, Snapshot } from '../game/game.ts';
+import type { SignInCode } from '../game/sign-in.ts';
 import type { SkillRegistryFactory } from '../game/skill.ts';
 import { addDirection } from '../loop/directions.ts';
-import { GoalLoop, type DisplayState, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
+import { GoalLoop, type DisplayState, type DonePing, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
 import type { GoalOrigin } from '../loop/goal-store.ts';
 import { TaskFile } from '../loop/task-file.ts';
+import { settledWithin } from '../settle.ts';
 import { forgetAvatar, moveToRemoved, purgeRemoved, renameFolder, renameInRecord, renameInState, takeHistory } from './retire.ts';
-import { newAvatarRecord, type Avatar, type GoalRecordEntry, type ParkedGoal, type Store, type Usage } from '../store/store.ts';
+import { newAvatarRecord, type Avatar, type Destination, type GoalRecordEntry, type ParkedGoal, type Store, type Usage } from '../store/store.ts';
+
+/** The longest a stop waits for the loop to halt and the bot to leave before it is answered. */
+const STOP_WAIT_MS = 1000;
+/** The longest shutdown waits for the bots to leave (each game bounds its own quit well below this). */
+const SHUTDOWN_LEAVE_WAIT_MS = 10_000;
 
 /** What the manager is built from. */
 export interface AvatarManagerDeps {
@@ -27,10 +34,12 @@ export interface AvatarManagerDeps {
   engines: EngineProvider;
   skills: SkillRegistryFactory;
   checkGoal: GoalChecker;
-  /** Post about an avatar to its chats (`ping`: the person id to ping). */
-  post(avatar: string, kind: LoopPostKind, text: string, ping: string | null): void;
+  /** Post about an avatar to its chats (`ping`: whom an owner goal's Done pings, and where it was set). */
+  post(avatar: string, kind: LoopPostKind, text: string, ping: DonePing | null): void;
   /** A turn of an avatar ended (the thought stream). */
   turnEnded?(avatar: string, summary: TurnSummary): void;
+  /** An avatar's Microsoft sign-in needs a code typed by its owner (it goes to the owner's DMs only). */
+  signInCode?(avatar: string, server: string, code: SignInCode): void;
   now(): Date;
 }
 
@@ -97,7 +106,15 @@ export class AvatarManager {
     if (!server) throw new UserError('unknown_server', `Avatar ${name} is on server "${avatar.server}", which is not configured.`);
     const log = this.d.log.child({ avatar: name });
     const game = this.d.games.create(avatar, server, log);
-    const engine = this.d.engines(avatar.engine, { avatar: name, game, log, skills: this.d.skills(game) });
+    let engine: Engine;
+    try {
+      engine = this.d.engines(avatar.engine, { avatar: name, game, log, skills: this.d.skills(game) });
+    } catch (err) {
+      this.d.games.release?.(game);
+      throw err;
+    }
+    game.on('signInCode', (code) => this.d.signInCode?.(name, server.id, code));
+    game.on('playingAs', (player) => this.d.post(name, 'info', `${name} plays on ${server.id} as ${player}: the Minecraft name of the Microsoft account it signed in with.`, null));
     const rt = this.assemble(name, game, engine, log);
     this.runtimes.set(name, rt);
     return rt;
@@ -188,6 +205,16 @@ export class AvatarManager {
     return this.displayState(name) === 'waiting' ? this.runtime(name).game.downReason : undefined;
   }
 
+  /** While it is `waiting` for something other than a dropped connection (a Microsoft sign-in): what. */
+  waitReason(name: string): string | undefined {
+    return this.displayState(name) === 'waiting' ? this.runtime(name).game.waitReason : undefined;
+  }
+
+  /** While it is stopped because its server refused it for good: why, as its game says (see `AvatarGame.endReason`). */
+  stopReason(name: string): string | undefined {
+    return this.displayState(name) === 'stopped' ? this.runtimes.get(name)?.game.endReason : undefined;
+  }
+
   /** Throw unless `name` is a name Minecraft accepts that no other avatar than `self` has. */
   private checkName(name: string, self?: Avatar): void {
     if (!/^[A-Za-z0-9_]{3,16}$/.test(name)) {
@@ -232,12 +259,20 @@ export class AvatarManager {
   async stop(name: string): Promise<boolean> {
     const rt = this.runtime(name);
     const wasPlaying = this.isPlaying(name);
-    await rt.loop.stop('owner stop');
-    await rt.game.stop();
+    // The loop halts and the bot quits together; the answer waits for neither longer than STOP_WAIT_MS
+    // (a bot still settling after its spawn, or a server that does not close the connection, goes on leaving).
+    const halted = rt.loop.stop('owner stop');
+    const left = rt.game.stop().catch((err: unknown) => this.d.log.warn({ err, avatar: name }, 'leaving the game failed'));
+    if (!(await settledWithin(Promise.all([halted, left]), STOP_WAIT_MS))) {
+      this.d.log.info({ avatar: name, waitedMs: STOP_WAIT_MS }, 'stopped; still leaving the game');
+    }
     return wasPlaying;
   }
 
-  /** Replace an avatar's goal with an owner goal; returns a scheduled goal parked behind an older message's (see `GoalStore.setOwnerGoal`). */
+  /**
+   * Replace an avatar's goal with an owner goal (its Done pings `setById` in `origin.setIn`); returns a scheduled goal
+   * parked behind an older message's (see `GoalStore.setOwnerGoal`).
+   */
   setGoal(name: string, text: string, setById: string | null, origin: GoalOrigin = {}): ParkedGoal | null {
     const parked = this.runtime(name).loop.setOwnerGoal(text, setById, origin);
     void this.syncTask(name);
@@ -245,8 +280,8 @@ export class AvatarManager {
   }
 
   /** Park an owner goal beside the running one; it is offered again when the avatar chooses. */
-  parkGoal(name: string, text: string, setById: string | null, reason: string): void {
-    this.runtime(name).loop.parkGoal(text, setById, reason);
+  parkGoal(name: string, text: string, setById: string | null, reason: string, setIn?: Destination): void {
+    this.runtime(name).loop.parkGoal(text, setById, reason, setIn);
   }
 
   /**
@@ -280,7 +315,7 @@ export class AvatarManager {
     return { n: added.n, dropped: dropped.map((d) => d.n) };
   }
 
-  /** An avatar's live parts are done with: its loop and game stopped, TASK.md written, the engine closed. */
+  /** An avatar's live parts are done with: its loop and game stopped, TASK.md written, the engine closed, the game released. */
   private async retireRuntime(name: string): Promise<void> {
     const rt = this.runtimes.get(name);
     if (!rt) return;
@@ -289,6 +324,14 @@ export class AvatarManager {
     await rt.game.stop().catch((err: unknown) => this.d.log.warn({ err, avatar: name }, 'leaving the game failed'));
     await rt.task.idle();
     rt.engine.close?.();
+    this.d.games.release?.(rt.game);
+    rt.game.removeAllListeners();
+  }
+
+  /** Build a stopped avatar's live parts anew from its record (its server changed); throws UserError when they cannot be. */
+  async rebuild(name: string): Promise<void> {
+    await this.retireRuntime(name);
+    this.runtime(name);
   }
 
   /**
@@ -304,6 +347,7 @@ export class AvatarManager {
     const history = this.d.store.record.update((r) => takeHistory(r, avatar.name));
     const unlinked = this.d.store.state.update((s) => forgetAvatar(s, avatar.name));
     const keptIn = await moveToRemoved(this.d.config.DATA_DIR, avatar, history, this.d.now());
+    this.d.games.forget?.(avatar.name);
     const purged = await purgeRemoved(this.d.config.DATA_DIR, this.d.now());
     this.d.log.info({ avatar: avatar.name, keptIn, purged }, 'avatar removed');
     return { keptIn, unlinked };
@@ -323,6 +367,7 @@ export class AvatarManager {
     const old = avatar.name;
     await this.retireRuntime(old);
     await renameFolder(this.d.config.DATA_DIR, old, to);
+    this.d.games.renamed?.(old, to);
     this.d.store.record.update((r) => renameInRecord(r, old, to));
     this.d.store.state.update((s) => renameInState(s, old, to));
     this.runtime(to);
@@ -358,10 +403,13 @@ export class AvatarManager {
     }
   }
 
-  /** Process shutdown: every loop pauses between turns (the stored `playing` flag is kept) and every avatar leaves its game. */
+  /** Process shutdown: every loop pauses between turns (the stored `playing` flag is kept), every avatar leaves its game and its TASK.md writes end. */
   async shutdown(): Promise<void> {
     const runtimes = [...this.runtimes.values()];
     await Promise.all(runtimes.map((rt) => rt.loop.pause('shutdown')));
-    await Promise.all(runtimes.map((rt) => rt.game.stop().catch((err: unknown) => this.d.log.warn({ err }, 'leaving the game failed'))));
+    const left = Promise.all(runtimes.map((rt) => rt.game.stop().catch((err: unknown) => this.d.log.warn({ err }, 'leaving the game failed'))));
+    if (!(await settledWithin(left, SHUTDOWN_LEAVE_WAIT_MS))) this.d.log.warn({ waitedMs: SHUTDOWN_LEAVE_WAIT_MS }, 'some avatars had not left the game; stopping anyway');
+    // TASK.md rewrites started by the last turns and directions (not awaited where they began) end before the stop does.
+    await Promise.all(runtimes.map((rt) => rt.task.idle()));
   }
 }

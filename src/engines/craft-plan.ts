@@ -10,6 +10,7 @@
  * than planned is simply accounted for then.
  */
 import { countItems } from '../game/items.ts';
+import { own } from '../keyed.ts';
 
 /** How an item is made: `makes` of it from `needs` (item or group → count); `table` when the 3×3 grid is needed. */
 export interface CraftRecipe {
@@ -85,9 +86,9 @@ function planName(item: string): string {
  * toolFirst('cobblestone', { inventory: {}, tableNearby: false }); // → { kind: 'gather', item: 'log', count: 3 }
  */
 export function toolFirst(item: string, situation: CraftSituation): CraftStep | null {
-  const tool = RAW_TOOL[planName(item)];
+  const tool = own(RAW_TOOL, planName(item));
   if (!tool) return null;
-  if ((TOOL_TIERS[tool] ?? [tool]).some((t) => (situation.inventory[t] ?? 0) > 0)) return null;
+  if ((own(TOOL_TIERS, tool) ?? [tool]).some((t) => (own(situation.inventory, t) ?? 0) > 0)) return null;
   return nextCraftStep(tool, 1, situation);
 }
 
@@ -125,10 +126,10 @@ export function nextCraftStep(wanted: string, count: number, situation: CraftSit
     if (n <= 0 || depth > 8) return;
     const missing = n - use(name, n);
     if (missing <= 0) return;
-    const recipe = TECH_TREE[name];
+    const recipe = own(TECH_TREE, name);
     if (!recipe) {
-      const tool = RAW_TOOL[name];
-      if (tool && !(TOOL_TIERS[tool] ?? [tool]).some((t) => held(t) > 0)) {
+      const tool = own(RAW_TOOL, name);
+      if (tool && !(own(TOOL_TIERS, tool) ?? [tool]).some((t) => held(t) > 0)) {
         need(tool, 1, depth + 1);
         give(tool, 1); // a tool is kept, not used up
       }

@@ -2,7 +2,8 @@
  * The survival curriculum (seed 002): a deterministic early-game progression
  * the scripted engine picks self goals from.
  *
- * wood → planks → sticks → crafting table → wooden pickaxe → stone →
+ * wood → planks → sticks → crafting table → wooden pickaxe → (a wooden sword
+ * where mobs spawn) → stone →
  * stone tools → furnace → shelter materials; before all of them, eating when
  * hungry with food at hand, and foraging when hungry with nothing to eat.
  *
@@ -31,6 +32,7 @@ const hasAny = (snap: Snapshot, items: string[]): boolean => items.some((i) => h
 
 const PICKAXES = ['wooden_pickaxe', 'stone_pickaxe', 'iron_pickaxe', 'golden_pickaxe', 'diamond_pickaxe', 'netherite_pickaxe'];
 const BETTER_THAN_WOOD = ['stone_pickaxe', 'iron_pickaxe', 'diamond_pickaxe', 'netherite_pickaxe'];
+const SWORDS = ['wooden_sword', 'stone_sword', 'iron_sword', 'golden_sword', 'diamond_sword', 'netherite_sword'];
 
 /** The wood species to name: the nearest log in sight, else the one held most, else none. */
 function woodSpecies(snap: Snapshot): string | null {
@@ -121,6 +123,13 @@ export const CURRICULUM: readonly CurriculumStep[] = [
     goal: () => 'craft a wooden pickaxe',
   },
   {
+    id: 'wooden_sword',
+    needsCrafting: true,
+    // Where hostile mobs spawn (a vanilla server), a sword comes right after the first pickaxe: the defend reflex fights with it.
+    isDone: (s, caps) => !caps.mobs || hasAny(s, SWORDS),
+    goal: () => 'craft a wooden sword',
+  },
+  {
     id: 'stone',
     needsCrafting: false,
     isDone: (s) => countItems(s.inventory, 'cobblestone') >= 16 || hasAny(s, BETTER_THAN_WOOD),
@@ -135,7 +144,7 @@ export const CURRICULUM: readonly CurriculumStep[] = [
   {
     id: 'stone_sword',
     needsCrafting: true,
-    isDone: (s) => hasAny(s, ['stone_sword', 'iron_sword', 'diamond_sword', 'netherite_sword']),
+    isDone: (s) => hasAny(s, SWORDS.filter((w) => w !== 'wooden_sword' && w !== 'golden_sword')),
     goal: () => 'craft a stone sword',
   },
   {

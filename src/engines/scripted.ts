@@ -14,6 +14,7 @@ import { checkGoal } from '../goals/check.ts';
 import { goalKey, parseGoal, type GoalIntent } from '../goals/goal-language.ts';
 import { countItems } from '../game/items.ts';
 import { oneLine } from '../text.ts';
+import { keyed, type Keyed } from '../keyed.ts';
 import { answerQuestion } from './answers.ts';
 import { planCraft, planGather } from './craft-plan.ts';
 import { nextSelfGoal } from './curriculum.ts';
@@ -37,7 +38,7 @@ const STALL_LIMIT = 3;
 interface GoalTrack {
   text: string;
   startedAt: number;
-  runs: Record<string, number>;
+  runs: Keyed<number>;
   lastFailure: SkillResult | null;
   streak: { code: string; count: number };
   rerouted: boolean;
@@ -147,7 +148,7 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
 
   const trackFor = (text: string): GoalTrack => {
     if (!track || track.text !== text) {
-      track = { text, startedAt: Date.now(), runs: {}, lastFailure: null, streak: { code: '', count: 0 }, rerouted: false, stalled: 0, outcome: 'working', blockedWhy: null };
+      track = { text, startedAt: Date.now(), runs: keyed(), lastFailure: null, streak: { code: '', count: 0 }, rerouted: false, stalled: 0, outcome: 'working', blockedWhy: null };
     }
     return track;
   };

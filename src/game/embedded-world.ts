@@ -201,7 +201,8 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
       };
       const onExit = (code: number | null): void => {
         cleanup();
-        reject(new Error(`the embedded world exited during start-up (code ${code}): ${tail.slice(-3).join(' | ')}`));
+        // The whole tail: a crash's first lines (the error itself) come well before its last (the stack's end).
+        reject(new Error(`the embedded world exited during start-up (code ${code}): ${tail.join(' | ')}`));
       };
       const cleanup = (): void => {
         clearTimeout(timer);

@@ -8,6 +8,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Bot } from 'mineflayer';
 import type { Logger } from 'pino';
+import type { SignInCode } from './sign-in.ts';
 import type { SkillGate } from './skill-gate.ts';
 import type { TopDownMap } from './top-down.ts';
 
@@ -53,12 +54,19 @@ export interface GameEvents {
   connected: [];
   /** The connection dropped; it is retried with backoff. */
   disconnected: [reason: string];
-  /** Kicked or banned: the game will not reconnect on its own. */
+  /** Kicked for a reason mindlink has no words for: the game will not reconnect on its own (`reason`: the server's words). */
   ended: [reason: string];
-  /** The avatar's own connection kept failing (a crash loop): the game gave up and will not reconnect on its own. */
+  /**
+   * The game gave up and will not reconnect on its own; `reason` is a whole phrase saying why and what to
+   * do (a crash loop of its connection, a whitelist, a ban, a failed sign-in …).
+   */
   failed: [reason: string];
   /** A player whispered to the avatar. */
   whispered: [from: string, text: string];
+  /** A Microsoft sign-in needs its owner: the code to type at Microsoft's page (it goes to the owner only). */
+  signInCode: [code: SignInCode];
+  /** Joined under another name than the avatar's (its Microsoft account's Minecraft profile name). */
+  playingAs: [player: string];
 }
 
 /**
@@ -76,6 +84,10 @@ export interface AvatarGame extends EventEmitter<GameEvents> {
    * left, in a short plain phrase for `/status` ("the server cannot be reached: ECONNREFUSED").
    */
   readonly downReason?: string | undefined;
+  /** What it waits for that is not a dropped connection, for `/status` (`signing in: code sent to the owner`). */
+  readonly waitReason?: string | undefined;
+  /** After it gave up for good (`ended`): why, in a short phrase for `/status`. */
+  readonly endReason?: string | undefined;
   /** Connect (and keep reconnecting with backoff until {@link AvatarGame.stop}). Resolves once the first attempt started. */
   start(): Promise<void>;
   /** Leave the game and stop reconnecting. */
@@ -98,25 +110,38 @@ export interface AvatarGame extends EventEmitter<GameEvents> {
   readonly gate?: SkillGate;
 }
 
-/** The server an avatar plays on: `host` null means the embedded world. */
+/** The server an avatar plays on: `host` null means the embedded world; an empty `version` is found by a ping. */
 export interface GameServer {
+  /** Its name in mindlink (`embedded`, `survival`). */
+  id: string;
   host: string | null;
   port: number | null;
   version: string;
+  auth: 'offline' | 'microsoft';
 }
 
 /**
  * Builds and tears down the games of avatars (mineflayer in production, `src/game/provider.ts`).
  *
  * @example
- * const game = games.create({ name: 'demo' }, { host: null, port: null, version: '1.21.4' }, log);
+ * const game = games.create({ name: 'demo' }, { id: 'embedded', host: null, port: null, version: '1.21.4', auth: 'offline' }, log);
  * await game.start();
  */
 export interface GameProvider {
-  /** The game of one avatar on its server (not started). */
+  /**
+   * The game of one avatar on its server (not started). Everything the game keeps of the avatar (its
+   * Microsoft tokens, its login-plugin passwords) is keyed by `avatar.name`. Throws UserError when the
+   * server cannot be played from here (the embedded world is off).
+   */
   create(avatar: { readonly name: string }, server: GameServer, log: Logger): AvatarGame;
   /** The avatar is done with a game (moved to another server, removed): what the provider attached to it stops. */
   release?(game: AvatarGame): void;
+  /** An avatar was renamed: what the provider keeps of it (sign-in tokens, passwords) follows the name. */
+  renamed?(from: string, to: string): void;
+  /** An avatar was removed: what the provider keeps of it (sign-in tokens, passwords) is deleted. */
+  forget?(name: string): void;
+  /** Where the embedded world listens, while it runs. */
+  embedded?(): { port: number; version: string } | undefined;
   /** Stop whatever the provider started (the embedded world). */
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@
  * `cobblestone` (cobblestone, stone, cobbled deepslate — what "stone" means
  * to a player who mines it), `wool`, `leaves`, `food`.
  */
+import { own } from '../keyed.ts';
 
 /** Food items (the `food` group, and what the curriculum counts as food). */
 export const FOOD_ITEMS: ReadonlySet<string> = new Set([
@@ -76,7 +77,7 @@ export function normaliseItem(phrase: string): string | null {
   p = p.replace(/^(blocks?|pieces?|units?|stacks?|items?)\s+of\s+/, '');
   p = p.replace(/^minecraft:/, '').replace(/-/g, ' ').trim();
   if (p === '') return null;
-  const alias = ALIASES[p];
+  const alias = own(ALIASES, p);
   if (alias) return alias;
   if (!/^[a-z0-9_ ]+$/.test(p)) return null;
   const words = p.split(/[ _]+/).filter((w) => w !== '');
@@ -84,7 +85,7 @@ export function normaliseItem(phrase: string): string | null {
   const last = singular(words[words.length - 1] ?? '');
   words[words.length - 1] = last;
   const joined = words.join(' ');
-  const joinedAlias = ALIASES[joined];
+  const joinedAlias = own(ALIASES, joined);
   if (joinedAlias) return joinedAlias;
   const first = words[0];
   if (words.length === 2 && (first === 'wood' || first === 'wooden') && GEAR.has(last)) return `wooden_${last}`;
@@ -197,7 +198,7 @@ const UNBREAKABLE = new Set([
  */
 export function unobtainable(item: string): string | null {
   const name = item.replace(/^minecraft:/, '');
-  const why = UNOBTAINABLE[name];
+  const why = own(UNOBTAINABLE, name);
   if (why) return why;
   if (UNBREAKABLE.has(name)) return `${name.replace(/_/g, ' ')} cannot be mined or picked up in survival`;
   return null;

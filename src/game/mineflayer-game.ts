@@ -1,7 +1,10 @@
 /**
- * One avatar's mineflayer connection: connect, wait for the world around the
- * spawn point, reconnect with capped exponential backoff, stop for good on a
- * kick or ban, and expose a {@link Snapshot} and the live bot to skills.
+ * One avatar's mineflayer connection: find the server's version when it is
+ * not known, sign in with Microsoft when the server needs it, connect, wait
+ * for the world around the spawn point, reconnect with capped exponential
+ * backoff, stop for good on a kick the server means (a whitelist, a ban …,
+ * said in words by `refusals.ts`), and expose a {@link Snapshot} and the
+ * live bot to skills.
  */
 import { EventEmitter } from 'node:events';
 import mineflayer, { type Bot } from 'mineflayer';
@@ -11,6 +14,11 @@ import { forAvatar, type Logger } from '../logger.ts';
 import { cleanLine } from '../sanitize.ts';
 import type { AvatarGame, GameCapabilities, GameEvents, GameState, Snapshot } from './game.ts';
 import { guardBot, type PacketFault } from './packet-guard.ts';
+import type { PasswordBook } from './passwords.ts';
+import { asleepStatus, classifyKick, downPhrase, reasonText, serverWords } from './refusals.ts';
+import { answerServerAsks } from './server-asks.ts';
+import { ServerProbeError, statusPing } from './server-probe.ts';
+import { sessionAuth, SignInError, type JavaSession, type MicrosoftSignIn } from './sign-in.ts';
 import { SkillGate } from './skill-gate.ts';
 import { takeSnapshot } from './snapshot.ts';
 import { topDownMap, type TopDownMap } from './top-down.ts';
@@ -30,9 +38,16 @@ export interface MineflayerGameOptions {
   username: string;
   host: string;
   port: number;
+  /** The version to speak; empty: found by a status ping before each join. */
   version: string;
   log: Logger;
   capabilities: GameCapabilities;
+  /** The server's name in mindlink, for the words of `/status` and stop lines (default `host:port`). */
+  server?: string;
+  /** The avatar's Microsoft sign-in, for `auth: 'microsoft'`. */
+  signIn?: MicrosoftSignIn;
+  /** The avatar's passwords for servers' login plugins (AuthMe); without it, prompts go unanswered. */
+  passwords?: PasswordBook;
   /** Backoff between connection attempts: doubles from `minMs` up to `maxMs`. */
   reconnect?: { minMs: number; maxMs: number };
   /** Give up on an attempt that has not spawned (and loaded the chunks around it) within this time. */
@@ -50,62 +65,14 @@ export interface MineflayerGameOptions {
 export const DefaultMineflayerGameOptions = {
   reconnect: { minMs: 1000, maxMs: 30_000 },
   spawnTimeoutMs: 30_000,
-  auth: 'offline',
+  auth: 'offline' as 'offline' | 'microsoft',
   faultLoop: { count: 5, windowMs: 10 * 60_000 },
 } satisfies Required<Pick<MineflayerGameOptions, 'reconnect' | 'spawnTimeoutMs' | 'auth' | 'faultLoop'>>;
 
-/**
- * Whether a kick from the server (mineflayer's `kicked` event: the server sent a disconnect) ends the
- * game for good. Every kick does, whatever its words ("Flying is not enabled", "banned") — except the
- * server going down or restarting, or timing the connection out, which also arrive as a kick and after
- * which mindlink reconnects. A connection that drops without a kick is never final.
- *
- * @example
- * isFinalKick('Flying is not enabled on this server') // → true
- * isFinalKick('Server closed')                        // → false
- */
-export function isFinalKick(reason: string): boolean {
-  const r = reason.toLowerCase();
-  return !/(server (is )?(closed|closing|stopp|shut|restart)|shutting down|shutdown|restart|timed? ?out)/.test(r);
-}
+export { isFinalKick, reasonText } from './refusals.ts';
 
-/** Plain text of a kick reason, which arrives as a string, JSON chat, or NBT chat (1.20.3+). */
-export function reasonText(reason: unknown): string {
-  if (reason == null) return '';
-  if (typeof reason === 'string') {
-    try {
-      return reasonText(JSON.parse(reason));
-    } catch {
-      // Not JSON: the reason is already plain text.
-      return reason;
-    }
-  }
-  if (typeof reason !== 'object') return String(reason);
-  const r = reason as Record<string, unknown>;
-  if (r.type === 'compound' && r.value && typeof r.value === 'object') {
-    const v = r.value as Record<string, { value?: unknown }>;
-    const parts: string[] = [];
-    if (v.text?.value !== undefined) parts.push(String(v.text.value));
-    if (v.translate?.value !== undefined) parts.push(String(v.translate.value));
-    return parts.join(' ');
-  }
-  if (r.type === 'string' && 'value' in r) return String(r.value);
-  const parts: string[] = [];
-  if (typeof r.text === 'string') parts.push(r.text);
-  if (typeof r.translate === 'string') parts.push(r.translate);
-  if (Array.isArray(r.extra)) for (const e of r.extra) parts.push(reasonText(e));
-  if (Array.isArray(r.with)) for (const e of r.with) parts.push(reasonText(e));
-  return parts.join(' ').trim();
-}
-
-/** Why a connection ended, as a short plain phrase for `/status` (no stack, no error text of ours). */
-function downPhrase(fault: PacketFault | undefined, kickReason: string | undefined, lastError: Error | undefined, why: string | undefined): string {
-  if (fault) return `it failed on a packet it could not handle: ${fault.packet}`;
-  if (kickReason !== undefined) return `the server disconnected it: ${kickReason.slice(0, 120)}`;
-  if (lastError) return `the server cannot be reached: ${(lastError as NodeJS.ErrnoException).code ?? 'connection error'}`;
-  if (why === 'spawn timeout') return 'it did not spawn in time';
-  return 'the connection closed';
-}
+/** What `/status` says while a Microsoft sign-in waits for the owner. */
+export const SIGNING_IN = 'signing in: code sent to the owner';
 
 /**
  * An avatar in a Minecraft server through mineflayer (with the pathfinder plugin).
@@ -118,8 +85,6 @@ function downPhrase(fault: PacketFault | undefined, kickReason: string | undefin
  * await game.stop();
  */
 export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGame {
-  /** The avatar's player name. */
-  readonly username: string;
   /** What the server supports (see {@link EMBEDDED_CAPABILITIES}). */
   readonly capabilities: GameCapabilities;
   /** One skill at a time; reflexes pre-empt through it. */
@@ -130,24 +95,35 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
   #bot: Bot | undefined;
   /** The bot of the current attempt, spawned or not. */
   #attempt: Bot | undefined;
+  /** Counts attempts, so a slow preparation (a sign-in) that ends after a stop or a newer attempt does nothing. */
+  #attemptNo = 0;
   #stopping = false;
   #failures = 0;
   /** When the recent packet faults happened (epoch ms), for the crash loop. */
   #faults: number[] = [];
   #downReason: string | undefined;
+  #endReason: string | undefined;
+  /** The name the server knows the player by (a Microsoft account's profile name), once joined. */
+  #player: string | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
   #spawnTimer: NodeJS.Timeout | undefined;
+  /** The stop under way, if any: a second stop and a start wait for it. */
+  #leaving: Promise<void> | undefined;
 
   constructor(opts: MineflayerGameOptions) {
     super();
     this.#opts = { ...DefaultMineflayerGameOptions, ...opts } as MineflayerGameOptions & typeof DefaultMineflayerGameOptions;
-    this.username = opts.username;
     this.capabilities = opts.capabilities;
     this.#log = forAvatar(opts.log, opts.username, { component: 'game' });
     rememberMinecraftData();
   }
 
-  /** `idle` before start and after stop, `connecting`, `connected`, `down` (retrying), `ended` (kicked/banned). */
+  /** The player's name in the game: the avatar's, or its Microsoft account's Minecraft name once signed in. */
+  get username(): string {
+    return this.#player ?? this.#opts.username;
+  }
+
+  /** `idle` before start and after stop, `connecting`, `connected`, `down` (retrying), `ended` (refused for good). */
   get state(): GameState {
     return this.#state;
   }
@@ -157,6 +133,16 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     return this.#state === 'down' || this.#state === 'connecting' ? this.#downReason : undefined;
   }
 
+  /** What the game waits for that is not a dropped connection: a Microsoft sign-in. */
+  get waitReason(): string | undefined {
+    return this.#state === 'connecting' && this.#opts.signIn?.waitingForCode ? SIGNING_IN : undefined;
+  }
+
+  /** Why the game ended for good (a refusal it explained), while it is `ended`. */
+  get endReason(): string | undefined {
+    return this.#state === 'ended' ? this.#endReason : undefined;
+  }
+
   /** The live bot while connected. */
   get bot(): Bot | undefined {
     return this.#state === 'connected' ? this.#bot : undefined;
@@ -164,17 +150,28 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
 
   /** Connect; resolves once the first attempt has started (listen for `connected`). */
   async start(): Promise<void> {
+    // A start right after a stop joins once the old connection has left (the stop's own bound caps the wait).
+    if (this.#leaving) await this.#leaving;
     if (this.#state !== 'idle' && this.#state !== 'ended') return;
     this.#stopping = false;
     this.#failures = 0;
     this.#faults = [];
     this.#downReason = undefined;
+    this.#endReason = undefined;
     this.#connect();
   }
 
   /** Leave the game (quit and wait for the connection to end) and stop reconnecting. */
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
+    this.#leaving ??= this.#leave().finally(() => {
+      this.#leaving = undefined;
+    });
+    return this.#leaving;
+  }
+
+  async #leave(): Promise<void> {
     this.#stopping = true;
+    this.#attemptNo += 1;
     clearTimeout(this.#retryTimer);
     clearTimeout(this.#spawnTimer);
     this.gate.abortCurrent(new Error('the game is stopping'));
@@ -183,7 +180,9 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
       const ended = new Promise<void>((resolve) => bot.once('end', () => resolve()));
       try {
         bot.pathfinder?.stop();
-        bot.quit('bye');
+        // A bot still logging in or waiting for its chunks has nothing to finish: its connection is closed at once.
+        if (this.#bot === bot) bot.quit('bye');
+        else bot._client.socket?.destroy();
       } catch (err) {
         this.#log.debug({ err }, 'quit failed; closing the socket');
         bot._client.end('bye');
@@ -218,14 +217,76 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     return bot?.entity ? topDownMap(bot, radius) : null;
   }
 
+  /** The server's name in the words of `/status` and stop lines. */
+  get #server(): string {
+    return this.#opts.server ?? `${this.#opts.host}:${this.#opts.port}`;
+  }
+
+  /** Stop for good with a line that says why (`failed`); `/status` shows `status` meanwhile. */
+  #giveUp(line: string, status: string): void {
+    this.#state = 'ended';
+    this.#endReason = status;
+    this.#log.warn({ reason: status }, 'refused; not reconnecting');
+    this.emit('failed', line);
+  }
+
   #connect(): void {
     if (this.#stopping) return;
     this.#state = 'connecting';
-    const { host, port, version, username, auth, spawnTimeoutMs } = this.#opts;
-    this.#log.debug({ host, port, attempt: this.#failures + 1 }, 'connecting');
+    const attempt = ++this.#attemptNo;
+    void this.#prepare().then(
+      (ready) => {
+        if (ready && attempt === this.#attemptNo && !this.#stopping) this.#join(ready.version, ready.session);
+      },
+      (err: unknown) => {
+        this.#log.error({ err }, 'preparing the connection failed');
+        if (attempt === this.#attemptNo) this.#scheduleRetry('preparation failed');
+      },
+    );
+  }
+
+  /**
+   * What a join needs that may take a while: the version (a status ping, when not known) and the
+   * Microsoft session (from the cache, or a code the owner uses). Undefined when the attempt is over
+   * (a retry is scheduled, or the game gave up).
+   */
+  async #prepare(): Promise<{ version: string; session: JavaSession | undefined } | undefined> {
+    const { host, port, username } = this.#opts;
+    let version = this.#opts.version;
+    if (!version) {
+      try {
+        version = (await statusPing({ host, port }, 10_000)).version;
+      } catch (err) {
+        if (!(err instanceof ServerProbeError)) throw err;
+        if (err.code === 'unsupported_version') {
+          this.#giveUp(`${this.#server} cannot be played: ${err.message}`, `${this.#server} cannot be played`);
+          return undefined;
+        }
+        // Said as a dropped connection says it (`the server cannot be reached: ECONNREFUSED`).
+        this.#downReason = err.code === 'asleep' ? asleepStatus(this.#server, username) : `the server cannot be reached: ${err.errno ?? err.code}`;
+        this.#scheduleRetry(err.code);
+        return undefined;
+      }
+    }
+    const signIn = this.#opts.auth === 'microsoft' ? this.#opts.signIn : undefined;
+    if (!signIn) return { version, session: undefined };
+    try {
+      const session = await signIn.session((code) => this.emit('signInCode', code));
+      return { version, session };
+    } catch (err) {
+      if (!(err instanceof SignInError)) throw err;
+      const again = err.code === 'no_minecraft' ? ' asks for a code again: sign in with the Microsoft account that owns Minecraft' : err.code === 'codes_expired' ? ' sends a new code' : ' tries again';
+      this.#giveUp(`${username} could not join ${this.#server}: ${err.message}. /play ${username}${again}.`, `the Microsoft sign-in failed: ${err.message}`);
+      return undefined;
+    }
+  }
+
+  #join(version: string, session: JavaSession | undefined): void {
+    const { host, port, username, spawnTimeoutMs } = this.#opts;
+    this.#log.debug({ host, port, version, attempt: this.#failures + 1 }, 'connecting');
     let bot: Bot;
     try {
-      bot = mineflayer.createBot({ host, port, version, username, auth, hideErrors: true, logErrors: false });
+      bot = mineflayer.createBot({ host, port, version, username, auth: session ? sessionAuth(session) : 'offline', hideErrors: true, logErrors: false } as Parameters<typeof mineflayer.createBot>[0]);
     } catch (err) {
       this.#log.warn({ err }, 'could not create the bot');
       this.#scheduleRetry('create failed');
@@ -247,6 +308,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
       bot.end(`failed on ${f.packet}`);
     });
     bot.loadPlugin(pathfinder);
+    answerServerAsks(bot, { server: this.#server, passwords: this.#opts.passwords, log: this.#log });
 
     // Given up only after `spawnTimeoutMs` without progress: the login, the spawn and each chunk that arrives
     // start the wait again. On a busy machine a join can take longer than that and still be on its way; giving
@@ -288,12 +350,15 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
         this.#failures = 0;
         this.#downReason = undefined;
         this.#state = 'connected';
-        this.#log.info({ position: bot.entity.position.floored().toString() }, 'spawned');
+        this.#player = bot.username;
+        this.#log.info({ position: bot.entity.position.floored().toString(), player: bot.username }, 'spawned');
+        // Said once per profile: the first time the account joins as a name other than the avatar's.
+        if (session && !session.known && bot.username !== username) this.emit('playingAs', bot.username);
         this.emit('connected');
       })();
     });
     bot.on('kicked', (reason) => {
-      kickReason = reasonText(reason);
+      kickReason = serverWords(reasonText(reason));
       this.#log.info({ reason: kickReason }, 'kicked');
     });
     bot.on('error', (err) => {
@@ -315,17 +380,25 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
       if (fault && this.#faultLoopTripped()) {
         const { count, windowMs } = this.#opts.faultLoop;
         const failure = `crash loop in the game connection (${this.#faults.length} failures in ${Math.round(windowMs / 60_000)} minutes; last on packet ${fault.packet})`;
-        this.#state = 'ended';
         this.#log.error({ faults: this.#faults.length, count, windowMs, packet: fault.packet }, 'the connection keeps failing; not reconnecting');
-        this.emit('failed', failure);
+        this.#giveUp(failure, failure);
         return;
       }
       this.#downReason = downPhrase(fault, kickReason, lastError, why);
-      if (kickReason !== undefined && isFinalKick(kickReason)) {
-        this.#state = 'ended';
-        this.#log.warn({ reason }, 'kicked for good; not reconnecting');
-        this.emit('ended', reason);
-        return;
+      if (kickReason !== undefined) {
+        const refusal = classifyKick(kickReason, { server: this.#server, avatar: username, player: this.username, version, auth: session ? 'microsoft' : 'offline' });
+        if (refusal.final && refusal.kind === 'other') {
+          this.#state = 'ended';
+          this.#endReason = refusal.status;
+          this.#log.warn({ reason }, 'kicked for good; not reconnecting');
+          this.emit('ended', reason);
+          return;
+        }
+        if (refusal.final) {
+          this.#giveUp(refusal.line, refusal.status);
+          return;
+        }
+        this.#downReason = refusal.status;
       }
       this.#state = 'down';
       if (wasConnected) {

@@ -1,28 +1,46 @@
 /**
  * The production {@link GameProvider}: mineflayer avatars on the embedded
- * world (started here when `MC_HOST` is unset, or the one the core runs, for
- * an avatar host) or on an external server.
+ * world (started here unless `EMBEDDED=off`, or the one the core runs, for
+ * an avatar host) and on any external server,
+ * side by side. An avatar on a server with `auth: microsoft` signs in with
+ * its own token cache; an avatar on an external server keeps its own
+ * passwords for login plugins. Both live in `DATA_DIR/accounts/`.
  */
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { WorldSupervisor } from './world-supervisor.ts';
+import { UserError } from '../errors.ts';
 import type { AvatarGame, GameCapabilities, GameProvider } from './game.ts';
-import { EMBEDDED_CAPABILITIES, MineflayerGame, VANILLA_CAPABILITIES } from './mineflayer-game.ts';
 import type { WorldAddress } from './hosts/protocol.ts';
+import { EMBEDDED_CAPABILITIES, MineflayerGame, VANILLA_CAPABILITIES } from './mineflayer-game.ts';
+import { PasswordBook } from './passwords.ts';
+import { forgetAccount, renameAccount } from './private-file.ts';
+import { MicrosoftSignIn } from './sign-in.ts';
+import { WorldSupervisor } from './world-supervisor.ts';
 
 /** Something attached to each new game (the reflexes), stopped when the game is released or the provider closes. */
 export type GameAttachment = (game: AvatarGame, log: Logger) => { stop(): void };
+
+/** The Minecraft version of the embedded world: `MC_VERSION` when no `MC_HOST` takes it, else 1.21.4. */
+export function embeddedVersion(config: Config): string {
+  return (config.MC_HOST ? undefined : config.MC_VERSION) ?? '1.21.4';
+}
+
+/** The folder of the avatars' Microsoft token caches and login-plugin passwords. */
+export function accountsDir(config: Config): string {
+  return path.join(config.DATA_DIR, 'accounts');
+}
 
 /** Options of {@link createGameProvider}. */
 export interface GameProviderOptions {
   /** Attached to each new game (the reflexes). */
   attach?: GameAttachment;
-  /** An embedded world that runs already (an avatar host uses the core's): none is started then. */
+  /** An embedded world that runs already (the core's, for an avatar host or beside one): none is started then. */
   world?: WorldAddress | null;
 }
 
 /**
- * Start the embedded world if needed and return the provider.
+ * Start the embedded world (unless it is off) and return the provider.
  *
  * @example
  * const games = await createGameProvider(config, log, { attach: (game, l) => {
@@ -36,17 +54,25 @@ export async function createGameProvider(config: Config, log: Logger, opts: Game
   const supervisor = opts.world !== undefined ? undefined : await startEmbeddedWorld(config, log);
   const world: WorldAddress | null = supervisor ? addressOf(supervisor) : (opts.world ?? null);
   const attached = new Map<AvatarGame, { stop(): void }>();
+  const accounts = accountsDir(config);
   return {
     create(avatar, server, avatarLog) {
       const embedded = server.host === null;
-      if (embedded && !world) throw new Error(`avatar ${avatar.name} is on the embedded world, but MC_HOST points elsewhere`);
+      if (embedded && !world) {
+        throw new UserError('embedded_off', `${avatar.name} is on the embedded world, which is off (EMBEDDED=off): /avatar move ${avatar.name} <server> puts it on another server.`, avatar.name);
+      }
+      const microsoft = !embedded && server.auth === 'microsoft';
       const game = new MineflayerGame({
         username: avatar.name,
-        host: embedded && world ? world.host : (server.host ?? '127.0.0.1'),
-        port: embedded && world ? world.port : (server.port ?? 25565),
-        version: embedded && world ? world.version : server.version,
+        host: world && embedded ? world.host : (server.host ?? '127.0.0.1'),
+        port: world && embedded ? world.port : (server.port ?? 25565),
+        version: world && embedded ? world.version : server.version,
         log: avatarLog,
         capabilities: capabilitiesOf(server),
+        server: server.id,
+        auth: microsoft ? 'microsoft' : 'offline',
+        ...(microsoft ? { signIn: new MicrosoftSignIn({ account: avatar.name, dir: accounts, log: avatarLog }) } : {}),
+        ...(embedded ? {} : { passwords: new PasswordBook(accounts, avatar.name) }),
       });
       if (opts.attach) attached.set(game, opts.attach(game, avatarLog));
       return game;
@@ -55,6 +81,9 @@ export async function createGameProvider(config: Config, log: Logger, opts: Game
       attached.get(game)?.stop();
       attached.delete(game);
     },
+    renamed: (from, to) => renameAccount(accounts, from, to),
+    forget: (name) => forgetAccount(accounts, name),
+    embedded: () => (world ? { port: world.port, version: world.version } : undefined),
     async close() {
       for (const a of attached.values()) a.stop();
       attached.clear();
@@ -63,10 +92,12 @@ export async function createGameProvider(config: Config, log: Logger, opts: Game
   };
 }
 
-/** The embedded world, started unless `MC_HOST` points elsewhere (it restarts by itself when it dies). */
+/** The embedded world, started unless it is off (it restarts by itself when it dies). */
 export async function startEmbeddedWorld(config: Config, log: Logger): Promise<WorldSupervisor | undefined> {
-  if (config.MC_HOST) return undefined;
-  const world = await WorldSupervisor.start({ dataDir: config.DATA_DIR, ...(config.MC_PORT ? { port: config.MC_PORT } : {}), version: config.MC_VERSION, healthMs: config.HEALTH_LOG_MS, log });
+  if (!config.EMBEDDED) return undefined;
+  // MC_PORT is the embedded world's port only when no MC_HOST takes it.
+  const port = config.MC_HOST ? undefined : config.MC_PORT;
+  const world = await WorldSupervisor.start({ dataDir: config.DATA_DIR, ...(port ? { port } : {}), version: embeddedVersion(config), healthMs: config.HEALTH_LOG_MS, log });
   log.info({ port: world.port, version: world.version }, 'embedded world ready');
   return world;
 }

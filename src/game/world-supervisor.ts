@@ -34,6 +34,8 @@ export class WorldSupervisor extends EventEmitter<WorldSupervisorEvents> {
   #stopping = false;
   #crashes: number[] = [];
   #restarting: Promise<void> | null = null;
+  /** Ends the backoff of a restart under way (see {@link WorldSupervisor.stop}). */
+  #endBackoff: (() => void) | undefined;
 
   private constructor(
     world: EmbeddedWorld,
@@ -67,9 +69,12 @@ export class WorldSupervisor extends EventEmitter<WorldSupervisorEvents> {
     return this.#world;
   }
 
-  /** Stop the world for good (no restart). */
+  /** Stop the world for good (no restart). A restart waiting out its backoff ends at once. */
   async stop(): Promise<void> {
     this.#stopping = true;
+    // A restart waiting out its backoff ends now: its timer is unref'd, and a shutdown awaiting it with nothing
+    // else left to run would let the process exit before the data files are written.
+    this.#endBackoff?.();
     await this.#restarting;
     await this.#world.stop();
   }
@@ -95,7 +100,14 @@ export class WorldSupervisor extends EventEmitter<WorldSupervisorEvents> {
     for (let attempt = 0; !this.#stopping; attempt += 1) {
       const delay = backoffMs(attempt, RESTART_BACKOFF);
       this.log.warn({ code, signal, inMs: delay }, 'the embedded world died; starting it again');
-      await new Promise((r) => setTimeout(r, delay).unref());
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay).unref();
+        this.#endBackoff = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.#endBackoff = undefined;
       if (this.#stopping) return;
       try {
         const world = await EmbeddedWorld.start(this.opts);

@@ -9,6 +9,7 @@
  * at least N.
  */
 import { normaliseItem, unobtainable } from '../game/items.ts';
+import { own } from '../keyed.ts';
 
 /** What a goal asks for. */
 export type GoalIntent =
@@ -121,8 +122,8 @@ function readCount(phrase: string): CountRead {
   let used = 0;
   let any = false;
   for (const w of words) {
-    const unit = UNITS[w];
-    const ten = TENS[w];
+    const unit = own(UNITS, w);
+    const ten = own(TENS, w);
     if (unit !== undefined) total += unit;
     else if (ten !== undefined) total += ten;
     else if (w === 'hundred' && any) total = total * 100;

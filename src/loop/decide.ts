@@ -7,16 +7,23 @@
  */
 import { backoffMs, type Backoff } from '../backoff.ts';
 import type { TurnKind } from '../engines/engine.ts';
+import type { Destination } from '../store/store.ts';
 import type { Protocol } from './protocol.ts';
 
 /** A kind of post the loop makes. */
 export type LoopPostKind = 'done' | 'new_goal' | 'direction_done' | 'stopped' | 'info';
 
-/** One line the loop posts about its avatar; `ping` is the person id to ping (Done only). */
+/** Whom a `Done:` pings: the person who set the goal, in the chat where it was set (null: unknown, see the poster). */
+export interface DonePing {
+  person: string;
+  setIn: Destination | null;
+}
+
+/** One line the loop posts about its avatar; `ping` says whom it pings (an owner goal's Done only). */
 export interface LoopPost {
   kind: LoopPostKind;
   text: string;
-  ping?: string | null;
+  ping?: DonePing | null;
 }
 
 /** What the loop remembers from turn to turn (the goal itself lives in the store). */
@@ -43,6 +50,8 @@ export interface GoalFacts {
   text: string;
   setBy: 'owner' | 'self';
   setById: string | null;
+  /** The chat an owner goal was set in. */
+  setIn?: Destination | undefined;
   baseline: Record<string, number> | null;
 }
 
@@ -63,16 +72,24 @@ export interface TurnFacts {
   /** The next turn already due when the reply came (an owner direction that arrived meanwhile …). */
   next: TurnKind | undefined;
   /** Parked owner goals (a `GOAL:` naming one takes it back as the owner's). */
-  parked: readonly { text: string; setById: string | null }[];
-  /** The avatar's owner (pinged when a self goal is done). */
-  owner: string;
+  parked: readonly { text: string; setById: string | null; setIn?: Destination | undefined }[];
 }
 
 /** What happens to the stored goal. */
 export type GoalChange =
   | { kind: 'keep' }
   /** A new goal from the reply. The old one, if any, is parked (owner) or recorded with `oldOutcome` (self). */
-  | { kind: 'switch'; text: string; setBy: 'owner' | 'self'; setById: string | null; fromParked: boolean; parkReason: string; oldOutcome: 'blocked' | 'replaced' }
+  | {
+      kind: 'switch';
+      text: string;
+      setBy: 'owner' | 'self';
+      setById: string | null;
+      /** Where a parked owner goal taken up again was set. */
+      setIn?: Destination | undefined;
+      fromParked: boolean;
+      parkReason: string;
+      oldOutcome: 'blocked' | 'replaced';
+    }
   /** The goal is done: recorded, cleared; the wrap-up follows. */
   | { kind: 'finish' }
   /** An owner goal blocked too often: parked for later, cleared. */
@@ -188,7 +205,8 @@ function afterReply(f: TurnFacts, m: LoopMemory): TurnDecision {
   if (reply.status === 'done') {
     const check = f.completion(goal);
     if (check.checkable && !check.met) return { ...keep(f, { ...m, checkFailure: check.says }, 'continue'), refused: check.says };
-    const ping = goal.setBy === 'owner' ? goal.setById : f.owner;
+    // A goal someone set pings them; a goal the avatar chose itself pings nobody.
+    const ping = goal.setBy === 'owner' && goal.setById ? { person: goal.setById, setIn: goal.setIn ?? null } : null;
     return {
       memory: { ...m, blockedStreak: 0 },
       change: { kind: 'finish' },
@@ -233,6 +251,7 @@ function switchTo(f: TurnFacts, m: LoopMemory, text: string): TurnDecision {
       text,
       setBy: parked ? 'owner' : 'self',
       setById: parked ? parked.setById : null,
+      ...(parked?.setIn ? { setIn: parked.setIn } : {}),
       fromParked: parked !== undefined,
       parkReason,
       oldOutcome: m.blockedStreak > 0 ? 'blocked' : 'replaced',

@@ -14,13 +14,13 @@ import { TurnInterruptedError, type Engine } from '../engines/engine.ts';
 import { ProviderRefusedError } from '../errors.ts';
 import { forAvatar, type Logger } from '../logger.ts';
 import type { Snapshot } from '../game/game.ts';
-import type { Avatar, ParkedGoal } from '../store/store.ts';
+import type { Avatar, Destination, ParkedGoal } from '../store/store.ts';
 import { decideCrash } from './decide.ts';
 import { GoalStore, type GoalOrigin } from './goal-store.ts';
 import type { DisplayState, GoalLoopDeps, GoalLoopEvents } from './loop-deps.ts';
 import { Turns } from './turn.ts';
 
-export type { LoopPostKind } from './decide.ts';
+export type { DonePing, LoopPostKind } from './decide.ts';
 export type { DisplayState, GoalChecker, GoalLoopDeps, GoalLoopEvents, TurnSummary } from './loop-deps.ts';
 
 /**
@@ -173,8 +173,8 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
    * Set an owner goal aside without touching the current one (a scheduled goal that comes
    * while an owner goal runs): it is parked, and offered again, with priority, when choosing.
    */
-  parkGoal(text: string, setById: string | null, reason: string): void {
-    this.goals.parkAside(this.rec, text, setById, reason);
+  parkGoal(text: string, setById: string | null, reason: string, setIn?: Destination): void {
+    this.goals.parkAside(this.rec, text, setById, reason, setIn);
     void this.d.syncTask();
   }
 

@@ -6,8 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Snapshot } from '../game/game.ts';
 import { baselineGone } from '../goals/check.ts';
+import { keyed } from '../keyed.ts';
 import type { TurnUsage } from '../engines/engine.ts';
-import type { Avatar, Goal, GoalRecordEntry, ParkedGoal, Store, Usage } from '../store/store.ts';
+import type { Avatar, Destination, Goal, GoalRecordEntry, ParkedGoal, Store, Usage } from '../store/store.ts';
 import { sameGoal, type GoalChange, type LoopPost, type TurnDecision } from './decide.ts';
 import { completeDirection } from './directions.ts';
 
@@ -19,6 +20,8 @@ export interface GoalOrigin {
   byName?: string | undefined;
   /** The schedule run that sets it: its id and slot (ISO). */
   schedule?: { id: number; slot: string } | undefined;
+  /** The chat it was set in: its Done pings the setter there (`src/people/ping-place.ts`). */
+  setIn?: Destination | undefined;
 }
 
 /**
@@ -50,14 +53,14 @@ export class GoalStore {
     if (!goal || (goal.baseline && !baselineGone(goal.text, goal.baseline, snap))) return undefined;
     const was = goal.baseline;
     this.store.state.update(() => {
-      goal.baseline = { ...snap.inventory };
+      goal.baseline = keyed(snap.inventory);
     });
     return was;
   }
 
   /** A new goal record, with a new run token and the inventory baseline of `snap`. */
-  private newGoal(text: string, setBy: Goal['setBy'], setById: string | null, snap: Snapshot | undefined): Goal {
-    return { text, setBy, setById, startedAt: this.now().toISOString(), baseline: snap ? { ...snap.inventory } : null, runToken: randomUUID() };
+  private newGoal(text: string, setBy: Goal['setBy'], setById: string | null, snap: Snapshot | undefined, setIn?: Destination): Goal {
+    return { text, setBy, setById, ...(setIn ? { setIn } : {}), startedAt: this.now().toISOString(), baseline: snap ? keyed(snap.inventory) : null, runToken: randomUUID() };
   }
 
   /**
@@ -75,7 +78,7 @@ export class GoalStore {
         this.park(rec, old, `scheduled while I was on ${origin.byName ?? 'an owner'}'s goal`);
         parked = rec.parked.find((p) => sameGoal(p.text, old.text)) ?? null;
       } else if (old) this.recordGoal(old, 'replaced');
-      rec.goal = { ...this.newGoal(text, 'owner', setById, snap), ...(origin.schedule ? { schedule: origin.schedule } : {}) };
+      rec.goal = { ...this.newGoal(text, 'owner', setById, snap, origin.setIn), ...(origin.schedule ? { schedule: origin.schedule } : {}) };
       rec.parked = rec.parked.filter((p) => p.text !== text);
       if (rec.playing) rec.state = 'working';
       return parked;
@@ -83,8 +86,8 @@ export class GoalStore {
   }
 
   /** Park an owner goal without touching the current one (a scheduled goal while an owner goal runs). */
-  parkAside(rec: Avatar, text: string, setById: string | null, reason: string): void {
-    this.store.state.update(() => this.park(rec, this.newGoal(text, 'owner', setById, undefined), reason));
+  parkAside(rec: Avatar, text: string, setById: string | null, reason: string, setIn?: Destination): void {
+    this.store.state.update(() => this.park(rec, this.newGoal(text, 'owner', setById, undefined, setIn), reason));
   }
 
   /** Write a turn decision's goal change and loop state. */
@@ -97,7 +100,7 @@ export class GoalStore {
           // A goal given up after `blocked` keeps the reason (the digest shows it).
           else this.recordGoal(goal, change.oldOutcome, change.oldOutcome === 'blocked' ? change.parkReason : undefined);
         }
-        rec.goal = this.newGoal(change.text, change.setBy, change.setById, snap);
+        rec.goal = this.newGoal(change.text, change.setBy, change.setById, snap, change.setIn);
         if (change.fromParked) rec.parked = rec.parked.filter((g) => !sameGoal(g.text, change.text));
       } else if (change.kind === 'finish' && goal) {
         this.recordGoal(goal, 'done');
@@ -114,7 +117,7 @@ export class GoalStore {
   private park(rec: Avatar, goal: Goal, reason: string): void {
     this.recordGoal(goal, 'parked', reason);
     if (!rec.parked.some((p) => sameGoal(p.text, goal.text))) {
-      rec.parked.push({ text: goal.text, setById: goal.setById, parkedAt: this.now().toISOString(), reason });
+      rec.parked.push({ text: goal.text, setById: goal.setById, ...(goal.setIn ? { setIn: goal.setIn } : {}), parkedAt: this.now().toISOString(), reason });
     }
   }
 

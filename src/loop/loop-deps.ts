@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Engine, TurnKind, TurnReply } from '../engines/engine.ts';
 import type { AvatarGame, Snapshot } from '../game/game.ts';
 import type { Store } from '../store/store.ts';
-import type { CompletionCheck, CrashLoopLimit, LoopPostKind } from './decide.ts';
+import type { CompletionCheck, CrashLoopLimit, DonePing, LoopPostKind } from './decide.ts';
 import type { TaskFile } from './task-file.ts';
 
 /** What the loop shows as its state: the stored state, or `waiting` while the game is down. */
@@ -24,8 +24,8 @@ export interface GoalLoopDeps {
   task: TaskFile;
   log: Logger;
   checkGoal: GoalChecker;
-  /** Post one line about this avatar to its chats. `ping` is the person id to ping (Done only). */
-  post(kind: LoopPostKind, text: string, ping?: string | null): void;
+  /** Post one line about this avatar to its chats. `ping`: whom an owner goal's Done pings, and where it was set. */
+  post(kind: LoopPostKind, text: string, ping?: DonePing | null): void;
   /** The loop stopped itself (provider refused, crash loop, kicked): the manager takes the avatar out of the game. */
   onSelfStop(reason: string): void;
   /** Keep TASK.md's mindlink sections in step with the store. */

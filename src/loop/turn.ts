@@ -19,8 +19,15 @@ import type { GoalLoopDeps, TurnSummary } from './loop-deps.ts';
 import { parseProtocol, type Protocol } from './protocol.ts';
 import { buildRequest } from './request.ts';
 import { ownPart } from './task-md.ts';
+import { unlessAbandoned } from '../settle.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** How long an aborted turn waits for its engine to stop before it is left behind (a stop never waits longer). */
+const ENGINE_STOP_GRACE_MS = 1000;
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('aborted');
+}
 
 /** An answer to a question is cut to about this many characters (with `…`). */
 export const ANSWER_MAX = 1500;
@@ -134,16 +141,21 @@ export class Turns {
     if (rec.state !== stateForKind) this.d.store.state.update(() => (rec.state = stateForKind));
 
     const tokenBefore = rec.goal?.runToken ?? null;
-    const task = await this.d.task.read();
-    const before = this.progressMark(task);
-
-    const req = buildRequest({ ...this.requestFacts(kind, task), ...(message !== undefined ? { message } : {}) });
+    // The turn can be aborted from its first moment: a stop that comes while TASK.md is read ends it too.
     const controller = new AbortController();
     this.abortController = controller;
     this.lastAborted = false;
     let reply;
+    let before: string;
     try {
-      reply = await this.d.engine.turn(req, controller.signal);
+      const task = await this.d.task.read();
+      before = this.progressMark(task);
+      if (controller.signal.aborted) throw abortReason(controller.signal);
+      const req = buildRequest({ ...this.requestFacts(kind, task), ...(message !== undefined ? { message } : {}) });
+      reply = await unlessAbandoned(this.d.engine.turn(req, controller.signal), controller.signal, ENGINE_STOP_GRACE_MS, (late) => {
+        this.log.warn({ kind, graceMs: ENGINE_STOP_GRACE_MS }, 'the engine did not stop its turn in time; its reply will be ignored');
+        late.catch((err: unknown) => this.log.debug({ err }, 'the abandoned turn failed'));
+      });
     } finally {
       this.lastAborted = controller.signal.aborted;
       this.abortController = undefined;
@@ -165,7 +177,7 @@ export class Turns {
       const snap = this.d.game.snapshot();
       return snap ? this.d.checkGoal(goal.text, goal.baseline, snap) : { checkable: false };
     };
-    const facts = { kind, goal: current.goal, stale, reply: parsed, completion, next: this.nextKind, parked: current.parked, owner: current.owner };
+    const facts = { kind, goal: current.goal, stale, reply: parsed, completion, next: this.nextKind, parked: current.parked };
     const decision = decideTurn(facts, this.memory);
     this.memory = decision.memory;
     this.nextKind = decision.next;

@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import type { Bridge, BridgeHost } from '../chat.ts';
-import type { Destination } from '../store/schema.ts';
+import type { Destination, Identity } from '../store/schema.ts';
 import { Courier, type CourierOptions } from './courier.ts';
 import { UserError } from '../errors.ts';
 import { platformOf, type Outbox } from './outbox.ts';
@@ -54,6 +54,19 @@ export class Couriers {
     const bridge = this.running.find((b) => b.bridge.platform === platformOf(dest))?.bridge;
     if (!bridge?.openThread) throw new UserError('no_threads', 'Thought streams need a Discord channel.');
     return bridge.openThread(dest, name);
+  }
+
+  /**
+   * The DM with a person on their platform: the console, Telegram's private chat (the user's own id), or
+   * a DM channel the bridge opens (Discord). Throws where the platform's bridge is not running.
+   */
+  async openDm(user: Identity): Promise<Destination> {
+    const platform = user.slice(0, user.indexOf(':'));
+    if (platform === 'console') return 'console';
+    if (platform === 'telegram') return `telegram:${user.slice('telegram:'.length)}`;
+    const bridge = this.running.find((b) => b.bridge.platform === platform)?.bridge;
+    if (!bridge?.openDm) throw new UserError('no_dm', `No ${platform} bridge is running to reach ${user}.`);
+    return bridge.openDm(user);
   }
 
   /** Wait until every courier delivered what it can now. */

@@ -6,7 +6,8 @@
  */
 import type { ChatContext, Platform } from '../chat.ts';
 import type { Config } from '../config.ts';
-import type { LoopPostKind } from '../loop/decide.ts';
+import type { DonePing, LoopPostKind } from '../loop/decide.ts';
+import { pingPlace } from '../people/ping-place.ts';
 import { scrubSecrets } from '../logger.ts';
 import type { Destination, Store } from '../store/store.ts';
 import { platformOf, type Outbox } from './outbox.ts';
@@ -14,7 +15,7 @@ import { platformOf, type Outbox } from './outbox.ts';
 /**
  * @example
  * poster.reply(chat, 'steve', 'Noted as direction #3.');
- * poster.about('steve', 'done', 'Done: collect 3 oak logs', ownerId); // pings the owner where they have an identity
+ * poster.about('steve', 'done', 'Done: collect 3 oak logs', { person: setterId, setIn: 'telegram:42' }); // pings the setter there only
  */
 export class Poster {
   constructor(
@@ -23,8 +24,8 @@ export class Poster {
     private readonly config: Config,
   ) {}
 
-  /** Whether the platform's bridge is configured. */
-  private enabled(platform: Platform): boolean {
+  /** Whether the platform's bridge is configured (posts to it are queued). */
+  enabled(platform: Platform): boolean {
     if (platform === 'console') return this.config.CONSOLE;
     if (platform === 'telegram') return this.config.TELEGRAM_TOKEN !== undefined;
     if (platform === 'web') return this.config.WEB;
@@ -43,15 +44,19 @@ export class Poster {
     this.outbox.post({ dest, avatar, text: scrubSecrets(text), replyTo: null, ping: null, kind: 'info' });
   }
 
-  /** Post about an avatar to every chat linked to it; `pingPerson` is pinged where they have an identity on that platform. */
-  about(avatar: string, kind: LoopPostKind, text: string, pingPerson: string | null): void {
+  /**
+   * Post about an avatar to every chat linked to it. `ping` (an owner goal's Done): its setter is pinged once, in
+   * one of those chats (see `src/people/ping-place.ts`); the others get the same line pinging nobody.
+   */
+  about(avatar: string, kind: LoopPostKind, text: string, ping: DonePing | null): void {
     const s = this.store.state.data;
-    const person = pingPerson ? s.persons.find((p) => p.id === pingPerson) : undefined;
+    const person = ping ? s.persons.find((p) => p.id === ping.person) : undefined;
+    const place = ping ? pingPlace(s, avatar, ping.person, ping.setIn) : null;
     for (const link of s.links.filter((l) => l.avatar === avatar)) {
       const platform = platformOf(link.dest);
       if (!this.enabled(platform)) continue;
-      const ping = platform === 'console' ? null : (person?.identities.find((i) => i.startsWith(`${platform}:`)) ?? null);
-      this.outbox.post({ dest: link.dest, avatar, text: scrubSecrets(text), ping, replyTo: null, kind });
+      const who = link.dest === place ? (person?.identities.find((i) => i.startsWith(`${platform}:`)) ?? null) : null;
+      this.outbox.post({ dest: link.dest, avatar, text: scrubSecrets(text), ping: who, replyTo: null, kind });
     }
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import { platformOf, type Outbox } from '../outbox/outbox.ts';
-import type { Destination, Store } from '../store/store.ts';
+import type { Destination, Identity, Store } from '../store/store.ts';
 
 /**
  * @example
@@ -20,11 +20,11 @@ export class Links {
     private readonly now: () => Date,
   ) {}
 
-  /** Link an avatar to a chat (replacing the mode of an existing link). */
-  link(avatar: string, dest: Destination, mode: 'control' | 'watch', guild?: string): void {
+  /** Link an avatar to a chat (replacing the mode of an existing link); `dmWith`: the identity at the other end of a DM. */
+  link(avatar: string, dest: Destination, mode: 'control' | 'watch', guild?: string, dmWith?: Identity): void {
     this.store.state.update((s) => {
       s.links = s.links.filter((l) => !(l.avatar === avatar && l.dest === dest));
-      s.links.push({ avatar, dest, mode, createdAt: this.now().toISOString(), ...(guild ? { guild } : {}) });
+      s.links.push({ avatar, dest, mode, createdAt: this.now().toISOString(), ...(guild ? { guild } : {}), ...(dmWith ? { dmWith } : {}) });
     });
   }
 

@@ -6,6 +6,7 @@
 import { Cron } from 'croner';
 import type { Logger } from 'pino';
 import type { Destination, Digest, Store } from '../store/store.ts';
+import { keyed } from '../keyed.ts';
 import { buildDigest, usageSince } from './digest.ts';
 import { nextRuns } from './runs.ts';
 import type { ScheduleHost } from './scheduler.ts';
@@ -130,8 +131,8 @@ export class Digests {
   private mark(now: Date): Digest['mark'] {
     return {
       at: now.toISOString(),
-      played: { ...this.file.data.played },
-      usage: Object.fromEntries(Object.entries(this.o.store.record.data.usage).map(([k, u]) => [k, { ...u }])),
+      played: keyed(this.file.data.played),
+      usage: keyed(Object.entries(this.o.store.record.data.usage).map(([k, u]) => [k, { ...u }] as const)),
     };
   }
 

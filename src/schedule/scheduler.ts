@@ -16,6 +16,7 @@ import { UserError } from '../errors.ts';
 import { impossibleGoal } from '../goals/goal-language.ts';
 import { plainGoal } from '../text.ts';
 import { displayName } from '../people/people.ts';
+import { schedulePingPlace } from '../people/ping-place.ts';
 import { isOwnerOrAdmin } from '../rights.ts';
 import type { Destination, Schedule, Store } from '../store/store.ts';
 import { Digests } from './digests.ts';
@@ -28,10 +29,13 @@ export interface ScheduleHost {
   isPlaying(avatar: string): boolean;
   /** Whether the avatar is in the game right now (counted as time played). */
   inGame(avatar: string): boolean;
-  /** Set an owner goal exactly as `Goal: …` from this person would (the Done ping goes to them); `run` is the schedule and its slot. */
-  setGoal(avatar: string, text: string, personId: string, run: { id: number; slot: string }): void;
+  /**
+   * Set an owner goal exactly as `Goal: …` from this person would; `run` is the schedule and its slot, and its Done
+   * pings them in `pingIn`.
+   */
+  setGoal(avatar: string, text: string, personId: string, run: { id: number; slot: string }, pingIn?: Destination): void;
   /** Park an owner goal without touching the current one; it is offered again when the avatar chooses. */
-  parkGoal(avatar: string, text: string, personId: string, reason: string): void;
+  parkGoal(avatar: string, text: string, personId: string, reason: string, pingIn?: Destination): void;
   /** Post a line to one chat, about an avatar (or none). */
   post(dest: Destination, avatar: string | null, text: string): void;
 }
@@ -304,11 +308,11 @@ export class Scheduler {
         return;
       }
       const reason = `scheduled while I was on ${this.personName(current.setById ?? '')}'s goal`;
-      host.parkGoal(avatar.name, s.goal, s.createdBy, reason);
+      host.parkGoal(avatar.name, s.goal, s.createdBy, reason, schedulePingPlace(this.o.store.state.data, avatar.name, s.createdBy, s.dest));
       say(`Schedule #${s.id} parked for later: ${goal}. I'm on an owner goal (${plainGoal(current.text, 80)}) and take it up after.`);
       return;
     }
-    host.setGoal(avatar.name, s.goal, s.createdBy, { id: s.id, slot: slot.toISOString() });
+    host.setGoal(avatar.name, s.goal, s.createdBy, { id: s.id, slot: slot.toISOString() }, schedulePingPlace(this.o.store.state.data, avatar.name, s.createdBy, s.dest));
     say(`New goal from ${who} (schedule #${s.id}): ${s.goal}.`);
   }
 }

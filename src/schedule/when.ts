@@ -4,6 +4,8 @@
  * a cron expression. Pure: no clock, no croner (its checks are in `runs.ts`).
  */
 
+import { own } from '../keyed.ts';
+
 /** A parse result: the value, or what was wrong in words a chat can show. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -85,7 +87,7 @@ function parseDays(text: string): Result<number[]> {
     .filter(Boolean);
   const days: number[] = [];
   for (const w of words) {
-    const d = DAY_ABBR[w];
+    const d = own(DAY_ABBR, w);
     if (d === undefined) return fail(`"${w}" is not a day of the week`);
     if (!days.includes(d)) days.push(d);
   }

@@ -21,6 +21,7 @@ import { dirname } from 'node:path';
 import { Low, type Adapter } from 'lowdb';
 import type { z } from 'zod';
 import { StoreCorruptError, StoreWriteError } from '../errors.ts';
+import { keepAside, parseQuarantining, type QuarantinedRecord } from './quarantine.ts';
 import { SafeJSONFile } from './safe-json-file.ts';
 
 /** The first pause before a failed write is tried again; it doubles up to {@link RETRY_MAX_MS}. */
@@ -62,6 +63,8 @@ export class DataFile<S extends z.ZodType> extends EventEmitter<DataFileEvents> 
   private retryMs = RETRY_FIRST_MS;
   /** Number of writes that reached the disk (for tests and benchmarks). */
   writes = 0;
+  /** The records {@link DataFile.open} found unreadable and kept aside, and the side file that holds them. */
+  quarantine: { side: string; records: readonly QuarantinedRecord[] } | undefined;
 
   private constructor(
     readonly path: string,
@@ -73,11 +76,14 @@ export class DataFile<S extends z.ZodType> extends EventEmitter<DataFileEvents> 
 
   /**
    * Open (or create) the file. Throws {@link StoreCorruptError} and leaves the file untouched when it does not
-   * parse or validate; throws {@link StoreWriteError} when a new file cannot be written.
+   * parse, or does not validate beyond single records; records that do not validate on their own are kept
+   * aside in a side file ({@link DataFile.quarantine}) and left out. Throws {@link StoreWriteError} when a new
+   * file (or the side file) cannot be written.
    */
   static async open<S extends z.ZodType>(path: string, schema: S, defaults: () => z.infer<S>, adapter?: AdapterFactory): Promise<DataFile<S>> {
     await mkdir(dirname(path), { recursive: true });
     const existed = existsSync(path);
+    let quarantined: QuarantinedRecord[] = [];
     const io = (adapter ?? ((p: string) => new SafeJSONFile<unknown>(p)))(path) as Adapter<z.infer<S>>;
     const db = new Low<z.infer<S>>(io, defaults());
     if (existed) {
@@ -87,14 +93,21 @@ export class DataFile<S extends z.ZodType> extends EventEmitter<DataFileEvents> 
       } catch (err) {
         throw new StoreCorruptError(path, `not valid JSON (${(err as Error).message.split('\n')[0]})`);
       }
-      const parsed = schema.safeParse(raw);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new StoreCorruptError(path, `${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'does not match'}`);
-      }
+      const parsed = parseQuarantining(raw, schema);
+      if ('issue' in parsed) throw new StoreCorruptError(path, `${parsed.issue.path.join('.') || '(root)'}: ${parsed.issue.message}`);
       db.data = parsed.data;
+      quarantined = parsed.taken;
     }
     const file = new DataFile(path, db);
+    if (quarantined.length > 0) {
+      try {
+        file.quarantine = { side: await keepAside(path, quarantined, new Date()), records: quarantined };
+      } catch (err) {
+        throw new StoreWriteError(path, err);
+      }
+      // The file is written again without them (they are in the side file).
+      file.update(() => undefined);
+    }
     if (!existed) {
       file.scheduleWrite();
       file.changes++;

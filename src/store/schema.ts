@@ -3,6 +3,8 @@
  * Each file is validated after read; a file that does not match stops start-up.
  */
 import { z } from 'zod';
+import { keyed, keyedRecord } from '../keyed.ts';
+import { WHOLE_COLLECTION } from './quarantine.ts';
 
 /** A chat identity: `telegram:<userId>`, `discord:<userId>` or `console:local`. */
 export const IdentitySchema = z.string().regex(/^(telegram|discord|console):[A-Za-z0-9_-]+$/);
@@ -59,9 +61,11 @@ export const GoalSchema = z.object({
   setBy: z.enum(['owner', 'self']),
   /** The person who set an owner goal (pinged on Done). */
   setById: z.string().nullable(),
+  /** The chat an owner goal was set in: its Done pings the setter there (absent in older files). */
+  setIn: DestinationSchema.optional(),
   startedAt: z.string(),
   /** Inventory when the goal was set, for "collect N more" checks; null until a snapshot was seen. */
-  baseline: z.record(z.string(), z.number()).nullable(),
+  baseline: keyedRecord(z.string(), z.number()).nullable(),
   /** Changes whenever the goal changes, so a stale turn can never complete a newer goal. */
   runToken: z.string(),
   /** Tokens spent on this goal so far (metered engines). */
@@ -74,6 +78,8 @@ export type Goal = z.infer<typeof GoalSchema>;
 export const ParkedGoalSchema = z.object({
   text: z.string(),
   setById: z.string().nullable(),
+  /** Where it was set (see {@link GoalSchema}), kept for when it is taken up again. */
+  setIn: DestinationSchema.optional(),
   parkedAt: z.string(),
   reason: z.string(),
 });
@@ -132,16 +138,30 @@ export const LinkSchema = z.object({
   mode: z.enum(['control', 'watch']),
   /** Discord guild of the channel, when known. */
   guild: z.string().optional(),
+  /** For a direct-message chat: the identity at its other end (a scheduled goal's Done pings its creator there). */
+  dmWith: IdentitySchema.optional(),
   createdAt: z.string(),
 });
 export type Link = z.infer<typeof LinkSchema>;
 
+/** A server name: what `/server add` calls it, and what avatars and shares refer to. */
+export const ServerNameSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/);
+
+/** A Minecraft server avatars can play on: the embedded world (`host` null) or an external one. */
 export const ServerSchema = z.object({
   id: z.string(),
   host: z.string().nullable(), // null = embedded
   port: z.number().int().nullable(),
   version: z.string(),
   auth: z.enum(['offline', 'microsoft']),
+  /** What the server said it runs when it was last pinged (`Paper 1.21.4`); absent for the embedded world. */
+  software: z.string().optional(),
+  /** Whether it verifies players with Microsoft (online mode), as last seen; absent when unknown. */
+  onlineMode: z.boolean().optional(),
+  /** The version was given in `/server add` (kept as is), not found by the ping (updated by `/server test`). */
+  versionPinned: z.boolean().optional(),
+  /** When it was added (`/server add`), ISO. */
+  addedAt: z.string().optional(),
 });
 export type Server = z.infer<typeof ServerSchema>;
 
@@ -182,7 +202,8 @@ function unique<T>(key: (item: T) => string, field: string, what: string) {
     const seen = new Set<string>();
     items.forEach((item, i) => {
       const k = key(item);
-      if (seen.has(k)) ctx.addIssue({ code: 'custom', path: [i, field], message: `duplicate ${what} "${k}"` });
+      // Which of the two is the right one is not for mindlink to guess: the whole file is refused.
+      if (seen.has(k)) ctx.addIssue({ code: 'custom', path: [i, field], message: `duplicate ${what} "${k}"`, params: WHOLE_COLLECTION });
       seen.add(k);
     });
   };
@@ -202,7 +223,7 @@ export const StateFileSchema = z.object({
    * Where each chat was read up to: the newest platform message id a bridge handed over, for a
    * platform that does not replay what came while mindlink was down (Discord). Absent in older files.
    */
-  readMarks: z.record(DestinationSchema, z.string().regex(/^\d{1,25}$/)).default({}),
+  readMarks: keyedRecord(DestinationSchema, z.string().regex(/^\d{1,25}$/)).default(() => keyed<string>()),
 });
 export type StateFile = z.infer<typeof StateFileSchema>;
 
@@ -258,7 +279,7 @@ export type GoalRecordEntry = z.infer<typeof GoalRecordEntrySchema>;
 export const RecordFileSchema = z.object({
   version: z.literal(1),
   goals: z.array(GoalRecordEntrySchema),
-  usage: z.record(z.string(), UsageSchema),
+  usage: keyedRecord(z.string(), UsageSchema),
 });
 export type RecordFile = z.infer<typeof RecordFileSchema>;
 
@@ -286,8 +307,8 @@ export type Schedule = z.infer<typeof ScheduleSchema>;
 export const DigestMarkSchema = z.object({
   at: z.string(),
   /** Minutes in game per avatar (cumulative counter) at that time. */
-  played: z.record(z.string(), z.number()),
-  usage: z.record(z.string(), UsageSchema),
+  played: keyedRecord(z.string(), z.number()),
+  usage: keyedRecord(z.string(), UsageSchema),
 });
 export type DigestMark = z.infer<typeof DigestMarkSchema>;
 
@@ -309,6 +330,6 @@ export const ScheduleFileSchema = z.object({
   schedules: z.array(ScheduleSchema),
   digests: z.array(DigestSchema),
   /** Minutes each avatar spent in the game, counted once a minute (the digest reports the difference). */
-  played: z.record(z.string(), z.number()),
+  played: keyedRecord(z.string(), z.number()),
 });
 export type ScheduleFile = z.infer<typeof ScheduleFileSchema>;

@@ -12,8 +12,9 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { StoreWriteError } from '../errors.ts';
+import { keyed } from '../keyed.ts';
 import { DataFile, type AdapterFactory } from './json-file.ts';
-import { OutboxFileSchema, RecordFileSchema, ScheduleFileSchema, StateFileSchema, type Avatar } from './schema.ts';
+import { OutboxFileSchema, RecordFileSchema, ScheduleFileSchema, StateFileSchema, type Avatar, type Usage } from './schema.ts';
 
 export * from './schema.ts';
 
@@ -61,7 +62,7 @@ export class Store {
       servers: [],
       shares: [],
       streams: [],
-      readMarks: {},
+      readMarks: keyed<string>(),
     }), adapter);
     const outbox = await DataFile.open(join(dir, 'outbox.json'), OutboxFileSchema, () => ({
       version: 1 as const,
@@ -71,17 +72,22 @@ export class Store {
     const record = await DataFile.open(join(dir, 'goal-record.json'), RecordFileSchema, () => ({
       version: 1 as const,
       goals: [],
-      usage: {},
+      usage: keyed<Usage>(),
     }), adapter);
     const schedules = await DataFile.open(join(dir, 'schedules.json'), ScheduleFileSchema, () => ({
       version: 1 as const,
       next: 1,
       schedules: [],
       digests: [],
-      played: {},
+      played: keyed<number>(),
     }), adapter);
     const store = new Store(dir, state, outbox, record, schedules);
     const log = opts.log;
+    for (const file of [state, outbox, record, schedules]) {
+      for (const r of file.quarantine?.records ?? []) {
+        log?.warn({ file: file.path, record: r.record, reason: r.reason, keptIn: file.quarantine?.side }, 'a record of a data file was unreadable: it is kept aside and left out');
+      }
+    }
     if (log) {
       for (const file of [state, outbox, record, schedules]) {
         file.on('writeFailed', (err, first) => {

@@ -42,9 +42,9 @@ describe('the /avatar group on Discord', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('GIVEN the registered commands THEN /avatar is one command with create, remove and rename', async () => {
+  it('GIVEN the registered commands THEN /avatar is one command with create, remove, rename and move', async () => {
     const registered = (await fake.waitForCommands('global')).find((c) => c.name === 'avatar');
-    expect((registered?.options as { name: string }[] | undefined)?.map((o) => o.name)).toEqual(['create', 'remove', 'rename']);
+    expect((registered?.options as { name: string }[] | undefined)?.map((o) => o.name)).toEqual(['create', 'remove', 'rename', 'move']);
   });
 
   it('GIVEN a pilot THEN he may steer steve but neither remove nor rename it', async () => {

@@ -173,7 +173,7 @@ describe('mindlink over Discord (real core, real discord.js, fake Discord)', () 
     }
   });
 
-  it('GIVEN bob sets a goal THEN the Done post pings bob and only bob, and only where he has a Discord identity', async () => {
+  it('GIVEN bob sets a goal in a channel THEN the Done post there pings bob and only bob, and the other linked chats get it pinging nobody', async () => {
     const since = fake.posts.length;
     expect((await say(general, bob, 'Goal: get 30 logs')).content).toBe('[steve] New goal from bob: get 30 logs.');
     const done = await fake.waitForPost((p) => p.channelId === general.id && p.content.includes('Done: get 30 logs') && fake.posts.indexOf(p) >= since);
@@ -184,8 +184,12 @@ describe('mindlink over Discord (real core, real discord.js, fake Discord)', () 
     const dm = await fake.waitForPost((p) => p.channelId === fake.dmChannel(alice).id && p.content.includes('Done: get 30 logs'));
     expect(dm.content).toBe('[steve] Done: get 30 logs');
     await ml.core.idle();
-    // Bob is named in the guild's two linked places (the channel and its thread), nowhere else, and nobody else is.
+    const thread = await fake.waitForPost((p) => p.channelId === builds.id && p.content.includes('Done: get 30 logs') && fake.posts.indexOf(p) >= since);
+    expect(thread.content).toBe('[steve] Done: get 30 logs');
+    expect(thread.body.allowed_mentions).toEqual({ parse: [], users: [], replied_user: false });
+    await ml.core.idle();
+    // Bob is named once, where he set the goal; nobody else is named anywhere.
     const pinged = fake.posts.slice(since).flatMap((p) => [...p.pings.users, ...p.pings.roles, ...(p.pings.everyone ? ['everyone'] : [])]);
-    expect(pinged).toEqual([bob.id, bob.id]);
+    expect(pinged).toEqual([bob.id]);
   });
 });

@@ -43,7 +43,7 @@ export async function startMindlink(
   dataDir: string,
   env: Record<string, string> = {},
   bridgeOptions: Partial<DiscordBridgeOptions> = {},
-  more: { script?: Script; now?: () => Date } = {},
+  more: { script?: Script; now?: () => Date; games?: GameProvider } = {},
 ): Promise<Running> {
   const config = parseConfig({
     DATA_DIR: dataDir,
@@ -61,7 +61,7 @@ export async function startMindlink(
     skills: createSkillRegistry,
     commands: createDispatcher(),
     log,
-    games,
+    games: more.games ?? games,
     engines: () => new TestEngine(more.script ?? script),
     ...(more.now ? { now: more.now } : {}),
     // Goals here cannot be checked against a world; the engine's word is taken.

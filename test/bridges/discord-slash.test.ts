@@ -24,12 +24,15 @@ describe('slash commands from the command schemas', () => {
     ]);
     expect(byName.link?.options?.[1]).toMatchObject({ name: 'mode', choices: [{ name: 'control', value: 'control' }, { name: 'watch', value: 'watch' }], required: false });
     // The /avatar group: one slash command with a sub-command each.
-    expect(byName.avatar).toMatchObject({ description: 'Create, remove or rename an avatar' });
+    expect(byName.avatar).toMatchObject({ description: 'Create, remove, rename or move an avatar' });
     expect(byName.avatar?.options?.map((o) => [o.name, o.type])).toEqual([
       ['create', ApplicationCommandOptionType.Subcommand],
       ['remove', ApplicationCommandOptionType.Subcommand],
       ['rename', ApplicationCommandOptionType.Subcommand],
+      ['move', ApplicationCommandOptionType.Subcommand],
     ]);
+    // The /server group likewise.
+    expect(byName.server?.options?.map((o) => o.name)).toEqual(['add', 'remove', 'test']);
     expect(byName.avatar?.options?.[0]).toMatchObject({ options: [expect.objectContaining({ name: 'name', required: true }), expect.objectContaining({ name: 'server' }), expect.objectContaining({ name: 'engine' })] });
     const sub = [{ name: 'rename', type: ApplicationCommandOptionType.Subcommand, options: [{ name: 'name', type: ApplicationCommandOptionType.String, value: ' bob ' }, { name: 'to', type: ApplicationCommandOptionType.String, value: 'robin' }] }];
     expect(commandNameOf('avatar', sub)).toBe('avatar rename');

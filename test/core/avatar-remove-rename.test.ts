@@ -126,10 +126,10 @@ describe('/avatar rename', () => {
     await r.line(/^\[steve\] (working|choosing|wrapup) · goal: explore/);
   });
 
-  it('GIVEN /avatar alone or an unknown action THEN the reply gives the three usages', async () => {
+  it('GIVEN /avatar alone or an unknown action THEN the reply gives the four usages', async () => {
     const r = await start(await tempDir());
     r.send('/avatar');
-    await r.line(/^\[mindlink\] Usage: \/avatar create <name> \[server\] \[engine\] · \/avatar remove <name> <name again> · \/avatar rename <old> <new>$/);
+    await r.line(/^\[mindlink\] Usage: \/avatar create <name> \[server\] \[engine\] · \/avatar remove <name> <name again> · \/avatar rename <old> <new> · \/avatar move <name> <server>$/);
     r.send('/help avatar');
     await r.line(/^\[mindlink\] \/avatar rename <old> <new> — Rename a stopped avatar/);
   });

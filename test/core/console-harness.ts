@@ -82,7 +82,7 @@ export const exploringEngine: EngineProvider = () =>
 /** Start the core on `dataDir`; the caller stops it (`core.stop()`). */
 export async function startConsoleCore(
   dataDir: string,
-  opts: { engines?: EngineProvider; env?: Record<string, string> } & Pick<MindlinkOptions, 'store'> = {},
+  opts: { engines?: EngineProvider; env?: Record<string, string>; gameFactory?: (name: string) => FakeGame } & Pick<MindlinkOptions, 'store'> = {},
 ): Promise<ConsoleCore> {
   const config = parseConfig({ DATA_DIR: dataDir, LOOP_PACE_MS: '50', LOOP_MAX_PACE_MS: '200', ...opts.env });
   const games = new Map<string, FakeGame>();
@@ -93,7 +93,7 @@ export async function startConsoleCore(
     log: silentLogger(),
     games: {
       create: (avatar) => {
-        const g = new FakeGame(avatar.name);
+        const g = opts.gameFactory ? opts.gameFactory(avatar.name) : new FakeGame(avatar.name);
         games.set(avatar.name, g);
         return g;
       },

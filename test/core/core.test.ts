@@ -248,6 +248,8 @@ describe('rights', () => {
     const consoleChat: InboundMessage = { platform: 'console', from: 'console:local', fromName: 'console', dest: 'console', chatKind: 'console', messageId: null, text: '' };
     const admin = await r.core.router.runCommand({ ...consoleChat, name: 'help', argsText: '' }).then(() => r.core.outbox.all().at(-1)?.text ?? '');
     expect(admin).toMatch(/^\/avatar create <name> \[server\] \[engine\] — Create an avatar, stopped until \/play \(admins\)$/m);
+    expect(admin).toMatch(/^\/avatar move <name> <server> — Move a stopped avatar to another Minecraft server \(admins\)$/m);
+    expect(admin).toMatch(/^\/server add <name> <host\[:port\]> \[version\] \[auth:offline\|microsoft\] — Add a Minecraft server once a ping finds it playable \(admins\)$/m);
     for (const line of admin.split('\n').filter((l) => l.startsWith('/'))) {
       const [usage, description] = line.split(' — ');
       expect(description, line).not.toContain(usage);

@@ -12,6 +12,7 @@ import type { ChatContext } from '../../src/chat.ts';
 import { engine } from '../../commands/engine.ts';
 import { createDispatcher } from '../../commands/index.ts';
 import { createSkillRegistry } from '../../skills/index.ts';
+import { createServerDesk } from '../../src/servers/desk.ts';
 import { createCommandHost } from '../../src/command-host.ts';
 import { createScheduleDesk } from '../../src/schedule/desk.ts';
 import { Sharing } from '../../src/sharing.ts';
@@ -131,7 +132,8 @@ describe('/engine and /usage', () => {
     const openThread = async (): Promise<never> => {
       throw new Error('no threads in this test');
     };
-    const host = createCommandHost({ avatars, people, links, pairing, schedules, config: r.config, sharing, thoughts: r.core.thoughts, openThread, web: r.core.web });
+    const servers = createServerDesk({ registry: r.core.servers, people, avatars, store });
+    const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer: () => r.core.servers.defaultId(), config: r.config, sharing, thoughts: r.core.thoughts, openThread, web: r.core.web });
     const err = await engine.run({ host, chat, commands: [engine] }, { engine: 'llm', avatar: 'demo' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
     expect((err as UserError).message).toBe("You can't control demo: ask its owner.");

@@ -2,12 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMindlink, type MindlinkProcess } from './process.ts';
-
-/** The count of one item in a `/status` inventory line (`inventory: dirt×3, oak_log×1`). */
-function held(line: string, item: string): number {
-  return Number(new RegExp(`\\b${item}×(\\d+)`).exec(line)?.[1] ?? 0);
-}
+import { held, startMindlink, type MindlinkProcess } from './process.ts';
 
 describe('Ctrl-C keeps what the avatar holds', () => {
   let dir = '';

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { open, readdir, rm } from 'node:fs/promises';
+import { open, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -93,6 +93,11 @@ describe('DATA_DIR on a small file system that fills up', () => {
       process.kill(-(first.child.pid as number), 'SIGTERM');
       expect(await first.exited).toBe(0);
       expect((await readdir(base)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      // The stop wrote what the disk had refused: the file itself says so before any restart.
+      const saved = JSON.parse(await readFile(join(base, 'state.json'), 'utf8')) as { avatars: { name: string; directions: { open: { text: string }[] } }[] };
+      const why = `state.json after the stop; mindlink's log (tail):\n${first.stderr.slice(-40).join('\n')}`;
+      expect(saved.avatars.map((a) => a.name), why).toEqual(['demo', 'robin']);
+      expect(saved.avatars[0]?.directions.open.map((d) => d.text), why).toEqual(['stay close']);
 
       const second = startMindlink({ DATA_DIR: base }, { detached: true });
       started.push(second);

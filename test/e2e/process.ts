@@ -8,12 +8,17 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** The count of one item in a `/status` inventory line (`inventory: dirt×3, oak_log×1`). */
+export function held(line: string, item: string): number {
+  return Number(new RegExp(`\\b${item}×(\\d+)`).exec(line)?.[1] ?? 0);
+}
+
 export interface MindlinkProcess {
   child: ChildProcess;
   lines: string[];
   stderr: string[];
-  /** The first stdout line matching (already seen or still to come), or a rejection after `timeoutMs`. */
-  line(re: RegExp, timeoutMs?: number): Promise<string>;
+  /** The first stdout line matching (already seen, from line index `from` on, or still to come), or a rejection after `timeoutMs`. */
+  line(re: RegExp, timeoutMs?: number, from?: number): Promise<string>;
   /** The first stderr (log) line matching, seen from now on, or a rejection after `timeoutMs`. */
   logLine(re: RegExp, timeoutMs?: number): Promise<string>;
   send(text: string): void;
@@ -21,9 +26,16 @@ export interface MindlinkProcess {
   exited: Promise<number | null>;
 }
 
-/** Start mindlink with the given environment (on top of this one, with CONSOLE on). */
-export function startMindlink(env: Record<string, string>, opts: { detached?: boolean } = {}): MindlinkProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+/**
+ * Start mindlink with the given environment (on top of this one, with CONSOLE on): `node --import tsx src/main.ts`
+ * (with `imports` loaded too), or, with `npm`, the README's `npm start --silent` (then `child` is npm, and
+ * mindlink is npm's child).
+ */
+export function startMindlink(env: Record<string, string>, opts: { detached?: boolean; imports?: string[]; npm?: boolean } = {}): MindlinkProcess {
+  const [command, args] = opts.npm
+    ? ['npm', ['start', '--silent']]
+    : [process.execPath, ['--import', 'tsx', ...(opts.imports ?? []).flatMap((m) => ['--import', m]), 'src/main.ts']];
+  const child = spawn(command, args, {
     cwd: ROOT,
     // The dashboard on a free port: e2e processes run side by side.
     // The avatars in mindlink's own process unless the environment or the test asks for avatar hosts.
@@ -74,8 +86,8 @@ export function startMindlink(env: Record<string, string>, opts: { detached?: bo
           },
         });
       }),
-    line: (re, timeoutMs = 60_000) => {
-      const found = lines.find((l) => re.test(l));
+    line: (re, timeoutMs = 60_000, from = 0) => {
+      const found = lines.find((l, i) => i >= from && re.test(l));
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {

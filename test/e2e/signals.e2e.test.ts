@@ -58,6 +58,25 @@ describe('signals', () => {
     expect(state.avatars[0]).toMatchObject({ name: 'demo', playing: true, goal: { text: 'go to 5 64 5' } });
   }, 150_000);
 
+  it('GIVEN the embedded world just died (mindlink waits to start it again) WHEN SIGTERM comes THEN the stop runs to its end: its last log line, exit 0, no world left', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mindlink-sig-'));
+    m = startMindlink({ DATA_DIR: dir }, { detached: true });
+    await m.line(/^\[mindlink\] ready/, 90_000);
+    const pid = m.child.pid as number;
+    const world = childrenOf(pid).find((c) => /embedded\/server\.cjs/.test(execFileSync('ps', ['-o', 'args=', '-p', String(c)], { encoding: 'utf8' })));
+    expect(world, `the embedded world among the children of ${pid}`).toBeDefined();
+    const died = m.logLine(/the embedded world died; starting it again/, 30_000);
+    process.kill(world as number, 'SIGKILL');
+    await died;
+    // Within the restart's backoff: once the chats are closed, nothing but the stop itself keeps the process alive.
+    const stopped = m.logLine(/"msg":"stopped"/, 60_000);
+    process.kill(pid, 'SIGTERM');
+    expect(await m.exited).toBe(0);
+    await stopped;
+    expect(m.stderr.some((l) => /embedded world started again/.test(l))).toBe(false);
+    for (const w of childrenOf(pid)) expect(alive(w)).toBe(false);
+  }, 150_000);
+
   it('GIVEN a bad config value THEN start-up stops with one line naming the key', async () => {
     dir = await mkdtemp(join(tmpdir(), 'mindlink-cfg-'));
     m = startMindlink({ DATA_DIR: dir, MC_PORT: 'banana' });

@@ -28,9 +28,14 @@ describe('survival curriculum', () => {
     expect(nextSelfGoal(snap, VANILLA, [], [])).toBe('craft a wooden pickaxe');
   });
 
-  it('GIVEN a wooden pickaxe on vanilla THEN it mines stone, then makes stone tools', () => {
-    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), VANILLA, [], [])).toBe('mine 16 stone');
-    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, cobblestone: 20 } }), VANILLA, [], [])).toBe('craft a stone pickaxe');
+  it('GIVEN a wooden pickaxe and sword on vanilla THEN it mines stone, then makes stone tools', () => {
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, wooden_sword: 1 } }), VANILLA, [], [])).toBe('mine 16 stone');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, wooden_sword: 1, cobblestone: 20 } }), VANILLA, [], [])).toBe('craft a stone pickaxe');
+  });
+
+  it('GIVEN a wooden pickaxe THEN where mobs spawn (vanilla) a sword comes next, where none do (the embedded world) stone', () => {
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), VANILLA, [], [])).toBe('craft a wooden sword');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), EMBEDDED, [], [])).toBe('mine 16 stone');
   });
 
   it('GIVEN hunger on vanilla with food held THEN it eats; on a server without hunger it never does', () => {

@@ -53,10 +53,10 @@ export async function waitFor(cond: () => boolean, ms: number, what = 'condition
   }
 }
 
-/** Resolve with the args of the next `event`, or reject after `ms`. */
-export async function nextEvent<T extends unknown[]>(emitter: NodeJS.EventEmitter, event: string, ms: number): Promise<T> {
+/** Resolve with the args of the next `event`, or reject after `ms`, saying what `seen` describes then. */
+export async function nextEvent<T extends unknown[]>(emitter: NodeJS.EventEmitter, event: string, ms: number, seen?: () => string): Promise<T> {
   const ac = new AbortController();
-  const timer = setTimeout(() => ac.abort(new Error(`no ${event} within ${ms} ms`)), ms);
+  const timer = setTimeout(() => ac.abort(new Error(`no ${event} within ${ms} ms${seen ? `; ${seen()}` : ''}`)), ms);
   try {
     return (await once(emitter, event, { signal: ac.signal })) as T;
   } finally {

@@ -14,7 +14,7 @@ import { connectedGame, startWorld, teleportAndSettle, tempDataDir, testLogger, 
 
 const log = testLogger();
 const data = tempDataDir('hosts');
-const SERVER: GameServer = { host: null, port: null, version: '1.21.4' };
+const SERVER: GameServer = { id: 'embedded', host: null, port: null, version: '1.21.4', auth: 'offline' };
 let world: EmbeddedWorld;
 let pool: HostPool;
 

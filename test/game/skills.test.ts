@@ -145,6 +145,27 @@ describe('skills on the embedded world', () => {
     }
   });
 
+  it('GIVEN alice following bob at rest WHEN bob moves away by exactly her range THEN she comes within range of him again', async () => {
+    await world.teleport('bob', { x: 3.5, y: 64, z: 8.5 });
+    await world.teleport('alice', { x: 3.5, y: 64, z: 6.5 });
+    await waitFor(() => pos(alice).distanceTo(pos(bob)) < 2.5, 10_000, 'alice next to bob');
+    const stopFollowing = new AbortController();
+    const follow = run(alice, 'follow', { player: 'bob', range: 3, durationMs: 120_000 }, stopFollowing.signal);
+    try {
+      await waitFor(() => alice.bot?.pathfinder.isMoving() === false, 10_000, 'alice at rest');
+      // 3 blocks: the follow goal's point does not move for that (it moves once he is more than 3 from it),
+      // so only the skill's own check brings her along.
+      await world.teleport('bob', { x: 3.5, y: 64, z: 11.5 });
+      await waitFor(() => pos(bob).z > 11, 10_000, 'bob at his new place');
+      await waitFor(() => pos(alice).floored().distanceSquared(pos(bob).floored()) <= 9, 20_000, 'alice within range of bob').catch((err: Error) => {
+        throw new Error(`${err.message}: alice at ${pos(alice)}, bob at ${pos(bob)}`);
+      });
+    } finally {
+      stopFollowing.abort();
+      expect(await follow).toMatchObject({ ok: false, code: 'aborted' });
+    }
+  });
+
   it('GIVEN alice walking far away WHEN the caller aborts THEN she stops where she was and the skill says aborted', async () => {
     const ac = new AbortController();
     const going = run(alice, 'go_to', { x: 400, y: 64, z: 400 }, ac.signal);

@@ -44,6 +44,22 @@ describe('WorldSupervisor', () => {
     expect(game.state).toBe('connected');
   }, 180_000);
 
+  it('GIVEN a world that just died (its restart waits out its backoff) WHEN the supervisor stops THEN the wait ends and no world is started again', async () => {
+    const secondData = tempDataDir('supervisor-stop');
+    const second = await WorldSupervisor.start({ dataDir: secondData.dir, log });
+    let restarted = false;
+    second.on('restarted', () => {
+      restarted = true;
+    });
+    const died = nextEvent(second.world, 'exit', 30_000);
+    process.kill(second.world.pid ?? -1, 'SIGKILL');
+    await died;
+    await second.stop();
+    expect(restarted).toBe(false);
+    expect(second.world.running).toBe(false);
+    secondData.remove();
+  }, 60_000);
+
   it('GIVEN a stop THEN the world is not started again', async () => {
     const current = world.world;
     let restarted = false;

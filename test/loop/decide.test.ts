@@ -24,7 +24,7 @@ const selfGoal: GoalFacts = { text: 'explore', setBy: 'self', setById: null, bas
 const uncheckable = (): CompletionCheck => ({ checkable: false });
 
 function facts(reply: string, over: Partial<TurnFacts> = {}): TurnFacts {
-  return { kind: 'continue', goal: ownerGoal, stale: false, reply: parseProtocol(reply), completion: uncheckable, next: undefined, parked: [], owner: 'p-owner', ...over };
+  return { kind: 'continue', goal: ownerGoal, stale: false, reply: parseProtocol(reply), completion: uncheckable, next: undefined, parked: [], ...over };
 }
 
 function memory(over: Partial<LoopMemory> = {}): LoopMemory {
@@ -60,14 +60,19 @@ describe('goal loop decisions: states', () => {
     const d = decideTurn(facts('All done.\nSTATUS: done'), memory({ blockedStreak: 1 }));
     expect(d.change).toEqual({ kind: 'finish' });
     expect(d.state).toBe('wrapup');
-    expect(d.posts).toEqual([{ kind: 'done', text: 'Done: collect 3 oak logs', ping: 'p-alice' }]);
+    expect(d.posts).toEqual([{ kind: 'done', text: 'Done: collect 3 oak logs', ping: { person: 'p-alice', setIn: null } }]);
     expect(d.next).toBe('wrapup');
     expect(d.memory.blockedStreak).toBe(0);
   });
 
-  it('GIVEN a self goal done THEN Done pings the avatar\'s owner', () => {
+  it('GIVEN an owner goal set in a chat done THEN Done pings its setter in that chat', () => {
+    const d = decideTurn(facts('STATUS: done', { goal: { ...ownerGoal, setIn: 'telegram:-100' } }), memory());
+    expect(d.posts).toEqual([{ kind: 'done', text: 'Done: collect 3 oak logs', ping: { person: 'p-alice', setIn: 'telegram:-100' } }]);
+  });
+
+  it('GIVEN a self goal done THEN Done pings nobody (an avatar finishing its own small goals must not buzz its owner)', () => {
     const d = decideTurn(facts('STATUS: done', { goal: selfGoal }), memory());
-    expect(d.posts).toEqual([{ kind: 'done', text: 'Done: explore', ping: 'p-owner' }]);
+    expect(d.posts).toEqual([{ kind: 'done', text: 'Done: explore', ping: null }]);
   });
 
   it('GIVEN the wrap-up turn and no goal left THEN the state is choosing (wrapup → choosing)', () => {

@@ -7,11 +7,12 @@ import { ProviderRefusedError } from '../../src/errors.ts';
 import { checkGoal } from '../../src/goals/check.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { addDirection } from '../../src/loop/directions.ts';
-import { GoalLoop, type LoopPostKind } from '../../src/loop/goal-loop.ts';
+import { GoalLoop, type DonePing, type LoopPostKind } from '../../src/loop/goal-loop.ts';
 import { TaskFile } from '../../src/loop/task-file.ts';
 import { newAvatarRecord, Store, type Avatar } from '../../src/store/store.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
 import { TestEngine, type Script } from '../fakes/test-engine.ts';
+import { keyed } from '../../src/keyed.ts';
 
 const BASE = 3000;
 const MAX = 60_000;
@@ -22,7 +23,7 @@ interface Harness {
   game: FakeGame;
   engine: TestEngine;
   loop: GoalLoop;
-  posts: { kind: LoopPostKind; text: string; ping: string | null }[];
+  posts: { kind: LoopPostKind; text: string; ping: DonePing | null }[];
   selfStops: string[];
   rec(): Avatar;
 }
@@ -134,7 +135,7 @@ describe('goal loop', () => {
     h.game.give('oak_log', 3);
     const t1 = await turn(h, d0);
     expect(t1.kind).toBe('continue');
-    expect(h.posts[0]).toEqual({ kind: 'done', text: 'Done: collect 3 oak logs', ping: 'friend' });
+    expect(h.posts[0]).toEqual({ kind: 'done', text: 'Done: collect 3 oak logs', ping: { person: 'friend', setIn: null } });
     const t2 = await turn(h, t1.next);
     expect(t2.kind).toBe('wrapup');
     const lab = await readFile(join(h.dir, 'avatars', 'steve', 'lab-log.md'), 'utf8');
@@ -146,12 +147,12 @@ describe('goal loop', () => {
     expect(record.map((g) => [g.text, g.outcome])).toEqual([['collect 3 oak logs', 'done']]);
   });
 
-  it('GIVEN a self goal WHEN it is done THEN the owner is pinged', async () => {
+  it('GIVEN a self goal WHEN it is done THEN Done pings nobody', async () => {
     const h = await harness((req) => (req.kind === 'choose' ? 'GOAL: go to 0 64 0\nSTATUS: working' : req.kind === 'wrapup' ? 'ok' : 'STATUS: done'));
     const d0 = await start(h);
     const t1 = await turn(h, d0);
     await turn(h, t1.next);
-    expect(h.posts.find((p) => p.kind === 'done')).toEqual({ kind: 'done', text: 'Done: go to 0 64 0', ping: 'owner1' });
+    expect(h.posts.find((p) => p.kind === 'done')).toEqual({ kind: 'done', text: 'Done: go to 0 64 0', ping: null });
   });
 
   it('GIVEN a false "done" claim THEN no Done is posted and the next prompt says what the check says', async () => {
@@ -422,7 +423,7 @@ describe('goal loop', () => {
   it('GIVEN a saved goal WHEN the loop starts THEN the first prompt resumes it with direction and TASK.md', async () => {
     const h = await harness(() => 'STATUS: working', (a) => {
       a.playing = true;
-      a.goal = { text: 'collect 30 oak logs', setBy: 'owner', setById: 'owner1', startedAt: new Date().toISOString(), baseline: {}, runToken: 't1' };
+      a.goal = { text: 'collect 30 oak logs', setBy: 'owner', setById: 'owner1', startedAt: new Date().toISOString(), baseline: keyed(), runToken: 't1' };
     });
     const d0 = await start(h);
     const t1 = await turn(h, d0);
@@ -434,19 +435,19 @@ describe('goal loop', () => {
   it('GIVEN a saved "collect 3 dirt" goal measured against 3 dirt WHEN the avatar comes back with an empty inventory THEN the baseline is measured again and 3 new dirt finish it', async () => {
     const h = await harness((req) => (req.kind === 'wrapup' ? 'ok' : 'STATUS: done'), (a) => {
       a.playing = true;
-      a.goal = { text: 'collect 3 dirt', setBy: 'owner', setById: 'owner1', startedAt: new Date().toISOString(), baseline: { dirt: 3 }, runToken: 't1' };
+      a.goal = { text: 'collect 3 dirt', setBy: 'owner', setById: 'owner1', startedAt: new Date().toISOString(), baseline: keyed({ dirt: 3 }), runToken: 't1' };
     });
     const d0 = await start(h);
     expect(h.rec().goal?.baseline).toEqual({});
     h.game.give('dirt', 3);
     await turn(h, d0);
-    expect(h.posts.filter((p) => p.kind === 'done')).toEqual([{ kind: 'done', text: 'Done: collect 3 dirt', ping: 'owner1' }]);
+    expect(h.posts.filter((p) => p.kind === 'done')).toEqual([{ kind: 'done', text: 'Done: collect 3 dirt', ping: { person: 'owner1', setIn: null } }]);
   });
 
   it('GIVEN a saved "collect 3 dirt" goal WHEN the avatar comes back holding what it held THEN the baseline stays (a restart never moves the finish line)', async () => {
     const h = await harness(() => 'STATUS: done', (a) => {
       a.playing = true;
-      a.goal = { text: 'collect 3 dirt', setBy: 'owner', setById: 'owner1', startedAt: new Date().toISOString(), baseline: { dirt: 3 }, runToken: 't1' };
+      a.goal = { text: 'collect 3 dirt', setBy: 'owner', setById: 'owner1', startedAt: new Date().toISOString(), baseline: keyed({ dirt: 3 }), runToken: 't1' };
     });
     h.game.give('dirt', 4);
     const d0 = await start(h);

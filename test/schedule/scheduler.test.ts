@@ -7,6 +7,7 @@ import { silentLogger } from '../../src/logger.ts';
 import { Scheduler } from '../../src/schedule/scheduler.ts';
 import { Store } from '../../src/store/store.ts';
 import { RecordingHost, seededStore } from './helpers.ts';
+import { keyed } from '../../src/keyed.ts';
 
 const T0 = new Date('2026-12-01T07:59:00Z'); // Tuesday
 
@@ -283,7 +284,7 @@ describe('the daily digest', () => {
 describe('the daily digest across a restart', () => {
   async function digestOnAt(markAt: string): Promise<void> {
     store.schedules.update((f) => {
-      f.digests.push({ dest: 'telegram:100', time: '20:00', by: 'alice', mark: { at: markAt, played: {}, usage: {} } });
+      f.digests.push({ dest: 'telegram:100', time: '20:00', by: 'alice', mark: { at: markAt, played: keyed(), usage: keyed() } });
     });
     store.record.update((r) => {
       r.goals.push({ avatar: 'steve', text: 'collect 3 oak logs', setBy: 'owner', setById: 'alice', started: markAt, ended: new Date(Date.parse(markAt) + 60_000).toISOString(), outcome: 'done' });

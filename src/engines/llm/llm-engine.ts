@@ -75,7 +75,7 @@ export class LlmEngine implements Engine {
   ) {
     this.transport = new LlmTransport({ ...o.transport, log: ctx.log });
     this.convo = LlmSession.open(o.avatarDir, ctx.log, () => this.now().getTime());
-    this.system = systemPrompt(ctx.avatar, o.maxSteps);
+    this.system = systemPrompt(ctx.avatar, o.maxSteps, ctx.game.capabilities);
     this.tools = toolSchemas(ctx.skills);
     this.host = {
       skills: ctx.skills,

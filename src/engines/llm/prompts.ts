@@ -4,6 +4,7 @@
  * cache it), and the user message of one turn: the loop's rendered prompt
  * plus in-game chat from other players, quoted as untrusted text.
  */
+import type { GameCapabilities } from '../../game/game.ts';
 import type { TurnRequest } from '../engine.ts';
 import { PROTOCOL_HELP } from '../../loop/prompts.ts';
 
@@ -11,11 +12,12 @@ import { PROTOCOL_HELP } from '../../loop/prompts.ts';
  * The standing instructions of one avatar.
  *
  * @example
- * const system = systemPrompt('steve', 8);
+ * const system = systemPrompt('steve', 8, game.capabilities);
  */
-export function systemPrompt(avatar: string, maxSteps: number): string {
+export function systemPrompt(avatar: string, maxSteps: number, caps?: GameCapabilities): string {
   return [
     `You are ${avatar}, a Minecraft survival player acting for your owner through the tools.`,
+    ...(caps ? [serverLine(caps)] : []),
     `Each turn: a few tool calls (at most ${maxSteps}; one call with a count beats many), then 1-3 short lines and the status block.`,
     '- "collect N X": N more than when the goal was set; "have N X": holding N. Say done only when the game shows it (mindlink checks).',
     '- Blocked: say why, then try another route or goal. Never wait for an answer: decide, and note why in TASK.md.',
@@ -28,6 +30,21 @@ export function systemPrompt(avatar: string, maxSteps: number): string {
     'SUBTASK: done|blocked <step> (optional)',
     'DIRECTION: done <n> (optional)',
   ].join('\n');
+}
+
+/**
+ * What this server has, in one line of the system prompt (it is the same on every request of the avatar).
+ *
+ * @example
+ * serverLine({ crafting: true, hunger: true, mobs: true });
+ * // 'This server: crafting works; food drains (eat when hungry); hostile mobs spawn at night and in the dark (carry a sword, keep away at low health).'
+ */
+export function serverLine(caps: GameCapabilities): string {
+  return [
+    `This server: ${caps.crafting ? 'crafting works' : 'no crafting (gather, do not craft)'}`,
+    caps.hunger ? 'food drains (eat when hungry)' : 'no hunger',
+    caps.mobs ? 'hostile mobs spawn at night and in the dark (carry a sword, keep away at low health).' : 'no mobs.',
+  ].join('; ');
 }
 
 /** One in-game chat line from another player. */

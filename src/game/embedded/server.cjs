@@ -26,6 +26,8 @@ let serv;
 let stopping = false;
 /** Player saves under way (see the `newPlayer` hook). */
 const pendingSaves = new Set();
+/** The last save of each player by name, while it is being written. */
+const lastSave = new Map();
 
 function send(msg) {
   if (process.connected) process.send(msg);
@@ -229,9 +231,35 @@ function start() {
       const p = Promise.resolve()
         .then(() => save())
         .catch((err) => process.stderr.write(`saving ${player.username} failed: ${err && err.message}\n`))
-        .finally(() => pendingSaves.delete(p));
+        .finally(() => {
+          pendingSaves.delete(p);
+          if (lastSave.get(player.username) === p) lastSave.delete(player.username);
+        });
       pendingSaves.add(p);
+      lastSave.set(player.username, p);
       return p;
+    };
+    // A player who comes back before the server has seen their last session end, or while its save is still being
+    // written (not atomically), would read their data before that save, or half of it, and lose what that session
+    // changed: the login reads the player's data only once that session has left (or 5 s passed) and its save is done.
+    const findSpawnPoint = player.findSpawnPoint;
+    player.findSpawnPoint = async () => {
+      const name = player._client.username;
+      const old = serv.players.find((p) => p !== player && p.username === name && !p.disconnected);
+      if (old) await Promise.race([new Promise((r) => old.once('disconnected', r)), new Promise((r) => setTimeout(r, 5000))]);
+      await lastSave.get(name);
+      return findSpawnPoint();
+    };
+    // flying-squid rethrows a failed login from a timer, which ends the whole world: one player's failed login
+    // (seen while the world was still starting, a bot reconnecting to it) ends that connection only, and is logged.
+    const login = player.login;
+    player.login = async () => {
+      try {
+        await login();
+      } catch (err) {
+        process.stderr.write(`login of ${player._client.username} failed: ${err && err.stack ? err.stack : String(err)}\n`);
+        player._client.end('Login failed; please reconnect.');
+      }
     };
     player.entityType = playerTypeId;
     if (serv.supportFeature('playerInfoActionIsBitfield')) serv._sendPlayerList = sendPlayerList;
@@ -343,18 +371,31 @@ function start() {
     }
   });
 
+  // flying-squid's own `ready` waits at most 5 s for its plugins (loading the world takes longer on a loaded
+  // machine), and then its rejected wait ends the process. mindlink waits for both itself, without that bound
+  // (the parent's start timeout is the bound); that one rejection is expected and left alone (see below).
+  let ready = false;
+  const pluginsReady = serv.pluginsReady ? Promise.resolve() : new Promise((resolve) => serv.once('pluginsReady', resolve));
+  const listening = new Promise((resolve) => serv.once('listening', resolve));
+  void Promise.all([pluginsReady, listening]).then(() => {
+    ready = true;
+    send({ type: 'ready', port: serv.listeningPort });
+    if (cfg.healthMs) reportHealth(cfg.healthMs);
+  });
+
   serv.on('error', (err) => {
-    if (!serv.isReady) {
+    if (!ready) {
       send({ type: 'failed', message: String(err && err.message ? err.message : err) });
       void shutdown(1);
     }
   });
-
-  serv.once('ready', () => {
-    send({ type: 'ready', port: serv.listeningPort });
-    if (cfg.healthMs) reportHealth(cfg.healthMs);
-  });
 }
+
+process.on('unhandledRejection', (err) => {
+  if (err instanceof Error && /^Timeout waiting for '(pluginsReady|listening)' event$/.test(err.message)) return;
+  process.stderr.write(`unhandled rejection: ${err && err.stack ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
 
 try {
   start();

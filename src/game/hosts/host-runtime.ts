@@ -59,10 +59,10 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
   const running = new Map<number, AbortController>();
 
   const sendState = (name: string, h: Hosted): void => {
-    const key = `${h.game.state}|${h.game.downReason ?? ''}`;
+    const key = `${h.game.state}|${h.game.downReason ?? ''}|${h.game.endReason ?? ''}`;
     if (key === h.lastState) return;
     h.lastState = key;
-    send({ type: 'state', avatar: name, state: h.game.state, downReason: h.game.downReason ?? null });
+    send({ type: 'state', avatar: name, state: h.game.state, downReason: h.game.downReason ?? null, endReason: h.game.endReason ?? null });
   };
   const sendSnapshot = (name: string, h: Hosted, fresh: boolean): void => {
     const bot = h.game.bot;

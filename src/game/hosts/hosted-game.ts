@@ -35,6 +35,7 @@ export class HostedGame extends EventEmitter<GameEvents> implements AvatarGame {
   #link: HostLink;
   #state: GameState = 'idle';
   #downReason: string | undefined;
+  #endReason: string | undefined;
   #snapshot: Snapshot | undefined;
   #map: TopDownMap | null = null;
   #mapAsked = false;
@@ -55,6 +56,11 @@ export class HostedGame extends EventEmitter<GameEvents> implements AvatarGame {
   /** Why it is out of the world while it tries again. */
   get downReason(): string | undefined {
     return this.#state === 'down' || this.#state === 'connecting' ? this.#downReason : undefined;
+  }
+
+  /** Why it gave up for good, once `ended`. */
+  get endReason(): string | undefined {
+    return this.#state === 'ended' ? this.#endReason : undefined;
   }
 
   /** Never here: the live bot is on the host (skills run there). */
@@ -103,6 +109,7 @@ export class HostedGame extends EventEmitter<GameEvents> implements AvatarGame {
   applyState(m: GameStateMessage): void {
     this.#state = m.state;
     this.#downReason = m.downReason ?? undefined;
+    this.#endReason = m.endReason ?? undefined;
   }
 
   /** The host sent a snapshot (pool only). */

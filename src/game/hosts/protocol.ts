@@ -64,6 +64,8 @@ export interface GameStateMessage {
   avatar: string;
   state: GameState;
   downReason: string | null;
+  /** Why it gave up for good, once `ended` (`AvatarGame.endReason`). */
+  endReason: string | null;
 }
 
 /** A host tells the core. */

@@ -1,0 +1,83 @@
+/**
+ * Which Minecraft versions mindlink's avatars can play (mineflayer's range),
+ * and which version a server speaks, from what its status ping says.
+ */
+import minecraftData from 'minecraft-data';
+import mineflayer from 'mineflayer';
+
+/** The versions mineflayer plays, oldest and newest (e.g. `1.8.8` and `26.1`). */
+export const PLAYABLE = { oldest: mineflayer.oldestSupportedVersion, newest: mineflayer.latestSupportedVersion } as const;
+
+interface DataVersion {
+  minecraftVersion: string;
+  version: number;
+  releaseType?: string;
+  '>'(other: string): boolean;
+  '<'(other: string): boolean;
+}
+
+/** minecraft-data's tables by protocol number and by name (typed loosely upstream). */
+const tables = minecraftData as unknown as {
+  postNettyVersionsByProtocolVersion: { pc: Record<string, { minecraftVersion: string; releaseType?: string }[] | undefined> };
+};
+
+/** The version data of a Minecraft version name, when minecraft-data has the protocol of it. */
+function dataOf(version: string): DataVersion | undefined {
+  try {
+    return (minecraftData(version)?.version as DataVersion | undefined) ?? undefined;
+  } catch {
+    // minecraft-data throws on a name it has never heard of: not a version it has.
+    return undefined;
+  }
+}
+
+/** Whether mineflayer can play a version it has data for: inside its range, or its newest protocol. */
+function inRange(data: DataVersion): boolean {
+  const newest = dataOf(PLAYABLE.newest);
+  if (data['<'](PLAYABLE.oldest)) return false;
+  return !data['>'](PLAYABLE.newest) || data.version === newest?.version;
+}
+
+/** What {@link playableVersion} found. */
+export type VersionVerdict = { ok: true; version: string } | { ok: false; reason: string };
+
+/**
+ * Whether avatars can play `version` (a name such as `1.20.4`), and the name minecraft-data knows it by.
+ *
+ * @example
+ * playableVersion('1.20.4') // { ok: true, version: '1.20.4' }
+ * playableVersion('1.7.10') // { ok: false, reason: 'Minecraft 1.7.10 is older than avatars can play (1.8.8 to 26.1)' }
+ */
+export function playableVersion(version: string): VersionVerdict {
+  const data = dataOf(version);
+  if (!data) return { ok: false, reason: `mindlink knows no Minecraft version "${version}" (avatars play ${PLAYABLE.oldest} to ${PLAYABLE.newest})` };
+  if (!inRange(data)) {
+    const side = data['<'](PLAYABLE.oldest) ? 'older' : 'newer';
+    return { ok: false, reason: `Minecraft ${data.minecraftVersion} is ${side} than avatars can play (${PLAYABLE.oldest} to ${PLAYABLE.newest})` };
+  }
+  return { ok: true, version: data.minecraftVersion };
+}
+
+/**
+ * The version a server speaks, from its status ping: the protocol number first (one protocol can be
+ * several releases, e.g. 765 is 1.20.3 and 1.20.4: the newest release is taken), then a version
+ * number inside its version name (`Paper 1.21.4`).
+ *
+ * @example
+ * detectVersion(765, '1.20.4')        // { ok: true, version: '1.20.4' }
+ * detectVersion(769, 'Paper 1.21.4')  // { ok: true, version: '1.21.4' }
+ * detectVersion(5, '1.7.10')          // { ok: false, reason: 'Minecraft 1.7.10 is older than avatars can play (…)' }
+ */
+export function detectVersion(protocol: number, name: string): VersionVerdict {
+  const byProtocol = tables.postNettyVersionsByProtocolVersion.pc[String(protocol)] ?? [];
+  const releases = byProtocol.filter((v) => v.releaseType === 'release' || /^\d+\.\d+(\.\d+)?$/.test(v.minecraftVersion));
+  const fromName = name.match(/\b\d+\.\d+(?:\.\d+)?\b/g) ?? [];
+  const candidates = [...releases.map((v) => v.minecraftVersion), ...fromName];
+  let first: VersionVerdict | undefined;
+  for (const candidate of candidates) {
+    const verdict = playableVersion(candidate);
+    if (verdict.ok) return verdict;
+    first ??= verdict;
+  }
+  return first ?? { ok: false, reason: `the server speaks a protocol mindlink does not know (${protocol}${name ? `, "${name}"` : ''}; avatars play ${PLAYABLE.oldest} to ${PLAYABLE.newest})` };
+}

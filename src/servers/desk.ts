@@ -1,0 +1,82 @@
+/**
+ * What the server commands (`/server add|remove|test`, `/servers`,
+ * `/avatar move`) may do: admins only, checked here.
+ */
+import type { AvatarManager } from '../avatars/manager.ts';
+import { moveAvatar, serverChanged } from '../avatars/moves.ts';
+import type { ChatContext } from '../chat.ts';
+import { UserError } from '../errors.ts';
+import type { People } from '../people/people.ts';
+import type { Server } from '../store/schema.ts';
+import type { Store } from '../store/store.ts';
+import type { ServerAddRequest, ServerAdded, ServerRegistry, ServerTested, ServerView } from './registry.ts';
+
+/** The server commands' view of mindlink. */
+export interface ServerDesk {
+  /** `/servers`: every server, the default first, with the avatars on it. */
+  list(chat: ChatContext): ServerView[];
+  /** `/server add`: ping and store. Throws UserError (nothing stored) with the reason. */
+  add(chat: ChatContext, req: ServerAddRequest): Promise<ServerAdded>;
+  /** `/server remove`: refuses while avatars are on it. */
+  remove(chat: ChatContext, name: string): ServerView;
+  /** `/server test`: ping again; `playingOn` names the avatars that keep the old version until they play again. */
+  test(chat: ChatContext, name: string): Promise<ServerTested & { address: string; playingOn: string[] }>;
+  /** `/avatar move`: a stopped avatar to another server; the server it is on now. */
+  move(chat: ChatContext, avatar: string, server: string): Promise<ServerView>;
+}
+
+const ADMINS_ONLY = 'Only an admin can manage servers.';
+
+/**
+ * @example
+ * const desk = createServerDesk({ registry, people, avatars, store });
+ * await desk.add(chat, { name: 'survival', address: 'play.example.net' });
+ */
+export function createServerDesk({ registry, people, avatars, store }: { registry: ServerRegistry; people: People; avatars: AvatarManager; store: Store }): ServerDesk {
+  const view = (server: Server): ServerView => {
+    const found = registry.list().find((v) => v.server.id === server.id);
+    if (!found) throw new UserError('unknown_server', `There is no server called "${server.id}".`);
+    return found;
+  };
+  const known = (name: string): Server => {
+    const server = registry.get(name);
+    if (!server) {
+      throw new UserError('unknown_server', `There is no server called "${name.slice(0, 40)}". Servers: ${registry.list().map((v) => v.server.id).join(', ') || 'none yet'}.`);
+    }
+    return server;
+  };
+  return {
+    list(chat) {
+      people.requireAdmin(chat, ADMINS_ONLY);
+      return registry.list();
+    },
+    async add(chat, req) {
+      people.requireAdmin(chat, ADMINS_ONLY);
+      const added = await registry.add(req);
+      // A server changed under its (stopped) avatars: their games are built anew for it.
+      if (added.updated) await serverChanged(avatars, added.server.id);
+      return added;
+    },
+    remove(chat, name) {
+      people.requireAdmin(chat, ADMINS_ONLY);
+      const before = view(known(name));
+      registry.remove(name);
+      return before;
+    },
+    async test(chat, name) {
+      people.requireAdmin(chat, ADMINS_ONLY);
+      const server = known(name);
+      const tested = await registry.test(server.id);
+      const playingOn = tested.versionWas ? await serverChanged(avatars, server.id) : [];
+      return { ...tested, address: registry.addressOf(tested.server), playingOn };
+    },
+    async move(chat, avatarName, serverName) {
+      people.requireAdmin(chat, 'Only an admin can move avatars between servers.');
+      const avatar = people.resolveAvatar(chat, avatarName);
+      const server = known(serverName);
+      if (avatar.server === server.id) throw new UserError('same_server', `${avatar.name} is on ${server.id} already.`, avatar.name);
+      await moveAvatar(avatars, store, avatar.name, server.id);
+      return view(server);
+    },
+  };
+}
