@@ -24,6 +24,8 @@ import { takeSnapshot } from './snapshot.ts';
 import { topDownMap, type TopDownMap } from './top-down.ts';
 import { joinPathBudget } from './path-budget.ts';
 import { cacheBlocks } from './block-cache.ts';
+import { watchJoin, type JoinWatch } from './join-watch.ts';
+import { leaveBot } from './leave-bot.ts';
 import { rememberMinecraftData } from './minecraft-data-memo.ts';
 
 const { pathfinder, Movements } = pf;
@@ -106,7 +108,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
   /** The name the server knows the player by (a Microsoft account's profile name), once joined. */
   #player: string | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
-  #spawnTimer: NodeJS.Timeout | undefined;
+  #joinWatch: JoinWatch | undefined;
   /** The stop under way, if any: a second stop and a start wait for it. */
   #leaving: Promise<void> | undefined;
 
@@ -173,32 +175,10 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     this.#stopping = true;
     this.#attemptNo += 1;
     clearTimeout(this.#retryTimer);
-    clearTimeout(this.#spawnTimer);
+    this.#joinWatch?.done();
     this.gate.abortCurrent(new Error('the game is stopping'));
     const bot = this.#attempt;
-    if (bot) {
-      const ended = new Promise<void>((resolve) => bot.once('end', () => resolve()));
-      try {
-        bot.pathfinder?.stop();
-        // A bot still logging in or waiting for its chunks has nothing to finish: its connection is closed at once.
-        if (this.#bot === bot) bot.quit('bye');
-        else bot._client.socket?.destroy();
-      } catch (err) {
-        this.#log.debug({ err }, 'quit failed; closing the socket');
-        bot._client.end('bye');
-      }
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        ended,
-        new Promise<void>((resolve) => {
-          timer = setTimeout(() => {
-            bot._client.socket?.destroy();
-            resolve();
-          }, 3000);
-        }),
-      ]);
-      clearTimeout(timer);
-    }
+    if (bot) await leaveBot(bot, { joined: this.#bot === bot, log: this.#log });
     this.#attempt = undefined;
     this.#bot = undefined;
     if (this.#state !== 'ended') this.#state = 'idle';
@@ -310,26 +290,15 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     bot.loadPlugin(pathfinder);
     answerServerAsks(bot, { server: this.#server, passwords: this.#opts.passwords, log: this.#log });
 
-    // Given up only after `spawnTimeoutMs` without progress: the login, the spawn and each chunk that arrives
-    // start the wait again. On a busy machine a join can take longer than that and still be on its way; giving
-    // it up then and starting from nothing made every join of a large group time out again and again.
-    const armSpawnTimer = (): void => {
-      clearTimeout(this.#spawnTimer);
-      this.#spawnTimer = setTimeout(() => {
-        if (!spawned && this.#attempt === bot) {
-          this.#log.warn({ ms: spawnTimeoutMs }, 'no spawn in time; retrying');
-          bot.end('spawn timeout');
-        }
-      }, spawnTimeoutMs);
-    };
-    armSpawnTimer();
-    bot.once('login', armSpawnTimer);
+    const watch = watchJoin(bot, spawnTimeoutMs, () => {
+      if (!spawned && this.#attempt === bot) {
+        this.#log.warn({ ms: spawnTimeoutMs }, 'no spawn in time; retrying');
+        bot.end('spawn timeout');
+      }
+    });
+    this.#joinWatch = watch;
 
     bot.once('spawn', () => {
-      armSpawnTimer();
-      bot.world.on('chunkColumnLoad', () => {
-        if (!spawned) armSpawnTimer();
-      });
       cacheBlocks(bot.world);
       void (async () => {
         try {
@@ -338,7 +307,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
           this.#log.debug({ err }, 'waiting for chunks failed');
         }
         if (this.#attempt !== bot || this.#stopping || !bot.entity) return;
-        clearTimeout(this.#spawnTimer);
+        watch.done();
         spawned = true;
         const movements = new Movements(bot);
         movements.canDig = true;
@@ -369,7 +338,6 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
       if (from !== this.username) this.emit('whispered', cleanLine(from), cleanLine(text));
     });
     bot.once('end', (why) => {
-      clearTimeout(this.#spawnTimer);
       if (this.#attempt !== bot) return;
       this.#attempt = undefined;
       this.#bot = undefined;
