@@ -20,6 +20,35 @@ interface ColumnLike {
   sections?: Array<SectionLike | null | undefined>;
 }
 
+/** A loaded chunk section: its blocks and palette, and its lowest corner. */
+interface LoadedSection {
+  data: NonNullable<SectionLike['data']>;
+  palette: number[] | undefined;
+  bx: number;
+  by: number;
+  bz: number;
+}
+
+/** The loaded sections of the chunk columns within `r` blocks of `origin` across (every height). */
+function sectionsAround(bot: Bot, origin: Vec3, r: number): LoadedSection[] {
+  const world = bot.world as unknown as { getColumn(x: number, z: number): ColumnLike | undefined };
+  const out: LoadedSection[] = [];
+  for (let cx = Math.floor((origin.x - r) / 16); cx <= Math.floor((origin.x + r) / 16); cx++) {
+    for (let cz = Math.floor((origin.z - r) / 16); cz <= Math.floor((origin.z + r) / 16); cz++) {
+      const column = world.getColumn(cx, cz);
+      const sections = column?.sections;
+      if (!sections) continue;
+      const minY = column.minY ?? (bot.game as { minY?: number }).minY ?? 0;
+      for (let i = 0; i < sections.length; i++) {
+        const section = sections[i];
+        if (!section?.data) continue;
+        out.push({ data: section.data, palette: section.data.palette ?? section.palette, bx: cx * 16, by: minY + i * 16, bz: cz * 16 });
+      }
+    }
+  }
+  return out;
+}
+
 /** A value built once per registry and key, and kept as long as the registry lives. */
 function perRegistry<T>(cache: WeakMap<object, Map<string, T>>, bot: Bot, key: string, build: () => T): T {
   let byKey = cache.get(bot.registry);
@@ -69,43 +98,23 @@ export function findBlocksFast(
   const r = opts.maxDistance;
   const r2 = r * r;
   const found: Array<{ d2: number; x: number; y: number; z: number }> = [];
-  const world = bot.world as unknown as { getColumn(x: number, z: number): ColumnLike | undefined };
-  const cx0 = Math.floor((origin.x - r) / 16);
-  const cx1 = Math.floor((origin.x + r) / 16);
-  const cz0 = Math.floor((origin.z - r) / 16);
-  const cz1 = Math.floor((origin.z + r) / 16);
-  for (let cx = cx0; cx <= cx1; cx++) {
-    for (let cz = cz0; cz <= cz1; cz++) {
-      const column = world.getColumn(cx, cz);
-      const sections = column?.sections;
-      if (!sections) continue;
-      const minY = column.minY ?? (bot.game as { minY?: number }).minY ?? 0;
-      for (let i = 0; i < sections.length; i++) {
-        const section = sections[i];
-        if (!section?.data) continue;
-        const baseY = minY + i * 16;
-        if (baseY + 15 < origin.y - r || baseY > origin.y + r) continue;
-        const data = section.data;
-        const palette = data.palette ?? section.palette;
-        if (palette) {
-          if (!palette.some((s) => states.has(s))) continue;
-        } else if (data.value !== undefined && !states.has(data.value)) {
-          continue;
-        }
-        const bx = cx * 16;
-        const bz = cz * 16;
-        for (let idx = 0; idx < 4096; idx++) {
-          if (!states.has(data.get(idx))) continue;
-          const x = bx + (idx & 15);
-          const z = bz + ((idx >> 4) & 15);
-          const y = baseY + (idx >> 8);
-          const dx = x - origin.x;
-          const dy = y - origin.y;
-          const dz = z - origin.z;
-          const d2 = dx * dx + dy * dy + dz * dz;
-          if (d2 <= r2) found.push({ d2, x, y, z });
-        }
-      }
+  for (const { data, palette, bx, by, bz } of sectionsAround(bot, origin, r)) {
+    if (by + 15 < origin.y - r || by > origin.y + r) continue;
+    if (palette) {
+      if (!palette.some((s) => states.has(s))) continue;
+    } else if (data.value !== undefined && !states.has(data.value)) {
+      continue;
+    }
+    for (let idx = 0; idx < 4096; idx++) {
+      if (!states.has(data.get(idx))) continue;
+      const x = bx + (idx & 15);
+      const z = bz + ((idx >> 4) & 15);
+      const y = by + (idx >> 8);
+      const dx = x - origin.x;
+      const dy = y - origin.y;
+      const dz = z - origin.z;
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 <= r2) found.push({ d2, x, y, z });
     }
   }
   found.sort((a, b) => a.d2 - b.d2);
@@ -142,30 +151,14 @@ export function nearestOfEach(bot: Bot, groups: readonly (readonly number[])[], 
   const groupOf = groupMapOf(bot, groups);
   const origin = bot.entity.position.floored();
   const r2 = maxDistance * maxDistance;
-  const world = bot.world as unknown as { getColumn(x: number, z: number): ColumnLike | undefined };
-  type Candidate = { minD2: number; data: NonNullable<SectionLike['data']>; palette: number[] | undefined; bx: number; by: number; bz: number };
-  const candidates: Candidate[] = [];
+  const candidates: Array<LoadedSection & { minD2: number }> = [];
   const clampD = (v: number, lo: number, hi: number): number => (v < lo ? lo - v : v > hi ? v - hi : 0);
-  for (let cx = Math.floor((origin.x - maxDistance) / 16); cx <= Math.floor((origin.x + maxDistance) / 16); cx++) {
-    for (let cz = Math.floor((origin.z - maxDistance) / 16); cz <= Math.floor((origin.z + maxDistance) / 16); cz++) {
-      const column = world.getColumn(cx, cz);
-      const sections = column?.sections;
-      if (!sections) continue;
-      const minY = column.minY ?? (bot.game as { minY?: number }).minY ?? 0;
-      for (let i = 0; i < sections.length; i++) {
-        const section = sections[i];
-        if (!section?.data) continue;
-        const bx = cx * 16;
-        const by = minY + i * 16;
-        const bz = cz * 16;
-        const dx = clampD(origin.x, bx, bx + 15);
-        const dy = clampD(origin.y, by, by + 15);
-        const dz = clampD(origin.z, bz, bz + 15);
-        const minD2 = dx * dx + dy * dy + dz * dz;
-        if (minD2 > r2) continue;
-        candidates.push({ minD2, data: section.data, palette: section.data.palette ?? section.palette, bx, by, bz });
-      }
-    }
+  for (const section of sectionsAround(bot, origin, maxDistance)) {
+    const dx = clampD(origin.x, section.bx, section.bx + 15);
+    const dy = clampD(origin.y, section.by, section.by + 15);
+    const dz = clampD(origin.z, section.bz, section.bz + 15);
+    const minD2 = dx * dx + dy * dy + dz * dz;
+    if (minD2 <= r2) candidates.push({ ...section, minD2 });
   }
   candidates.sort((a, b) => a.minD2 - b.minD2);
   const best: Array<{ d2: number; x: number; y: number; z: number; stateId: number } | undefined> = groups.map(() => undefined);

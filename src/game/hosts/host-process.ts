@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
 import type { CoreToHost, HostConfig, HostToCore } from './protocol.ts';
+import { childReady } from '../child-ready.ts';
 
 /** Options of {@link HostProcess.start}. */
 export interface HostProcessOptions {
@@ -88,28 +89,11 @@ export class HostProcess extends EventEmitter<HostProcessEvents> {
       detached: true,
       serialization: 'advanced',
     });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        cleanup();
-        child.kill('SIGKILL');
-        reject(new Error(`avatar host ${o.config.index} was not ready within ${o.readyTimeoutMs} ms`));
-      }, o.readyTimeoutMs);
-      const onMessage = (m: HostToCore): void => {
-        if (m.type !== 'ready') return;
-        cleanup();
-        resolve();
-      };
-      const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
-        cleanup();
-        reject(new Error(`avatar host ${o.config.index} exited during start-up (${signal ?? `code ${code}`})`));
-      };
-      const cleanup = (): void => {
-        clearTimeout(timer);
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-      };
-      child.on('message', onMessage);
-      child.on('exit', onExit);
+    await childReady<HostToCore, true>(child, {
+      timeoutMs: o.readyTimeoutMs,
+      answer: (m) => (m.type === 'ready' ? { ready: true } : undefined),
+      timedOut: () => new Error(`avatar host ${o.config.index} was not ready within ${o.readyTimeoutMs} ms`),
+      exited: (code, signal) => new Error(`avatar host ${o.config.index} exited during start-up (${signal ?? `code ${code}`})`),
     });
     return new HostProcess(child, o.log, o.aliveTimeoutMs);
   }
