@@ -175,7 +175,8 @@ function window(logs: LogReader, from: { core: number; world: number; hosts: num
     worldP50: median(world.map((h) => h.loopDelayP50Ms ?? NaN)),
     worldP99: median(world.map((h) => h.loopDelayP99Ms ?? NaN)),
     worldCpu: median(world.map((h) => h.cpuPct ?? NaN)),
-    hostsP99: Math.max(...[...byHost.values()].map((hs) => median(hs.map((h) => h.loopDelayP99Ms ?? NaN))), NaN),
+    // The worst host's median (NaN when no host reported: one process).
+    hostsP99: byHost.size ? Math.max(...[...byHost.values()].map((hs) => median(hs.map((h) => h.loopDelayP99Ms ?? NaN)))) : NaN,
     hostsCpu: [...byHost.values()].reduce((sum, hs) => sum + median(hs.map((h) => h.cpuPct ?? 0)), 0),
   };
 }
