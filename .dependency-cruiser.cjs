@@ -1,9 +1,10 @@
 /**
  * mindlink's import rules (README "Architecture"): dependencies point inward.
- * bridges → src, commands → src, skills → src/game; `src/` never imports the
- * outer folders except its entry points, `src/main.ts` (which wires
- * everything) and `src/avatar-host.ts` (an avatar host: games and skills).
- * `test/architecture.test.ts` runs these rules, so a forbidden
+ * bridges → src, commands → the command host, skills → src/game; `src/` never
+ * imports the outer folders except its entry points, `src/main.ts` (which
+ * wires everything) and `src/avatar-host.ts` (an avatar host: games and
+ * skills); the loop calls the engines, never the other way round; and no
+ * module reaches itself again through its imports. `test/architecture.test.ts` runs these rules, so a forbidden
  * import fails `npm test`; `npx depcruise src bridges commands skills` shows
  * the same report.
  *
@@ -13,6 +14,12 @@
 
 /** The core's own parts, which the game and the engines must not reach into. */
 const CORE_PARTS = '^src/(core|main|router|command-host|rights|chat)\\.ts$|^src/(avatars|people|outbox)/';
+
+/**
+ * What a command may import from `src/`: the command host (what it may do), the words its replies
+ * are made of (`command-words.ts`: pure functions and constants), and the shared contracts.
+ */
+const COMMAND_SURFACE = '^src/(command-host|command-words|chat|errors|text|validation)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -37,6 +44,28 @@ module.exports = {
       severity: 'error',
       from: { path: '^commands/' },
       to: { path: '^(bridges|skills)/' },
+    },
+    {
+      name: 'commands-through-host',
+      comment:
+        'A command reads and acts only through the CommandHost, where rights are checked: from src/ it imports the host, command-words.ts and the shared contracts, never a part with state (the loop, the schedulers, the engines, the store).',
+      severity: 'error',
+      from: { path: '^commands/' },
+      to: { path: '^src/', pathNot: COMMAND_SURFACE },
+    },
+    {
+      name: 'below-the-loop',
+      comment: 'The goal loop calls the engines, plays through the game and keeps TASK.md (src/task); none of those imports the loop.',
+      severity: 'error',
+      from: { path: '^src/(game|engines|task)/' },
+      to: { path: '^src/loop/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No module reaches itself again through its imports (type-only ones count too): a part is built on what it imports, not beside it.',
+      severity: 'error',
+      from: { path: '^(src|bridges|commands|skills)/' },
+      to: { circular: true },
     },
     {
       name: 'bridges-only-src',

@@ -1,5 +1,5 @@
 /**
- * The console bridge: stdin lines in, chat lines out (SPEC "Console contract").
+ * The console bridge: stdin lines in, chat lines out (README "Quickstart").
  *
  * Each stdin line is a message from `console:local`, or a command when it
  * starts with `/`. Lines typed before start-up finishes are queued. stdout

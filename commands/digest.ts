@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatRun } from '../src/schedule/runs.ts';
+import { formatRun } from '../src/command-words.ts';
 import type { Command } from './command.ts';
 
 const options = z.object({

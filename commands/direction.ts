@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DIRECTION_CUT, formatDirectionLine } from '../src/loop/directions.ts';
+import { DIRECTION_CUT, formatDirectionLine } from '../src/command-words.ts';
 import { cutOnWord } from '../src/text.ts';
 import type { Command } from './command.ts';
 

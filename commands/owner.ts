@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TypedIdentitySchema } from '../src/store/schema.ts';
+import { TypedIdentitySchema } from '../src/command-words.ts';
 import type { Command } from './command.ts';
 
 const options = z.object({

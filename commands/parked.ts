@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDay } from '../src/loop/directions.ts';
+import { isoDay } from '../src/command-words.ts';
 import { plainGoal } from '../src/text.ts';
 import type { Command } from './command.ts';
 

@@ -4,7 +4,7 @@
  * `rest` option takes the remaining words.
  */
 import { UserError } from '../src/errors.ts';
-import { closestName } from '../src/loop/classify.ts';
+import { closestName } from '../src/command-words.ts';
 import { plainIssues } from '../src/validation.ts';
 import type { Command } from './command.ts';
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { MAX_MESSAGE_LENGTH } from '../src/loop/classify.ts';
-import { formatRun } from '../src/schedule/runs.ts';
+import { formatRun, MAX_MESSAGE_LENGTH } from '../src/command-words.ts';
 import type { Command } from './command.ts';
 
 const options = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { plainGoal } from '../src/text.ts';
-import { formatRun } from '../src/schedule/runs.ts';
+import { formatRun } from '../src/command-words.ts';
 import type { Command } from './command.ts';
 
 const options = z.object({ avatar: z.string().optional() });

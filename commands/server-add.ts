@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { UserError } from '../src/errors.ts';
-import { formatAddress } from '../src/servers/address.ts';
-import type { ServerFound } from '../src/servers/registry.ts';
+import { formatAddress, type ServerFound } from '../src/command-words.ts';
 import type { Command } from './command.ts';
 
 /** What the `/server` group does, for the command menus. */

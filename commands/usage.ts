@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatUsage } from '../src/engines/llm/usage.ts';
+import { formatUsage } from '../src/command-words.ts';
 import { plainGoal } from '../src/text.ts';
 import type { Command } from './command.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LINK_TTL_MS } from '../src/web-access.ts';
+import { LINK_TTL_MS } from '../src/command-words.ts';
 import type { Command } from './command.ts';
 
 const options = z.object({});

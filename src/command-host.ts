@@ -11,17 +11,20 @@ import { llmSetupProblem, type Config } from './config.ts';
 import type { EngineKind } from './engines/engine.ts';
 import type { Prices } from './engines/llm/usage.ts';
 import { UserError } from './errors.ts';
+import { impossibleGoal } from './goals/goal-language.ts';
 import type { ChatContext, CommandInvocation } from './chat.ts';
 import type { Snapshot } from './game/game.ts';
 import type { DisplayState } from './loop/goal-loop.ts';
 import type { Links } from './people/links.ts';
 import type { Pairing } from './people/pairing.ts';
 import type { People } from './people/people.ts';
-import { canControl, type Sight } from './rights.ts';
+import type { Sight } from './rights.ts';
 import type { ScheduleDesk } from './schedule/desk.ts';
 import type { ServerDesk } from './servers/desk.ts';
 import type { Sharing, ShareMade, ShareRequest, UnshareRequest } from './sharing.ts';
 import type { Avatar, Destination, Identity, ParkedGoal, Share } from './store/schema.ts';
+import { notedReply } from './task/directions.ts';
+import { plainGoal } from './text.ts';
 import type { ThoughtStream } from './thought-stream.ts';
 import type { WebAccess } from './web-access.ts';
 
@@ -57,6 +60,8 @@ export interface WatchedAvatar {
   waitReason(): string | undefined;
   /** While it is stopped because its server refused it for good (a whitelist, a ban …): why. */
   stopReason(): string | undefined;
+  /** Ask it a question, answered in its own short turn while it plays; the answer. */
+  ask(question: string): Promise<string>;
   /** What the sender may see of it from this chat: full direction text, the owner's identities (`rights.ts`). */
   readonly sight: Sight;
 }
@@ -68,10 +73,14 @@ export interface ControlledAvatar extends WatchedAvatar {
   /** End the loop and leave the game; the goal is kept. False when it was stopped already. */
   stop(): Promise<boolean>;
   /**
-   * Replace the goal with an owner goal set by the sender. Returns the goal of a scheduled run that
-   * came after the sender's message (read late, after a restart): parked behind it, not replaced.
+   * Replace the goal with an owner goal set by the sender (`/goal`, `Goal: …`; the text is not blank):
+   * white space folded, a goal no avatar can reach refused (UserError), the reply saying so. A
+   * scheduled run's goal that came after the sender's message (read late, after a restart) is parked
+   * behind it, not replaced, and the reply says that too.
    */
-  setGoal(text: string): ParkedGoal | null;
+  setGoal(text: string): CommandReply;
+  /** Store an owner direction from the sender (TASK.md follows; a playing loop takes it in); the reply with its number. */
+  addDirection(text: string): CommandReply;
   /** Drop parked goals by their positions in the list (1 is the oldest), or all; the goals dropped. Throws UserError for a position not in the list. */
   unpark(which: readonly number[] | 'all'): ParkedGoal[];
   /** Link it to this chat in `mode` (replacing an existing link's mode). */
@@ -188,6 +197,11 @@ export interface CommandDispatcher {
   run(inv: CommandInvocation, host: CommandHost): Promise<CommandReply>;
 }
 
+/** What a refused goal leaves as it was, in one sentence. */
+function keptGoal(current: string | undefined): string {
+  return current ? `Nothing was changed: my goal is still ${plainGoal(current, 120)}.` : 'Nothing was changed.';
+}
+
 /** The identity at the other end of a direct-message chat, for its link (a scheduled goal's Done pings its creator there). */
 function dmWith(chat: ChatContext): Identity | undefined {
   return chat.chatKind === 'private' ? (chat.from as Identity) : undefined;
@@ -222,7 +236,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
   const watched = (chat: ChatContext, record: Avatar): WatchedAvatar => ({
     name: record.name,
     record,
-    sight: people.sight(chat, record),
+    sight: people.rightsOf(chat).sight(record),
     state: () => avatars.displayState(record.name),
     isPlaying: () => avatars.isPlaying(record.name),
     snapshot: () => avatars.snapshot(record.name),
@@ -230,10 +244,11 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     downReason: () => avatars.downReason(record.name),
     waitReason: () => avatars.waitReason(record.name),
     stopReason: () => avatars.stopReason(record.name),
+    ask: (question) => avatars.ask(record.name, question),
   });
   const controlled = (chat: ChatContext, record: Avatar): ControlledAvatar => {
     const ownerOrAdmin = (what: string): void => {
-      const role = people.roleFor(chat, record);
+      const role = people.rightsOf(chat).role(record);
       if (role !== 'owner' && role !== 'admin') throw new UserError('not_allowed', `Only ${record.name}'s owner or an admin can ${what}.`, record.name);
     };
     return {
@@ -241,8 +256,18 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       play: () => avatars.play(record.name),
       stop: () => avatars.stop(record.name),
       setGoal: (text) => {
+        const goal = text.replace(/\s+/g, ' ').trim();
+        const never = impossibleGoal(goal);
+        if (never) throw new UserError('impossible_goal', `I can't take that goal: ${never}. ${keptGoal(record.goal?.text)}`, record.name);
         const by = people.ensurePerson(chat.from, chat.fromName);
-        return avatars.setGoal(record.name, text, by.id, { writtenAt: chat.sentAt, byName: people.personName(by.id), setIn: chat.dest });
+        const behind = avatars.setGoal(record.name, goal, by.id, { writtenAt: chat.sentAt, byName: people.personName(by.id), setIn: chat.dest });
+        const stopped = avatars.isPlaying(record.name) ? '' : ` I'm stopped: /play ${record.name} starts me.`;
+        const parked = behind ? ` Your message came before the scheduled goal I was on (${plainGoal(behind.text, 80)}), so that one is parked for later.` : '';
+        return { avatar: record.name, text: `New goal from ${chat.fromName}: ${goal}.${stopped}${parked}` };
+      },
+      addDirection: (text) => {
+        const { n, dropped } = avatars.addDirection(record.name, text, people.rightsOf(chat).author(record)?.id ?? null);
+        return { avatar: record.name, text: notedReply(n, dropped) };
       },
       unpark: (which) => avatars.unpark(record.name, which),
       link: (mode) => links.link(record.name, chat.dest, mode, chat.guild, dmWith(chat)),
@@ -268,19 +293,19 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     };
   };
   return {
-    watch: (chat, name) => watched(chat, people.resolveAvatar(chat, name)),
-    control: (chat, name) => controlled(chat, people.controlledAvatar(chat, name)),
-    visible: (chat) => people.visible(chat).map((a) => watched(chat, a)),
-    isAdmin: (chat) => people.isAdmin(chat),
-    controlsAny: (chat) => people.controlsAny(chat),
-    mayControl: (chat, avatar) => canControl(people.roleFor(chat, avatar.record)),
-    ownsAny: (chat) => people.ownsAny(chat),
-    knows: (chat) => people.knows(chat),
-    requireKnown: (chat) => people.requireKnown(chat),
+    watch: (chat, name) => watched(chat, people.rightsOf(chat).resolve(name)),
+    control: (chat, name) => controlled(chat, people.rightsOf(chat).control(name)),
+    visible: (chat) => people.rightsOf(chat).visible().map((a) => watched(chat, a)),
+    isAdmin: (chat) => people.rightsOf(chat).admin,
+    controlsAny: (chat) => people.rightsOf(chat).controlsAny(),
+    mayControl: (chat, avatar) => people.rightsOf(chat).mayControl(avatar.record),
+    ownsAny: (chat) => people.rightsOf(chat).ownsAny(),
+    knows: (chat) => people.rightsOf(chat).knows(),
+    requireKnown: (chat) => people.rightsOf(chat).requireKnown(),
     personName: (id) => people.personName(id),
     ownerIdentities: (avatar) => (avatar.sight.ownerIdentities ? (people.byId(avatar.record.owner)?.identities ?? []) : []),
     async createAvatar(chat, name, opts) {
-      people.requireAdmin(chat, 'Only an admin can create avatars.');
+      people.rightsOf(chat).requireAdmin('Only an admin can create avatars.');
       const owner = people.ensurePerson(chat.from, chat.fromName);
       const server = opts.server ?? defaultServer();
       const created = await avatars.create(name, owner.id, { ...opts, ...(server ? { server: server.toLowerCase() } : {}) });
@@ -288,7 +313,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       return created;
     },
     setOwner(chat, avatar, identity) {
-      people.requireAdmin(chat, 'Only an admin can change who owns an avatar.');
+      people.rightsOf(chat).requireAdmin('Only an admin can change who owns an avatar.');
       const person = people.ensurePerson(identity, identity);
       avatars.setOwner(avatar.name, person.id);
       return people.personName(person.id);

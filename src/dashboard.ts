@@ -15,9 +15,9 @@ import type { Snapshot } from './game/game.ts';
 import type { TopDownMap } from './game/top-down.ts';
 import { scrubSecrets } from './logger.ts';
 import type { DisplayState } from './loop/goal-loop.ts';
-import { directionText } from './loop/directions.ts';
-import { TaskFile } from './loop/task-file.ts';
-import { ownPart } from './loop/task-md.ts';
+import { directionText } from './task/directions.ts';
+import { TaskFile } from './task/task-file.ts';
+import { ownPart } from './task/task-md.ts';
 import type { People } from './people/people.ts';
 import type { RecentActivity, RecentLine } from './recent.ts';
 import { canControl, canSchedule } from './rights.ts';
@@ -108,27 +108,27 @@ export interface DashboardParts {
  * await dashboard.details(chat, 'demo'); // throws the chat's own UserError when they may not
  */
 export class Dashboard {
-  constructor(private readonly p: DashboardParts) {}
+  constructor(private readonly parts: DashboardParts) {}
 
   /** A number that moves whenever something a page shows from the store or the loop may have changed. */
   version(): string {
-    const { store, recent } = this.p;
+    const { store, recent } = this.parts;
     return `${store.state.version}.${store.record.version}.${store.schedules.version}.${recent.version}`;
   }
 
   /** One row per avatar the viewer may see, in the order they were made. */
   rows(viewer: ChatContext): AvatarRow[] {
-    return this.p.people.visible(viewer).map((a) => this.row(viewer, a));
+    return this.parts.people.rightsOf(viewer).visible().map((a) => this.row(viewer, a));
   }
 
   /** Everything the viewer may see of one avatar. Throws the same UserError as `/status` would. */
   async details(viewer: ChatContext, name: string): Promise<AvatarDetails> {
-    const { people, recent, avatars, store, schedules, prices } = this.p;
-    const avatar = people.resolveAvatar(viewer, name);
+    const { people, recent, avatars, store, schedules, prices } = this.parts;
+    const avatar = people.rightsOf(viewer).resolve(name);
     const row = this.row(viewer, avatar);
-    const role = people.roleFor(viewer, avatar);
+    const role = people.rightsOf(viewer).role(avatar);
     const controls = canControl(role);
-    const sight = people.sight(viewer, avatar);
+    const sight = people.rightsOf(viewer).sight(avatar);
     const lines = (l: readonly RecentLine[]): { at: number; kind: string; text: string }[] => l.map((x) => ({ at: x.at, kind: x.kind, text: scrubSecrets(x.text) }));
     let notes: string | null = null;
     if (controls) notes = scrubSecrets(ownPart(await new TaskFile(store.avatarDir(avatar.name), avatar.name).read())).trim();
@@ -153,8 +153,8 @@ export class Dashboard {
 
   /** The world around one avatar, as its own game sees it. Throws the same UserError as `/status` would. */
   world(viewer: ChatContext, name: string): WorldView {
-    const avatar = this.p.people.resolveAvatar(viewer, name);
-    const game = this.p.avatars.game(avatar.name);
+    const avatar = this.parts.people.rightsOf(viewer).resolve(name);
+    const game = this.parts.avatars.game(avatar.name);
     const snap = game?.snapshot();
     return {
       name: avatar.name,
@@ -166,7 +166,7 @@ export class Dashboard {
   }
 
   private row(viewer: ChatContext, avatar: Avatar): AvatarRow {
-    const { avatars, people, store } = this.p;
+    const { avatars, people, store } = this.parts;
     const state = avatars.displayState(avatar.name);
     const down = avatars.downReason(avatar.name);
     const snap = avatars.snapshot(avatar.name);
@@ -191,7 +191,7 @@ export class Dashboard {
       items: items.slice(0, ROW_ITEMS).map(([item, count]) => ({ item, count })),
       moreItems: Math.max(0, items.length - ROW_ITEMS),
       position: snap ? { x: Math.round(snap.position.x), y: Math.round(snap.position.y), z: Math.round(snap.position.z) } : null,
-      mayControl: canControl(people.roleFor(viewer, avatar)),
+      mayControl: canControl(people.rightsOf(viewer).role(avatar)),
     };
   }
 }

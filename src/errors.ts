@@ -7,6 +7,65 @@
  */
 
 /**
+ * Every kind of {@link UserError}: a closed list of stable identifiers, so a test or a log filter can
+ * name one and a new kind is added here, on purpose, not made up at the throw.
+ */
+export type UserErrorCode =
+  // A change that could not be written to disk (kept in memory).
+  | 'not_saved'
+  // A message or command that cannot be read.
+  | 'too_long'
+  | 'empty_message'
+  | 'empty_goal'
+  | 'impossible_goal'
+  | 'bad_args'
+  | 'unknown_command'
+  // Who is speaking, and what they may do.
+  | 'stranger'
+  | 'nothing_here'
+  | 'not_allowed'
+  | 'not_admin'
+  | 'pair_wrong'
+  | 'pair_locked'
+  // Which avatar, and what it can do now.
+  | 'unknown_avatar'
+  | 'which_avatar'
+  | 'no_avatar'
+  | 'bad_name'
+  | 'name_taken'
+  | 'still_playing'
+  | 'no_such_parked'
+  | 'unknown_engine'
+  | 'llm_not_configured'
+  // Chats: links, threads, DMs, the dashboard.
+  | 'not_linked'
+  | 'no_threads'
+  | 'no_dm'
+  | 'web_off'
+  // Schedules and time zones.
+  | 'bad_schedule'
+  | 'bad_time'
+  | 'bad_zone'
+  | 'unknown_schedule'
+  | 'too_many_schedules'
+  // Minecraft servers (`server_…`: what a ping or a login probe found).
+  | 'unknown_server'
+  | 'bad_server_name'
+  | 'bad_address'
+  | 'same_server'
+  | 'server_in_use'
+  | 'embedded_server'
+  | 'embedded_off'
+  | 'online_mode'
+  | 'unsupported_version'
+  | 'server_unreachable'
+  | 'server_no_answer'
+  | 'server_unknown_host'
+  | 'server_not_minecraft'
+  | 'server_asleep'
+  | 'server_unsupported_version';
+
+/**
  * A failure the user caused or can act on. Its `message` is shown in chat as is.
  *
  * @example
@@ -14,10 +73,10 @@
  */
 export class UserError extends Error {
   /** A stable identifier, for tests and logs. */
-  readonly code: string;
+  readonly code: UserErrorCode;
   /** The avatar the refusal is about, when there is one (the console prefixes the line with `[name] `). */
   readonly avatar: string | undefined;
-  constructor(code: string, message: string, avatar?: string) {
+  constructor(code: UserErrorCode, message: string, avatar?: string) {
     super(message);
     this.name = 'UserError';
     this.code = code;

@@ -1,32 +1,30 @@
 /**
  * The message router: what every bridge talks to ({@link BridgeHost}). A chat
- * message is checked (length), addressed (a name, a reply, or the only avatar
- * here), classified (seed 000 "Talking to your avatar") and handed on: a
- * lone `stop` and `Goal: …` run the `/stop` and `/goal` commands, a question
- * gets its own short turn, anything else becomes an owner direction. Commands
- * go to the dispatcher. Every reply and every error goes back to the chat
- * here, the one catch of this boundary.
+ * message is cleaned once where it enters, checked (length), addressed (a
+ * name, a reply, or the only avatar here) with the sender's rights decided
+ * once, classified (README "Talking to your avatar") and handed to the command
+ * host: a lone `stop` runs the `/stop` command, `Goal: …` the host's `setGoal`
+ * (as `/goal` does), a question the host's `ask` in its own short turn,
+ * anything else the host's `addDirection`. Commands go to the dispatcher.
+ * Every reply and every error goes back to the chat here, the one catch of
+ * this boundary.
  */
 import type { Logger } from 'pino';
-import type { AvatarManager } from './avatars/manager.ts';
 import type { BridgeHost, ChatContext, CommandAnswer, CommandInvocation, InboundMessage, Platform } from './chat.ts';
-import type { CommandDispatcher, CommandHost } from './command-host.ts';
+import type { CommandDispatcher, CommandHost, CommandReply } from './command-host.ts';
 import { errorRef, UserError } from './errors.ts';
 import { characterCount, classifyMessage, emptyMessageReason, isTooLong, MAX_MESSAGE_LENGTH, splitAddress, unknownAddress } from './loop/classify.ts';
-import { notedReply } from './loop/directions.ts';
 import type { Poster } from './outbox/poster.ts';
 import { replyPrivately } from './private-reply.ts';
 import type { Links } from './people/links.ts';
 import { STRANGER_REFUSAL, type People } from './people/people.ts';
 import type { ReadMarks } from './read-marks.ts';
-import { canControl } from './rights.ts';
 import { cleanChatInput } from './sanitize.ts';
 import type { Destination } from './store/schema.ts';
 import type { Store } from './store/store.ts';
 
 /** The parts the router hands messages to. */
 export interface RouterParts {
-  avatars: AvatarManager;
   people: People;
   links: Links;
   /** Where each chat was read up to, for a bridge that reads on after a restart. */
@@ -45,7 +43,7 @@ export interface RouterParts {
  * await bridge.start(router);
  */
 export class MessageRouter implements BridgeHost {
-  constructor(private readonly p: RouterParts) {}
+  constructor(private readonly parts: RouterParts) {}
 
   /** Route a chat message: goal, question, direction or a lone `stop`. Never throws. */
   async handleMessage(raw: InboundMessage): Promise<void> {
@@ -60,10 +58,14 @@ export class MessageRouter implements BridgeHost {
 
   /** Run a command; the reply is posted to the chat (a private one to the sender alone, `src/private-reply.ts`). Never throws. */
   async runCommand(raw: CommandInvocation): Promise<void> {
-    const answer = await this.answerCommand(raw);
-    const chat = cleanChatInput(raw);
-    if (answer.private) replyPrivately(this.p.poster, chat, answer);
-    else this.p.poster.reply(chat, answer.avatar, answer.text);
+    await this.runCleaned(cleanChatInput(raw));
+  }
+
+  /** Run a cleaned invocation and post its reply. Never throws. */
+  private async runCleaned(inv: CommandInvocation): Promise<void> {
+    const answer = await this.answer(inv);
+    if (answer.private) replyPrivately(this.parts.poster, inv, answer);
+    else this.parts.poster.reply(inv, answer.avatar, answer.text);
   }
 
   /**
@@ -71,54 +73,62 @@ export class MessageRouter implements BridgeHost {
    * the dashboard shows it on the page). Never throws.
    */
   async answerCommand(raw: CommandInvocation): Promise<CommandAnswer> {
-    const inv = cleanChatInput(raw);
+    return this.answer(cleanChatInput(raw));
+  }
+
+  /** Run a cleaned invocation; its answer. Never throws. */
+  private async answer(inv: CommandInvocation): Promise<CommandAnswer> {
     try {
-      const mark = this.p.store.mark();
-      this.p.people.seen(inv);
-      const reply = await this.p.commands.run(inv, this.p.host);
+      const mark = this.parts.store.mark();
+      this.parts.people.seen(inv);
+      const reply = await this.parts.commands.run(inv, this.parts.host);
       // A command that changed something answers only once the change is on disk ("Could not save: …" otherwise).
-      await this.p.store.saved(mark, reply.avatar);
+      await this.parts.store.saved(mark, reply.avatar);
       const announce = reply.announce === true;
-      // An action on a dashboard page is seen in the chat the page was opened from as if it was sent there.
-      if (announce && inv.openedFrom) this.p.poster.reply({ ...inv.openedFrom, messageId: null }, reply.avatar, reply.text);
+      if (announce) this.announceAtOrigin(inv, reply);
       return { avatar: reply.avatar, text: reply.text, refused: false, announce, private: reply.private === true };
     } catch (err) {
       return { ...this.errorAnswer(inv, err), refused: true, announce: false };
     }
   }
 
+  /** An action on a dashboard page is seen in the chat the page was opened from as if it was sent there. */
+  private announceAtOrigin(chat: ChatContext, reply: CommandReply): void {
+    if (chat.openedFrom) this.parts.poster.reply({ ...chat.openedFrom, messageId: null }, reply.avatar, reply.text);
+  }
+
   /** The names of the avatars the sender may see from this chat. */
   avatarNames(chat: ChatContext): string[] {
-    return this.p.people.visible(chat).map((a) => a.name);
+    return this.parts.people.rightsOf(chat).visible().map((a) => a.name);
   }
 
   /** Whether any avatar is linked to the chat. */
   isLinked(dest: Destination): boolean {
-    return this.p.links.isLinked(dest);
+    return this.parts.links.isLinked(dest);
   }
 
   /** Where each chat of the platform was read up to. */
   readMarks(platform: Platform): ReadonlyMap<Destination, string> {
-    return this.p.readMarks.of(platform);
+    return this.parts.readMarks.of(platform);
   }
 
   /** The bridge handed over message `id` of `dest`. */
   markRead(dest: Destination, id: string): void {
-    this.p.readMarks.mark(dest, id);
+    this.parts.readMarks.mark(dest, id);
   }
 
   /** Something that is not a new text message (a sticker, a photo, an edit): say what mindlink reads. Never throws. */
   async notRead(chat: ChatContext, what: string): Promise<void> {
-    this.p.poster.reply(chat, null, `I read new text messages only, so I can't take ${what}. Write your goal, question or direction as text; /help lists the commands.`);
+    this.parts.poster.reply(chat, null, `I read new text messages only, so I can't take ${what}. Write your goal, question or direction as text; /help lists the commands.`);
   }
 
   /** The platform announced a chat's new address: its links and pending posts follow it. */
   chatMoved(from: Destination, to: Destination): void {
-    this.p.links.moveDest(from, to);
+    this.parts.links.moveDest(from, to);
   }
 
   private async route(msg: InboundMessage): Promise<void> {
-    const { avatars, people, poster } = this.p;
+    const { host, people, poster, store } = this.parts;
     people.seen(msg);
     if (isTooLong(msg.text)) {
       throw new UserError(
@@ -126,7 +136,8 @@ export class MessageRouter implements BridgeHost {
         `That message is ${characterCount(msg.text)} characters; the limit is ${MAX_MESSAGE_LENGTH}. Nothing was stored: send it shorter.`,
       );
     }
-    const names = people.visible(msg).map((a) => a.name);
+    const rights = people.rightsOf(msg);
+    const names = rights.visible().map((a) => a.name);
     const addressed = splitAddress(msg.text, names);
     // `nobody: Goal: …` or `demoo: …` is a slip, not a direction for the only avatar (names are only told to who sees some).
     const unknown = addressed.name || names.length === 0 ? null : unknownAddress(msg.text, names);
@@ -134,38 +145,44 @@ export class MessageRouter implements BridgeHost {
       const hint = unknown.closest ? ` (did you mean ${unknown.closest}?)` : `; avatars here: ${names.join(', ')}`;
       throw new UserError('unknown_avatar', `There is no avatar called "${unknown.name}" here${hint}. Nothing was stored.`);
     }
-    const avatar = people.resolveAvatar(msg, addressed.name ?? msg.replyToAvatar ?? null);
-    if (people.roleFor(msg, avatar) === 'stranger') throw new UserError('stranger', STRANGER_REFUSAL);
+    const avatar = rights.resolve(addressed.name ?? msg.replyToAvatar ?? null);
+    if (rights.role(avatar) === 'stranger') throw new UserError('stranger', STRANGER_REFUSAL);
     const empty = emptyMessageReason(addressed.rest, addressed.name);
     if (empty) throw new UserError('empty_message', empty, avatar.name);
     const { kind, text } = classifyMessage(addressed.rest);
 
     switch (kind) {
       case 'stop':
-        return this.runCommand({ ...msg, name: 'stop', options: { avatar: avatar.name } });
-      case 'goal':
-        // Said here, before the command's schema would refuse an empty text with its usage line.
+        return this.runCleaned({ ...msg, name: 'stop', options: { avatar: avatar.name } });
+      case 'goal': {
         if (!text.trim()) throw new UserError('empty_goal', 'Say what the goal is, e.g. "Goal: collect 10 oak logs".', avatar.name);
-        return this.runCommand({ ...msg, name: 'goal', options: { text, avatar: avatar.name } });
+        const mark = store.mark();
+        const reply = host.control(msg, avatar.name).setGoal(text);
+        await store.saved(mark, reply.avatar);
+        // A goal is announced as `/goal`'s reply is.
+        this.announceAtOrigin(msg, reply);
+        poster.reply(msg, reply.avatar, reply.text);
+        return;
+      }
       case 'question': {
-        if (!avatars.isPlaying(avatar.name)) {
-          const how = canControl(people.roleFor(msg, avatar)) ? ` /play ${avatar.name} starts me.` : '';
-          poster.reply(msg, avatar.name, `I'm stopped, so I can't look around.${how}`);
+        const a = host.watch(msg, avatar.name);
+        if (!a.isPlaying()) {
+          const how = rights.mayControl(avatar) ? ` /play ${a.name} starts me.` : '';
+          poster.reply(msg, a.name, `I'm stopped, so I can't look around.${how}`);
           return;
         }
         // Answered in its own turn; the reply comes when the engine has it, without holding up the chat.
-        void avatars
-          .ask(avatar.name, text)
-          .then((answer) => poster.reply(msg, avatar.name, answer))
-          .catch((err: unknown) => this.replyError(msg, err, avatar.name));
+        void a
+          .ask(text)
+          .then((answer) => poster.reply(msg, a.name, answer))
+          .catch((err: unknown) => this.replyError(msg, err, a.name));
         return;
       }
       case 'direction': {
-        people.requireControl(msg, avatar);
-        const mark = this.p.store.mark();
-        const { n, dropped } = avatars.addDirection(avatar.name, text, people.author(msg, avatar)?.id ?? null);
-        await this.p.store.saved(mark, avatar.name);
-        poster.reply(msg, avatar.name, notedReply(n, dropped));
+        const mark = store.mark();
+        const reply = host.control(msg, avatar.name).addDirection(text);
+        await store.saved(mark, reply.avatar);
+        poster.reply(msg, reply.avatar, reply.text);
         return;
       }
     }
@@ -173,14 +190,14 @@ export class MessageRouter implements BridgeHost {
 
   private replyError(chat: ChatContext, err: unknown, avatar: string | null = null): void {
     const answer = this.errorAnswer(chat, err, avatar);
-    this.p.poster.reply(chat, answer.avatar, answer.text);
+    this.parts.poster.reply(chat, answer.avatar, answer.text);
   }
 
   /** What a chat may see of a failure: a UserError's text, else a reference to the log line. */
   private errorAnswer(chat: ChatContext, err: unknown, avatar: string | null = null): { avatar: string | null; text: string } {
     if (err instanceof UserError) return { avatar: err.avatar ?? avatar, text: err.message };
     const ref = errorRef();
-    this.p.log.error({ err, ref, from: chat.from }, 'handler failed');
+    this.parts.log.error({ err, ref, from: chat.from }, 'handler failed');
     return { avatar, text: `Something went wrong (ref ${ref}).` };
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Guild sharing (SPEC "Guild sharing"): the shares of `state.json`, changed
+ * Guild sharing (README "Sharing a server's avatars"): the shares of `state.json`, changed
  * only through these functions. Who may share is decided in `rights.ts`.
  */
 import type { ChatContext } from './chat.ts';
@@ -88,7 +88,7 @@ export class Sharing {
     if (!roleId) throw new UserError('bad_args', 'role: choose a role of this server.');
     if (req.server && req.avatar) throw new UserError('bad_args', 'Share either a server or one avatar, not both.');
     const state = this.store.state.data;
-    const one = req.avatar ? this.people.resolveAvatar(chat, req.avatar) : undefined;
+    const one = req.avatar ? this.people.rightsOf(chat).resolve(req.avatar) : undefined;
     const serverId = one ? one.server : (req.server?.trim().toLowerCase() ?? this.defaultServerId());
     if (!serverId || !state.servers.some((s) => s.id === serverId)) {
       throw new UserError('unknown_server', `Name the server: ${state.servers.map((s) => s.id).join(', ')}.`);
@@ -115,7 +115,7 @@ export class Sharing {
   unshare(chat: ChatContext, req: UnshareRequest): Share[] {
     const roleId = req.role === undefined ? undefined : roleIdOf(req.role);
     if (roleId === null) throw new UserError('bad_args', 'role: choose a role of this server.');
-    const one = req.avatar ? this.people.resolveAvatar(chat, req.avatar) : undefined;
+    const one = req.avatar ? this.people.rightsOf(chat).resolve(req.avatar) : undefined;
     const state = this.store.state.data;
     const selected = (s: Share): boolean =>
       s.guild === chat.guild &&

@@ -43,26 +43,26 @@ export function signInText(avatar: string, server: string, code: SignInCode): st
  * relay.send('bob', 'survival', code);
  */
 export class SignInRelay {
-  constructor(private readonly d: SignInRelayDeps) {}
+  constructor(private readonly deps: SignInRelayDeps) {}
 
   /** Send a code to every DM of the avatar's owner on a platform mindlink talks on. */
   send(avatar: string, server: string, code: SignInCode): void {
-    const s = this.d.store.state.data;
+    const s = this.deps.store.state.data;
     const record = s.avatars.find((a) => a.name === avatar);
     const owner = record ? s.persons.find((p) => p.id === record.owner) : undefined;
-    const identities = (owner?.identities ?? []).filter((i) => this.d.enabled(i.slice(0, i.indexOf(':')) as Platform));
+    const identities = (owner?.identities ?? []).filter((i) => this.deps.enabled(i.slice(0, i.indexOf(':')) as Platform));
     if (identities.length === 0) {
-      this.d.log.warn({ avatar, server }, 'a sign-in code is needed, but the owner has no DM mindlink can reach: nothing was sent');
+      this.deps.log.warn({ avatar, server }, 'a sign-in code is needed, but the owner has no DM mindlink can reach: nothing was sent');
       return;
     }
     const text = signInText(avatar, server, code);
     for (const identity of identities) {
-      this.d.openDm(identity).then(
+      this.deps.openDm(identity).then(
         (dest) => {
-          this.d.poster.to(dest, avatar, text);
-          this.d.log.info({ avatar, server, to: identity.slice(0, identity.indexOf(':')) }, 'sign-in code sent to the owner');
+          this.deps.poster.to(dest, avatar, text);
+          this.deps.log.info({ avatar, server, to: identity.slice(0, identity.indexOf(':')) }, 'sign-in code sent to the owner');
         },
-        (err: unknown) => this.d.log.warn({ err, avatar }, "the owner's DM could not be opened: the sign-in code was not sent there"),
+        (err: unknown) => this.deps.log.warn({ err, avatar }, "the owner's DM could not be opened: the sign-in code was not sent there"),
       );
     }
   }

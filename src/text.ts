@@ -1,7 +1,7 @@
 /**
  * Text shaping, one way for everyone: one line, cut to a length (visibly,
- * with `…`), and a goal as shown outside the loop (seed 000 "Your avatar's
- * goal": plain text, secrets scrubbed, markup removed, one line, cut on a word).
+ * with `…`), and a goal as shown outside the loop: plain text, secrets
+ * scrubbed, markup removed, one line, cut on a word.
  */
 import { scrubSecrets } from './logger.ts';
 

@@ -3,6 +3,7 @@
  * by dependency-cruiser over the repo: a forbidden import fails `npm test`.
  * A small tree in a temp dir shows that each rule does catch what it forbids.
  */
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,42 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const config = createRequire(import.meta.url)(join(ROOT, '.dependency-cruiser.cjs')) as IConfiguration;
+
+/** A part of the README's Architecture diagram: its id and the paths it stands for (a folder ends in `/`). */
+interface Part {
+  id: string;
+  paths: string[];
+}
+
+/**
+ * The parts and arrows of the mermaid diagram under "## Architecture": a node `id["paths: what"]`
+ * (paths before the first `:` or ` (`, comma-separated; inside `subgraph src` relative to `src/`)
+ * and an arrow `a --> b`.
+ */
+function diagram(readme: string): { parts: Part[]; arrows: [string, string][] } {
+  const block = /## Architecture[\s\S]*?```mermaid\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  const parts: Part[] = [];
+  const arrows: [string, string][] = [];
+  let inSrc = false;
+  for (const line of block.split('\n').map((l) => l.trim())) {
+    if (/^subgraph src\b/.test(line)) inSrc = true;
+    else if (line === 'end') inSrc = false;
+    const node = /^(\w+)\["([^"]+)"\]$/.exec(line);
+    if (node?.[1] && node[2] && !line.startsWith('subgraph')) {
+      const head = node[2].split(/:| \(/)[0] ?? '';
+      parts.push({ id: node[1], paths: head.split(',').map((p) => (inSrc ? `src/${p.trim()}` : p.trim())) });
+    }
+    const arrow = /^(\w+) --> (\w+)$/.exec(line);
+    if (arrow?.[1] && arrow[2]) arrows.push([arrow[1], arrow[2]]);
+  }
+  return { parts, arrows };
+}
+
+/** Every import between the repo's modules, as `from → to`. */
+async function imports(): Promise<[string, string][]> {
+  const { output } = await cruise(['src', 'bridges', 'commands', 'skills'], { ...config.options, baseDir: ROOT });
+  return (output as ICruiseResult).modules.flatMap((m) => m.dependencies.map((d): [string, string] => [m.source, d.resolved]));
+}
 
 /** Violations as `rule: from → to`. */
 async function violations(baseDir: string, dirs: string[]): Promise<string[]> {
@@ -27,23 +64,48 @@ describe('import rules', () => {
     expect(await violations(ROOT, ['src', 'bridges', 'commands', 'skills'])).toEqual([]);
   });
 
+  it('GIVEN the README diagram THEN each part names files that exist and each arrow is an import in the code', async () => {
+    const { parts, arrows } = diagram(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+    expect(parts.length).toBeGreaterThan(10);
+    expect(arrows.length).toBeGreaterThan(10);
+    const edges = await imports();
+    const modules = new Set(edges.flat());
+    const inPart = (file: string, part: Part): boolean => part.paths.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p));
+    const partOf = (id: string): Part => {
+      const part = parts.find((p) => p.id === id);
+      if (!part) throw new Error(`the diagram draws an arrow from or to "${id}", which it does not name`);
+      return part;
+    };
+    const missing = parts.flatMap((part) => part.paths.filter((p) => ![...modules].some((m) => inPart(m, { id: part.id, paths: [p] }))).map((p) => `${part.id}: ${p}`));
+    expect(missing).toEqual([]);
+    const unreal = arrows.filter(([a, b]) => !edges.some(([from, to]) => inPart(from, partOf(a)) && inPart(to, partOf(b)))).map(([a, b]) => `${a} --> ${b}`);
+    expect(unreal).toEqual([]);
+  });
+
   describe('GIVEN a tree with one forbidden import per rule', () => {
     let dir = '';
     afterAll(async () => {
       if (dir) await rm(dir, { recursive: true, force: true });
     });
 
-    it('THEN each is reported, and the entry point src/main.ts may wire everything', async () => {
+    it('THEN each is reported, and the entry point src/main.ts may wire everything and a command may use its host', async () => {
       dir = await mkdtemp(join(tmpdir(), 'mindlink-rules-'));
       const files: Record<string, string> = {
         'src/main.ts': "import '../bridges/b.ts';\nimport '../commands/c.ts';\nimport '../skills/s.ts';\n",
         'src/core.ts': "import type { B } from '../bridges/b.ts';\nexport type C = B;\n",
         'src/game/game.ts': "import '../core.ts';\n",
         'src/engines/engine.ts': "import '../people/people.ts';\n",
+        'src/engines/llm/llm-engine.ts': "import '../../loop/goal-loop.ts';\n",
+        'src/task/task-file.ts': "import '../loop/goal-loop.ts';\n",
+        'src/loop/goal-loop.ts': 'export const loop = 1;\n',
         'src/people/people.ts': 'export const p = 1;\n',
         'src/chat.ts': 'export const chat = 1;\n',
+        'src/command-host.ts': 'export const host = 1;\n',
+        'src/schedule/digests.ts': "import type { S } from './scheduler.ts';\nexport type D = S;\n",
+        'src/schedule/scheduler.ts': "import type { D } from './digests.ts';\nexport type S = D;\n",
         'bridges/b.ts': "import '../commands/c.ts';\nimport '../src/chat.ts';\nexport type B = string;\n",
-        'commands/c.ts': "import '../bridges/b.ts';\n",
+        'commands/c.ts': "import '../src/command-host.ts';\nimport '../src/loop/goal-loop.ts';\n",
+        'commands/d.ts': "import '../bridges/b.ts';\n",
         'skills/s.ts': "import '../src/chat.ts';\nimport '../src/game/game.ts';\n",
       };
       for (const [path, text] of Object.entries(files)) {
@@ -51,10 +113,14 @@ describe('import rules', () => {
         await writeFile(join(dir, path), text);
       }
       expect((await violations(dir, ['src', 'bridges', 'commands', 'skills'])).sort()).toEqual([
+        'below-the-loop: src/engines/llm/llm-engine.ts → src/loop/goal-loop.ts',
+        'below-the-loop: src/task/task-file.ts → src/loop/goal-loop.ts',
         'bridges-only-src: bridges/b.ts → commands/c.ts',
-        'commands-not-bridges: commands/c.ts → bridges/b.ts',
+        'commands-not-bridges: commands/d.ts → bridges/b.ts',
+        'commands-through-host: commands/c.ts → src/loop/goal-loop.ts',
         'game-and-engines-not-core: src/engines/engine.ts → src/people/people.ts',
         'game-and-engines-not-core: src/game/game.ts → src/core.ts',
+        'no-circular: src/schedule/digests.ts → src/schedule/scheduler.ts',
         'skills-only-game: skills/s.ts → src/chat.ts',
         'src-not-outward: src/core.ts → bridges/b.ts',
       ]);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { forAvatar, registerSecret, scrubSecrets } from '../src/logger.ts';
 import { GoalLoop } from '../src/loop/goal-loop.ts';
 import { plainGoal } from '../src/text.ts';
-import { TaskFile } from '../src/loop/task-file.ts';
+import { TaskFile } from '../src/task/task-file.ts';
 import { newAvatarRecord, Store } from '../src/store/store.ts';
 import { FakeGame } from './fakes/fake-game.ts';
 import { TestEngine } from './fakes/test-engine.ts';

@@ -41,6 +41,7 @@ import {
 } from './format.ts';
 import { interactionContext } from './context.ts';
 import { MessageIntake } from './intake.ts';
+import { KeyedQueue } from '../../src/keyed-queue.ts';
 import { outcomeOf, safeError } from './delivery.ts';
 import { answerAutocomplete, answerSlashCommand } from './interactions.ts';
 import { slashCommands, type SlashSource } from './slash.ts';
@@ -108,7 +109,7 @@ export class DiscordBridge implements Bridge {
   /** Message id of a bot post → the avatar it was about. */
   private readonly postAvatars = new Map<string, string>();
   /** Per channel, the handling of its messages in order; channels do not wait for each other. */
-  private readonly chains = new Map<string, Promise<void>>();
+  private readonly chains = new KeyedQueue();
   private readonly handlers = new Set<Promise<void>>();
   /** Messages in: which are for mindlink, in each channel's order, and what came while away. */
   private readonly intake: MessageIntake;
@@ -149,7 +150,7 @@ export class DiscordBridge implements Bridge {
     const client = this.client;
     this.client = null;
     await client?.destroy();
-    await Promise.allSettled([...this.chains.values(), ...this.handlers]);
+    await Promise.allSettled([this.chains.idle(), ...this.handlers]);
   }
 
   /**
@@ -366,15 +367,8 @@ export class DiscordBridge implements Bridge {
 
   /** Run `task` after the channel's earlier messages; one catch per handler so a fault never reaches the gateway. */
   private enqueue(key: string, task: () => Promise<void>): void {
-    const previous = this.chains.get(key) ?? Promise.resolve();
-    const next: Promise<void> = previous
-      .then(task)
-      .catch((err: unknown) => {
-        this.log.error({ err: safeError(err), dest: key }, 'discord message handler failed');
-      })
-      .finally(() => {
-        if (this.chains.get(key) === next) this.chains.delete(key);
-      });
-    this.chains.set(key, next);
+    void this.chains.run(key, task).catch((err: unknown) => {
+      this.log.error({ err: safeError(err), dest: key }, 'discord message handler failed');
+    });
   }
 }

@@ -44,7 +44,7 @@ export class MessageIntake {
   private readonly markedHere = new Set<Destination>();
   private caught = false;
 
-  constructor(private readonly d: IntakeDeps) {}
+  constructor(private readonly deps: IntakeDeps) {}
 
   /** True once the first catch-up ran: a later gateway session (after a re-identify) reads on too. */
   get caughtUp(): boolean {
@@ -54,7 +54,7 @@ export class MessageIntake {
   /** A message from the gateway: handled in its channel's order. */
   onMessage(message: Message): void {
     const handle = this.route(message);
-    if (handle) this.d.enqueue(destinationOf(message.channelId), handle);
+    if (handle) this.deps.enqueue(destinationOf(message.channelId), handle);
   }
 
   /**
@@ -64,10 +64,10 @@ export class MessageIntake {
    */
   catchUp(): void {
     this.caught = true;
-    const host = this.d.host();
-    const client = this.d.client();
+    const host = this.deps.host();
+    const client = this.deps.client();
     if (!host?.readMarks || !client) return;
-    const now = this.d.now();
+    const now = this.deps.now();
     const marks = [...host.readMarks('discord')].flatMap(([dest, after]) => {
       const channelId = channelOf(dest);
       if (!channelId) return [];
@@ -83,10 +83,10 @@ export class MessageIntake {
       for (const { dest, channelId, after } of marks) {
         try {
           const { messages, more, tooOld } = await missedMessages(client, channelId, after, now);
-          if (messages.length > 0 || tooOld > 0) this.d.log.info({ dest, messages: messages.length, tooOld, more }, 'discord: reading what came while mindlink was away');
+          if (messages.length > 0 || tooOld > 0) this.deps.log.info({ dest, messages: messages.length, tooOld, more }, 'discord: reading what came while mindlink was away');
           missed.push(...messages);
         } catch (err) {
-          this.d.log.warn({ err: safeError(err), dest }, 'discord: could not read what came while mindlink was away');
+          this.deps.log.warn({ err: safeError(err), dest }, 'discord: could not read what came while mindlink was away');
         }
       }
       missed.sort(byId);
@@ -94,11 +94,11 @@ export class MessageIntake {
         try {
           await this.route(m, true)?.();
         } catch (err) {
-          this.d.log.error({ err: safeError(err), dest: destinationOf(m.channelId) }, 'discord message handler failed');
+          this.deps.log.error({ err: safeError(err), dest: destinationOf(m.channelId) }, 'discord message handler failed');
         }
       }
     })();
-    for (const { dest } of marks) this.d.enqueue(dest, () => done);
+    for (const { dest } of marks) this.deps.enqueue(dest, () => done);
   }
 
   /**
@@ -107,8 +107,8 @@ export class MessageIntake {
    * from a mark) is handled only there.
    */
   private route(message: Message, late = false): (() => Promise<void>) | null {
-    const host = this.d.host();
-    const botId = this.d.client()?.user?.id;
+    const host = this.deps.host();
+    const botId = this.deps.client()?.user?.id;
     if (!host || !botId || message.webhookId !== null || message.system || this.handled.has(message.id)) return null;
     const dest = destinationOf(message.channelId);
     const inGuild = message.guildId !== null && message.channel.type !== ChannelType.DM;
@@ -153,7 +153,7 @@ export class MessageIntake {
   private avatarOfReply(message: Message, botId: string): string | null {
     const ref = message.reference?.messageId;
     if (!ref) return null;
-    const known = this.d.postAvatars.get(ref);
+    const known = this.deps.postAvatars.get(ref);
     if (known) return known;
     const replied = message.channel.messages.cache.get(ref);
     return replied?.author.id === botId ? avatarFromPrefix(replied.content) : null;

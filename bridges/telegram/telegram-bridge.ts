@@ -25,6 +25,7 @@ import {
   parseDestination,
   stripLeadingMention,
 } from './format.ts';
+import { KeyedQueue } from '../../src/keyed-queue.ts';
 import { outcomeOf, safeError } from './delivery.ts';
 
 /** How a {@link TelegramBridge} connects. */
@@ -105,7 +106,7 @@ export class TelegramBridge implements Bridge {
   /** Names people wrote under, for mentions. */
   private readonly names = new Map<Identity, string>();
   /** Per chat, the handling of its updates in order; chats do not wait for each other. */
-  private readonly chains = new Map<string, Promise<void>>();
+  private readonly chains = new KeyedQueue();
 
   constructor(opts: TelegramBridgeOptions) {
     registerSecret(opts.token);
@@ -197,7 +198,7 @@ export class TelegramBridge implements Bridge {
       }
       await this.polling;
     }
-    await Promise.allSettled([...this.chains.values()]);
+    await this.chains.idle();
   }
 
   /**
@@ -355,15 +356,8 @@ export class TelegramBridge implements Bridge {
 
   /** Run `task` after the chat's earlier updates; one catch per handler so a fault never reaches polling. */
   private enqueue(key: string, task: () => Promise<void>): void {
-    const previous = this.chains.get(key) ?? Promise.resolve();
-    const next: Promise<void> = previous
-      .then(task)
-      .catch((err: unknown) => {
-        this.log.error({ err: safeError(err), dest: key }, 'telegram message handler failed');
-      })
-      .finally(() => {
-        if (this.chains.get(key) === next) this.chains.delete(key);
-      });
-    this.chains.set(key, next);
+    void this.chains.run(key, task).catch((err: unknown) => {
+      this.log.error({ err: safeError(err), dest: key }, 'telegram message handler failed');
+    });
   }
 }

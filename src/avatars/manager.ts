@@ -12,11 +12,14 @@ import { UserError } from '../errors.ts';
 import type { AvatarGame, GameProvider, Snapshot } from '../game/game.ts';
 import type { SignInCode } from '../game/sign-in.ts';
 import type { SkillRegistryFactory } from '../game/skill.ts';
-import { addDirection } from '../loop/directions.ts';
+import { addDirection } from '../task/directions.ts';
 import { GoalLoop, type DisplayState, type DonePing, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
 import type { GoalOrigin } from '../loop/goal-store.ts';
-import { TaskFile } from '../loop/task-file.ts';
+import { TaskFile } from '../task/task-file.ts';
+import { mindlinkParts } from '../task/task-md.ts';
 import { settledWithin } from '../settle.ts';
+import { checkName } from './names.ts';
+import { dropParked } from './parked.ts';
 import { forgetAvatar, moveToRemoved, purgeRemoved, renameFolder, renameInRecord, renameInState, takeHistory } from './retire.ts';
 import { newAvatarRecord, type Avatar, type Destination, type GoalRecordEntry, type ParkedGoal, type Store, type Usage } from '../store/store.ts';
 
@@ -67,11 +70,11 @@ interface Runtime {
 export class AvatarManager {
   private readonly runtimes = new Map<string, Runtime>();
 
-  constructor(private readonly d: AvatarManagerDeps) {}
+  constructor(private readonly deps: AvatarManagerDeps) {}
 
   /** Build every avatar's parts and play those that were playing; one that cannot start stays stopped, the others go on. */
   async resumeAll(): Promise<void> {
-    const { store, log } = this.d;
+    const { store, log } = this.deps;
     for (const a of store.state.data.avatars) {
       try {
         this.runtime(a.name);
@@ -88,13 +91,13 @@ export class AvatarManager {
 
   /** Every avatar record. */
   all(): Avatar[] {
-    return this.d.store.state.data.avatars;
+    return this.deps.store.state.data.avatars;
   }
 
   /** One avatar by name (case-insensitive). */
   get(name: string): Avatar | undefined {
     const n = name.toLowerCase();
-    return this.d.store.state.data.avatars.find((a) => a.name.toLowerCase() === n);
+    return this.deps.store.state.data.avatars.find((a) => a.name.toLowerCase() === n);
   }
 
   private runtime(name: string): Runtime {
@@ -102,44 +105,49 @@ export class AvatarManager {
     if (existing) return existing;
     const avatar = this.get(name);
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
-    const server = this.d.store.state.data.servers.find((s) => s.id === avatar.server);
+    const server = this.deps.store.state.data.servers.find((s) => s.id === avatar.server);
     if (!server) throw new UserError('unknown_server', `Avatar ${name} is on server "${avatar.server}", which is not configured.`);
-    const log = this.d.log.child({ avatar: name });
-    const game = this.d.games.create(avatar, server, log);
+    const log = this.deps.log.child({ avatar: name });
+    const game = this.deps.games.create(avatar, server, log);
     let engine: Engine;
     try {
-      engine = this.d.engines(avatar.engine, { avatar: name, game, log, skills: this.d.skills(game) });
+      engine = this.deps.engines(avatar.engine, { avatar: name, game, log, skills: this.deps.skills(game) });
     } catch (err) {
-      this.d.games.release?.(game);
+      this.deps.games.release?.(game);
       throw err;
     }
-    game.on('signInCode', (code) => this.d.signInCode?.(name, server.id, code));
-    game.on('playingAs', (player) => this.d.post(name, 'info', `${name} plays on ${server.id} as ${player}: the Minecraft name of the Microsoft account it signed in with.`, null));
+    game.on('signInCode', (code) => this.deps.signInCode?.(name, server.id, code));
+    game.on('playingAs', (player) => this.deps.post(name, 'info', `${name} plays on ${server.id} as ${player}: the Minecraft name of the Microsoft account it signed in with.`, null));
     const rt = this.assemble(name, game, engine, log);
     this.runtimes.set(name, rt);
     return rt;
   }
 
+  /** An avatar's TASK.md and lab log (writes to one file are serialised however many of these there are). */
+  private taskFile(name: string): TaskFile {
+    return this.runtimes.get(name)?.task ?? new TaskFile(this.deps.store.avatarDir(name), name);
+  }
+
   /** The goal loop and TASK.md of an avatar around its game and engine. */
   private assemble(name: string, game: AvatarGame, engine: Engine, log: Logger): Runtime {
-    const task = new TaskFile(this.d.store.avatarDir(name), name);
+    const task = new TaskFile(this.deps.store.avatarDir(name), name);
     const loop = new GoalLoop({
       avatar: name,
-      store: this.d.store,
+      store: this.deps.store,
       engine,
       game,
       task,
       log,
-      checkGoal: this.d.checkGoal,
-      post: (kind, text, ping) => this.d.post(name, kind, text, ping ?? null),
+      checkGoal: this.deps.checkGoal,
+      post: (kind, text, ping) => this.deps.post(name, kind, text, ping ?? null),
       onSelfStop: () => {
         void game.stop().catch((err: unknown) => log.error({ err }, 'leaving the game failed'));
       },
       syncTask: () => this.syncTask(name),
-      pacing: { baseMs: this.d.config.LOOP_PACE_MS, maxMs: this.d.config.LOOP_MAX_PACE_MS },
-      now: this.d.now,
+      pacing: { baseMs: this.deps.config.LOOP_PACE_MS, maxMs: this.deps.config.LOOP_MAX_PACE_MS },
+      now: this.deps.now,
     });
-    loop.on('turnEnded', (_kind, summary) => this.d.turnEnded?.(name, summary));
+    loop.on('turnEnded', (_kind, summary) => this.deps.turnEnded?.(name, summary));
     return { game, engine, loop, task };
   }
 
@@ -152,12 +160,12 @@ export class AvatarManager {
     const avatar = this.get(name);
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
     const old = this.runtime(avatar.name);
-    const log = this.d.log.child({ avatar: avatar.name });
-    const engine = this.d.engines(kind, { avatar: avatar.name, game: old.game, log, skills: this.d.skills(old.game) });
+    const log = this.deps.log.child({ avatar: avatar.name });
+    const engine = this.deps.engines(kind, { avatar: avatar.name, game: old.game, log, skills: this.deps.skills(old.game) });
     const wasActive = old.loop.isActive;
     if (wasActive) await old.loop.pause('engine switch');
     old.engine.close?.();
-    this.d.store.state.update(() => {
+    this.deps.store.state.update(() => {
       avatar.engine = kind;
     });
     const rt = this.assemble(avatar.name, old.game, engine, log);
@@ -169,9 +177,9 @@ export class AvatarManager {
   usage(name: string): AvatarUsage {
     const avatar = this.get(name);
     return {
-      total: this.d.store.record.data.usage[avatar?.name ?? name],
+      total: this.deps.store.record.data.usage[avatar?.name ?? name],
       current: avatar?.goal?.usage,
-      ended: this.d.store.record.data.goals.flatMap((g) => (g.avatar === avatar?.name && g.usage ? [{ text: g.text, outcome: g.outcome, usage: g.usage }] : [])),
+      ended: this.deps.store.record.data.goals.flatMap((g) => (g.avatar === avatar?.name && g.usage ? [{ text: g.text, outcome: g.outcome, usage: g.usage }] : [])),
     };
   }
 
@@ -180,7 +188,7 @@ export class AvatarManager {
     try {
       return this.runtime(name).loop.displayState;
     } catch (err) {
-      this.d.log.debug({ err, avatar: name }, 'no runtime');
+      this.deps.log.debug({ err, avatar: name }, 'no runtime');
       return 'stopped';
     }
   }
@@ -215,29 +223,20 @@ export class AvatarManager {
     return this.displayState(name) === 'stopped' ? this.runtimes.get(name)?.game.endReason : undefined;
   }
 
-  /** Throw unless `name` is a name Minecraft accepts that no other avatar than `self` has. */
-  private checkName(name: string, self?: Avatar): void {
-    if (!/^[A-Za-z0-9_]{3,16}$/.test(name)) {
-      throw new UserError('bad_name', 'An avatar name is 3–16 letters, digits or _ (it is its Minecraft name).');
-    }
-    const other = this.get(name);
-    if (other && other !== self) throw new UserError('name_taken', `There is already an avatar called ${other.name}.`);
-  }
-
   /** Create an avatar (stopped until play), owned by `ownerId`; nothing is stored if its engine or game cannot be built. */
   async create(name: string, ownerId: string, opts: { server?: string; engine?: Avatar['engine'] }): Promise<Avatar> {
-    this.checkName(name);
-    const servers = this.d.store.state.data.servers;
+    checkName(this.all(), name);
+    const servers = this.deps.store.state.data.servers;
     const server = opts.server ?? servers[0]?.id;
     if (!server || !servers.some((s) => s.id === server)) {
       throw new UserError('unknown_server', `Unknown server "${opts.server}". Servers: ${servers.map((s) => s.id).join(', ')}.`);
     }
-    const avatar = newAvatarRecord(name, ownerId, server, opts.engine ?? this.d.config.ENGINE, false, this.d.now());
-    this.d.store.state.update((s) => s.avatars.push(avatar));
+    const avatar = newAvatarRecord(name, ownerId, server, opts.engine ?? this.deps.config.ENGINE, false, this.deps.now());
+    this.deps.store.state.update((s) => s.avatars.push(avatar));
     try {
       this.runtime(name);
     } catch (err) {
-      this.d.store.state.update((s) => {
+      this.deps.store.state.update((s) => {
         s.avatars = s.avatars.filter((a) => a !== avatar);
       });
       throw err;
@@ -262,9 +261,9 @@ export class AvatarManager {
     // The loop halts and the bot quits together; the answer waits for neither longer than STOP_WAIT_MS
     // (a bot still settling after its spawn, or a server that does not close the connection, goes on leaving).
     const halted = rt.loop.stop('owner stop');
-    const left = rt.game.stop().catch((err: unknown) => this.d.log.warn({ err, avatar: name }, 'leaving the game failed'));
+    const left = rt.game.stop().catch((err: unknown) => this.deps.log.warn({ err, avatar: name }, 'leaving the game failed'));
     if (!(await settledWithin(Promise.all([halted, left]), STOP_WAIT_MS))) {
-      this.d.log.info({ avatar: name, waitedMs: STOP_WAIT_MS }, 'stopped; still leaving the game');
+      this.deps.log.info({ avatar: name, waitedMs: STOP_WAIT_MS }, 'stopped; still leaving the game');
     }
     return wasPlaying;
   }
@@ -291,27 +290,17 @@ export class AvatarManager {
   unpark(name: string, which: readonly number[] | 'all'): ParkedGoal[] {
     const avatar = this.get(name);
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
-    const count = avatar.parked.length;
-    const missing = which === 'all' ? [] : which.filter((n) => !Number.isInteger(n) || n < 1 || n > count);
-    if (missing.length > 0) {
-      const have = count === 0 ? 'I have no parked goal' : `I have ${count} (1–${count}; /parked lists them)`;
-      throw new UserError('no_such_parked', `There is no parked goal ${missing.join(', ')}: ${have}. Nothing was dropped.`, avatar.name);
-    }
-    return this.d.store.state.update(() => {
-      const drop = which === 'all' ? avatar.parked.map((_, i) => i) : [...new Set(which)].map((n) => n - 1);
-      const dropped = avatar.parked.filter((_, i) => drop.includes(i));
-      avatar.parked = avatar.parked.filter((_, i) => !drop.includes(i));
-      return dropped;
-    });
+    return dropParked(this.deps.store, avatar, which);
   }
 
-  /** Store a new owner direction and hand it to the loop. Returns its number and the numbers of the older ones that no longer fit. */
+  /** Store a new owner direction, write TASK.md and hand it to the avatar's loop, if it has one. Returns its number and the numbers of the older ones that no longer fit. */
   addDirection(name: string, text: string, by: string | null): { n: number; dropped: number[] } {
     const avatar = this.get(name);
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
-    const { added, dropped } = this.d.store.state.update(() => addDirection(avatar.directions, text, by, this.d.now()));
-    void this.syncTask(name);
-    this.runtime(name).loop.directionAdded(added.text);
+    const { added, dropped } = this.deps.store.state.update(() => addDirection(avatar.directions, text, by, this.deps.now()));
+    void this.syncTask(avatar.name);
+    // Only a loop that exists takes it in; one built later reads the stored book.
+    this.runtimes.get(avatar.name)?.loop.directionAdded(added.text);
     return { n: added.n, dropped: dropped.map((d) => d.n) };
   }
 
@@ -321,10 +310,10 @@ export class AvatarManager {
     if (!rt) return;
     this.runtimes.delete(name);
     await rt.loop.stop('removed');
-    await rt.game.stop().catch((err: unknown) => this.d.log.warn({ err, avatar: name }, 'leaving the game failed'));
+    await rt.game.stop().catch((err: unknown) => this.deps.log.warn({ err, avatar: name }, 'leaving the game failed'));
     await rt.task.idle();
     rt.engine.close?.();
-    this.d.games.release?.(rt.game);
+    this.deps.games.release?.(rt.game);
     rt.game.removeAllListeners();
   }
 
@@ -344,12 +333,12 @@ export class AvatarManager {
     const avatar = this.get(name);
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
     await this.retireRuntime(avatar.name);
-    const history = this.d.store.record.update((r) => takeHistory(r, avatar.name));
-    const unlinked = this.d.store.state.update((s) => forgetAvatar(s, avatar.name));
-    const keptIn = await moveToRemoved(this.d.config.DATA_DIR, avatar, history, this.d.now());
-    this.d.games.forget?.(avatar.name);
-    const purged = await purgeRemoved(this.d.config.DATA_DIR, this.d.now());
-    this.d.log.info({ avatar: avatar.name, keptIn, purged }, 'avatar removed');
+    const history = this.deps.store.record.update((r) => takeHistory(r, avatar.name));
+    const unlinked = this.deps.store.state.update((s) => forgetAvatar(s, avatar.name));
+    const keptIn = await moveToRemoved(this.deps.config.DATA_DIR, avatar, history, this.deps.now());
+    this.deps.games.forget?.(avatar.name);
+    const purged = await purgeRemoved(this.deps.config.DATA_DIR, this.deps.now());
+    this.deps.log.info({ avatar: avatar.name, keptIn, purged }, 'avatar removed');
     return { keptIn, unlinked };
   }
 
@@ -360,16 +349,16 @@ export class AvatarManager {
   async rename(from: string, to: string): Promise<Avatar> {
     const avatar = this.get(from);
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${from}".`);
-    this.checkName(to, avatar);
+    checkName(this.all(), to, avatar);
     if (this.isPlaying(avatar.name)) {
       throw new UserError('still_playing', `Stop ${avatar.name} first (/stop ${avatar.name}): only a stopped avatar can be renamed.`, avatar.name);
     }
     const old = avatar.name;
     await this.retireRuntime(old);
-    await renameFolder(this.d.config.DATA_DIR, old, to);
-    this.d.games.renamed?.(old, to);
-    this.d.store.record.update((r) => renameInRecord(r, old, to));
-    this.d.store.state.update((s) => renameInState(s, old, to));
+    await renameFolder(this.deps.config.DATA_DIR, old, to);
+    this.deps.games.renamed?.(old, to);
+    this.deps.store.record.update((r) => renameInRecord(r, old, to));
+    this.deps.store.state.update((s) => renameInState(s, old, to));
     this.runtime(to);
     return avatar;
   }
@@ -378,7 +367,7 @@ export class AvatarManager {
   setOwner(name: string, personId: string): void {
     const avatar = this.get(name);
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
-    this.d.store.state.update(() => {
+    this.deps.store.state.update(() => {
       avatar.owner = personId;
     });
   }
@@ -388,18 +377,14 @@ export class AvatarManager {
     return this.runtime(name).loop.ask(question);
   }
 
-  /** Rewrite the mindlink sections of an avatar's TASK.md from the store. */
+  /** Rewrite the mindlink sections of an avatar's TASK.md from the store (no game, engine or loop needed). */
   async syncTask(name: string): Promise<void> {
     const avatar = this.get(name);
     if (!avatar) return;
-    const finished = this.d.store.record.data.goals
-      .filter((g) => g.avatar === name && g.outcome === 'done')
-      .slice(-15)
-      .map((g) => ({ text: g.text, setBy: g.setBy, ended: g.ended, outcome: g.outcome }));
     try {
-      await this.runtime(name).task.update({ open: avatar.directions.open, done: avatar.directions.done, finished });
+      await this.taskFile(avatar.name).update(mindlinkParts(avatar, this.deps.store.record.data.goals));
     } catch (err) {
-      this.d.log.error({ err, avatar: name }, 'TASK.md update failed');
+      this.deps.log.error({ err, avatar: name }, 'TASK.md update failed');
     }
   }
 
@@ -407,9 +392,9 @@ export class AvatarManager {
   async shutdown(): Promise<void> {
     const runtimes = [...this.runtimes.values()];
     await Promise.all(runtimes.map((rt) => rt.loop.pause('shutdown')));
-    const left = Promise.all(runtimes.map((rt) => rt.game.stop().catch((err: unknown) => this.d.log.warn({ err }, 'leaving the game failed'))));
-    if (!(await settledWithin(left, SHUTDOWN_LEAVE_WAIT_MS))) this.d.log.warn({ waitedMs: SHUTDOWN_LEAVE_WAIT_MS }, 'some avatars had not left the game; stopping anyway');
+    const left = Promise.all(runtimes.map((rt) => rt.game.stop().catch((err: unknown) => this.deps.log.warn({ err }, 'leaving the game failed'))));
+    if (!(await settledWithin(left, SHUTDOWN_LEAVE_WAIT_MS))) this.deps.log.warn({ waitedMs: SHUTDOWN_LEAVE_WAIT_MS }, 'some avatars had not left the game; stopping anyway');
     // TASK.md rewrites started by the last turns and directions (not awaited where they began) end before the stop does.
-    await Promise.all(runtimes.map((rt) => rt.task.idle()));
+    await Promise.all(this.all().map((a) => this.taskFile(a.name).idle()));
   }
 }

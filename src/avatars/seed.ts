@@ -1,5 +1,5 @@
 /**
- * First start (SPEC "First start"): the console person, the servers the
+ * First start (README "Quickstart"): the console person, the servers the
  * environment names, and the `demo` avatar linked to the console. Runs at
  * every start; it adds only what is missing and keeps the environment's
  * server entries in step with it: the embedded world (unless `EMBEDDED=off`)

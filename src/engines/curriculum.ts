@@ -1,5 +1,5 @@
 /**
- * The survival curriculum (seed 002): a deterministic early-game progression
+ * The survival curriculum: a deterministic early-game progression
  * the scripted engine picks self goals from.
  *
  * wood → planks → sticks → crafting table → wooden pickaxe → (a wooden sword

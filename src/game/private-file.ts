@@ -4,8 +4,9 @@
  * file, then a rename) with mode 0600 in a 0700 folder whatever the umask,
  * renamed with their avatar and deleted with it.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { writeAtomicSync } from '../store/atomic-write.ts';
 
 /**
  * Write `value` as JSON to `file`, its owner's only.
@@ -17,10 +18,7 @@ export function writePrivateJson(file: string, value: unknown): void {
   const dir = path.dirname(file);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(value), { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, file);
+  writeAtomicSync(file, JSON.stringify(value), 0o600);
 }
 
 /**

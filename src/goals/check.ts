@@ -1,5 +1,5 @@
 /**
- * The checked completion of a goal (SPEC "Checked goals"), used by the goal
+ * The checked completion of a goal (README "Goals the avatar understands"), used by the goal
  * loop for every engine before it posts "Done:", and by the scripted engine
  * before it says `STATUS: done`.
  *

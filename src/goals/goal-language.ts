@@ -4,7 +4,7 @@
  *
  * Used by the scripted engine (what to do) and by the goal loop's completion
  * check (what "done" means), so both read a goal the same way
- * (SPEC "Checked goals"): collect / gather / mine / chop / dig N X means N
+ * (README "Goals the avatar understands"): collect / gather / mine / chop / dig N X means N
  * more than held when the goal was set; have / get / obtain N X means holding
  * at least N.
  */
@@ -387,4 +387,18 @@ export function goalKey(text: string): string {
     case 'unknown':
       return `text:${text.trim().toLowerCase()}`;
   }
+}
+
+/**
+ * Whether two goal texts name the same goal: case, spacing and a closing `.` or `!` do not count.
+ *
+ * @example
+ * sameGoal('Collect 3 oak logs.', 'collect  3 oak logs') // → true
+ */
+export function sameGoal(a: string, b: string): boolean {
+  return comparable(a) === comparable(b);
+}
+
+function comparable(s: string): string {
+  return s.trim().toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
 }

@@ -1,6 +1,6 @@
 /**
  * Sorting an owner's chat message into goal / question / direction / stop
- * (SPEC "Messages from chat"), and finding which avatar a message addresses.
+ * (README "Talking to an avatar"), and finding which avatar a message addresses.
  */
 
 import { distance } from 'fastest-levenshtein';

@@ -1,5 +1,5 @@
 /**
- * The goal loop's decisions (SPEC "The goal loop"), as pure functions: given
+ * The goal loop's decisions (README "The goal loop"), as pure functions: given
  * what the loop remembers, the parsed reply and the completion check, what
  * happens to the goal, what is posted, which turn comes next and after what
  * delay. `goal-loop.ts` keeps only the timers, the I/O and the aborts, and
@@ -7,6 +7,7 @@
  */
 import { backoffMs, type Backoff } from '../backoff.ts';
 import type { TurnKind } from '../engines/engine.ts';
+import { sameGoal } from '../goals/goal-language.ts';
 import type { Destination } from '../store/store.ts';
 import type { Protocol } from './protocol.ts';
 
@@ -111,15 +112,6 @@ export interface TurnDecision {
 /** `blocked` replies in a row on an owner goal after which it is parked. */
 export const PARK_AFTER_BLOCKED = 3;
 
-/** Two goal texts name the same goal. */
-export function sameGoal(a: string, b: string): boolean {
-  return normalise(a) === normalise(b);
-}
-
-function normalise(s: string): string {
-  return s.trim().toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
-}
-
 /**
  * The turn to take now, from what is due and whether there is a goal; a wrap-up that follows a
  * first `blocked` leaves the blocked prompt due after it.
@@ -173,7 +165,7 @@ export interface PaceFacts {
 }
 
 /**
- * The delay before the next automatic turn (SPEC "Pacing"): the base pace after a turn that changed
+ * The delay before the next automatic turn (README "The goal loop", pacing): the base pace after a turn that changed
  * something; a turn that changed nothing doubles it, up to the cap, with jitter.
  *
  * @example

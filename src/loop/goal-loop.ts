@@ -1,5 +1,5 @@
 /**
- * The goal loop of one avatar (seed 000 "Goals", "The reporting protocol", "Pacing").
+ * The goal loop of one avatar (README "The goal loop": states, the reporting protocol, pacing).
  *
  * States: `stopped` → `choosing` ⇄ `working` → `wrapup` → `choosing`; an
  * owner goal from any running state → `working`. This class keeps when turns

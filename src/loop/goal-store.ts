@@ -9,8 +9,9 @@ import { baselineGone } from '../goals/check.ts';
 import { keyed } from '../keyed.ts';
 import type { TurnUsage } from '../engines/engine.ts';
 import type { Avatar, Destination, Goal, GoalRecordEntry, ParkedGoal, Store, Usage } from '../store/store.ts';
-import { sameGoal, type GoalChange, type LoopPost, type TurnDecision } from './decide.ts';
-import { completeDirection } from './directions.ts';
+import { sameGoal } from '../goals/goal-language.ts';
+import type { GoalChange, LoopPost, TurnDecision } from './decide.ts';
+import { completeDirection } from '../task/directions.ts';
 
 /** Where an owner goal comes from, when it matters for the order goals are taken in. */
 export interface GoalOrigin {

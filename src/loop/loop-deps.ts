@@ -7,7 +7,7 @@ import type { Engine, TurnKind, TurnReply } from '../engines/engine.ts';
 import type { AvatarGame, Snapshot } from '../game/game.ts';
 import type { Store } from '../store/store.ts';
 import type { CompletionCheck, CrashLoopLimit, DonePing, LoopPostKind } from './decide.ts';
-import type { TaskFile } from './task-file.ts';
+import type { TaskFile } from '../task/task-file.ts';
 
 /** What the loop shows as its state: the stored state, or `waiting` while the game is down. */
 export type DisplayState = 'stopped' | 'choosing' | 'working' | 'wrapup' | 'waiting';

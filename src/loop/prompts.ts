@@ -1,25 +1,12 @@
 /**
- * The text prompts of the goal loop, one per turn kind (seed 000). Kept short:
+ * The text prompts of the goal loop, one per turn kind. Kept short:
  * every turn is paid for, and small models follow short prompts best.
  */
 import type { DirectionView, TurnRequest } from '../engines/engine.ts';
+import { PROTOCOL_HELP } from '../engines/protocol-help.ts';
 import { cutText } from '../text.ts';
-import { formatDirectionLine } from './directions.ts';
-import { ownPartForPrompt, sectionText } from './task-md.ts';
-
-/**
- * The short reminder of the reporting protocol that ends automatic prompts.
- *
- * @example
- * const prompt = `${body}\n\n${PROTOCOL_HELP}`;
- */
-export const PROTOCOL_HELP = [
-  'End your reply with:',
-  'STATUS: working | done | blocked',
-  'GOAL: <one line>   (only when your goal changes)',
-  'SUBTASK: done|blocked <step>   (optional, a finished step)',
-  'DIRECTION: done <n>   (optional, owner direction #n is done or no longer applies)',
-].join('\n');
+import { formatDirectionLine } from '../task/directions.ts';
+import { ownPartForPrompt, sectionText } from '../task/task-md.ts';
 
 /** Standard nudge lines the loop may put in {@link TurnRequest.nudges}. */
 export const NUDGES = {

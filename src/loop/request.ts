@@ -1,14 +1,14 @@
 /**
  * One turn's structured request to the engine, with its rendered prompt
- * (seed 000 "Prompts"): the goal, the direction summary and the open
+ * (the prompts of `prompts.ts`): the goal, the direction summary and the open
  * direction, the avatar's own notes where the kind carries them, and the
  * nudges the loop's memory calls for.
  */
 import type { TurnKind, TurnRequest } from '../engines/engine.ts';
 import type { Avatar, GoalRecordEntry } from '../store/schema.ts';
-import { summarizeDirections } from './directions.ts';
+import { summarizeDirections } from '../task/directions.ts';
 import { NUDGES, renderPrompt } from './prompts.ts';
-import { needsRewrite, ownPartForPrompt } from './task-md.ts';
+import { needsRewrite, ownPartForPrompt } from '../task/task-md.ts';
 
 /** What a request is built from. */
 export interface RequestFacts {

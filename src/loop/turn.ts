@@ -1,5 +1,5 @@
 /**
- * One turn of the goal loop (seed 000 "The reporting protocol"): which kind
+ * One turn of the goal loop (README "The goal loop"): which kind
  * is due, its request, the engine call, the reply's decision applied (the
  * store, the posts, TASK.md) and the delay before the next turn. It also
  * answers owner questions in their own short turn. What a reply leads to is
@@ -18,7 +18,7 @@ import type { GoalStore } from './goal-store.ts';
 import type { GoalLoopDeps, TurnSummary } from './loop-deps.ts';
 import { parseProtocol, type Protocol } from './protocol.ts';
 import { buildRequest } from './request.ts';
-import { ownPart } from './task-md.ts';
+import { ownPart } from '../task/task-md.ts';
 import { unlessAbandoned } from '../settle.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -5,7 +5,8 @@
  */
 import type { ChatContext } from '../chat.ts';
 import { UserError } from '../errors.ts';
-import { canSchedule, type Role } from '../rights.ts';
+import type { SenderRights } from '../people/sender-rights.ts';
+import { canSchedule } from '../rights.ts';
 import type { Avatar, Digest, Person, Schedule, Store } from '../store/store.ts';
 import { DEFAULT_ZONE, resolveZone } from './runs.ts';
 import { DEFAULT_DIGEST_TIME, digestTime } from './digests.ts';
@@ -13,11 +14,9 @@ import type { ScheduleAdded, Scheduler } from './scheduler.ts';
 
 /** The people side the desk needs: who the sender is and what they may do. */
 export interface DeskPeople {
-  /** The avatar the sender means (named, or the only one here) and may see; throws UserError otherwise. */
-  resolveAvatar(chat: ChatContext, name?: string | null): Avatar;
-  roleFor(chat: ChatContext, avatar: Avatar): Role;
+  /** The sender's rights from this chat: which avatar they mean, their role, whether they are an admin. */
+  rightsOf(chat: ChatContext): SenderRights;
   ensurePerson(identity: string, name: string): Person;
-  isAdmin(chat: ChatContext): boolean;
   personName(id: string | null): string;
 }
 
@@ -70,9 +69,9 @@ export interface ScheduleDesk {
  * const added = desk.add(chat, 'every day at 8:00 collect 10 oak logs');
  */
 export function createScheduleDesk({ scheduler, people, store }: { scheduler: Scheduler; people: DeskPeople; store: Store }): ScheduleDesk {
-  const mayChange = (chat: ChatContext, avatar: Avatar): boolean => canSchedule(people.roleFor(chat, avatar));
+  const mayChange = (chat: ChatContext, avatar: Avatar): boolean => canSchedule(people.rightsOf(chat).role(avatar));
   const scheduled = (chat: ChatContext, name?: string | null): Avatar => {
-    const avatar = people.resolveAvatar(chat, name);
+    const avatar = people.rightsOf(chat).resolve(name);
     if (mayChange(chat, avatar)) return avatar;
     throw new UserError('not_allowed', `Only ${avatar.name}'s owner or an admin can schedule its goals.`, avatar.name);
   };
@@ -115,7 +114,7 @@ export function createScheduleDesk({ scheduler, people, store }: { scheduler: Sc
     remove(chat, id) {
       const s = scheduler.get(id);
       const avatar = s ? store.state.data.avatars.find((a) => a.name === s.avatar) : undefined;
-      const allowed = s !== undefined && (avatar ? mayChange(chat, avatar) : people.isAdmin(chat));
+      const allowed = s !== undefined && (avatar ? mayChange(chat, avatar) : people.rightsOf(chat).admin);
       // Someone who may not change it learns nothing about it.
       if (!s || !allowed) throw new UserError('unknown_schedule', `You have no schedule #${id}. /schedules lists yours.`);
       scheduler.remove(id);

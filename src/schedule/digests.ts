@@ -9,17 +9,24 @@ import type { Destination, Digest, Store } from '../store/store.ts';
 import { keyed } from '../keyed.ts';
 import { buildDigest, usageSince } from './digest.ts';
 import { nextRuns } from './runs.ts';
-import type { ScheduleHost } from './scheduler.ts';
 import { hhmm } from './when.ts';
 
 /** The digest time when `/digest on` names none. */
 export const DEFAULT_DIGEST_TIME = '20:00';
 
+/** What the digests need of the core: who is in the game, and a way to post. */
+export interface DigestHost {
+  /** Whether the avatar is in the game right now (counted as time played). */
+  inGame(avatar: string): boolean;
+  /** Post a line to one chat, about an avatar (or none). */
+  post(dest: Destination, avatar: string | null, text: string): void;
+}
+
 /** How to build {@link Digests}. */
 export interface DigestsOptions {
   store: Store;
   log: Logger;
-  host: Pick<ScheduleHost, 'inGame' | 'post'>;
+  host: DigestHost;
   /** The zone of a person (UTC when unset). */
   zoneOf(personId: string): string;
 }
@@ -35,10 +42,10 @@ export class Digests {
   private sampler: Cron | undefined;
   private started = false;
 
-  constructor(private readonly o: DigestsOptions) {}
+  constructor(private readonly options: DigestsOptions) {}
 
   private get file() {
-    return this.o.store.schedules;
+    return this.options.store.schedules;
   }
 
   /**
@@ -51,7 +58,7 @@ export class Digests {
     for (const d of [...this.file.data.digests]) {
       this.arm(d);
       if (this.missed(d, now)) {
-        this.o.log.info({ dest: d.dest, since: d.mark.at }, 'digest missed while down: sending it late');
+        this.options.log.info({ dest: d.dest, since: d.mark.at }, 'digest missed while down: sending it late');
         await this.send(d.dest, now);
       }
     }
@@ -61,7 +68,7 @@ export class Digests {
   /** Whether a digest time passed between the chat's last digest (or `/digest on`) and `now`. */
   private missed(d: Digest, now: Date): boolean {
     // A second of slack: croner may fire a moment early, and that digest is not missed.
-    const due = nextRuns(digestCron(d.time), this.o.zoneOf(d.by), new Date(Date.parse(d.mark.at) + 1000), 1)[0];
+    const due = nextRuns(digestCron(d.time), this.options.zoneOf(d.by), new Date(Date.parse(d.mark.at) + 1000), 1)[0];
     return due !== undefined && due.getTime() <= now.getTime();
   }
 
@@ -114,14 +121,14 @@ export class Digests {
 
   /** The next digest of a chat, or null. */
   next(d: Digest, now = new Date()): Date | null {
-    return nextRuns(digestCron(d.time), this.o.zoneOf(d.by), now, 1)[0] ?? null;
+    return nextRuns(digestCron(d.time), this.options.zoneOf(d.by), now, 1)[0] ?? null;
   }
 
   private arm(d: Digest): void {
     this.jobs.get(d.dest)?.stop();
     this.jobs.delete(d.dest);
     if (!this.started) return;
-    const job = new Cron(digestCron(d.time), { timezone: this.o.zoneOf(d.by), protect: true }, async () => {
+    const job = new Cron(digestCron(d.time), { timezone: this.options.zoneOf(d.by), protect: true }, async () => {
       await this.send(d.dest);
     });
     this.jobs.set(d.dest, job);
@@ -132,7 +139,7 @@ export class Digests {
     return {
       at: now.toISOString(),
       played: keyed(this.file.data.played),
-      usage: keyed(Object.entries(this.o.store.record.data.usage).map(([k, u]) => [k, { ...u }] as const)),
+      usage: keyed(Object.entries(this.options.store.record.data.usage).map(([k, u]) => [k, { ...u }] as const)),
     };
   }
 
@@ -144,8 +151,8 @@ export class Digests {
     try {
       const d = this.get(dest);
       if (!d) return 0;
-      const { store, host } = this.o;
-      const zone = this.o.zoneOf(d.by);
+      const { store, host } = this.options;
+      const zone = this.options.zoneOf(d.by);
       const since = new Date(d.mark.at);
       const linked = store.state.data.links.filter((l) => l.dest === dest).map((l) => l.avatar);
       let sent = 0;
@@ -171,7 +178,7 @@ export class Digests {
       await this.file.flush();
       return sent;
     } catch (err) {
-      this.o.log.error({ err, dest }, 'digest failed');
+      this.options.log.error({ err, dest }, 'digest failed');
       return 0;
     }
   }
@@ -179,13 +186,13 @@ export class Digests {
   /** Once a minute: one more minute for every avatar in the game. */
   private countPlayed(): void {
     try {
-      const inGame = this.o.store.state.data.avatars.filter((a) => this.o.host.inGame(a.name)).map((a) => a.name);
+      const inGame = this.options.store.state.data.avatars.filter((a) => this.options.host.inGame(a.name)).map((a) => a.name);
       if (inGame.length === 0) return;
       this.file.update((f) => {
         for (const name of inGame) f.played[name] = (f.played[name] ?? 0) + 1;
       });
     } catch (err) {
-      this.o.log.error({ err }, 'counting time played failed');
+      this.options.log.error({ err }, 'counting time played failed');
     }
   }
 }

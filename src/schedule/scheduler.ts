@@ -13,22 +13,20 @@
 import { Cron } from 'croner';
 import type { Logger } from 'pino';
 import { UserError } from '../errors.ts';
-import { impossibleGoal } from '../goals/goal-language.ts';
+import { impossibleGoal, sameGoal } from '../goals/goal-language.ts';
 import { plainGoal } from '../text.ts';
 import { displayName } from '../people/people.ts';
 import { schedulePingPlace } from '../people/ping-place.ts';
 import { isOwnerOrAdmin } from '../rights.ts';
 import type { Destination, Schedule, Store } from '../store/store.ts';
-import { Digests } from './digests.ts';
+import { Digests, type DigestHost } from './digests.ts';
 import { checkCron, DEFAULT_ZONE, formatRun, missedRuns, nextRuns, slotOf } from './runs.ts';
 import { splitSchedule, type When } from './when.ts';
 
 /** What the scheduler needs from the rest of mindlink. */
-export interface ScheduleHost {
+export interface ScheduleHost extends DigestHost {
   /** Whether the avatar's loop runs (not stopped). */
   isPlaying(avatar: string): boolean;
-  /** Whether the avatar is in the game right now (counted as time played). */
-  inGame(avatar: string): boolean;
   /**
    * Set an owner goal exactly as `Goal: …` from this person would; `run` is the schedule and its slot, and its Done
    * pings them in `pingIn`.
@@ -36,8 +34,6 @@ export interface ScheduleHost {
   setGoal(avatar: string, text: string, personId: string, run: { id: number; slot: string }, pingIn?: Destination): void;
   /** Park an owner goal without touching the current one; it is offered again when the avatar chooses. */
   parkGoal(avatar: string, text: string, personId: string, reason: string, pingIn?: Destination): void;
-  /** Post a line to one chat, about an avatar (or none). */
-  post(dest: Destination, avatar: string | null, text: string): void;
 }
 
 /** How to build a {@link Scheduler}. */
@@ -63,10 +59,6 @@ export interface ScheduleAdded {
 export const MAX_PER_AVATAR = 20;
 const GOAL_MAX = 2000;
 
-function normalise(s: string): string {
-  return s.trim().toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
-}
-
 /**
  * @example
  * const scheduler = new Scheduler({ store, log, host, admins: config.ADMINS });
@@ -80,21 +72,21 @@ export class Scheduler {
   /** The daily digests and the minutes-played counter. */
   readonly digests: Digests;
 
-  constructor(private readonly o: SchedulerOptions) {
-    this.digests = new Digests({ store: o.store, log: o.log, host: o.host, zoneOf: (id) => this.zoneOf(id) });
+  constructor(private readonly options: SchedulerOptions) {
+    this.digests = new Digests({ store: options.store, log: options.log, host: options.host, zoneOf: (id) => this.zoneOf(id) });
   }
 
   private get file() {
-    return this.o.store.schedules;
+    return this.options.store.schedules;
   }
 
   /** The zone of a person (`/timezone`), UTC when unset. */
   zoneOf(personId: string): string {
-    return this.o.store.state.data.persons.find((p) => p.id === personId)?.timezone ?? DEFAULT_ZONE;
+    return this.options.store.state.data.persons.find((p) => p.id === personId)?.timezone ?? DEFAULT_ZONE;
   }
 
   private personName(personId: string): string {
-    return displayName(this.o.store.state.data.persons.find((p) => p.id === personId));
+    return displayName(this.options.store.state.data.persons.find((p) => p.id === personId));
   }
 
   /** Make up or skip the runs missed while mindlink was down, then arm every job. */
@@ -105,7 +97,7 @@ export class Scheduler {
       try {
         await this.catchUp(s, now);
       } catch (err) {
-        this.o.log.error({ err, schedule: s.id }, 'missed-run check failed');
+        this.options.log.error({ err, schedule: s.id }, 'missed-run check failed');
       }
       this.arm(s);
     }
@@ -162,7 +154,7 @@ export class Scheduler {
       return s;
     });
     this.arm(schedule);
-    const defaultZone = this.o.store.state.data.persons.find((p) => p.id === input.by)?.timezone === undefined;
+    const defaultZone = this.options.store.state.data.persons.find((p) => p.id === input.by)?.timezone === undefined;
     return { schedule, when, next: checked.value, zone, defaultZone };
   }
 
@@ -234,7 +226,7 @@ export class Scheduler {
       this.jobs.set(s.id, job);
     } catch (err) {
       // Stored by an older check or edited by hand: it cannot run, and says so in the log (it stays listed).
-      this.o.log.error({ err, schedule: s.id, cron: s.cron, zone }, 'schedule cannot be armed');
+      this.options.log.error({ err, schedule: s.id, cron: s.cron, zone }, 'schedule cannot be armed');
     }
   }
 
@@ -248,7 +240,7 @@ export class Scheduler {
       if (!(await this.claim(s, slot))) return;
       this.apply(s, slot);
     } catch (err) {
-      this.o.log.error({ err, schedule: id }, 'scheduled run failed');
+      this.options.log.error({ err, schedule: id }, 'scheduled run failed');
     }
   }
 
@@ -268,28 +260,28 @@ export class Scheduler {
     if (missed.kind === 'none') return;
     if (!(await this.claim(s, missed.slot))) return;
     const at = `${formatRun(missed.slot, zone)} ${zone}`;
-    this.o.log.info({ schedule: s.id, slot: missed.slot.toISOString(), kind: missed.kind, earlier: missed.skipped }, 'run missed while mindlink was down');
+    this.options.log.info({ schedule: s.id, slot: missed.slot.toISOString(), kind: missed.kind, earlier: missed.skipped }, 'run missed while mindlink was down');
     if (missed.kind === 'run') {
       this.apply(s, missed.slot);
       return;
     }
     const earlier = missed.skipped > 0 ? ` (and ${missed.skipped} earlier)` : '';
-    this.o.host.post(s.dest, s.avatar, `Schedule #${s.id} skipped its run of ${at}${earlier}: mindlink was down, and it is more than an hour late.`);
+    this.options.host.post(s.dest, s.avatar, `Schedule #${s.id} skipped its run of ${at}${earlier}: mindlink was down, and it is more than an hour late.`);
   }
 
   /** Set the scheduled goal of the run of `slot`, or say in one line why not. */
   private apply(s: Schedule, slot: Date): void {
-    const { host, store } = this.o;
+    const { host, store } = this.options;
     const avatar = store.state.data.avatars.find((a) => a.name === s.avatar);
     if (!avatar) {
-      this.o.log.warn({ schedule: s.id, avatar: s.avatar }, 'avatar of a schedule is gone: schedule removed');
+      this.options.log.warn({ schedule: s.id, avatar: s.avatar }, 'avatar of a schedule is gone: schedule removed');
       this.remove(s.id);
       return;
     }
     const say = (text: string): void => host.post(s.dest, avatar.name, text);
     const who = this.personName(s.createdBy);
     const goal = plainGoal(s.goal);
-    if (!isOwnerOrAdmin(store.state.data, s.createdBy, avatar, this.o.admins)) {
+    if (!isOwnerOrAdmin(store.state.data, s.createdBy, avatar, this.options.admins)) {
       say(`Schedule #${s.id} skipped: ${who} no longer owns ${avatar.name}. /unschedule ${s.id} removes it.`);
       return;
     }
@@ -298,21 +290,21 @@ export class Scheduler {
       return;
     }
     const current = avatar.goal;
-    if (current && normalise(current.text) === normalise(s.goal)) {
+    if (current && sameGoal(current.text, s.goal)) {
       say(`Schedule #${s.id}: I'm already on it (${goal}).`);
       return;
     }
     if (current?.setBy === 'owner') {
-      if (avatar.parked.some((p) => normalise(p.text) === normalise(s.goal))) {
+      if (avatar.parked.some((p) => sameGoal(p.text, s.goal))) {
         say(`Schedule #${s.id}: ${goal} is already parked; I take it up after the goal I'm on.`);
         return;
       }
       const reason = `scheduled while I was on ${this.personName(current.setById ?? '')}'s goal`;
-      host.parkGoal(avatar.name, s.goal, s.createdBy, reason, schedulePingPlace(this.o.store.state.data, avatar.name, s.createdBy, s.dest));
+      host.parkGoal(avatar.name, s.goal, s.createdBy, reason, schedulePingPlace(this.options.store.state.data, avatar.name, s.createdBy, s.dest));
       say(`Schedule #${s.id} parked for later: ${goal}. I'm on an owner goal (${plainGoal(current.text, 80)}) and take it up after.`);
       return;
     }
-    host.setGoal(avatar.name, s.goal, s.createdBy, { id: s.id, slot: slot.toISOString() }, schedulePingPlace(this.o.store.state.data, avatar.name, s.createdBy, s.dest));
+    host.setGoal(avatar.name, s.goal, s.createdBy, { id: s.id, slot: slot.toISOString() }, schedulePingPlace(this.options.store.state.data, avatar.name, s.createdBy, s.dest));
     say(`New goal from ${who} (schedule #${s.id}): ${s.goal}.`);
   }
 }

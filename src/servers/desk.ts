@@ -47,32 +47,32 @@ export function createServerDesk({ registry, people, avatars, store }: { registr
   };
   return {
     list(chat) {
-      people.requireAdmin(chat, ADMINS_ONLY);
+      people.rightsOf(chat).requireAdmin(ADMINS_ONLY);
       return registry.list();
     },
     async add(chat, req) {
-      people.requireAdmin(chat, ADMINS_ONLY);
+      people.rightsOf(chat).requireAdmin(ADMINS_ONLY);
       const added = await registry.add(req);
       // A server changed under its (stopped) avatars: their games are built anew for it.
       if (added.updated) await serverChanged(avatars, added.server.id);
       return added;
     },
     remove(chat, name) {
-      people.requireAdmin(chat, ADMINS_ONLY);
+      people.rightsOf(chat).requireAdmin(ADMINS_ONLY);
       const before = view(known(name));
       registry.remove(name);
       return before;
     },
     async test(chat, name) {
-      people.requireAdmin(chat, ADMINS_ONLY);
+      people.rightsOf(chat).requireAdmin(ADMINS_ONLY);
       const server = known(name);
       const tested = await registry.test(server.id);
       const playingOn = tested.versionWas ? await serverChanged(avatars, server.id) : [];
       return { ...tested, address: registry.addressOf(tested.server), playingOn };
     },
     async move(chat, avatarName, serverName) {
-      people.requireAdmin(chat, 'Only an admin can move avatars between servers.');
-      const avatar = people.resolveAvatar(chat, avatarName);
+      people.rightsOf(chat).requireAdmin('Only an admin can move avatars between servers.');
+      const avatar = people.rightsOf(chat).resolve(avatarName);
       const server = known(serverName);
       if (avatar.server === server.id) throw new UserError('same_server', `${avatar.name} is on ${server.id} already.`, avatar.name);
       await moveAvatar(avatars, store, avatar.name, server.id);

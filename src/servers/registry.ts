@@ -82,10 +82,10 @@ export interface ServerRegistryDeps {
  * const added = await servers.add({ name: 'survival', address: 'play.example.net' });
  */
 export class ServerRegistry {
-  constructor(private readonly d: ServerRegistryDeps) {}
+  constructor(private readonly deps: ServerRegistryDeps) {}
 
   private get servers(): Server[] {
-    return this.d.store.state.data.servers;
+    return this.deps.store.state.data.servers;
   }
 
   /** A server by name (case-insensitive). */
@@ -97,8 +97,8 @@ export class ServerRegistry {
   /** The server new avatars go to: `MC_HOST`'s, else the embedded world, else the first one. */
   defaultId(): string | undefined {
     const ids = this.servers.map((s) => s.id);
-    if (this.d.config.MC_HOST && ids.includes(MC_HOST_ID)) return MC_HOST_ID;
-    if (this.d.config.EMBEDDED && ids.includes(EMBEDDED_ID)) return EMBEDDED_ID;
+    if (this.deps.config.MC_HOST && ids.includes(MC_HOST_ID)) return MC_HOST_ID;
+    if (this.deps.config.EMBEDDED && ids.includes(EMBEDDED_ID)) return EMBEDDED_ID;
     return ids[0];
   }
 
@@ -107,13 +107,13 @@ export class ServerRegistry {
     const def = this.defaultId();
     return [...this.servers]
       .sort((a, b) => Number(b.id === def) - Number(a.id === def))
-      .map((server) => ({ server, address: this.addressOf(server), avatars: this.d.avatarsOn(server.id), isDefault: server.id === def }));
+      .map((server) => ({ server, address: this.addressOf(server), avatars: this.deps.avatarsOn(server.id), isDefault: server.id === def }));
   }
 
   /** How a server's address is shown. */
   addressOf(server: Server): string {
     if (server.host !== null) return formatAddress({ host: server.host, port: server.port ?? 25565 });
-    const world = this.d.embedded();
+    const world = this.deps.embedded();
     return world ? `this machine (127.0.0.1:${world.port})` : 'this machine (off: EMBEDDED=off)';
   }
 
@@ -139,7 +139,7 @@ export class ServerRegistry {
     // The probe took a while: the name may have been taken or its avatars started meanwhile.
     const updated = this.requireChangeable(name);
     const server = found.server;
-    this.d.store.state.update((s) => {
+    this.deps.store.state.update((s) => {
       s.servers = s.servers.filter((x) => x.id !== name);
       s.servers.push(server);
     });
@@ -150,12 +150,12 @@ export class ServerRegistry {
   remove(name: string): Server {
     const server = this.require(name);
     if (server.id === EMBEDDED_ID) throw new UserError('embedded_server', 'embedded is mindlink\'s own world; EMBEDDED=off turns it off.');
-    const on = this.d.avatarsOn(server.id);
+    const on = this.deps.avatarsOn(server.id);
     if (on.length > 0) {
       const names = on.map((a) => `${a.name} (${a.playing ? 'playing' : 'stopped'})`).join(', ');
       throw new UserError('server_in_use', `${server.id} still has ${on.length === 1 ? 'an avatar' : `${on.length} avatars`}: ${names}. Move ${on.length === 1 ? 'it' : 'them'} first (/avatar move <name> <server>, once stopped); nothing was removed.`);
     }
-    this.d.store.state.update((s) => {
+    this.deps.store.state.update((s) => {
       s.servers = s.servers.filter((x) => x.id !== server.id);
       s.shares = s.shares.filter((x) => x.server !== server.id);
     });
@@ -170,7 +170,7 @@ export class ServerRegistry {
     const fresh = this.get(server.id);
     if (!fresh) return found;
     const versionWas = fresh.version !== found.server.version ? fresh.version : undefined;
-    this.d.store.state.update(() => {
+    this.deps.store.state.update(() => {
       fresh.version = found.server.version;
       if (fresh.host !== null) {
         fresh.software = found.status.software;
@@ -183,7 +183,7 @@ export class ServerRegistry {
   /** Where to reach a stored server (the embedded world where it listens now). */
   private reachOf(server: Server): ServerAddress {
     if (server.host !== null) return { host: server.host, port: server.port ?? 25565 };
-    const world = this.d.embedded();
+    const world = this.deps.embedded();
     if (!world) throw new UserError('embedded_off', 'The embedded world is off (EMBEDDED=off).');
     return { host: '127.0.0.1', port: world.port };
   }
@@ -199,7 +199,7 @@ export class ServerRegistry {
     const existing = this.get(name);
     if (!existing) return false;
     if (existing.host === null) throw new UserError('embedded_server', 'embedded is mindlink\'s own world: pick another name.');
-    const playing = this.d.avatarsOn(existing.id).filter((a) => a.playing);
+    const playing = this.deps.avatarsOn(existing.id).filter((a) => a.playing);
     if (playing.length > 0) {
       throw new UserError('server_in_use', `${existing.id} exists and ${playing.map((a) => a.name).join(', ')} ${playing.length === 1 ? 'plays' : 'play'} there: /stop ${playing.length === 1 ? 'it' : 'them'} first to change it, or pick another name.`);
     }
@@ -208,7 +208,7 @@ export class ServerRegistry {
 
   /** Ping, find the version, and probe the login mode; the entry that would be stored. Throws UserError. */
   private async probe(name: string, address: ServerAddress, version: string | undefined, auth: Server['auth'] | undefined): Promise<ServerFound> {
-    const timeoutMs = this.d.probeTimeoutMs ?? 10_000;
+    const timeoutMs = this.deps.probeTimeoutMs ?? 10_000;
     let pinned: string | undefined;
     if (version !== undefined) {
       const verdict = playableVersion(version.trim());
@@ -238,7 +238,7 @@ export class ServerRegistry {
       software: status.software,
       ...(onlineMode !== null ? { onlineMode } : {}),
       ...(pinned ? { versionPinned: true } : {}),
-      addedAt: existing?.addedAt ?? this.d.now().toISOString(),
+      addedAt: existing?.addedAt ?? this.deps.now().toISOString(),
     };
     return { server, status, onlineMode, ...(login?.mode === 'refused' ? { loginRefused: login.reason } : {}) };
   }

@@ -60,7 +60,7 @@ async function startCore(dataDir: string, opts: { console?: boolean; script?: Sc
       close: async () => {},
     },
     engines: (kind, ctx) => {
-      if (kind === 'llm') throw new UserError('engine_unavailable', 'The llm engine is not available in this test.');
+      if (kind === 'llm') throw new UserError('llm_not_configured', 'The llm engine is not available in this test.');
       const e = new TestEngine(opts.script ?? defaultScript);
       engines.set(ctx.avatar, e);
       return e;

@@ -1,5 +1,5 @@
 /**
- * Issue 13, end to end: a user adds avatars one after another from the console while demo collects
+ * End to end: a user adds avatars one after another from the console while demo collects
  * logs. This used to take the whole process down (a bot got another's dig animation before its login).
  */
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,12 +1,10 @@
 /**
- * A minimal in-test {@link AvatarGame}: a state, a snapshot the test sets, and
- * capabilities. It stands in for the game server boundary in engine tests.
+ * The engine tests' game: the one game double of `test/fakes/fake-game.ts` as the avatar `demo`, on the
+ * embedded world unless told otherwise, and the capabilities of the servers an engine meets.
  */
-import { EventEmitter } from 'node:events';
-import type { Bot } from 'mineflayer';
-import type { AvatarGame, GameCapabilities, GameEvents, GameState, Snapshot } from '../../src/game/game.ts';
-
-import { EMBEDDED_CAPABILITIES as EMBEDDED } from '../../src/game/mineflayer-game.ts';
+import type { GameCapabilities } from '../../src/game/game.ts';
+import { EMBEDDED_CAPABILITIES } from '../../src/game/mineflayer-game.ts';
+import { FakeGame, type FakeGameOptions } from '../fakes/fake-game.ts';
 
 /** The embedded flying-squid world's and a vanilla server's capabilities. */
 export { EMBEDDED_CAPABILITIES as EMBEDDED, VANILLA_CAPABILITIES as VANILLA } from '../../src/game/mineflayer-game.ts';
@@ -15,30 +13,12 @@ export const BARE: GameCapabilities = Object.freeze({ crafting: false, hunger: f
 /** A snapshot with sensible defaults, overridable field by field. */
 export { snapshotOf as makeSnapshot } from '../fakes/fake-game.ts';
 
-/** An AvatarGame stand-in whose state and snapshot the test controls. */
-export class StubGame extends EventEmitter<GameEvents> implements AvatarGame {
-  readonly username = 'demo';
-  state: GameState;
-  snap: Snapshot | undefined;
-  bot: Bot | undefined = undefined;
-  capabilities: GameCapabilities;
-
-  constructor(opts: { state?: GameState; snap?: Snapshot; capabilities?: GameCapabilities } = {}) {
-    super();
-    this.state = opts.state ?? 'idle';
-    this.snap = opts.snap;
-    this.capabilities = opts.capabilities ?? EMBEDDED;
-  }
-
-  async start(): Promise<void> {
-    this.state = 'connected';
-  }
-
-  async stop(): Promise<void> {
-    this.state = 'ended';
-  }
-
-  snapshot(): Snapshot | undefined {
-    return this.snap;
-  }
+/**
+ * `demo`'s game for an engine test: idle and seeing nothing unless given a snapshot (then connected).
+ *
+ * @example
+ * const game = demoGame({ snap: makeSnapshot({ inventory: { oak_log: 3 } }), capabilities: VANILLA });
+ */
+export function demoGame(opts: FakeGameOptions = {}): FakeGame {
+  return new FakeGame('demo', { capabilities: EMBEDDED_CAPABILITIES, ...opts });
 }

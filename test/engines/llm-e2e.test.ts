@@ -3,18 +3,13 @@
  * the real embedded world with a real mineflayer avatar, the real skills, and
  * the real `openai` client against our fake OpenAI-compatible server.
  */
-import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConsoleBridge } from '../../bridges/console.ts';
-import { createDispatcher } from '../../commands/index.ts';
-import { createSkillRegistry } from '../../skills/index.ts';
 import { parseConfig } from '../../src/config.ts';
-import { Mindlink } from '../../src/core.ts';
-import { createEngineProvider } from '../../src/engines/index.ts';
+import type { Mindlink } from '../../src/core.ts';
 import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
-import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { FakeOpenAI, lastMessage, lastUserText, messagesChars, wholeChars, type FakeScript } from '../fakes/openai-api.ts';
-import { collectLines, startWorld, tempDataDir, testLogger, waitFor } from '../game/helpers.ts';
+import { startWorld, tempDataDir, testLogger, waitFor } from '../game/helpers.ts';
+import { startCoreOnWorld } from '../game/core-on-world.ts';
 
 const log = testLogger();
 
@@ -60,31 +55,8 @@ describe('llm engine end to end (core + embedded world + openai client + fake en
       LOOP_MAX_PACE_MS: '800',
       ...opts.env,
     });
-    const core = await Mindlink.start({
-      config,
-      log,
-      games: {
-        create: (avatar, _server, avatarLog) =>
-          new MineflayerGame({
-            username: avatar.name,
-            host: world.host,
-            port: world.port,
-            version: world.version,
-            log: avatarLog,
-            capabilities: EMBEDDED_CAPABILITIES,
-            reconnect: { minMs: 200, maxMs: 1000 },
-          }),
-        close: async () => {},
-      },
-      engines: createEngineProvider(config),
-      skills: createSkillRegistry,
-      commands: createDispatcher(),
-    });
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
     const lines: string[] = [];
-    collectLines(stdout, lines);
-    await core.addBridge(new ConsoleBridge(stdin, stdout, log));
+    const { core, stdin } = await startCoreOnWorld({ world: () => world, config, log, lines });
     let stopped = false;
     const stop = async (): Promise<void> => {
       if (stopped) return;

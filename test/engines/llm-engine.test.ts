@@ -16,8 +16,9 @@ import { retryAfterMs } from '../../src/engines/llm/transport.ts';
 import { ProviderRefusedError } from '../../src/errors.ts';
 import type { Skill, SkillRegistry, SkillResult } from '../../src/game/skill.ts';
 import { silentLogger } from '../../src/logger.ts';
-import { PROTOCOL_HELP, renderPrompt } from '../../src/loop/prompts.ts';
-import { TaskFile } from '../../src/loop/task-file.ts';
+import { PROTOCOL_HELP } from '../../src/engines/protocol-help.ts';
+import { renderPrompt } from '../../src/loop/prompts.ts';
+import { TaskFile } from '../../src/task/task-file.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
 import { FakeOpenAI, lastMessage, lastUserText, messagesChars, type FakeReply, type RecordedRequest } from '../fakes/openai-api.ts';
 

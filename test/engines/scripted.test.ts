@@ -6,7 +6,8 @@ import type { GoalView, TurnKind, TurnRequest } from '../../src/engines/engine.t
 import { createScriptedEngine } from '../../src/engines/scripted.ts';
 import type { Engine } from '../../src/engines/engine.ts';
 import { createSkillRegistry, skills, type Skill, type SkillResult } from '../../skills/index.ts';
-import { BARE, makeSnapshot, StubGame, VANILLA } from './avatar-game-stub.ts';
+import type { FakeGame } from '../fakes/fake-game.ts';
+import { BARE, demoGame, makeSnapshot, VANILLA } from './avatar-game-stub.ts';
 
 const log = pino({ level: 'silent' });
 
@@ -21,7 +22,7 @@ function goal(text: string, baseline: Record<string, number> | null = null, setB
 const live = (): AbortSignal => new AbortController().signal;
 
 /** The scripted engine of `demo` on `game`, with the given skills (the production list by default). */
-function scripted(game: StubGame, list: readonly Skill[] = skills): Engine {
+function scripted(game: FakeGame, list: readonly Skill[] = skills): Engine {
   return createScriptedEngine({ avatar: 'demo', game, log, skills: createSkillRegistry(game, list) });
 }
 
@@ -34,7 +35,7 @@ function goalOf(text: string): string | undefined {
 
 describe('scripted engine, turns that need no game', () => {
   it('GIVEN a choose turn on the embedded world THEN it picks the first curriculum goal and says GOAL and working', async () => {
-    const game = new StubGame({ snap: makeSnapshot({ nearbyBlocks: { oak_log: 3 } }) });
+    const game = demoGame({ snap: makeSnapshot({ nearbyBlocks: { oak_log: 3 } }) });
     const engine = scripted(game);
     const reply = await engine.turn(request('choose'), live());
     expect(engine.name).toBe('scripted');
@@ -44,39 +45,39 @@ describe('scripted engine, turns that need no game', () => {
   });
 
   it('GIVEN a choose turn with an open owner direction in the goal language THEN that direction becomes the goal', async () => {
-    const engine = scripted(new StubGame({ snap: makeSnapshot() }));
+    const engine = scripted(demoGame({ snap: makeSnapshot() }));
     const reply = await engine.turn(request('choose', { directions: [{ n: 3, text: 'collect 10 sand', at: '2025-01-01' }] }), live());
     expect(goalOf(reply.text)).toBe('collect 10 sand');
     expect(reply.text).toMatch(/direction #3/);
   });
 
   it('GIVEN a choose turn whose direction goal was just finished THEN it does not pick it again', async () => {
-    const engine = scripted(new StubGame({ snap: makeSnapshot() }));
+    const engine = scripted(demoGame({ snap: makeSnapshot() }));
     const req = request('choose', { directions: [{ n: 3, text: 'collect 10 sand', at: '' }], recentGoals: ['collect 10 sand'] });
     expect(goalOf((await engine.turn(req, live())).text)).not.toBe('collect 10 sand');
   });
 
   it('GIVEN a choose turn with no game connection THEN it still chooses a sensible goal', async () => {
-    const engine = scripted(new StubGame());
+    const engine = scripted(demoGame());
     const reply = await engine.turn(request('choose'), live());
     expect(goalOf(reply.text)).toBe('collect 16 logs');
   });
 
   it('GIVEN a question THEN it answers from the snapshot and stays working without a GOAL line', async () => {
-    const game = new StubGame({ snap: makeSnapshot({ position: { x: 10, y: 64, z: -20 } }) });
+    const game = demoGame({ snap: makeSnapshot({ position: { x: 10, y: 64, z: -20 } }) });
     const engine = scripted(game);
     const reply = await engine.turn(request('question', { message: 'where are you?', goal: goal('explore') }), live());
     expect(reply.text).toBe("I'm at 10 64 -20 in the overworld.\nSTATUS: working");
   });
 
   it('GIVEN a question while not in the game THEN it says so', async () => {
-    const engine = scripted(new StubGame());
+    const engine = scripted(demoGame());
     const reply = await engine.turn(request('question', { message: 'how many logs do you have?' }), live());
     expect(reply.text).toMatch(/not in the game right now/);
   });
 
   it('GIVEN a standing direction THEN it acknowledges it in a sentence and keeps its goal', async () => {
-    const engine = scripted(new StubGame());
+    const engine = scripted(demoGame());
     const reply = await engine.turn(request('direction', { message: 'stay near the village', goal: goal('explore') }), live());
     expect(reply.text).toBe("Understood: I'll stay near the village.\nSTATUS: working");
     const dont = await engine.turn(request('direction', { message: "Don't dig straight down." }), live());
@@ -84,28 +85,28 @@ describe('scripted engine, turns that need no game', () => {
   });
 
   it('GIVEN a direction that is a goal-language command THEN it replies with a GOAL line', async () => {
-    const engine = scripted(new StubGame());
+    const engine = scripted(demoGame());
     const reply = await engine.turn(request('direction', { message: 'go to 0 64 0' }), live());
     expect(goalOf(reply.text)).toBe('go to 0 64 0');
     expect(statusOf(reply.text)).toBe('working');
   });
 
   it('GIVEN a crafting direction on a server without crafting THEN it notes it and sets no goal', async () => {
-    const engine = scripted(new StubGame({ capabilities: BARE }));
+    const engine = scripted(demoGame({ capabilities: BARE }));
     const reply = await engine.turn(request('direction', { message: 'craft a wooden pickaxe' }), live());
     expect(goalOf(reply.text)).toBeUndefined();
     expect(reply.text).toMatch(/no crafting/);
   });
 
   it('GIVEN a goal the language cannot read THEN continue says blocked with the reason', async () => {
-    const engine = scripted(new StubGame({ state: 'connected', snap: makeSnapshot() }));
+    const engine = scripted(demoGame({ state: 'connected', snap: makeSnapshot() }));
     const reply = await engine.turn(request('continue', { goal: goal('build a castle') }), live());
     expect(statusOf(reply.text)).toBe('blocked');
     expect(reply.text).toMatch(/can't build a castle yet; I know how to collect, mine/);
   });
 
   it('GIVEN the loop asks for another route on an unreadable goal THEN it picks another goal', async () => {
-    const engine = scripted(new StubGame({ state: 'connected', snap: makeSnapshot() }));
+    const engine = scripted(demoGame({ state: 'connected', snap: makeSnapshot() }));
     const reply = await engine.turn(request('blocked', { goal: goal('build a castle') }), live());
     expect(statusOf(reply.text)).toBe('working');
     expect(goalOf(reply.text)).toBe('collect 16 logs');
@@ -113,7 +114,7 @@ describe('scripted engine, turns that need no game', () => {
 
   for (const text of ['follow demo', 'come to demo', 'Follow Demo']) {
     it(`GIVEN "${text}" to the avatar demo itself THEN continue says blocked with the reason, never done`, async () => {
-      const engine = scripted(new StubGame({ state: 'connected', snap: makeSnapshot() }));
+      const engine = scripted(demoGame({ state: 'connected', snap: makeSnapshot() }));
       const reply = await engine.turn(request('continue', { goal: goal(text) }), live());
       expect(statusOf(reply.text)).toBe('blocked');
       expect(reply.text).toMatch(/I can't (follow|come to) myself \(demo is me\): name another player/);
@@ -121,7 +122,7 @@ describe('scripted engine, turns that need no game', () => {
   }
 
   it('GIVEN the follow and come_to skills asked for the avatar itself THEN their preconditions refuse (bad_params), another player passes', () => {
-    const game = new StubGame({ state: 'connected', snap: makeSnapshot() });
+    const game = demoGame({ state: 'connected', snap: makeSnapshot() });
     const skill = (id: string): Skill | undefined => skills.find((k) => k.id === id);
     expect(skill('follow')?.preconditions?.(game, { player: 'DEMO', range: 3, durationMs: 30_000 })).toMatchObject({ ok: false, code: 'bad_params', detail: expect.stringMatching(/can't follow myself/) });
     expect(skill('come_to')?.preconditions?.(game, { player: 'demo' })).toMatchObject({ ok: false, code: 'bad_params', detail: expect.stringMatching(/can't come to myself/) });
@@ -129,21 +130,21 @@ describe('scripted engine, turns that need no game', () => {
   });
 
   it('GIVEN a craft goal on a server without crafting THEN it is blocked because the server cannot craft', async () => {
-    const engine = scripted(new StubGame({ state: 'connected', snap: makeSnapshot(), capabilities: BARE }));
+    const engine = scripted(demoGame({ state: 'connected', snap: makeSnapshot(), capabilities: BARE }));
     const reply = await engine.turn(request('continue', { goal: goal('craft a wooden pickaxe') }), live());
     expect(statusOf(reply.text)).toBe('blocked');
     expect(reply.text).toMatch(/no crafting/);
   });
 
   it('GIVEN the game is not connected THEN a continue turn stays working and claims nothing', async () => {
-    const engine = scripted(new StubGame());
+    const engine = scripted(demoGame());
     const reply = await engine.turn(request('continue', { goal: goal('collect 3 oak logs') }), live());
     expect(statusOf(reply.text)).toBe('working');
     expect(reply.text).toMatch(/not in the game/);
   });
 
   it('GIVEN the goal is already met THEN continue says done (and retires the direction it came from)', async () => {
-    const game = new StubGame({ state: 'connected', snap: makeSnapshot({ inventory: { oak_log: 6 } }) });
+    const game = demoGame({ state: 'connected', snap: makeSnapshot({ inventory: { oak_log: 6 } }) });
     const engine = scripted(game);
     const reply = await engine.turn(
       request('continue', { goal: goal('collect 3 oak logs', { oak_log: 3 }), directions: [{ n: 2, text: 'collect 3 oak logs', at: '' }] }),
@@ -154,14 +155,15 @@ describe('scripted engine, turns that need no game', () => {
     expect(reply.text).toMatch(/^Done: you hold 3 more oak logs/);
   });
 
-  it('GIVEN a continue turn with no goal THEN it chooses one', async () => {
-    const engine = scripted(new StubGame({ snap: makeSnapshot() }));
-    const reply = await engine.turn(request('resume'), live());
-    expect(goalOf(reply.text)).toBeDefined();
+  it('GIVEN a continue turn with no goal THEN it chooses one: the first curriculum goal, working', async () => {
+    const engine = scripted(demoGame({ snap: makeSnapshot() }));
+    const reply = await engine.turn(request('continue'), live());
+    expect(goalOf(reply.text)).toBe('collect 16 logs');
+    expect(statusOf(reply.text)).toBe('working');
   });
 
   it('GIVEN an aborted signal THEN it returns at once with working', async () => {
-    const engine = scripted(new StubGame({ state: 'connected', snap: makeSnapshot() }));
+    const engine = scripted(demoGame({ state: 'connected', snap: makeSnapshot() }));
     const ac = new AbortController();
     ac.abort();
     const reply = await engine.turn(request('continue', { goal: goal('collect 3 oak logs') }), ac.signal);
@@ -169,7 +171,7 @@ describe('scripted engine, turns that need no game', () => {
   });
 
   it('GIVEN a blocked goal THEN the wrap-up lesson says what blocked it', async () => {
-    const engine = scripted(new StubGame({ state: 'connected', snap: makeSnapshot(), capabilities: BARE }));
+    const engine = scripted(demoGame({ state: 'connected', snap: makeSnapshot(), capabilities: BARE }));
     const g = goal('craft a wooden pickaxe');
     await engine.turn(request('continue', { goal: g }), live());
     const reply = await engine.turn(request('wrapup', { goal: g }), live());
@@ -179,7 +181,7 @@ describe('scripted engine, turns that need no game', () => {
   });
 
   it('GIVEN turns were taken THEN the session grows, and a reset empties it', async () => {
-    const engine = scripted(new StubGame());
+    const engine = scripted(demoGame());
     const before = engine.session();
     await engine.turn(request('question', { message: 'where are you?' }), live());
     expect(engine.session().size).toBeGreaterThan(before.size);
@@ -191,7 +193,7 @@ describe('scripted engine, turns that need no game', () => {
 describe('scripted engine, skill results (test skills in the registry)', () => {
   /** The registry of this test: the production skills, some replaced or removed. */
   const list = new Map<string, Skill>();
-  let game: StubGame;
+  let game: FakeGame;
   const calls: { id: string; params: unknown }[] = [];
 
   /** Put a test skill under an id for one test; the real one is restored afterwards. */
@@ -209,7 +211,7 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
   }
 
   beforeEach(() => {
-    game = new StubGame({ state: 'connected', snap: makeSnapshot({ inventory: { oak_log: 1 } }), capabilities: VANILLA });
+    game = demoGame({ state: 'connected', snap: makeSnapshot({ inventory: { oak_log: 1 } }), capabilities: VANILLA });
     game.bot = {} as Bot;
     calls.length = 0;
   });
@@ -388,7 +390,7 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
 
 describe('scripted engine, choosing after a block', () => {
   it('GIVEN a direction goal that was just blocked THEN choose does not pick it again straight away', async () => {
-    const game = new StubGame({ state: 'connected', snap: makeSnapshot(), capabilities: VANILLA });
+    const game = demoGame({ state: 'connected', snap: makeSnapshot(), capabilities: VANILLA });
     const engine = scripted(game);
     const directions = [{ n: 1, text: 'follow me around', at: '' }, { n: 2, text: 'go to 5 64 5', at: '' }];
     const first = await engine.turn(request('choose', { directions }), live());

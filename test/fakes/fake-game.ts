@@ -1,10 +1,22 @@
 /**
- * A stand-in for the Minecraft side of one avatar, for the goal loop's pure
- * tests with fake timers. (The real game is tested against the embedded
- * world in test/game/.)
+ * The one stand-in for the Minecraft side of one avatar, for the goal loop's
+ * tests with fake timers, the engines' tests and the core tests that need no
+ * world: a state, a snapshot the test sets, capabilities. (The real game is
+ * tested against the embedded world in test/game/.)
  */
 import { EventEmitter } from 'node:events';
+import type { Bot } from 'mineflayer';
 import type { AvatarGame, GameCapabilities, GameEvents, GameState, Snapshot } from '../../src/game/game.ts';
+
+/** How a {@link FakeGame} starts out. */
+export interface FakeGameOptions {
+  /** Its state; `connected` when a snapshot is given, else `idle`. */
+  state?: GameState;
+  /** What it sees and carries (while connected). */
+  snap?: Snapshot;
+  /** What its server can do; none of crafting, hunger and mobs by default. */
+  capabilities?: GameCapabilities;
+}
 
 export function snapshotOf(partial: Partial<Snapshot> = {}): Snapshot {
   return {
@@ -22,16 +34,27 @@ export function snapshotOf(partial: Partial<Snapshot> = {}): Snapshot {
   };
 }
 
+/**
+ * @example
+ * const game = new FakeGame('steve');                                   // idle until start()
+ * const seeing = new FakeGame('demo', { snap: snapshotOf({ inventory: { oak_log: 2 } }) }); // connected
+ */
 export class FakeGame extends EventEmitter<GameEvents> implements AvatarGame {
-  state: GameState = 'idle';
-  snap: Snapshot = snapshotOf();
-  readonly bot = undefined;
-  readonly capabilities: GameCapabilities = { crafting: false, hunger: false, mobs: false };
+  state: GameState;
+  snap: Snapshot;
+  bot: Bot | undefined = undefined;
+  capabilities: GameCapabilities;
   starts = 0;
   stops = 0;
 
-  constructor(readonly username = 'steve') {
+  constructor(
+    readonly username = 'steve',
+    opts: FakeGameOptions = {},
+  ) {
     super();
+    this.state = opts.state ?? (opts.snap ? 'connected' : 'idle');
+    this.snap = opts.snap ?? snapshotOf();
+    this.capabilities = opts.capabilities ?? { crafting: false, hunger: false, mobs: false };
   }
 
   async start(): Promise<void> {

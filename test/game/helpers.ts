@@ -27,9 +27,9 @@ export function startWorld(dir: string, log: Logger, port?: number): Promise<Emb
   return EmbeddedWorld.start({ dataDir: dir, log, ...(port !== undefined ? { port } : {}) });
 }
 
-/** A connected game on the world (waits for `connected`). */
-export async function connectedGame(world: EmbeddedWorld, username: string, log: Logger): Promise<MineflayerGame> {
-  const game = new MineflayerGame({
+/** A mineflayer game for `username` on the world, not started, reconnecting at the tests' pace. */
+export function worldGame(world: EmbeddedWorld, username: string, log: Logger): MineflayerGame {
+  return new MineflayerGame({
     username,
     host: world.host,
     port: world.port,
@@ -38,6 +38,11 @@ export async function connectedGame(world: EmbeddedWorld, username: string, log:
     capabilities: EMBEDDED_CAPABILITIES,
     reconnect: { minMs: 200, maxMs: 1000 },
   });
+}
+
+/** A connected game on the world (waits for `connected`). */
+export async function connectedGame(world: EmbeddedWorld, username: string, log: Logger): Promise<MineflayerGame> {
+  const game = worldGame(world, username, log);
   const connected = once(game, 'connected');
   await game.start();
   await connected;

@@ -1,21 +1,16 @@
 /**
- * Issue 13: bots joining while another digs used to receive `block_break_animation` before their
+ * Bots joining while another digs used to receive `block_break_animation` before their
  * `login` packet, and mineflayer's handler threw inside the packet stream: the whole process died.
  * Real embedded world, real mineflayer, the real goal loop for the digger.
  */
 import { once } from 'node:events';
-import { PassThrough, Writable } from 'node:stream';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConsoleBridge } from '../../bridges/console.ts';
 import { parseConfig } from '../../src/config.ts';
-import { Mindlink } from '../../src/core.ts';
-import { createDispatcher } from '../../commands/index.ts';
-import { createSkillRegistry } from '../../skills/index.ts';
-import { createEngineProvider } from '../../src/engines/index.ts';
+import type { Mindlink } from '../../src/core.ts';
 import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
-import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
-import { startWorld, tempDataDir, waitFor } from './helpers.ts';
+import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
+import { startWorld, worldGame, tempDataDir } from './helpers.ts';
+import { startCoreOnWorld, witness } from './core-on-world.ts';
 
 /** Joiners that come and go while the digger works. */
 const JOINERS = 10;
@@ -23,28 +18,11 @@ const JOINERS = 10;
 const MAX_CYCLES = 4;
 
 describe('bots joining while another digs', () => {
-  const logLines: string[] = [];
   /** Log lines of bots failing on a packet (the game logs each fault, joining or not). */
   const faults: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      const line = chunk.toString('utf8').trim();
-      if (process.env.TEST_LOG) process.stderr.write(`${line}\n`);
-      if (line.includes('failed while handling a packet')) faults.push(line);
-      logLines.push(line);
-      if (logLines.length > 400) logLines.shift();
-      done();
-    },
+  const { log, lines, until } = witness((line) => {
+    if (line.includes('failed while handling a packet')) faults.push(line);
   });
-  const log = pino({ level: process.env.TEST_LOG ?? 'debug' }, sink);
-  const lines: string[] = [];
-  const until = async (cond: () => boolean, ms: number, what: string): Promise<void> => {
-    try {
-      await waitFor(cond, ms, what);
-    } catch (err) {
-      throw new Error(`${(err as Error).message}\nchat:\n${lines.join('\n')}\nlog (tail):\n${logLines.slice(-40).join('\n')}`);
-    }
-  };
   const data = tempDataDir('join-dig');
   let world: EmbeddedWorld;
   let core: Mindlink;
@@ -60,44 +38,9 @@ describe('bots joining while another digs', () => {
   beforeAll(async () => {
     world = await startWorld(data.dir, log);
     const config = parseConfig({ DATA_DIR: data.dir, LOOP_PACE_MS: '200', LOOP_MAX_PACE_MS: '2000' });
-    core = await Mindlink.start({
-      config,
-      skills: createSkillRegistry,
-      commands: createDispatcher(),
-      log,
-      games: {
-        create: (avatar, _server, avatarLog) => {
-          const g = new MineflayerGame({
-            username: avatar.name,
-            host: world.host,
-            port: world.port,
-            version: world.version,
-            log: avatarLog,
-            capabilities: EMBEDDED_CAPABILITIES,
-            reconnect: { minMs: 200, maxMs: 1000 },
-          });
-          games.set(avatar.name, g);
-          return g;
-        },
-        close: async () => {},
-      },
-      engines: createEngineProvider(config),
-    });
-    const stdout = new PassThrough();
-    stdout.on('data', (b: Buffer) => lines.push(...b.toString('utf8').split('\n').filter(Boolean)));
-    await core.addBridge(new ConsoleBridge(new PassThrough(), stdout, log));
+    ({ core } = await startCoreOnWorld({ world: () => world, config, log, lines, onGame: (name, g) => games.set(name, g) }));
     for (let i = 0; i < JOINERS; i++) {
-      joiners.push(
-        new MineflayerGame({
-          username: `joiner${i}`,
-          host: world.host,
-          port: world.port,
-          version: world.version,
-          log: log.child({ avatar: `joiner${i}` }),
-          capabilities: EMBEDDED_CAPABILITIES,
-          reconnect: { minMs: 200, maxMs: 1000 },
-        }),
-      );
+      joiners.push(worldGame(world, `joiner${i}`, log.child({ avatar: `joiner${i}` })));
     }
   }, 60_000);
 

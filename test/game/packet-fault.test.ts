@@ -1,43 +1,22 @@
 /**
- * Issue 13: one bot's packet handler throwing ends that bot's connection, never the process. The world
+ * One bot's packet handler throwing ends that bot's connection, never the process. The world
  * sends alice a packet her client cannot handle (an `open_window` of a window type that does not exist:
  * mineflayer's handler throws on it); the other avatars must not notice.
  */
-import { PassThrough, Writable } from 'node:stream';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConsoleBridge } from '../../bridges/console.ts';
 import type { CommandInvocation } from '../../src/chat.ts';
 import { parseConfig } from '../../src/config.ts';
-import { Mindlink } from '../../src/core.ts';
-import { createDispatcher } from '../../commands/index.ts';
-import { createSkillRegistry } from '../../skills/index.ts';
-import { createEngineProvider } from '../../src/engines/index.ts';
+import type { Mindlink } from '../../src/core.ts';
 import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
-import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
-import { nextEvent, startWorld, tempDataDir, testLogger, waitFor } from './helpers.ts';
+import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
+import { nextEvent, startWorld, tempDataDir } from './helpers.ts';
+import { startCoreOnWorld, witness } from './core-on-world.ts';
 
 /** A window type no Minecraft version has: mineflayer's `open_window` handler throws on it. */
 const BAD_WINDOW = { windowId: 7, inventoryType: 9999, windowTitle: { type: 'string', value: 'nothing' } };
 
 describe('a bot whose packet handler throws', () => {
-  const logLines: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      logLines.push(chunk.toString('utf8').trim());
-      if (logLines.length > 400) logLines.shift();
-      done();
-    },
-  });
-  const log = process.env.TEST_LOG ? testLogger() : pino({ level: 'debug' }, sink);
-  const lines: string[] = [];
-  const until = async (cond: () => boolean, ms: number, what: string): Promise<void> => {
-    try {
-      await waitFor(cond, ms, what);
-    } catch (err) {
-      throw new Error(`${(err as Error).message}\nchat:\n${lines.join('\n')}\nlog (tail):\n${logLines.slice(-40).join('\n')}`);
-    }
-  };
+  const { log, logLines, lines, until } = witness();
   const data = tempDataDir('packet-fault');
   let world: EmbeddedWorld;
   let core: Mindlink;
@@ -64,34 +43,12 @@ describe('a bot whose packet handler throws', () => {
   beforeAll(async () => {
     world = await startWorld(data.dir, log);
     const config = parseConfig({ DATA_DIR: data.dir, LOOP_PACE_MS: '200', LOOP_MAX_PACE_MS: '2000' });
-    core = await Mindlink.start({
-      config,
-      skills: createSkillRegistry,
-      commands: createDispatcher(),
-      log,
-      games: {
-        create: (avatar, _server, avatarLog) => {
-          const game = new MineflayerGame({
-            username: avatar.name,
-            host: world.host,
-            port: world.port,
-            version: world.version,
-            log: avatarLog,
-            capabilities: EMBEDDED_CAPABILITIES,
-            reconnect: { minMs: 200, maxMs: 1000 },
-          });
-          games.set(avatar.name, game);
-          drops.set(avatar.name, []);
-          game.on('disconnected', (reason) => drops.get(avatar.name)?.push(reason));
-          return game;
-        },
-        close: async () => {},
-      },
-      engines: createEngineProvider(config),
-    });
-    const stdout = new PassThrough();
-    stdout.on('data', (b: Buffer) => lines.push(...b.toString('utf8').split('\n').filter(Boolean)));
-    await core.addBridge(new ConsoleBridge(new PassThrough(), stdout, log));
+    const onGame = (name: string, g: MineflayerGame): void => {
+      games.set(name, g);
+      drops.set(name, []);
+      g.on('disconnected', (reason) => drops.get(name)?.push(reason));
+    };
+    ({ core } = await startCoreOnWorld({ world: () => world, config, log, lines, onGame }));
     for (const name of ['alice', 'bob']) {
       await core.avatars.create(name, 'console', {});
       core.links.link(name, 'console', 'control');

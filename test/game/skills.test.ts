@@ -130,11 +130,13 @@ describe('skills on the embedded world', () => {
     try {
       const walked = await walk;
       bob.bot?.off('physicsTick', sample);
-      expect(walked).toMatchObject({ ok: true });
-      // She walked along while he walked (not only after him), never falling more than a few blocks behind the range.
+      expect(walked, `bob walking: ${JSON.stringify(walked)}`).toMatchObject({ ok: true });
+      // She walked along while he walked (not only after him), never falling far behind: the follow goal moves
+      // only once he is past its range (up to 2 × 3 blocks), plus what he walks while she re-plans (about a
+      // second at walking speed on a loaded machine: 8.0 blocks was seen once in 10 runs beside other tests).
       expect(distances.length).toBeGreaterThan(10);
       expect(pos(alice).distanceTo(aliceFrom)).toBeGreaterThan(5);
-      expect(Math.max(...distances)).toBeLessThan(8);
+      expect(Math.max(...distances)).toBeLessThan(11);
       await waitFor(() => pos(alice).distanceTo(pos(bob)) <= 3.5, 20_000, 'alice to catch up').catch((err: Error) => {
         throw new Error(`${err.message}: alice at ${pos(alice)}, bob at ${pos(bob)}, alice moving: ${alice.bot?.pathfinder.isMoving()}`);
       });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { TurnKind, TurnRequest } from '../../src/engines/engine.ts';
-import { addDirection, emptyBook, summarizeDirections } from '../../src/loop/directions.ts';
+import { addDirection, emptyBook, summarizeDirections } from '../../src/task/directions.ts';
 import { parseProtocol } from '../../src/loop/protocol.ts';
-import { NUDGES, PROTOCOL_HELP, renderPrompt } from '../../src/loop/prompts.ts';
-import { CUT_NOTE, initialTask, ownPart } from '../../src/loop/task-md.ts';
+import { PROTOCOL_HELP } from '../../src/engines/protocol-help.ts';
+import { NUDGES, renderPrompt } from '../../src/loop/prompts.ts';
+import { CUT_NOTE, initialTask, ownPart } from '../../src/task/task-md.ts';
 
 type Req = Omit<TurnRequest, 'prompt'>;
 

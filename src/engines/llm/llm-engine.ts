@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import { ProviderRefusedError } from '../../errors.ts';
-import { TaskFile } from '../../loop/task-file.ts';
+import { TaskFile } from '../../task/task-file.ts';
 import { TurnInterruptedError, type Engine, type EngineContext, type SessionInfo, type TurnReply, type TurnRequest } from '../engine.ts';
 import { messageChars, type ChatMessage, type ToolSchema } from './messages.ts';
 import { systemPrompt, turnMessage, type HeardLine } from './prompts.ts';

@@ -6,7 +6,7 @@
  */
 import type { GameCapabilities } from '../../game/game.ts';
 import type { TurnRequest } from '../engine.ts';
-import { PROTOCOL_HELP } from '../../loop/prompts.ts';
+import { PROTOCOL_HELP } from '../protocol-help.ts';
 
 /**
  * The standing instructions of one avatar.

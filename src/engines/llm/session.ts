@@ -9,11 +9,11 @@
  * extra request to the model. A fresh session (a day old, or too big) starts
  * empty; the previous file is kept as `llm-session.prev.json`.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { writeAtomicSync } from '../../store/atomic-write.ts';
 import type { SessionInfo, TurnKind } from '../engine.ts';
 import { ChatMessageSchema, messageChars, type ChatMessage } from './messages.ts';
 
@@ -207,12 +207,9 @@ export class LlmSession {
   /** Write the session atomically (a temp file, then rename). It is a few KB, so this is synchronous: a turn is on disk when it ends. */
   save(): void {
     mkdirSync(dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      writeFileSync(tmp, JSON.stringify(this.data), 'utf8');
-      renameSync(tmp, this.file);
+      writeAtomicSync(this.file, JSON.stringify(this.data));
     } catch (err) {
-      rmSync(tmp, { force: true });
       this.log.error({ err, file: this.file }, 'engine session could not be saved; the conversation goes on in memory');
     }
   }

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { AvatarGame, Snapshot } from '../../game/game.ts';
 import type { SkillRegistry } from '../../game/skill.ts';
-import type { TaskFile } from '../../loop/task-file.ts';
+import type { TaskFile } from '../../task/task-file.ts';
 import type { ToolSchema } from './messages.ts';
 import type { RawToolCall } from './transport.ts';
 

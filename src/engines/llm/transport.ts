@@ -150,10 +150,10 @@ type Verdict = { kind: 'refused'; reason: string } | { kind: 'retry'; waitMs: nu
  */
 export class LlmTransport {
   private readonly client: OpenAI;
-  private readonly o: TransportOptions;
+  private readonly options: TransportOptions;
 
   constructor(opts: TransportOptions) {
-    this.o = opts;
+    this.options = opts;
     this.client = new OpenAI({
       baseURL: opts.baseURL,
       // The client insists on a key; a local server without one gets no Authorization header at all.
@@ -182,11 +182,11 @@ export class LlmTransport {
         const verdict = this.judge(err);
         if (verdict.kind === 'refused') throw new ProviderRefusedError(verdict.reason);
         if (verdict.kind === 'fail') throw verdict.error;
-        if (attempt >= this.o.maxRetries) {
+        if (attempt >= this.options.maxRetries) {
           throw new ProviderUnavailableError(`the model provider did not answer after ${attempt + 1} tries (${verdict.why})`);
         }
-        const wait = Math.min(verdict.waitMs ?? this.o.retryBaseMs * 2 ** attempt, this.o.maxRetryWaitMs);
-        this.o.log.warn({ attempt: attempt + 1, waitMs: wait, why: verdict.why }, 'model request failed; retrying');
+        const wait = Math.min(verdict.waitMs ?? this.options.retryBaseMs * 2 ** attempt, this.options.maxRetryWaitMs);
+        this.options.log.warn({ attempt: attempt + 1, waitMs: wait, why: verdict.why }, 'model request failed; retrying');
         await sleep(wait, signal);
       }
     }
@@ -212,11 +212,11 @@ export class LlmTransport {
   /** One try, under its own time limit (covering a stream that stalls halfway, which the client's timeout does not). */
   private async once(req: CompletionRequest, signal: AbortSignal): Promise<Completion> {
     const limit = new AbortController();
-    const timer = setTimeout(() => limit.abort(new RequestTimeout(this.o.timeoutMs)), this.o.timeoutMs);
+    const timer = setTimeout(() => limit.abort(new RequestTimeout(this.options.timeoutMs)), this.options.timeoutMs);
     try {
       return await this.send(req, AbortSignal.any([signal, limit.signal]));
     } catch (err) {
-      if (limit.signal.aborted && !signal.aborted) throw new RequestTimeout(this.o.timeoutMs);
+      if (limit.signal.aborted && !signal.aborted) throw new RequestTimeout(this.options.timeoutMs);
       throw err;
     } finally {
       clearTimeout(timer);
@@ -225,11 +225,11 @@ export class LlmTransport {
 
   private async send(req: CompletionRequest, signal: AbortSignal): Promise<Completion> {
     const body = {
-      model: this.o.model,
+      model: this.options.model,
       messages: req.messages as OpenAI.Chat.Completions.ChatCompletionMessageParam[],
       ...(req.tools.length > 0 ? { tools: req.tools, tool_choice: req.toolChoice } : {}),
     };
-    if (!this.o.stream) {
+    if (!this.options.stream) {
       const res = await this.client.chat.completions.create({ ...body, stream: false }, { signal });
       const choice = res.choices?.[0];
       const message = choice?.message;

@@ -7,7 +7,7 @@
  * the player's save and sent the `login` packet, and its broadcasts pick their recipients from the
  * entities near the sender. So a bot that joins while another digs got `block_break_animation` (and
  * entity moves, chat, block changes) before `login`, when mineflayer has no world yet: its handler threw
- * inside the packet stream and took the bot's whole process down (issue 13).
+ * inside the packet stream and took the bot's whole process down.
  *
  * Two gates, at the places flying-squid sends from:
  *  1. Per client, until `login` is written: every packet but connection housekeeping is dropped.

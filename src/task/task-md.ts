@@ -1,5 +1,5 @@
 /**
- * TASK.md: the avatar's short notes (seed 000 "Short notes").
+ * TASK.md: the avatar's short notes (README "TASK.md").
  *
  * The file has the avatar's own sections (Goal, Ambitions, Now, Plan, Done,
  * don't redo, Parked / blocked, and anything else it adds) and three sections
@@ -7,7 +7,7 @@
  * goals). mindlink never changes a byte of the avatar's own part: it only
  * removes its own sections, wherever they are, and appends them again at the end.
  */
-import type { Direction, DoneDirection } from '../store/schema.ts';
+import type { Avatar, Direction, DoneDirection, GoalRecordEntry } from '../store/schema.ts';
 import { cutText, oneLine } from '../text.ts';
 import { DONE_SHOWN, DONE_TEXT_MAX, formatDirectionLine, isoDay } from './directions.ts';
 
@@ -43,6 +43,21 @@ export interface MindlinkParts {
   done: DoneDirection[];
   /** Finished goals, newest last; the {@link FINISHED_SHOWN} latest are shown. */
   finished: FinishedGoalLine[];
+}
+
+/**
+ * The mindlink sections of an avatar's TASK.md, from its record and the goal record: its direction book
+ * and its last 15 goals done.
+ *
+ * @example
+ * await task.update(mindlinkParts(avatar, store.record.data.goals));
+ */
+export function mindlinkParts(avatar: Avatar, goals: readonly GoalRecordEntry[]): MindlinkParts {
+  const finished = goals
+    .filter((g) => g.avatar === avatar.name && g.outcome === 'done')
+    .slice(-15)
+    .map((g) => ({ text: g.text, setBy: g.setBy, ended: g.ended, outcome: g.outcome }));
+  return { open: avatar.directions.open, done: avatar.directions.done, finished };
 }
 
 const MINDLINK_KEYS = new Set(MINDLINK_SECTIONS.map((s) => s.toLowerCase()));

@@ -11,7 +11,7 @@ import {
   notedReply,
   numberList,
   summarizeDirections,
-} from '../../src/loop/directions.ts';
+} from '../../src/task/directions.ts';
 import { DirectionBookSchema } from '../../src/store/schema.ts';
 
 const day = (d: number): Date => new Date(Date.UTC(2026, 10, d, 12));

@@ -1,6 +1,6 @@
 /**
  * The owner direction book: numbered standing direction from the owner
- * (seed 000 "Talking to your avatar"). Every function mutates the
+ * (README "Talking to an avatar"). Every function mutates the
  * {@link DirectionBook} it is given (the caller passes a lowdb draft).
  */
 import type { Direction, DirectionBook, DoneDirection } from '../store/schema.ts';

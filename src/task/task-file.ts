@@ -3,45 +3,20 @@
  * mindlink's sections, the avatar's own rewrites and lab-log entries. What the
  * file says is `task-md.ts`'s job (pure text functions).
  */
-import { randomBytes } from 'node:crypto';
-import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { KeyedQueue } from '../keyed-queue.ts';
+import { writeAtomic } from '../store/atomic-write.ts';
 import { initialTask, MINDLINK_SECTIONS, regions, renderTask, type MindlinkParts } from './task-md.ts';
 
 /** One queue per file path, so writes to one file never overlap (even from two TaskFile objects). */
-const queues = new Map<string, Promise<unknown>>();
-
-function serialised<T>(key: string, job: () => Promise<T>): Promise<T> {
-  const previous = queues.get(key) ?? Promise.resolve();
-  const run = previous.then(job, job);
-  const settled = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  queues.set(key, settled);
-  void settled.then(() => {
-    if (queues.get(key) === settled) queues.delete(key);
-  });
-  return run;
-}
+const files = new KeyedQueue();
 
 async function readIfExists(path: string): Promise<string | null> {
   try {
     return await readFile(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-}
-
-/** Write a file atomically: a temp file next to it, then rename. */
-async function writeAtomic(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(tmp, text, 'utf8');
-    await rename(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true });
     throw err;
   }
 }
@@ -78,7 +53,7 @@ export class TaskFile {
    * read or {@link TaskFile.update}, which reports the error.
    */
   read(): Promise<string> {
-    return serialised(this.path, () =>
+    return files.run(this.path, () =>
       this.readOrCreate().catch(async (err: unknown) => {
         if ((await readIfExists(this.path)) !== null) throw err;
         return initialTask(this.avatar);
@@ -88,7 +63,7 @@ export class TaskFile {
 
   /** Rewrite only mindlink's sections, atomically; writes nothing when the text would not change. */
   update(parts: MindlinkParts): Promise<void> {
-    return serialised(this.path, async () => {
+    return files.run(this.path, async () => {
       const current = await this.readOrCreate();
       const next = renderTask(current, parts);
       if (next !== current) await writeAtomic(this.path, next);
@@ -103,7 +78,7 @@ export class TaskFile {
     if (regions(own).some((r) => r.mindlink)) {
       throw new Error(`your part must not contain the sections mindlink keeps (${MINDLINK_SECTIONS.map((h) => `## ${h}`).join(', ')})`);
     }
-    return serialised(this.path, async () => {
+    return files.run(this.path, async () => {
       const current = await this.readOrCreate();
       const ours = regions(current)
         .filter((r) => r.mindlink)
@@ -117,7 +92,7 @@ export class TaskFile {
 
   /** Append `## <ISO date>` and the entry to the lab log. */
   appendLab(entry: string, now: Date): Promise<void> {
-    return serialised(this.labPath, async () => {
+    return files.run(this.labPath, async () => {
       await mkdir(this.dir, { recursive: true });
       const existing = await readIfExists(this.labPath);
       const lead = existing === null || existing === '' ? '' : existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
@@ -127,7 +102,7 @@ export class TaskFile {
 
   /** Resolves once every read and write queued so far on TASK.md and the lab log is done (before the folder moves). */
   async idle(): Promise<void> {
-    await Promise.all([serialised(this.path, async () => {}), serialised(this.labPath, async () => {})]);
+    await Promise.all([files.idleFor(this.path), files.idleFor(this.labPath)]);
   }
 
   private async readOrCreate(): Promise<string> {

@@ -17,8 +17,8 @@ import {
   ownSize,
   renderTask,
   sectionText,
-} from '../../src/loop/task-md.ts';
-import { TaskFile } from '../../src/loop/task-file.ts';
+} from '../../src/task/task-md.ts';
+import { TaskFile } from '../../src/task/task-file.ts';
 
 const dir = (n: number, text: string): Direction => ({ n, text, at: `2026-11-${String(n).padStart(2, '0')}T08:00:00.000Z`, by: null });
 const done = (n: number, text: string): DoneDirection => ({ ...dir(n, text), doneAt: '2026-12-01T09:00:00.000Z' });
