@@ -112,7 +112,9 @@ describe('many avatars in one process and one world', () => {
     await waitFor(() => (seen()?.distanceTo(a.entity.position) ?? Infinity) < 0.1, 10_000, `bob to see alice where she stopped (${a.entity.position}; he sees ${seen()})`);
     a._client.write = write;
     expect(sent, 'alice sent her moves').toBeGreaterThan(20);
-    expect(received, `bob got ${received} moves for the ${sent} alice sent`).toBeLessThanOrEqual(sent / 2);
+    // At most one per 100 ms against her one per 50 ms, give or take the edges (a move flushed at once before
+    // another packet about her, the last one when she stops); relayed one by one it would be 2–3 per move.
+    expect(received, `bob got ${received} moves for the ${sent} alice sent`).toBeLessThanOrEqual(sent / 2 + 2);
     expect(received).toBeGreaterThan(0);
   });
 });
