@@ -11,6 +11,7 @@
  *   animals.cjs   cows, pigs, sheep and chickens      monsters.cjs  zombies at night
  *   combat.cjs    players hitting mobs                respawn.cjs   dying and respawning at the spawn
  *   clock.cjs     the time of day across restarts
+ *   moves.cjs     players' moves sent to the others at vanilla's rate and range
  */
 const { createWindows } = require('./windows.cjs');
 const { createRecipeBook } = require('./recipes.cjs');
@@ -24,13 +25,15 @@ const monsters = require('./monsters.cjs');
 const { combat } = require('./combat.cjs');
 const respawn = require('./respawn.cjs');
 const { clock } = require('./clock.cjs');
+const moves = require('./moves.cjs');
 
 /**
  * Install every plugin on `serv` (right after createMCServer, before anyone joins).
  *
  * @returns {{ ops: Record<string, Function> }} admin operations to merge into the IPC ops
  */
-function install(serv, { registry, Item, seed, worldFolder, spawn }) {
+function install(serv, { registry, Item, seed, worldFolder, spawn, viewDistance }) {
+  moves.install(serv, { viewDistance });
   const windows = createWindows(serv, { registry, Item, book: createRecipeBook(registry) });
   const craft = crafting(serv, { registry, windows });
   tools(serv, { registry, seed });
