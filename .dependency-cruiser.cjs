@@ -1,9 +1,10 @@
 /**
  * mindlink's import rules (README "Architecture"): dependencies point inward.
  * bridges → src, commands → the command host, skills → src/game; `src/` never
- * imports the outer folders except its one entry point, `src/main.ts`, which
- * wires everything; the loop calls the engines, never the other way round; and
- * no module reaches itself again through its imports. `test/architecture.test.ts` runs these rules, so a forbidden
+ * imports the outer folders except its entry points, `src/main.ts` (which
+ * wires everything) and `src/avatar-host.ts` (an avatar host: games and
+ * skills); the loop calls the engines, never the other way round; and no
+ * module reaches itself again through its imports. `test/architecture.test.ts` runs these rules, so a forbidden
  * import fails `npm test`; `npx depcruise src bridges commands skills` shows
  * the same report.
  *
@@ -25,9 +26,9 @@ module.exports = {
   forbidden: [
     {
       name: 'src-not-outward',
-      comment: 'src/ never imports bridges/, commands/ or skills/; only the entry point src/main.ts wires them in.',
+      comment: 'src/ never imports bridges/, commands/ or skills/; only the entry points src/main.ts and src/avatar-host.ts wire them in.',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/main\\.ts$' },
+      from: { path: '^src/', pathNot: '^src/(main|avatar-host)\\.ts$' },
       to: { path: '^(bridges|commands|skills)/' },
     },
     {

@@ -1,41 +1,72 @@
 /**
  * Whole-product scale: the real mindlink process (core, scripted engine,
  * outbox, store, console bridge, mineflayer avatars on the embedded world),
- * grown to 1, 25 and 100 avatars from the console as an owner would.
- * Prints RSS per additional avatar, event-loop delay while 25 avatars work on
- * their goals (from the process's own `health` log lines), and the message →
- * reply time at that load next to the idle figure. Asserts nothing.
+ * grown step by step (1, 25, 50, 100 avatars) from the console as an owner
+ * would, each avatar given a `collect` goal (then it works on goals of its own). It prints a line as it goes (every
+ * few seconds while avatars spawn, and one per step), so a run that stalls
+ * still says where, and a table at the end. mindlink's cost (its own process,
+ * and its avatar hosts) is told apart from the embedded world's (its own
+ * process: memory, CPU, event-loop delay from its `world health` lines).
+ * Asserts nothing.
+ *
+ * `SCALE_STEPS=1,5` and `SCALE_HOSTS=1` (comma lists) pick other steps and
+ * host settings (`AVATAR_HOSTS` of each run); `SCALE_WINDOW_S` the measuring
+ * window of each step.
  */
+import { loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { removeEvidence, startProcess, stopGracefully, tempDir, until, type Proc } from '../chaos/harness.ts';
 
-const STEPS = [1, 25, 100];
-/** The load figures are taken at this many avatars. */
-const LOAD_AT = 25;
+const STEPS = list(process.env.SCALE_STEPS, [1, 25, 50, 100]);
+const HOSTS = list(process.env.SCALE_HOSTS, [1, 2]);
+const WINDOW_MS = Number(process.env.SCALE_WINDOW_S ?? 60) * 1000;
+/** A step whose spawn count has not moved for this long is reported as stalled, and the run ends there. */
+const STALL_MS = 180_000;
+const PROGRESS_EVERY_MS = 10_000;
+const GOAL = 'collect 3 oak logs';
 
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return kb / 1024;
+function list(raw: string | undefined, fallback: number[]): number[] {
+  const parsed = (raw ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  return parsed.length > 0 ? parsed : fallback;
 }
 
-interface LogLine {
-  msg?: string;
-  avatar?: string;
+function rssMb(pid: number): number {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    return kb / 1024;
+  } catch {
+    // The process is gone: it holds no memory.
+    return 0;
+  }
+}
+
+interface Reading {
   time: number;
+  rssMb?: number;
+  cpuPct?: number;
   loopDelayP50Ms?: number;
   loopDelayP99Ms?: number;
+}
+
+interface LogLine extends Reading {
+  msg?: string;
+  avatar?: string;
+  pid?: number;
+  avatarHost?: number;
 }
 
 /** Reads the process's JSON log lines as they come, parsing each line once. */
 class LogReader {
   readonly spawned = new Set<string>();
-  readonly entries: LogLine[] = [];
+  /** mindlink's own health lines (`health`), the world's (`world health`), each avatar host's (`host health`, by host). */
+  readonly core: Reading[] = [];
+  readonly world: LogLine[] = [];
+  readonly hosts: LogLine[] = [];
+  spawnTimeouts = 0;
   private cursor = 0;
 
   constructor(private readonly proc: Proc) {}
 
-  /** Parse what arrived since the last call. */
   update(): this {
     const lines = this.proc.stderr;
     for (; this.cursor < lines.length; this.cursor += 1) {
@@ -49,83 +80,272 @@ class LogReader {
         continue;
       }
       if (entry.msg === 'spawned' && entry.avatar) this.spawned.add(entry.avatar);
-      if (entry.msg === 'health' || entry.msg === 'turn') this.entries.push(entry);
+      else if (entry.msg === 'health') this.core.push(entry);
+      else if (entry.msg === 'world health') this.world.push(entry);
+      else if (entry.msg === 'host health') this.hosts.push(entry);
+      else if (entry.msg === 'no spawn in time; retrying') this.spawnTimeouts += 1;
     }
     return this;
   }
 }
 
 function pct(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-/** `samples` times: type `/status demo` and time the first line of its reply. */
-async function replyTimes(proc: Proc, samples: number): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < samples; i += 1) {
-    const before = proc.stdout.length;
-    const t = performance.now();
-    proc.send('/status demo');
-    await until(() => proc.stdout.slice(before).some((l) => /^\[demo\] (stopped|choosing|working|wrapup|waiting)/.test(l)), 'a /status reply', 60_000, 2);
-    out.push(performance.now() - t);
-  }
-  return out;
+function median(values: number[]): number {
+  return pct(values, 50);
 }
 
-export default async function bench(): Promise<void> {
-  const dataDir = await tempDir('scale');
-  const proc = startProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', HEALTH_LOG_MS: '1000', LOOP_PACE_MS: '3000' });
+function fmt(n: number, digits = 0): string {
+  return Number.isFinite(n) ? n.toFixed(digits) : '–';
+}
+
+function load(): string {
+  return loadavg()[0]?.toFixed(1) ?? '?';
+}
+
+/** Longest wait for one `/status` reply; a reply that does not come in time counts as this long. */
+const STATUS_WAIT_MS = 60_000;
+
+/** Type `/status demo` and time the first line of its reply (`STATUS_WAIT_MS` when none came in time). */
+async function statusTime(proc: Proc): Promise<number> {
+  const before = proc.stdout.length;
+  const t = performance.now();
+  proc.send('/status demo');
   try {
-    await proc.line(/^\[mindlink\] ready/, 90_000);
+    await until(() => proc.stdout.slice(before).some((l) => /^\[demo\] (stopped|choosing|working|wrapup|waiting)/.test(l)), 'a /status reply', STATUS_WAIT_MS, 2);
+  } catch (err) {
+    process.stdout.write(`  (${(err as Error).message} within ${STATUS_WAIT_MS / 1000} s)\n`);
+  }
+  return performance.now() - t;
+}
+
+/** One step's figures. */
+interface StepFigures {
+  avatars: number;
+  spawned: number;
+  spawnS: number;
+  stalled: boolean;
+  rssCoreMb: number;
+  rssHostsMb: number;
+  rssWorldMb: number;
+  coreP50: number;
+  coreP99: number;
+  coreWorstP99: number;
+  coreCpu: number;
+  hostsP99: number;
+  hostsCpu: number;
+  worldP99: number;
+  worldCpu: number;
+  statusP50: number;
+  statusP99: number;
+  donePerMin: number;
+  load: string;
+}
+
+/** The figures of one run (one `AVATAR_HOSTS` setting). */
+interface RunFigures {
+  hosts: number;
+  idleStatusP50: number;
+  steps: StepFigures[];
+}
+
+/** The world's process and the avatar hosts' processes, as their latest health lines name them. */
+function processes(logs: LogReader): { worldPid: number | undefined; hostPids: number[] } {
+  const latest = new Map<number, number>();
+  for (const h of logs.hosts) if (h.pid) latest.set(h.avatarHost ?? 0, h.pid);
+  return { worldPid: logs.world.at(-1)?.pid, hostPids: [...latest.values()] };
+}
+
+/** Figures of the readings since `from` (indices into the reader's arrays). */
+function window(logs: LogReader, from: { core: number; world: number; hosts: number }) {
+  const core = logs.core.slice(from.core);
+  const world = logs.world.slice(from.world);
+  const hosts = logs.hosts.slice(from.hosts);
+  const byHost = new Map<number, LogLine[]>();
+  for (const h of hosts) byHost.set(h.avatarHost ?? 0, [...(byHost.get(h.avatarHost ?? 0) ?? []), h]);
+  return {
+    coreP50: median(core.map((h) => h.loopDelayP50Ms ?? NaN)),
+    coreP99: median(core.map((h) => h.loopDelayP99Ms ?? NaN)),
+    coreWorstP99: Math.max(...core.map((h) => h.loopDelayP99Ms ?? 0)),
+    coreCpu: median(core.map((h) => h.cpuPct ?? NaN)),
+    worldP50: median(world.map((h) => h.loopDelayP50Ms ?? NaN)),
+    worldP99: median(world.map((h) => h.loopDelayP99Ms ?? NaN)),
+    worldCpu: median(world.map((h) => h.cpuPct ?? NaN)),
+    // The worst host's median (NaN when no host reported: one process).
+    hostsP99: byHost.size ? Math.max(...[...byHost.values()].map((hs) => median(hs.map((h) => h.loopDelayP99Ms ?? NaN)))) : NaN,
+    hostsCpu: [...byHost.values()].reduce((sum, hs) => sum + median(hs.map((h) => h.cpuPct ?? 0)), 0),
+  };
+}
+
+function marks(logs: LogReader): { core: number; world: number; hosts: number } {
+  return { core: logs.core.length, world: logs.world.length, hosts: logs.hosts.length };
+}
+
+async function run(hosts: number, say: (line: string) => void): Promise<RunFigures> {
+  const dataDir = await tempDir('scale');
+  const proc = startProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', HEALTH_LOG_MS: '1000', LOOP_PACE_MS: '3000', AVATAR_HOSTS: String(hosts), WEB: 'off' });
+  const figures: RunFigures = { hosts, idleStatusP50: NaN, steps: [] };
+  const tag = `[hosts=${hosts}]`;
+  // Each avatar is given a collect goal as it joins, then works on its own goals (the curriculum): every
+  // `Done:` counts. (Giving a new goal on every `Done:` would queue the bench's own commands before the
+  // /status it times: the console answers one line at a time.)
+  const goalOf = (name: string): string => `/goal ${GOAL} ${name}`;
+  const working = new Set<string>();
+  const doneCount = (): number => proc.stdout.filter((l) => /^\[\w+\] Done: /.test(l)).length;
+  try {
+    await proc.line(/^\[mindlink\] ready/, 120_000);
     const logs = new LogReader(proc);
-    await until(() => logs.update().spawned.has('demo'), 'demo to spawn', 90_000);
+    await until(() => logs.update().spawned.has('demo'), 'demo to spawn', 120_000);
     await new Promise((r) => setTimeout(r, 3000));
-    const idle = await replyTimes(proc, 30);
-    const rssAt = new Map<number, number>([[1, rssMb(proc.pid)]]);
+    const idle: number[] = [];
+    for (let i = 0; i < 20; i += 1) idle.push(await statusTime(proc));
+    figures.idleStatusP50 = median(idle);
+    say(`${tag} idle /status round trip p50 ${fmt(figures.idleStatusP50, 1)} ms, p99 ${fmt(pct(idle, 99), 1)} ms (load ${load()})`);
     let count = 1;
-    let delay: { p50: number; p99: number; max: number } | undefined;
-    let loaded: number[] = [];
-    for (const target of STEPS.slice(1)) {
+    const rssAtOne = { total: NaN };
+    for (const target of STEPS) {
       const t0 = performance.now();
+      const names: string[] = count === 1 && !working.has('demo') ? ['demo'] : [];
       while (count < target) {
         count += 1;
         const name = `bench${String(count).padStart(3, '0')}`;
+        names.push(name);
         proc.send(`/avatar create ${name}`);
         proc.send(`/play ${name}`);
       }
-      await until(() => logs.update().spawned.size >= target, `${target} avatars to spawn`, 600_000, 200);
-      process.stdout.write(`  ${target} avatars spawned (${((performance.now() - t0) / 1000).toFixed(1)} s for the last ${target - (STEPS[STEPS.indexOf(target) - 1] ?? 0)})\n`);
-      // Let them choose goals and start working before measuring.
-      await new Promise((r) => setTimeout(r, 10_000));
-      rssAt.set(target, rssMb(proc.pid));
-      if (target === LOAD_AT) {
-        const from = logs.update().entries.length;
-        loaded = await replyTimes(proc, 30);
-        await new Promise((r) => setTimeout(r, Math.max(0, 20_000 - loaded.reduce((a, b) => a + b, 0))));
-        const window = logs.update().entries.slice(from);
-        const health = window.filter((l) => l.msg === 'health');
-        const working = window.filter((l) => l.msg === 'turn').length;
-        delay = {
-          p50: pct(health.map((h) => h.loopDelayP50Ms ?? 0), 50),
-          p99: pct(health.map((h) => h.loopDelayP99Ms ?? 0), 50),
-          max: Math.max(...health.map((h) => h.loopDelayP99Ms ?? 0)),
-        };
-        process.stdout.write(`  ${working} engine turns in the ${health.length} s measured at ${LOAD_AT} avatars\n`);
+      let lastCount = logs.update().spawned.size;
+      let lastMove = performance.now();
+      let lastSay = performance.now();
+      let stalled = false;
+      let from = marks(logs);
+      while (logs.update().spawned.size < target) {
+        await new Promise((r) => setTimeout(r, 250));
+        const now = performance.now();
+        if (logs.spawned.size !== lastCount) {
+          lastCount = logs.spawned.size;
+          lastMove = now;
+        }
+        if (now - lastSay >= PROGRESS_EVERY_MS) {
+          const w = window(logs, from);
+          from = marks(logs);
+          const { worldPid, hostPids } = processes(logs);
+          const hostsRss = hostPids.reduce((s, p) => s + rssMb(p), 0);
+          say(
+            `${tag}   ${logs.spawned.size}/${target} spawned, ${fmt((now - t0) / 1000)} s; mindlink ${fmt(rssMb(proc.pid))} MB${hostPids.length ? ` + hosts ${fmt(hostsRss)} MB` : ''}, ` +
+              `loop p50 ${fmt(w.coreP50)} / p99 ${fmt(w.coreP99)} ms, CPU ${fmt(w.coreCpu)} %; ` +
+              `world ${fmt(worldPid ? rssMb(worldPid) : NaN)} MB, loop p50 ${fmt(w.worldP50)} / p99 ${fmt(w.worldP99)} ms, CPU ${fmt(w.worldCpu)} %; ` +
+              `spawn timeouts ${logs.spawnTimeouts} (load ${load()})`,
+          );
+          lastSay = now;
+        }
+        if (now - lastMove > STALL_MS) {
+          stalled = true;
+          break;
+        }
       }
+      const spawnS = (performance.now() - t0) / 1000;
+      for (const name of names) {
+        working.add(name);
+        proc.send(goalOf(name));
+      }
+      say(`${tag} ${logs.spawned.size}/${target} spawned in ${fmt(spawnS, 1)} s${stalled ? ` — STALLED: no new spawn in ${STALL_MS / 1000} s` : ''}; ${names.length} given "${GOAL}" (load ${load()})`);
+      // Every goal acknowledged (the console answers one line at a time), then let them start and walk off.
+      const acked = (): number => names.filter((n) => proc.stdout.some((l) => l.startsWith(`[${n}] New goal from console: ${GOAL}`))).length;
+      await until(() => acked() >= names.length, `${names.length} goals to be acknowledged`, STALL_MS, 500).catch(() => say(`${tag}   only ${acked()} of ${names.length} goals acknowledged`));
+      await new Promise((r) => setTimeout(r, 15_000));
+      const start = marks(logs.update());
+      const doneBefore = doneCount();
+      const t1 = performance.now();
+      const status: number[] = [];
+      while (performance.now() - t1 < WINDOW_MS) {
+        status.push(await statusTime(proc));
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+      const minutes = (performance.now() - t1) / 60_000;
+      const w = window(logs.update(), start);
+      const { worldPid, hostPids } = processes(logs);
+      const step: StepFigures = {
+        avatars: target,
+        spawned: logs.spawned.size,
+        spawnS,
+        stalled,
+        rssCoreMb: rssMb(proc.pid),
+        rssHostsMb: hostPids.reduce((s, p) => s + rssMb(p), 0),
+        rssWorldMb: worldPid ? rssMb(worldPid) : NaN,
+        coreP50: w.coreP50,
+        coreP99: w.coreP99,
+        coreWorstP99: w.coreWorstP99,
+        coreCpu: w.coreCpu,
+        hostsP99: w.hostsP99,
+        hostsCpu: w.hostsCpu,
+        worldP99: w.worldP99,
+        worldCpu: w.worldCpu,
+        statusP50: median(status),
+        statusP99: pct(status, 99),
+        donePerMin: (doneCount() - doneBefore) / minutes,
+        load: load(),
+      };
+      figures.steps.push(step);
+      const total = step.rssCoreMb + step.rssHostsMb;
+      if (target === 1) rssAtOne.total = total;
+      const perAvatar = target > 1 ? (total - rssAtOne.total) / (target - 1) : NaN;
+      say(
+        `${tag} STEP ${target} working: mindlink ${fmt(step.rssCoreMb)} MB${hostPids.length ? ` + hosts ${fmt(step.rssHostsMb)} MB` : ''}` +
+          `${Number.isFinite(perAvatar) ? ` (+${fmt(perAvatar, 1)} MB per avatar after the first)` : ''}, world ${fmt(step.rssWorldMb)} MB; ` +
+          `core loop p50 ${fmt(step.coreP50)} / p99 ${fmt(step.coreP99)} ms (worst 1-s window ${fmt(step.coreWorstP99)}), CPU ${fmt(step.coreCpu)} %` +
+          `${hostPids.length ? `; hosts loop p99 ${fmt(step.hostsP99)} ms, CPU ${fmt(step.hostsCpu)} %` : ''}; ` +
+          `world loop p99 ${fmt(step.worldP99)} ms, CPU ${fmt(step.worldCpu)} %; ` +
+          `/status p50 ${fmt(step.statusP50, 1)} ms, p99 ${fmt(step.statusP99, 1)} ms (${fmt(step.statusP50 / figures.idleStatusP50, 1)}× idle); ` +
+          `${fmt(step.donePerMin, 1)} goals done/min (load ${step.load})`,
+      );
+      if (stalled) break;
     }
-    let prev: [number, number] | undefined;
-    for (const [n, r] of rssAt) {
-      const per = prev ? ` (+${((r - prev[1]) / (n - prev[0])).toFixed(1)} MB per additional avatar)` : ' (the first also loads minecraft-data)';
-      process.stdout.write(`RSS at ${n} avatar${n === 1 ? '' : 's'}: ${r.toFixed(0)} MB${per}\n`);
-      prev = [n, r];
-    }
-    if (delay) process.stdout.write(`event-loop delay with ${LOAD_AT} avatars working: p50 ${delay.p50} ms, p99 ${delay.p99} ms (median of 1-s windows; worst window ${delay.max} ms)\n`);
-    const idle99 = pct(idle, 99);
-    const load99 = pct(loaded, 99);
-    process.stdout.write(`message → reply (/status on the console): idle p50 ${pct(idle, 50).toFixed(1)} ms, p99 ${idle99.toFixed(1)} ms; with ${LOAD_AT} avatars p50 ${pct(loaded, 50).toFixed(1)} ms, p99 ${load99.toFixed(1)} ms (${(load99 / idle99).toFixed(1)}× idle)\n`);
   } finally {
-    await stopGracefully(proc, 120_000);
+    await stopGracefully(proc, 180_000);
     await removeEvidence();
   }
+  return figures;
+}
+
+/** The README table: one row per step, the host settings side by side in each cell. */
+function table(runs: RunFigures[]): string {
+  const head = runs.map((r) => `AVATAR_HOSTS=${r.hosts}`).join(' / ');
+  const rows = [
+    `| working avatars (${head}) | spawned | RSS mindlink (+ hosts) per avatar | core event-loop p99 | /status round trip (× idle) | goals done / min | world CPU, loop p99 | load |`,
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const n of STEPS) {
+    const cells = runs.map((r) => {
+      const s = r.steps.find((x) => x.avatars === n);
+      const first = r.steps[0];
+      const per = s && first && n > first.avatars ? (s.rssCoreMb + s.rssHostsMb - first.rssCoreMb - first.rssHostsMb) / (n - first.avatars) : NaN;
+      return { s, per, idle: r.idleStatusP50 };
+    });
+    const join = (f: (c: (typeof cells)[number]) => string): string => cells.map(f).join(' / ');
+    rows.push(
+      `| ${n} | ${join((c) => (c.s ? `${c.s.spawned}${c.s.stalled ? ' (stalled)' : ''}` : '–'))} | ` +
+        `${join((c) => (c.s ? (Number.isFinite(c.per) ? `${fmt(c.per, 1)} MB` : `${fmt(c.s.rssCoreMb + c.s.rssHostsMb)} MB in all`) : '–'))} | ` +
+        `${join((c) => (c.s ? `${fmt(c.s.coreP99)} ms` : '–'))} | ` +
+        `${join((c) => (c.s ? `${fmt(c.s.statusP50, 1)} ms (${fmt(c.s.statusP50 / c.idle, 1)}×)` : '–'))} | ` +
+        `${join((c) => (c.s ? fmt(c.s.donePerMin, 1) : '–'))} | ` +
+        `${join((c) => (c.s ? `${fmt(c.s.worldCpu)} %, ${fmt(c.s.worldP99)} ms` : '–'))} | ` +
+        `${join((c) => c.s?.load ?? '–')} |`,
+    );
+  }
+  return rows.join('\n');
+}
+
+export default async function bench(): Promise<void> {
+  const say = (line: string): void => {
+    process.stdout.write(`${line}\n`);
+  };
+  say(`steps ${STEPS.join(', ')}; AVATAR_HOSTS ${HOSTS.join(', ')}; each avatar given "${GOAL}" as it joins, then its own goals; ${WINDOW_MS / 1000} s measured per step (load ${load()})`);
+  const runs: RunFigures[] = [];
+  for (const hosts of HOSTS) runs.push(await run(hosts, say));
+  say('');
+  say(table(runs));
 }

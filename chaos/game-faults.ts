@@ -4,6 +4,9 @@
  * before it comes back again. The avatar must wait, reconnect and finish the
  * same goal, and no engine turn may start while the game is down.
  *
+ * It runs with the avatars in mindlink's own process (`AVATAR_HOSTS=1`) and on
+ * avatar hosts (`hosts: 2`): the same faults, the same figures.
+ *
  * The world here is an embedded world the harness runs itself (mindlink is
  * pointed at it with MC_HOST/MC_PORT, as at any external server), so the
  * harness can take it down and bring it back on the same port.
@@ -54,7 +57,8 @@ function killWorldHard(parent = process.pid): number {
 }
 
 /** Run the two faults around one goal. */
-export async function gameFaults(opts: { seed: number; downMs: number; log?: (line: string) => void }): Promise<GameFaultFigures> {
+export async function gameFaults(opts: { seed: number; downMs: number; hosts?: number; log?: (line: string) => void }): Promise<GameFaultFigures> {
+  const hosts = String(opts.hosts ?? 1);
   const random = rng(opts.seed);
   const say = opts.log ?? (() => undefined);
   // The world's files are the external server's, not mindlink's: not in the evidence for the secrets check.
@@ -63,13 +67,15 @@ export async function gameFaults(opts: { seed: number; downMs: number; log?: (li
   let world = await startWorld(worldDir);
   const port = world.port;
   // The external server alone: mindlink's own world is the next fault's.
-  const proc = startProcess({ DATA_DIR: dataDir, MC_HOST: '127.0.0.1', MC_PORT: String(port), EMBEDDED: 'off', LOG_LEVEL: 'debug' });
+  const proc = startProcess({ DATA_DIR: dataDir, MC_HOST: '127.0.0.1', MC_PORT: String(port), EMBEDDED: 'off', LOG_LEVEL: 'debug', AVATAR_HOSTS: hosts });
   const downs: { from: number; to: number }[] = [];
   const fig: GameFaultFigures = { goalFinished: 0, reconnects: 0, turnsWhileDown: 0, embeddedGoalFinished: 0 };
   try {
     await proc.line(/^\[mindlink\] ready/, 90_000);
     proc.send('Goal: collect 5 oak logs');
     await proc.line(/New goal from console: collect 5 oak logs/, 60_000);
+    // Mid-goal means in the world: on avatar hosts the first join can come after the goal's ack.
+    await until(() => spawnCount(proc.stderr) >= 1, 'the avatar to join', 120_000);
     await new Promise((r) => setTimeout(r, 2000 + Math.floor(random() * 3000)));
 
     say('game faults: kill -9 of the world mid-goal');
@@ -79,7 +85,10 @@ export async function gameFaults(opts: { seed: number; downMs: number; log?: (li
     await new Promise((r) => setTimeout(r, opts.downMs));
     world = await startWorld(worldDir, port);
     downs.push({ from, to: Date.now() });
-    await until(() => spawnCount(proc.stderr) >= 2, 'the avatar to rejoin after the kill', 120_000);
+    await until(() => spawnCount(proc.stderr) >= 2, 'the avatar to rejoin after the kill', 120_000).catch((err: unknown) => {
+      const tail = proc.stderr.filter((l) => /spawned|disconnect|connecting|host|error/.test(l)).slice(-25);
+      throw new Error(`${(err as Error).message}; mindlink's log (tail):\n${tail.join('\n')}`);
+    });
 
     say('game faults: the world refuses connections for a while');
     from = Date.now();
@@ -106,17 +115,18 @@ export async function gameFaults(opts: { seed: number; downMs: number; log?: (li
     await stopGracefully(proc);
     await world.stop();
   }
-  fig.embeddedGoalFinished = await embeddedWorldKilled(random, say);
+  fig.embeddedGoalFinished = await embeddedWorldKilled(random, hosts, say);
   return fig;
 }
 
 /** mindlink's own embedded world killed mid-goal: mindlink starts it again, the avatar rejoins and finishes. */
-async function embeddedWorldKilled(random: () => number, say: (line: string) => void): Promise<number> {
-  const proc = startProcess({ DATA_DIR: await tempDir('embedded'), LOG_LEVEL: 'debug' });
+async function embeddedWorldKilled(random: () => number, hosts: string, say: (line: string) => void): Promise<number> {
+  const proc = startProcess({ DATA_DIR: await tempDir('embedded'), LOG_LEVEL: 'debug', AVATAR_HOSTS: hosts });
   try {
     await proc.line(/^\[mindlink\] ready/, 90_000);
     proc.send('Goal: collect 4 oak logs');
     await proc.line(/New goal from console: collect 4 oak logs/, 60_000);
+    await until(() => spawnCount(proc.stderr) >= 1, 'the avatar to join', 120_000);
     await new Promise((r) => setTimeout(r, 1500 + Math.floor(random() * 3000)));
     say(`game faults: kill -9 of mindlink's embedded world (${killWorldHard(proc.pid)} process)`);
     return await proc.line(/\[demo\] Done: collect 4 oak logs/, 240_000).then(

@@ -84,7 +84,8 @@ export interface Proc {
 export function startProcess(env: Record<string, string>): Proc {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', CONSOLE: 'on', WEB_PORT: '0', LLM_API_KEY: CHAOS_LLM_KEY, ...env },
+    // One process for the avatars unless the environment or the scenario asks for avatar hosts.
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', CONSOLE: 'on', WEB_PORT: '0', LLM_API_KEY: CHAOS_LLM_KEY, AVATAR_HOSTS: process.env.AVATAR_HOSTS ?? '1', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });

@@ -89,14 +89,18 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
     );
   }
   if (want('game')) {
-    log('game faults: the world killed, then refusing connections, mid-goal');
-    const f = await gameFaults({ seed: opts.seed, downMs: opts.gameDownMs, log });
-    rows.push(
-      { scenario: 'game faults', figure: 'goals not finished after the faults (of 1)', value: 1 - f.goalFinished, max: 0 },
-      { scenario: '', figure: 'reconnects', value: f.reconnects, max: null },
-      { scenario: '', figure: 'engine turns while the game was down', value: f.turnsWhileDown, max: 0 },
-      { scenario: '', figure: "goals not finished after mindlink's own world was killed (of 1)", value: 1 - f.embeddedGoalFinished, max: 0 },
-    );
+    // Once with the avatars in mindlink's own process, once on two avatar hosts.
+    for (const hosts of [1, 2]) {
+      const tag = hosts === 1 ? 'game faults' : 'game faults, AVATAR_HOSTS=2';
+      log(`${tag}: the world killed, then refusing connections, mid-goal`);
+      const f = await gameFaults({ seed: opts.seed, downMs: opts.gameDownMs, hosts, log });
+      rows.push(
+        { scenario: tag, figure: 'goals not finished after the faults (of 1)', value: 1 - f.goalFinished, max: 0 },
+        { scenario: '', figure: 'reconnects', value: f.reconnects, max: null },
+        { scenario: '', figure: 'engine turns while the game was down', value: f.turnsWhileDown, max: 0 },
+        { scenario: '', figure: "goals not finished after mindlink's own world was killed (of 1)", value: 1 - f.embeddedGoalFinished, max: 0 },
+      );
+    }
   }
   if (want('secrets')) {
     const f = checkSecrets();

@@ -1,6 +1,7 @@
 /**
  * Who is going for which block. The avatars of one process on one server
- * share these claims, so when several collect at once each takes a block of
+ * share these claims (and, through the core, the avatars of the other avatar
+ * hosts: {@link shareClaims}, {@link foreignClaim}), so when several collect at once each takes a block of
  * its own instead of all walking to the nearest log, where one digs it and
  * the others get nothing. Players the avatar sees standing at a block (other
  * processes' bots, people) count the same way. Both only reorder: a block
@@ -15,6 +16,27 @@ export const CLAIM_MS = 60_000;
 const AT_BLOCK = 2.5;
 
 const claims = new Map<string, { by: string; until: number }>();
+
+/** Told of every claim this process's avatars make (`until`: epoch ms) or release (`null`). */
+export type ClaimListener = (key: string, by: string, until: number | null) => void;
+
+let shared: ClaimListener | undefined;
+
+/**
+ * Tell `listener` of this process's claims, so other processes (the other avatar hosts) hear of them.
+ *
+ * @example
+ * shareClaims((key, by, until) => process.send?.({ type: 'claim', key, by, until }));
+ */
+export function shareClaims(listener: ClaimListener | undefined): void {
+  shared = listener;
+}
+
+/** A claim made (`until`: epoch ms) or released (`null`) by an avatar of another process. */
+export function foreignClaim(key: string, by: string, until: number | null): void {
+  if (until !== null) claims.set(key, { by, until });
+  else if (claims.get(key)?.by === by) claims.delete(key);
+}
 
 /** The server a bot plays on, as far as claims go: its connection's remote address. */
 function serverOf(bot: Bot): string {
@@ -55,7 +77,10 @@ export function claim(bot: Bot, p: Vec3, now = Date.now()): () => void {
   const key = keyOf(bot, p);
   const mine = { by: bot.username, until: now + CLAIM_MS };
   claims.set(key, mine);
+  shared?.(key, mine.by, mine.until);
   return () => {
-    if (claims.get(key) === mine) claims.delete(key);
+    if (claims.get(key) !== mine) return;
+    claims.delete(key);
+    shared?.(key, mine.by, null);
   };
 }

@@ -33,7 +33,7 @@ function concreteItem(bot: Bot, query: string): string {
 /** The `craft` skill. */
 export const craft: Skill<typeof params> = {
   id: 'craft',
-  description: 'Craft count of an item (e.g. planks, stick, crafting_table, wooden_pickaxe) from the inventory; places a crafting table if the recipe needs one.',
+  description: 'Craft count of an item (planks, stick, crafting_table, wooden_pickaxe…) from the inventory; places a crafting table if needed.',
   params,
   timeoutMs: 60_000,
   preconditions(game) {

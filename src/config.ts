@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { ConfigError } from './errors.ts';
 import { identityProblem } from './store/schema.ts';
@@ -86,6 +87,11 @@ export const ConfigSchema = z.object({
   LOOP_MAX_PACE_MS: z.coerce.number().int().min(10).default(60_000),
   /** How often a `health` line (memory, event-loop delay) is logged at debug level (ms). */
   HEALTH_LOG_MS: z.coerce.number().int().min(100).default(30_000),
+  /**
+   * Avatar hosts: child processes that run the avatars' games, skills and reflexes (README "Avatar hosts").
+   * 1 runs them in mindlink's own process; the default is one host per core.
+   */
+  AVATAR_HOSTS: z.coerce.number().int().min(1).max(64).default(availableParallelism()),
 });
 
 /** The parsed configuration. */

@@ -12,7 +12,7 @@ import type { AvatarManager } from './avatars/manager.ts';
 import type { ChatContext } from './chat.ts';
 import { formatUsage, type Prices } from './engines/llm/usage.ts';
 import type { Snapshot } from './game/game.ts';
-import { topDownMap, type TopDownMap } from './game/top-down.ts';
+import type { TopDownMap } from './game/top-down.ts';
 import { scrubSecrets } from './logger.ts';
 import type { DisplayState } from './loop/goal-loop.ts';
 import { directionText } from './task/directions.ts';
@@ -156,10 +156,9 @@ export class Dashboard {
     const avatar = this.parts.people.rightsOf(viewer).resolve(name);
     const game = this.parts.avatars.game(avatar.name);
     const snap = game?.snapshot();
-    const bot = game?.bot;
     return {
       name: avatar.name,
-      map: bot && snap ? topDownMap(bot, MAP_RADIUS) : null,
+      map: snap ? (game?.worldMap?.(MAP_RADIUS) ?? null) : null,
       entities: snap?.nearbyEntities ?? [],
       position: snap ? snap.position : null,
       takenAt: snap?.takenAt ?? Date.now(),

@@ -14,10 +14,12 @@ export interface HealthReading {
   loopDelayP50Ms: number;
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
+  /** CPU time (user + system) over the interval, in percent of one core. */
+  cpuPct: number;
 }
 
 /**
- * Log a `health` line at debug level every `intervalMs`, and return a stop
+ * Log a `health` line (or `message`: an avatar host logs `host health`) at debug level every `intervalMs`, and return a stop
  * function. The timer does not keep the process alive.
  *
  * @example
@@ -25,20 +27,27 @@ export interface HealthReading {
  * // … on shutdown:
  * stop();
  */
-export function startHealthLog(log: Logger, intervalMs: number): () => void {
+export function startHealthLog(log: Logger, intervalMs: number, message = 'health'): () => void {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
+  let cpu = process.cpuUsage();
+  let at = performance.now();
   const timer = setInterval(() => {
     const mem = process.memoryUsage();
+    const used = process.cpuUsage(cpu);
+    const now = performance.now();
     const reading: HealthReading = {
       rssMb: round(mem.rss / 1048576),
       heapUsedMb: round(mem.heapUsed / 1048576),
       loopDelayP50Ms: round(histogram.percentile(50) / 1e6),
       loopDelayP99Ms: round(histogram.percentile(99) / 1e6),
       loopDelayMaxMs: round(histogram.max / 1e6),
+      cpuPct: round((used.user + used.system) / 10 / Math.max(1, now - at)),
     };
+    cpu = process.cpuUsage();
+    at = now;
     histogram.reset();
-    log.debug(reading, 'health');
+    log.debug({ pid: process.pid, ...reading }, message);
   }, intervalMs);
   timer.unref();
   return () => {

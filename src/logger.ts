@@ -51,7 +51,7 @@ export function scrubSecrets(text: string): string {
  * @example
  * const log = createLogger('info'); log.info({ avatar: 'demo' }, 'spawned');
  */
-export function createLogger(level: string, opts: { pretty?: boolean } = {}): Logger {
+export function createLogger(level: string, opts: { pretty?: boolean; sync?: boolean } = {}): Logger {
   const pretty = opts.pretty ?? process.stderr.isTTY === true;
   const hooks = {
     streamWrite: (s: string) => scrubSecrets(s),
@@ -64,7 +64,8 @@ export function createLogger(level: string, opts: { pretty?: boolean } = {}): Lo
       transport: { target: 'pino-pretty', options: { destination: 2, colorize: true } },
     });
   }
-  return pino({ level, redact: REDACT, hooks }, pino.destination({ fd: 2, sync: false }));
+  // `sync`: one write per line, whole: for an avatar host, whose lines share mindlink's stderr.
+  return pino({ level, redact: REDACT, hooks }, pino.destination({ fd: 2, sync: opts.sync === true }));
 }
 
 /**

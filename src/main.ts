@@ -1,21 +1,24 @@
 /**
- * mindlink's entry point: wiring only. The one module under `src/` that
- * imports `bridges/`, `commands/` and `skills/` (the import rules in
- * `.dependency-cruiser.cjs` allow it and nothing else).
+ * mindlink's entry point: wiring only. With `src/avatar-host.ts` (the avatar
+ * hosts' entry), the only modules under `src/` that import `bridges/`,
+ * `commands/` or `skills/` (the import rules in `.dependency-cruiser.cjs`
+ * allow them and nothing else).
  */
 import { ConsoleBridge } from '../bridges/console.ts';
 import { DiscordBridge } from '../bridges/discord/discord-bridge.ts';
 import { TelegramBridge } from '../bridges/telegram/telegram-bridge.ts';
 import { WebBridge, WebPortInUseError } from '../bridges/web/web-bridge.ts';
 import { commandList, createDispatcher, menuEntries } from '../commands/index.ts';
-import { createSkillRegistry } from '../skills/index.ts';
+import { createSkillRegistry, skills as skillList } from '../skills/index.ts';
 import { Reflexes } from '../skills/reflexes.ts';
 import { loadConfig, type Config } from './config.ts';
 import { llmOffered } from './command-host.ts';
 import { Mindlink } from './core.ts';
 import { createEngineProvider } from './engines/index.ts';
 import { StoreCorruptError, StoreWriteError, writeFailureReason } from './errors.ts';
-import { createGameProvider } from './game/provider.ts';
+import { createHostedProvider } from './game/hosts/hosted-provider.ts';
+import { hostedSkills } from './game/hosts/remote-skills.ts';
+import { createGameProvider, type GameAttachment } from './game/provider.ts';
 import { startHealthLog } from './health.ts';
 import { createLogger, registerSecret, routeConsoleToLog, type Logger } from './logger.ts';
 import { ensureDataDir } from './store/data-dir.ts';
@@ -80,15 +83,16 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   try {
+    // With avatar hosts the games, skills and reflexes run there (src/avatar-host.ts); with one, here.
     // Reflexes (defend > eat > flee) act on every avatar's game with no engine call.
-    const games = await createGameProvider(config, log, {
-      attach: (game, gameLog) => {
-        const reflexes = new Reflexes(game, gameLog);
-        reflexes.start();
-        return reflexes;
-      },
-    });
-    core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills: createSkillRegistry, commands: createDispatcher() });
+    const attach: GameAttachment = (game, gameLog) => {
+      const reflexes = new Reflexes(game, gameLog);
+      reflexes.start();
+      return reflexes;
+    };
+    const games = config.AVATAR_HOSTS > 1 ? await createHostedProvider(config, log, { attach }) : await createGameProvider(config, log, { attach });
+    const skillRegistry = config.AVATAR_HOSTS > 1 ? hostedSkills(skillList, createSkillRegistry) : createSkillRegistry;
+    core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills: skillRegistry, commands: createDispatcher() });
   } catch (err) {
     if (err instanceof StoreCorruptError) {
       process.stderr.write(`mindlink: ${err.message}\n`);

@@ -10,6 +10,7 @@ import type { Bot } from 'mineflayer';
 import type { Logger } from 'pino';
 import type { SignInCode } from './sign-in.ts';
 import type { SkillGate } from './skill-gate.ts';
+import type { TopDownMap } from './top-down.ts';
 
 /** A block position or point in the world. */
 export interface Vec3Like {
@@ -97,6 +98,11 @@ export interface AvatarGame extends EventEmitter<GameEvents> {
   readonly bot: Bot | undefined;
   /** What the server supports (the embedded flying-squid world crafts, smelts, has hunger and mobs; see README). */
   readonly capabilities: GameCapabilities;
+  /**
+   * The blocks around the avatar seen from above (the dashboard's world view), or null while it is out of
+   * the world. A game on an avatar host answers with the map its host drew last and asks for a new one.
+   */
+  worldMap?(radius: number): TopDownMap | null;
   /**
    * The avatar's skill gate, when the game has one (the mineflayer game does): skills run one at a time
    * through it and reflexes pre-empt them. A game without one (a test fake) runs skills directly.

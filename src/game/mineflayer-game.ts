@@ -21,7 +21,12 @@ import { ServerProbeError, statusPing } from './server-probe.ts';
 import { sessionAuth, SignInError, type JavaSession, type MicrosoftSignIn } from './sign-in.ts';
 import { SkillGate } from './skill-gate.ts';
 import { takeSnapshot } from './snapshot.ts';
+import { topDownMap, type TopDownMap } from './top-down.ts';
 import { joinPathBudget } from './path-budget.ts';
+import { cacheBlocks } from './block-cache.ts';
+import { watchJoin, type JoinWatch } from './join-watch.ts';
+import { leaveBot } from './leave-bot.ts';
+import { rememberMinecraftData } from './minecraft-data-memo.ts';
 
 const { pathfinder, Movements } = pf;
 
@@ -103,7 +108,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
   /** The name the server knows the player by (a Microsoft account's profile name), once joined. */
   #player: string | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
-  #spawnTimer: NodeJS.Timeout | undefined;
+  #joinWatch: JoinWatch | undefined;
   /** The stop under way, if any: a second stop and a start wait for it. */
   #leaving: Promise<void> | undefined;
 
@@ -112,6 +117,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     this.#opts = { ...DefaultMineflayerGameOptions, ...opts } as MineflayerGameOptions & typeof DefaultMineflayerGameOptions;
     this.capabilities = opts.capabilities;
     this.#log = forAvatar(opts.log, opts.username, { component: 'game' });
+    rememberMinecraftData();
   }
 
   /** The player's name in the game: the avatar's, or its Microsoft account's Minecraft name once signed in. */
@@ -169,32 +175,10 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     this.#stopping = true;
     this.#attemptNo += 1;
     clearTimeout(this.#retryTimer);
-    clearTimeout(this.#spawnTimer);
+    this.#joinWatch?.done();
     this.gate.abortCurrent(new Error('the game is stopping'));
     const bot = this.#attempt;
-    if (bot) {
-      const ended = new Promise<void>((resolve) => bot.once('end', () => resolve()));
-      try {
-        bot.pathfinder?.stop();
-        // A bot still logging in or waiting for its chunks has nothing to finish: its connection is closed at once.
-        if (this.#bot === bot) bot.quit('bye');
-        else bot._client.socket?.destroy();
-      } catch (err) {
-        this.#log.debug({ err }, 'quit failed; closing the socket');
-        bot._client.end('bye');
-      }
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        ended,
-        new Promise<void>((resolve) => {
-          timer = setTimeout(() => {
-            bot._client.socket?.destroy();
-            resolve();
-          }, 3000);
-        }),
-      ]);
-      clearTimeout(timer);
-    }
+    if (bot) await leaveBot(bot, { joined: this.#bot === bot, log: this.#log });
     this.#attempt = undefined;
     this.#bot = undefined;
     if (this.#state !== 'ended') this.#state = 'idle';
@@ -205,6 +189,12 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     const bot = this.bot;
     if (!bot?.entity) return undefined;
     return takeSnapshot(bot);
+  }
+
+  /** The blocks around the avatar seen from above, or null while not connected. */
+  worldMap(radius: number): TopDownMap | null {
+    const bot = this.bot;
+    return bot?.entity ? topDownMap(bot, radius) : null;
   }
 
   /** The server's name in the words of `/status` and stop lines. */
@@ -300,14 +290,16 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     bot.loadPlugin(pathfinder);
     answerServerAsks(bot, { server: this.#server, passwords: this.#opts.passwords, log: this.#log });
 
-    this.#spawnTimer = setTimeout(() => {
+    const watch = watchJoin(bot, spawnTimeoutMs, () => {
       if (!spawned && this.#attempt === bot) {
         this.#log.warn({ ms: spawnTimeoutMs }, 'no spawn in time; retrying');
         bot.end('spawn timeout');
       }
-    }, spawnTimeoutMs);
+    });
+    this.#joinWatch = watch;
 
     bot.once('spawn', () => {
+      cacheBlocks(bot.world);
       void (async () => {
         try {
           await bot.waitForChunksToLoad();
@@ -315,7 +307,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
           this.#log.debug({ err }, 'waiting for chunks failed');
         }
         if (this.#attempt !== bot || this.#stopping || !bot.entity) return;
-        clearTimeout(this.#spawnTimer);
+        watch.done();
         spawned = true;
         const movements = new Movements(bot);
         movements.canDig = true;
@@ -349,7 +341,6 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
       if (from !== this.username) this.emit('whispered', cleanLine(from), cleanLine(text));
     });
     bot.once('end', (why) => {
-      clearTimeout(this.#spawnTimer);
       if (this.#attempt !== bot) return;
       this.#attempt = undefined;
       this.#bot = undefined;

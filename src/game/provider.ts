@@ -1,6 +1,7 @@
 /**
  * The production {@link GameProvider}: mineflayer avatars on the embedded
- * world (started here unless `EMBEDDED=off`) and on any external server,
+ * world (started here unless `EMBEDDED=off`, or the one the core runs, for
+ * an avatar host) and on any external server,
  * side by side. An avatar on a server with `auth: microsoft` signs in with
  * its own token cache; an avatar on an external server keeps its own
  * passwords for login plugins. Both live in `DATA_DIR/accounts/`.
@@ -9,7 +10,8 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { UserError } from '../errors.ts';
-import type { AvatarGame, GameProvider } from './game.ts';
+import type { AvatarGame, GameCapabilities, GameProvider } from './game.ts';
+import type { WorldAddress } from './hosts/protocol.ts';
 import { EMBEDDED_CAPABILITIES, MineflayerGame, VANILLA_CAPABILITIES } from './mineflayer-game.ts';
 import { PasswordBook } from './passwords.ts';
 import { forgetAccount, renameAccount } from './private-file.ts';
@@ -33,6 +35,8 @@ export function accountsDir(config: Config): string {
 export interface GameProviderOptions {
   /** Attached to each new game (the reflexes). */
   attach?: GameAttachment;
+  /** An embedded world that runs already (the core's, for an avatar host or beside one): none is started then. */
+  world?: WorldAddress | null;
 }
 
 /**
@@ -47,12 +51,8 @@ export interface GameProviderOptions {
  * const core = await Mindlink.start({ config, log, games, engines, skills, commands });
  */
 export async function createGameProvider(config: Config, log: Logger, opts: GameProviderOptions = {}): Promise<GameProvider> {
-  // MC_PORT is the embedded world's port only when no MC_HOST takes it.
-  const port = config.MC_HOST ? undefined : config.MC_PORT;
-  const world = config.EMBEDDED
-    ? await WorldSupervisor.start({ dataDir: config.DATA_DIR, ...(port ? { port } : {}), version: embeddedVersion(config), log })
-    : undefined;
-  if (world) log.info({ port: world.port, version: world.version }, 'embedded world ready');
+  const supervisor = opts.world !== undefined ? undefined : await startEmbeddedWorld(config, log);
+  const world: WorldAddress | null = supervisor ? addressOf(supervisor) : (opts.world ?? null);
   const attached = new Map<AvatarGame, { stop(): void }>();
   const accounts = accountsDir(config);
   return {
@@ -68,7 +68,7 @@ export async function createGameProvider(config: Config, log: Logger, opts: Game
         port: world && embedded ? world.port : (server.port ?? 25565),
         version: world && embedded ? world.version : server.version,
         log: avatarLog,
-        capabilities: embedded ? EMBEDDED_CAPABILITIES : VANILLA_CAPABILITIES,
+        capabilities: capabilitiesOf(server),
         server: server.id,
         auth: microsoft ? 'microsoft' : 'offline',
         ...(microsoft ? { signIn: new MicrosoftSignIn({ account: avatar.name, dir: accounts, log: avatarLog }) } : {}),
@@ -87,7 +87,27 @@ export async function createGameProvider(config: Config, log: Logger, opts: Game
     async close() {
       for (const a of attached.values()) a.stop();
       attached.clear();
-      await world?.stop();
+      await supervisor?.stop();
     },
   };
+}
+
+/** The embedded world, started unless it is off (it restarts by itself when it dies). */
+export async function startEmbeddedWorld(config: Config, log: Logger): Promise<WorldSupervisor | undefined> {
+  if (!config.EMBEDDED) return undefined;
+  // MC_PORT is the embedded world's port only when no MC_HOST takes it.
+  const port = config.MC_HOST ? undefined : config.MC_PORT;
+  const world = await WorldSupervisor.start({ dataDir: config.DATA_DIR, ...(port ? { port } : {}), version: embeddedVersion(config), healthMs: config.HEALTH_LOG_MS, log });
+  log.info({ port: world.port, version: world.version }, 'embedded world ready');
+  return world;
+}
+
+/** Where a running embedded world listens. */
+export function addressOf(world: WorldSupervisor): WorldAddress {
+  return { host: world.host, port: world.port, version: world.version };
+}
+
+/** What a server supports: the embedded world's plugins, or a vanilla server's. */
+export function capabilitiesOf(server: { host: string | null }): GameCapabilities {
+  return server.host === null ? EMBEDDED_CAPABILITIES : VANILLA_CAPABILITIES;
 }

@@ -1,13 +1,14 @@
 /**
  * The snapshot: what an avatar sees and carries, as plain data.
  *
- * Reading the nearest notable blocks scans chunk sections, so that part is
- * cached per bot for a couple of seconds (and until the bot moves a few blocks).
+ * Reading the nearest notable blocks walks chunk sections (nearest first, one
+ * walk for every group: `nearestOfEach`), and that part is cached per bot for
+ * a couple of seconds (and until the bot moves a few blocks).
  */
 import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
 import { cleanLine } from '../sanitize.ts';
-import { findBlocksFast } from './block-search.ts';
+import { nearestOfEach } from './block-search.ts';
 import type { NearbyEntity, Snapshot } from './game.ts';
 
 /** How far the snapshot looks for notable blocks and entities. */
@@ -73,11 +74,15 @@ function ids(bot: Bot): Array<{ group: string; ids: number[] }> {
   return g;
 }
 
-/** Nearest notable blocks by name → distance (blocks, one decimal). Cached; `force` rescans. */
-export function nearbyBlocks(bot: Bot, force = false): Record<string, number> {
+/**
+ * Nearest notable blocks by name → distance (blocks, one decimal). Cached; `force` rescans; `reuse` takes
+ * the last reading however old (an avatar host's frequent snapshots, which must not search every time).
+ */
+export function nearbyBlocks(bot: Bot, force = false, reuse = false): Record<string, number> {
   const pos = bot.entity.position;
   const cached = blockCaches.get(bot);
   const now = Date.now();
+  if (cached && reuse && !force) return { ...cached.blocks };
   if (
     !force &&
     cached &&
@@ -87,17 +92,13 @@ export function nearbyBlocks(bot: Bot, force = false): Record<string, number> {
     return { ...cached.blocks };
   }
   const out: Record<string, number> = {};
-  for (const { ids: matching } of ids(bot)) {
-    const found = findBlocksFast(bot, matching, { maxDistance: SNAPSHOT_RADIUS, count: 1 });
-    let best: { name: string; d: number } | undefined;
-    for (const p of found) {
-      const d = p.offset(0.5, 0.5, 0.5).distanceTo(pos);
-      if (!best || d < best.d) {
-        const b = bot.blockAt(p);
-        if (b) best = { name: b.name, d };
-      }
-    }
-    if (best) out[best.name] = Math.min(out[best.name] ?? Infinity, round(best.d, 1));
+  const nearest = nearestOfEach(bot, ids(bot).map((g) => g.ids), SNAPSHOT_RADIUS);
+  for (const found of nearest) {
+    if (!found) continue;
+    const name = bot.registry.blocksByStateId[found.stateId]?.name;
+    if (!name) continue;
+    const d = round(found.position.offset(0.5, 0.5, 0.5).distanceTo(pos), 1);
+    out[name] = Math.min(out[name] ?? Infinity, d);
   }
   blockCaches.set(bot, { at: now, x: pos.x, y: pos.y, z: pos.z, blocks: out });
   return { ...out };
@@ -131,12 +132,12 @@ export function nearbyEntities(bot: Bot, radius = SNAPSHOT_RADIUS): NearbyEntity
 }
 
 /**
- * Read a snapshot of a spawned bot.
+ * Read a snapshot of a spawned bot (`reuseBlocks`: the nearest blocks as last read, see {@link nearbyBlocks}).
  *
  * @example
  * const s = takeSnapshot(bot); s.inventory.oak_log // → 3
  */
-export function takeSnapshot(bot: Bot): Snapshot {
+export function takeSnapshot(bot: Bot, opts: { reuseBlocks?: boolean } = {}): Snapshot {
   const p = bot.entity.position;
   const dim = String(bot.game?.dimension ?? 'overworld').replace(/^minecraft:/, '');
   return {
@@ -147,7 +148,7 @@ export function takeSnapshot(bot: Bot): Snapshot {
     inventory: inventoryCounts(bot),
     timeOfDay: bot.time?.timeOfDay ?? 0,
     dimension: dim,
-    nearbyBlocks: nearbyBlocks(bot),
+    nearbyBlocks: nearbyBlocks(bot, false, opts.reuseBlocks === true),
     nearbyEntities: nearbyEntities(bot),
     takenAt: Date.now(),
   };

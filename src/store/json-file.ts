@@ -52,8 +52,8 @@ export class DataFile<S extends z.ZodType> extends EventEmitter<DataFileEvents> 
   /** A write is running; updates made meanwhile set {@link DataFile.dirty} for one follow-up write. */
   private active = false;
   private dirty = false;
-  /** Settles once every write requested so far is on disk (or failed). */
-  private writing: Promise<void> = Promise.resolve();
+  /** Called after each single write attempt (see {@link DataFile.afterAttempt}). */
+  private attemptWaiters: Array<() => void> = [];
   /** Bumped by every update. */
   private changes = 0;
   /** The value of {@link DataFile.changes} that the last successful write carried. */
@@ -158,14 +158,16 @@ export class DataFile<S extends z.ZodType> extends EventEmitter<DataFileEvents> 
     for (;;) {
       // An update scheduled in this tick has not started yet: let the microtask run first.
       while (this.scheduled) await Promise.resolve();
-      await this.writing;
+      // One write attempt at a time: done as soon as a write carried this change. Waiting for the writer to go
+      // idle instead would wait for as long as updates keep coming during its writes (many avatars at work).
+      while (this.active && this.written < target) await this.afterAttempt();
       if (this.written >= target) return;
       if (this.lastFailure) {
         if (retried) throw new StoreWriteError(this.path, this.lastFailure);
         retried = true;
       }
       this.clearRetry();
-      if (!this.active) this.writing = this.writeUntilClean();
+      if (!this.active) void this.writeUntilClean();
     }
   }
 
@@ -180,7 +182,7 @@ export class DataFile<S extends z.ZodType> extends EventEmitter<DataFileEvents> 
     queueMicrotask(() => {
       this.scheduled = false;
       if (this.active) this.dirty = true;
-      else this.writing = this.writeUntilClean();
+      else void this.writeUntilClean();
     });
   }
 
@@ -199,9 +201,11 @@ export class DataFile<S extends z.ZodType> extends EventEmitter<DataFileEvents> 
           this.lastFailure = err instanceof Error ? err : new Error(String(err));
           this.emit('writeFailed', this.lastFailure, first);
           this.retryLater();
+          this.attempted();
           return;
         }
         this.written = Math.max(this.written, carried);
+        this.attempted();
         this.writes++;
         this.retryMs = RETRY_FIRST_MS;
         if (this.lastFailure) {
@@ -212,6 +216,17 @@ export class DataFile<S extends z.ZodType> extends EventEmitter<DataFileEvents> 
     } finally {
       this.active = false;
     }
+  }
+
+  /** Resolves after the next write attempt, whether it succeeded or failed. */
+  private afterAttempt(): Promise<void> {
+    return new Promise((resolve) => this.attemptWaiters.push(resolve));
+  }
+
+  private attempted(): void {
+    const waiters = this.attemptWaiters;
+    this.attemptWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   private retryLater(): void {

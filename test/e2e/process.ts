@@ -38,7 +38,8 @@ export function startMindlink(env: Record<string, string>, opts: { detached?: bo
   const child = spawn(command, args, {
     cwd: ROOT,
     // The dashboard on a free port: e2e processes run side by side.
-    env: { ...process.env, CONSOLE: 'on', LOG_LEVEL: 'info', WEB_PORT: '0', ...env },
+    // The avatars in mindlink's own process unless the environment or the test asks for avatar hosts.
+    env: { ...process.env, CONSOLE: 'on', LOG_LEVEL: 'info', WEB_PORT: '0', AVATAR_HOSTS: process.env.AVATAR_HOSTS ?? '1', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: opts.detached ?? false,
   });

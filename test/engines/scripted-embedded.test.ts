@@ -100,17 +100,17 @@ describe('scripted engine in the embedded world', () => {
       await world.teleport('smith', { x: 40.5, y: 64, z: -40.5 });
       const engine = createScriptedEngine({ avatar: 'smith', game: smith, log, skills: createSkillRegistry(smith) });
       const goal = { text: 'craft an iron pickaxe', setBy: 'owner' as const, baseline: {} };
-      const req: TurnRequest = { kind: 'continue', avatar: 'smith', goal, directionSummary: '', directions: [], task: '', nudges: [], prompt: 'continue' };
+      const req: TurnRequest = { kind: 'continue', avatar: 'smith', goal, directionSummary: '', directions: [], task: '', nudges: [], prompt: 'continue', completion: completionOn(smith, goal) };
       let status = 'working';
       const replies: string[] = [];
       for (let turn = 0; turn < 40 && (status === 'working' || status === 'blocked'); turn += 1) {
         if (smith.state !== 'connected') await new Promise<void>((resolve) => smith.once('connected', () => resolve()));
         // As the goal loop does: after a blocked reply, the next prompt asks for another route.
         const reply = await engine.turn({ ...req, kind: status === 'blocked' ? 'blocked' : 'continue' }, new AbortController().signal);
-        replies.push(reply.text);
-        status = /^STATUS: (\w+)$/m.exec(reply.text)?.[1] ?? 'working';
+        replies.push(reply.report.text);
+        status = reply.report.status;
         // Another route may be another goal: that is not this goal done.
-        if (/^GOAL: /m.test(reply.text)) break;
+        if (reply.report.goal !== null) break;
       }
       expect(status, replies.join('\n---\n')).toBe('done');
       expect(smith.snapshot()?.inventory.iron_pickaxe).toBe(1);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
-import { claim, crowding } from '../../skills/claims.ts';
+import { claim, crowding, foreignClaim, shareClaims } from '../../skills/claims.ts';
 import { getSkill, runSkill } from '../../skills/index.ts';
 import type { Skill } from '../../src/game/skill.ts';
 import { connectedGame, startWorld, tempDataDir, testLogger, waitFor } from './helpers.ts';
@@ -67,6 +67,29 @@ describe('skills on the embedded world', () => {
     // alice stands at 0 64 0: the block at her feet is one a player is at.
     expect(crowding(b, at(0, 64, 1))).toBe(1);
     expect(crowding(b, at(8, 64, 8))).toBe(0);
+  });
+
+  it('GIVEN claims shared with other processes (avatar hosts) THEN each claim and release is told, and a claim heard from another process counts as taken', () => {
+    const a = alice.bot as NonNullable<MineflayerGame['bot']>;
+    const b = bob.bot as NonNullable<MineflayerGame['bot']>;
+    const heard: Array<[string, string, number | null]> = [];
+    shareClaims((key, by, until) => heard.push([key, by, until]));
+    try {
+      const block = a.entity.position.clone().set(12, 64, -12);
+      const release = claim(a, block);
+      release();
+      expect(heard.map(([, by, until]) => [by, until === null ? 'released' : 'claimed'])).toEqual([
+        ['alice', 'claimed'],
+        ['alice', 'released'],
+      ]);
+      const [key, by, until] = heard[0]!;
+      foreignClaim(key, by, until);
+      expect(crowding(b, block)).toBe(2);
+      foreignClaim(key, by, null);
+      expect(crowding(b, block)).toBe(0);
+    } finally {
+      shareClaims(undefined);
+    }
   });
 
   it('GIVEN alice and bob side by side WHEN both collect 3 logs at once THEN both get them', async () => {

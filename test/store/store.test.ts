@@ -6,6 +6,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreCorruptError } from '../../src/errors.ts';
+import type { Adapter } from 'lowdb';
+import { SafeJSONFile } from '../../src/store/safe-json-file.ts';
 import { Store } from '../../src/store/store.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -196,5 +198,49 @@ describe('Store', () => {
     expect(onDisk.shares.map((s: { guild: string }) => s.guild)).toEqual(['first', 'second']);
     const reopened = await Store.open(dir);
     expect(reopened.state.data.shares).toHaveLength(2);
+  });
+
+  it('GIVEN updates coming during every write (many avatars at work) WHEN a change is confirmed THEN saved() resolves once a write carried it, while the writer still goes on', async () => {
+    // Each write is held until the test lets it go; every write lets the next update in.
+    const held: Array<() => void> = [];
+    let holding = false;
+    const adapter = (path: string): Adapter<unknown> => {
+      const real = new SafeJSONFile<unknown>(path);
+      return {
+        read: () => real.read(),
+        write: async (data) => {
+          if (holding) await new Promise<void>((release) => held.push(release));
+          await real.write(data);
+        },
+      };
+    };
+    const store = await Store.open(dir, { adapter });
+    holding = true;
+    const share = (guild: string) => ({ guild, role: 'r', server: 's' });
+    const nextWrite = async (): Promise<() => void> => {
+      while (held.length === 0) await new Promise((r) => setImmediate(r));
+      return held.shift()!;
+    };
+    store.state.update((s) => s.shares.push(share('busy-0')));
+    const first = await nextWrite(); // busy-0 is being written
+    const mark = store.mark();
+    store.state.update((s) => s.shares.push(share('mine')));
+    let confirmed = false;
+    const saved = store.saved(mark).then(() => {
+      confirmed = true;
+    });
+    first();
+    const second = await nextWrite(); // carries "mine"
+    store.state.update((s) => s.shares.push(share('busy-1'))); // another update while it is written
+    second();
+    const third = await nextWrite(); // busy-1: the writer goes on
+    await saved;
+    expect(confirmed).toBe(true);
+    const onDisk = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
+    expect(onDisk.shares.map((s: { guild: string }) => s.guild)).toContain('mine');
+    holding = false;
+    third();
+    await store.flush();
+    store.close();
   });
 });

@@ -25,6 +25,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../logger.ts';
+import { childReady } from '../child-ready.ts';
 import type { Vec3Like } from '../game.ts';
 import type {
   ChildMessage,
@@ -53,6 +54,8 @@ export interface EmbeddedWorldOptions {
   viewDistance?: number;
   /** How long to wait for the child to listen. */
   startTimeoutMs?: number;
+  /** Log a `world health` line (memory, CPU, event-loop delay of the world's process) at debug this often; 0 never. */
+  healthMs?: number;
   log: Logger;
 }
 
@@ -63,6 +66,7 @@ export const DefaultEmbeddedWorldOptions = {
   seed: 20240601,
   viewDistance: 4,
   startTimeoutMs: 30_000,
+  healthMs: 0,
 } satisfies Required<Omit<EmbeddedWorldOptions, 'dataDir' | 'log'>>;
 
 /** Events of an {@link EmbeddedWorld}. */
@@ -108,6 +112,11 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
     this.#log = log;
     this.#exited = exited;
     child.on('message', (m: ChildMessage) => {
+      if (m.type === 'health') {
+        const { type: _type, ...reading } = m;
+        this.#log.debug(reading, 'world health');
+        return;
+      }
       if (m.type !== 'reply') return;
       const p = this.#pending.get(m.id);
       if (!p) return;
@@ -140,6 +149,7 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
       version: o.version,
       seed: o.seed,
       viewDistance: Math.max(3, o.viewDistance),
+      healthMs: o.healthMs,
     } satisfies WorldConfig);
     const started = Date.now();
     const child = spawn(process.execPath, [SERVER_SCRIPT, config], {
@@ -165,32 +175,13 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
     pipe(child.stderr, 'stderr');
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new Error(`the embedded world did not start within ${o.startTimeoutMs} ms: ${tail.slice(-3).join(' | ')}`));
-      }, o.startTimeoutMs);
-      const onMessage = (m: ChildMessage): void => {
-        if (m.type === 'ready') {
-          cleanup();
-          resolve(m.port);
-        } else if (m.type === 'failed') {
-          cleanup();
-          reject(new Error(`the embedded world failed to start: ${m.message}`));
-        }
-      };
-      const onExit = (code: number | null): void => {
-        cleanup();
-        // The whole tail: a crash's first lines (the error itself) come well before its last (the stack's end).
-        reject(new Error(`the embedded world exited during start-up (code ${code}): ${tail.join(' | ')}`));
-      };
-      const cleanup = (): void => {
-        clearTimeout(timer);
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-      };
-      child.on('message', onMessage);
-      child.on('exit', onExit);
+    const port = await childReady<ChildMessage, number>(child, {
+      timeoutMs: o.startTimeoutMs,
+      answer: (m) =>
+        m.type === 'ready' ? { ready: m.port } : m.type === 'failed' ? { failed: new Error(`the embedded world failed to start: ${m.message}`) } : undefined,
+      timedOut: () => new Error(`the embedded world did not start within ${o.startTimeoutMs} ms: ${tail.slice(-3).join(' | ')}`),
+      // The whole tail: a crash's first lines (the error itself) come well before its last (the stack's end).
+      exited: (code) => new Error(`the embedded world exited during start-up (code ${code}): ${tail.join(' | ')}`),
     });
     log.info({ port, version: o.version, ms: Date.now() - started, dataDir }, 'embedded world listening');
     return new EmbeddedWorld(child, port, o.version, dataDir, log, exited);

@@ -20,6 +20,20 @@ export interface WorldConfig {
   maxPlayers?: number;
   /** Write flying-squid's debug lines to stdout. */
   verbose?: boolean;
+  /** Send a `health` message this often (ms); 0 or absent never. */
+  healthMs?: number;
+}
+
+/** The world process's cost over the last interval (the `health` message). */
+export interface WorldHealth {
+  pid: number;
+  rssMb: number;
+  /** Percent of one core. */
+  cpuPct: number;
+  loopDelayP50Ms: number;
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+  players: number;
 }
 
 /** An item as the server's admin operations report it. */
@@ -124,6 +138,8 @@ export type OpHandlers<Ops extends { [K in keyof Ops]: Op<unknown, unknown> }> =
 export type ChildMessage =
   /** Once it listens. */
   | { type: 'ready'; port: number }
+  /** Every `healthMs` when the config sets it. */
+  | ({ type: 'health' } & WorldHealth)
   /** Start-up failed; it then exits with code 1. */
   | { type: 'failed'; message: string }
   /** The answer to the request with the same `id`. */

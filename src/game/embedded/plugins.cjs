@@ -12,6 +12,7 @@
  *   animals.cjs   cows, pigs, sheep and chickens      monsters.cjs  zombies at night
  *   combat.cjs    players hitting mobs                respawn.cjs   dying and respawning at the spawn
  *   clock.cjs     the time of day across restarts
+ *   moves.cjs     players' moves sent to the others at vanilla's rate and range
  */
 const { createWindows } = require('./windows.cjs');
 const { createRecipeBook } = require('./recipes.cjs');
@@ -25,6 +26,7 @@ const monsters = require('./monsters.cjs');
 const { combat } = require('./combat.cjs');
 const respawn = require('./respawn.cjs');
 const { clock } = require('./clock.cjs');
+const moves = require('./moves.cjs');
 
 /**
  * @typedef {import('./types.cjs').Item} Item
@@ -35,11 +37,12 @@ const { clock } = require('./clock.cjs');
  * Install every plugin on `serv` (right after createMCServer, before anyone joins).
  *
  * @param {import('./types.cjs').Serv} serv
- * @param {{ registry: import('./types.cjs').Registry, Item: import('./types.cjs').ItemClass, seed: number, worldFolder: string, spawn: import('vec3').Vec3 }} ctx
+ * @param {{ registry: import('./types.cjs').Registry, Item: import('./types.cjs').ItemClass, seed: number, worldFolder: string, spawn: import('vec3').Vec3, viewDistance: number }} ctx
  * @returns {{ ops: import('./ipc.ts').OpHandlers<import('./ipc.ts').PluginOps>, flush: () => Promise<unknown> }}
  *   admin operations to merge into the IPC ops, and the last write before exiting
  */
-function install(serv, { registry, Item, seed, worldFolder, spawn }) {
+function install(serv, { registry, Item, seed, worldFolder, spawn, viewDistance }) {
+  moves.install(serv, { viewDistance });
   const windows = createWindows(serv, { registry, Item, book: createRecipeBook(registry) });
   const craft = crafting(serv, { registry, windows });
   tools(serv, { registry, seed });

@@ -87,6 +87,38 @@ setInterval(() => {
 }, 2000).unref();
 
 /**
+ * Every `ms`: the world's memory, CPU (percent of one core) and event-loop delay over the interval, so
+ * mindlink's log (and `npm run bench -- scale`) can tell the world's cost from mindlink's own.
+ * @param {number} ms
+ */
+function reportHealth(ms) {
+  const { monitorEventLoopDelay } = require('node:perf_hooks');
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  /** @param {number} n */
+  const round = (n) => Math.round(n * 10) / 10;
+  let cpu = process.cpuUsage();
+  let at = performance.now();
+  setInterval(() => {
+    const used = process.cpuUsage(cpu);
+    const now = performance.now();
+    send({
+      type: 'health',
+      pid: process.pid,
+      rssMb: round(process.memoryUsage().rss / 1048576),
+      cpuPct: round((used.user + used.system) / 10 / Math.max(1, now - at)),
+      loopDelayP50Ms: round(histogram.percentile(50) / 1e6),
+      loopDelayP99Ms: round(histogram.percentile(99) / 1e6),
+      loopDelayMaxMs: round(histogram.max / 1e6),
+      players: running ? running.players.length : 0,
+    });
+    histogram.reset();
+    cpu = process.cpuUsage();
+    at = now;
+  }, ms).unref();
+}
+
+/**
  * The prismarine-world internals the saving fix replaces and reads.
  * @typedef {{ chunkX: number, chunkZ: number }} ChunkKey
  * @typedef {object} SavedWorld
@@ -168,7 +200,7 @@ function start() {
   const spawn = new Vec3(0.5, 64, 0.5);
 
   // mindlink's plugins (crafting, tools, hunger, furnaces, mobs): see plugins.cjs.
-  const extra = require('./plugins.cjs').install(serv, { registry, Item, seed: cfg.seed ?? 20240601, worldFolder: path.join(cfg.dataDir, 'world'), spawn });
+  const extra = require('./plugins.cjs').install(serv, { registry, Item, seed: cfg.seed ?? 20240601, worldFolder: path.join(cfg.dataDir, 'world'), spawn, viewDistance: Math.max(3, cfg.viewDistance ?? 4) });
   flushPlugins = extra.flush;
 
   // A fixed spawn point on the flat, clear area the generator keeps around (0, 0).
@@ -396,6 +428,7 @@ function start() {
   void Promise.all([pluginsReady, listening]).then(() => {
     ready = true;
     send({ type: 'ready', port: serv.listeningPort });
+    if (cfg.healthMs) reportHealth(cfg.healthMs);
   });
 
   serv.on('error', (/** @type {unknown} */ err) => {

@@ -25,6 +25,12 @@
  * @property {Array<Entity | Player>} nearbyEntities
  * @property {number} [itemId]
  * @property {number} [itemCount]
+ * @property {import('vec3').Vec3} position
+ * @property {import('vec3').Vec3} [knownPosition] where the others were last told it is
+ * @property {number} yaw
+ * @property {number} pitch
+ * @property {number} viewDistance how far (blocks) the others track it
+ * @property {() => void} [flushMoves] sends its pending moves now (moves.cjs)
  * @property {(name: string, fields: Record<string, unknown>) => void} _writeOthersNearby
  * @property {() => void} destroy
  */

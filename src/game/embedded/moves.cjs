@@ -1,0 +1,129 @@
+// @ts-check
+'use strict';
+/*
+ * Server plugin of the embedded world: how players see each other move.
+ *
+ * flying-squid relays every movement packet of a player to every player near it, at once: a walking
+ * bot sends its position and look 20 times a second, and each becomes two or three packets
+ * (`rel_entity_move`, `entity_look`, `entity_head_rotation`) to each of the others, each found by a
+ * walk over all entities. With n avatars together that is about 3 × 20 × n × (n − 1) packets a second
+ * to write here and to read in mindlink: with 10 avatars collecting, 1,400 a second; with 100, well
+ * over 100,000 — more than two cores can parse. The same as vanilla does instead:
+ *
+ *  - A player's moves and looks are sent to the others at most every `intervalMs` (vanilla: every
+ *    2 ticks), the deltas summed and move and look in one `entity_move_look`; the head turn only when
+ *    it changed. An absolute move (teleport) goes out at once and drops the deltas before it; any
+ *    other packet about the player first sends what is pending, so the order stays as it was.
+ *  - Entities are tracked as far as the view distance (vanilla's cap), not 150 blocks: farther than
+ *    the chunks a client holds, an entity is of no use to it.
+ *
+ * Installed from plugins.cjs.
+ */
+
+/** A summed delta beyond this (1/4096 block, a signed short) is sent as an absolute position instead. */
+const MAX_DELTA = 32767;
+
+/**
+ * @typedef {import('./types.cjs').Entity} Entity
+ * @typedef {{ dX: number, dY: number, dZ: number, moved: boolean, looked: boolean, turned: boolean, yaw: number, pitch: number, headYaw: number, onGround: boolean }} Pending
+ *
+ * @param {import('./types.cjs').Serv} serv the flying-squid server
+ * @param {{ intervalMs?: number, viewDistance: number }} opts
+ */
+function install(serv, { intervalMs = 100, viewDistance }) {
+  const range = Math.max(3, viewDistance) * 16;
+  /** @type {Map<Entity, Pending>} Player entity → what it did since its last update went out. */
+  const pending = new Map();
+
+  /** @param {Entity} entity */
+  const stateOf = (entity) => {
+    let p = pending.get(entity);
+    if (!p) {
+      p = { dX: 0, dY: 0, dZ: 0, moved: false, looked: false, turned: false, yaw: 0, pitch: 0, headYaw: 0, onGround: false };
+      pending.set(entity, p);
+    }
+    return p;
+  };
+
+  serv.on('newEntity', (/** @type {Entity} */ entity) => {
+    entity.viewDistance = range;
+    if (entity.type !== 'player') return;
+    const write = entity._writeOthersNearby;
+    /** @type {number | null} */
+    let lastHeadYaw = null;
+
+    const flush = () => {
+      const p = pending.get(entity);
+      if (!p) return;
+      pending.delete(entity);
+      const overflow = Math.abs(p.dX) > MAX_DELTA || Math.abs(p.dY) > MAX_DELTA || Math.abs(p.dZ) > MAX_DELTA;
+      if (p.moved && overflow) {
+        const at = entity.knownPosition ?? entity.position;
+        write('sync_entity_position', {
+          entityId: entity.id, x: at.x, y: at.y, z: at.z, dx: 0, dy: 0, dz: 0,
+          yaw: p.looked ? p.yaw : entity.yaw, pitch: p.looked ? p.pitch : entity.pitch, onGround: !!p.onGround,
+        });
+      } else if (p.moved && p.looked) {
+        write('entity_move_look', { entityId: entity.id, dX: p.dX, dY: p.dY, dZ: p.dZ, yaw: p.yaw, pitch: p.pitch, onGround: p.onGround });
+      } else if (p.moved) {
+        write('rel_entity_move', { entityId: entity.id, dX: p.dX, dY: p.dY, dZ: p.dZ, onGround: p.onGround });
+      } else if (p.looked) {
+        write('entity_look', { entityId: entity.id, yaw: p.yaw, pitch: p.pitch, onGround: p.onGround });
+      }
+      if (p.turned && p.headYaw !== lastHeadYaw) {
+        lastHeadYaw = p.headYaw;
+        write('entity_head_rotation', { entityId: entity.id, headYaw: p.headYaw });
+      }
+    };
+    entity.flushMoves = flush;
+
+    /** @type {(name: string, fields: Record<string, any>) => void} */
+    entity._writeOthersNearby = (name, fields) => {
+      if (name === 'rel_entity_move') {
+        const p = stateOf(entity);
+        p.dX += fields.dX;
+        p.dY += fields.dY;
+        p.dZ += fields.dZ;
+        p.onGround = fields.onGround;
+        p.moved = true;
+        return undefined;
+      }
+      if (name === 'entity_look') {
+        const p = stateOf(entity);
+        p.yaw = fields.yaw;
+        p.pitch = fields.pitch;
+        p.onGround = fields.onGround;
+        p.looked = true;
+        return undefined;
+      }
+      if (name === 'entity_head_rotation') {
+        const p = stateOf(entity);
+        p.headYaw = fields.headYaw;
+        p.turned = true;
+        return undefined;
+      }
+      if (name === 'entity_teleport' || name === 'sync_entity_position') {
+        // An absolute position: the deltas before it no longer matter.
+        const p = pending.get(entity);
+        if (p) {
+          p.moved = false;
+          p.dX = p.dY = p.dZ = 0;
+        }
+      }
+      flush();
+      return write(name, fields);
+    };
+  });
+
+  serv.on('newPlayer', (/** @type {import('./types.cjs').Player} */ player) => {
+    // A flying-squid player is its own entity.
+    player.once('disconnected', () => pending.delete(/** @type {Entity} */ (/** @type {unknown} */ (player))));
+  });
+
+  const timer = setInterval(() => {
+    for (const entity of [...pending.keys()]) entity.flushMoves?.();
+  }, intervalMs);
+  timer.unref();
+}
+
+module.exports = { install };

@@ -1,0 +1,170 @@
+/**
+ * What an avatar host does with the core's messages: it builds the games of
+ * the avatars placed on it (through the same {@link GameProvider} the core
+ * uses in one process, so reflexes attach the same way), runs their skills
+ * through the same skill registry, and tells the core every state change,
+ * event and snapshot. A snapshot goes to the core after each state change
+ * and each skill (taken then, as a snapshot in one process would be), and
+ * whenever it changed, at most every `snapshotEveryMs` (those reuse the
+ * nearest blocks last read instead of searching again).
+ */
+import type { Logger } from 'pino';
+import type { AvatarGame, GameProvider } from '../game.ts';
+import type { SkillRegistry, SkillRegistryFactory } from '../skill.ts';
+import { takeSnapshot } from '../snapshot.ts';
+import { topDownMap } from '../top-down.ts';
+import type { CoreToHost, GameEventName, HostToCore } from './protocol.ts';
+
+/** Options of {@link runHost}. */
+export interface HostRuntimeOptions {
+  games: GameProvider;
+  skills: SkillRegistryFactory;
+  log: Logger;
+  /** How the host talks to the core (the process's IPC channel). */
+  send(msg: HostToCore): void;
+  /** A block claim of an avatar of another host (the skills' claims hear of it). */
+  foreignClaim?(key: string, by: string, until: number | null): void;
+  snapshotEveryMs?: number;
+  aliveEveryMs?: number;
+}
+
+/** Defaults of {@link HostRuntimeOptions}. */
+export const DefaultHostRuntimeOptions = { snapshotEveryMs: 1000, aliveEveryMs: 2000 } satisfies Required<Pick<HostRuntimeOptions, 'snapshotEveryMs' | 'aliveEveryMs'>>;
+
+const EVENTS: readonly GameEventName[] = ['connected', 'disconnected', 'ended', 'failed', 'whispered'];
+
+interface Hosted {
+  game: AvatarGame;
+  skills: SkillRegistry;
+  /** The last snapshot sent, as a string without its time, to send only what changed. */
+  lastKey: string;
+  lastState: string;
+}
+
+/** A running host: hand it each message of the core; `shutdown` leaves every game. */
+export interface HostRuntime {
+  handle(msg: CoreToHost): void;
+  shutdown(): Promise<void>;
+}
+
+/**
+ * @example
+ * const host = runHost({ games, skills: createSkillRegistry, log, send: (m) => process.send?.(m) });
+ * process.on('message', (m) => host.handle(m as CoreToHost));
+ */
+export function runHost(opts: HostRuntimeOptions): HostRuntime {
+  const o = { ...DefaultHostRuntimeOptions, ...opts };
+  const { send, log } = o;
+  const hosted = new Map<string, Hosted>();
+  const running = new Map<number, AbortController>();
+
+  const sendState = (name: string, h: Hosted): void => {
+    const key = `${h.game.state}|${h.game.downReason ?? ''}|${h.game.endReason ?? ''}`;
+    if (key === h.lastState) return;
+    h.lastState = key;
+    send({ type: 'state', avatar: name, state: h.game.state, downReason: h.game.downReason ?? null, endReason: h.game.endReason ?? null });
+  };
+  const sendSnapshot = (name: string, h: Hosted, fresh: boolean): void => {
+    const bot = h.game.bot;
+    const snapshot = fresh ? (h.game.snapshot() ?? null) : bot?.entity ? takeSnapshot(bot, { reuseBlocks: true }) : null;
+    const key = snapshot ? JSON.stringify({ ...snapshot, takenAt: 0 }) : 'none';
+    if (!fresh && key === h.lastKey) return;
+    h.lastKey = key;
+    send({ type: 'snapshot', avatar: name, snapshot });
+  };
+
+  const open = (name: string, server: Parameters<GameProvider['create']>[1]): Hosted => {
+    const existing = hosted.get(name);
+    if (existing) return existing;
+    const game = o.games.create({ name }, server, log.child({ avatar: name }));
+    const h: Hosted = { game, skills: o.skills(game), lastKey: '', lastState: '' };
+    hosted.set(name, h);
+    for (const event of EVENTS) {
+      game.on(event, (...args: unknown[]) => {
+        sendState(name, h);
+        sendSnapshot(name, h, true);
+        send({ type: 'event', avatar: name, event, args } as HostToCore);
+      });
+    }
+    return h;
+  };
+
+  const ticker = setInterval(() => {
+    for (const [name, h] of hosted) {
+      sendState(name, h);
+      if (h.game.state === 'connected') sendSnapshot(name, h, false);
+    }
+  }, o.snapshotEveryMs);
+  ticker.unref();
+  const alive = setInterval(() => send({ type: 'alive' }), o.aliveEveryMs);
+  alive.unref();
+
+  const drop = async (name: string): Promise<void> => {
+    const h = hosted.get(name);
+    if (!h) return;
+    hosted.delete(name);
+    await h.game.stop();
+    o.games.release?.(h.game);
+  };
+
+  const handle = (msg: CoreToHost): void => {
+    switch (msg.type) {
+      case 'start': {
+        const h = open(msg.avatar, msg.server);
+        void h.game.start().then(() => sendState(msg.avatar, h));
+        return;
+      }
+      case 'stop':
+        void drop(msg.avatar)
+          .catch((err: unknown) => log.warn({ err, avatar: msg.avatar }, 'leaving the game failed'))
+          .finally(() => send({ type: 'stopped', call: msg.call }));
+        return;
+      case 'skill': {
+        const h = hosted.get(msg.avatar);
+        if (!h) {
+          send({ type: 'skillResult', call: msg.call, result: { ok: false, code: 'not_connected', detail: 'not in the game right now' } });
+          return;
+        }
+        const controller = new AbortController();
+        if (msg.aborted) controller.abort(new Error('aborted'));
+        running.set(msg.call, controller);
+        log.debug({ avatar: msg.avatar, skill: msg.skill, call: msg.call }, 'running a skill');
+        void h.skills
+          .run(msg.skill, msg.params, controller.signal)
+          .then((result) => {
+            sendSnapshot(msg.avatar, h, true);
+            send({ type: 'skillResult', call: msg.call, result });
+          })
+          .finally(() => running.delete(msg.call));
+        return;
+      }
+      case 'abort': {
+        const controller = running.get(msg.call);
+        if (controller) log.debug({ call: msg.call, reason: msg.reason }, 'aborting a skill');
+        controller?.abort(new Error(msg.reason));
+        return;
+      }
+      case 'map': {
+        const bot = hosted.get(msg.avatar)?.game.bot;
+        send({ type: 'map', call: msg.call, map: bot?.entity ? topDownMap(bot, msg.radius) : null });
+        return;
+      }
+      case 'claim':
+        o.foreignClaim?.(msg.key, msg.by, msg.until);
+        return;
+      case 'shutdown':
+        return;
+    }
+  };
+
+  return {
+    handle,
+    async shutdown() {
+      clearInterval(ticker);
+      clearInterval(alive);
+      for (const c of running.values()) c.abort(new Error('the host is stopping'));
+      await Promise.all([...hosted.keys()].map((name) => drop(name).catch((err: unknown) => log.warn({ err, avatar: name }, 'leaving the game failed'))));
+      await o.games.close();
+    },
+  };
+}

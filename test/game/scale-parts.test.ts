@@ -1,0 +1,120 @@
+/**
+ * The parts that let many avatars share a process and a world: the block cache, one walk for the
+ * snapshot's nearest blocks, minecraft-data's remembered lookup, and the world sending players' moves
+ * at vanilla's rate.
+ */
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Vec3 } from 'vec3';
+import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
+import { findBlocksFast, nearestOfEach } from '../../src/game/block-search.ts';
+import { rememberMinecraftData } from '../../src/game/minecraft-data-memo.ts';
+import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
+import { connectedGame, startWorld, teleportAndSettle, tempDataDir, testLogger, waitFor } from './helpers.ts';
+import { goals } from '../../skills/common.ts';
+
+const log = testLogger();
+const data = tempDataDir('scale-parts');
+let world: EmbeddedWorld;
+const games: MineflayerGame[] = [];
+
+beforeAll(async () => {
+  world = await startWorld(data.dir, log);
+});
+
+afterAll(async () => {
+  await Promise.all(games.map((g) => g.stop()));
+  await world?.stop();
+  data.remove();
+});
+
+describe('many avatars in one process and one world', () => {
+  it('GIVEN a bot in the world WHEN a block it has read is changed on the server THEN it reads the new block, and reads of an unchanged block give the one it built', async () => {
+    const game = await connectedGame(world, 'cachy', log);
+    games.push(game);
+    const bot = game.bot!;
+    const at = bot.entity.position.floored().offset(3, 0, 0);
+    const first = bot.blockAt(at);
+    expect(bot.blockAt(at)).toBe(first);
+    expect(first?.name).toBe('air');
+    const changed = new Promise<void>((resolve) => bot.world.once(`blockUpdate:${at}`, () => resolve()));
+    await world.setBlock(at, 'stone');
+    await changed;
+    expect(bot.blockAt(at)?.name).toBe('stone');
+    await world.setBlock(at, 'air');
+    await waitFor(() => bot.blockAt(at)?.name === 'air', 10_000, 'the block to be air again');
+  });
+
+  it('GIVEN groups of blocks WHEN the nearest of each is looked up in one walk THEN each is as near as the nearest a search of that group alone finds', async () => {
+    const game = games[0] ?? (await connectedGame(world, 'cachy', log));
+    const bot = game.bot!;
+    const names = [['oak_log'], ['stone', 'dirt'], ['coal_ore', 'iron_ore'], ['grass_block'], ['water'], ['crafting_table']];
+    const groups = names.map((g) => g.map((n) => bot.registry.blocksByName[n]!.id));
+    for (const to of [null, { x: 40.5, y: 64, z: -23.5 }]) {
+      if (to) await teleportAndSettle(world, game, to);
+      await bot.waitForChunksToLoad();
+      const origin = bot.entity.position.floored();
+      const together = nearestOfEach(bot, groups, 32);
+      groups.forEach((ids, i) => {
+        const alone = findBlocksFast(bot, ids, { maxDistance: 32, count: 1 })[0];
+        const got = together[i];
+        const where = `${names[i]!.join('/')} from ${origin}`;
+        if (!alone) {
+          expect(got, where).toBeUndefined();
+          return;
+        }
+        expect(got, where).toBeDefined();
+        expect(got!.position.distanceSquared(origin), where).toBe(alone.distanceSquared(origin));
+        expect(ids, where).toContain(bot.registry.blocksByStateId[got!.stateId]!.id);
+        expect(bot.blockAt(got!.position)?.stateId, where).toBe(got!.stateId);
+      });
+      expect(together[0], 'a tree within 32 blocks').toBeDefined();
+    }
+  });
+
+  it('GIVEN minecraft-data remembered WHEN prismarine-physics asks it for a version again THEN it gets the same data, and the rest of minecraft-data is as it was', () => {
+    rememberMinecraftData();
+    const fromMineflayer = createRequire(createRequire(import.meta.url).resolve('mineflayer'));
+    const fromPhysics = createRequire(fromMineflayer.resolve('prismarine-physics'));
+    const mcData = fromPhysics('minecraft-data') as ((v: string) => { version: { minecraftVersion: string } } | null) & { versionsByMinecraftVersion: object };
+    const a = mcData('1.21.4');
+    expect(a?.version.minecraftVersion).toBe('1.21.4');
+    expect(mcData('1.21.4')).toBe(a);
+    expect(mcData('0.0.0-no-such')).toBeNull();
+    expect(Object.keys(mcData.versionsByMinecraftVersion)).toContain('pc');
+  });
+
+  it('GIVEN alice walking WHEN bob watches her THEN he gets her moves at most at half the rate she sends them, and sees her where she stops', async () => {
+    const alice = games[0]!;
+    const bob = await connectedGame(world, 'watcher', log);
+    games.push(bob);
+    const a = alice.bot!;
+    const b = bob.bot!;
+    await teleportAndSettle(world, alice, { x: 0.5, y: 64, z: 0.5 });
+    await teleportAndSettle(world, bob, { x: 0.5, y: 64, z: 5.5 });
+    await waitFor(() => Object.values(b.entities).some((e) => e.username === a.username), 10_000, 'bob to see alice');
+    let sent = 0;
+    let received = 0;
+    const onSent = (name: string): void => {
+      if (name === 'position' || name === 'position_look' || name === 'look') sent += 1;
+    };
+    const write = a._client.write.bind(a._client);
+    a._client.write = (name: string, params: unknown) => {
+      onSent(name);
+      write(name, params);
+    };
+    const aliceId = b.players[a.username]?.entity?.id;
+    b._client.on('packet', (p: { entityId?: number }, meta: { name: string }) => {
+      if (p.entityId === aliceId && ['rel_entity_move', 'entity_move_look', 'entity_look', 'sync_entity_position', 'entity_teleport'].includes(meta.name)) received += 1;
+    });
+    await a.pathfinder.goto(new goals.GoalBlock(10, 64, 0));
+    const seen = (): Vec3 | undefined => b.players[a.username]?.entity?.position;
+    await waitFor(() => (seen()?.distanceTo(a.entity.position) ?? Infinity) < 0.1, 10_000, `bob to see alice where she stopped (${a.entity.position}; he sees ${seen()})`);
+    a._client.write = write;
+    expect(sent, 'alice sent her moves').toBeGreaterThan(20);
+    // At most one per 100 ms against her one per 50 ms, give or take the edges (a move flushed at once before
+    // another packet about her, the last one when she stops); relayed one by one it would be 2–3 per move.
+    expect(received, `bob got ${received} moves for the ${sent} alice sent`).toBeLessThanOrEqual(sent / 2 + 2);
+    expect(received).toBeGreaterThan(0);
+  });
+});
