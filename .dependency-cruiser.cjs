@@ -82,6 +82,22 @@ module.exports = {
       to: { path: '^(src/(?!game/)|bridges/|commands/)' },
     },
     {
+      name: 'embedded-child-plain-commonjs',
+      comment:
+        "The embedded world's child process runs its .cjs files with plain node: they require only each other, JSON data, node and libraries (its IPC types reach them through JSDoc only).",
+      severity: 'error',
+      from: { path: '^src/game/embedded/[^/]+\\.cjs$' },
+      to: { path: '^(src|bridges|commands|skills)/', pathNot: '^src/game/embedded/[^/]+\\.cjs$|\\.json$' },
+    },
+    {
+      name: 'embedded-world-through-its-host',
+      comment:
+        "The embedded world's plugins run in its child process only: the rest of mindlink reaches the world through its host beside them (embedded-world.ts, world-supervisor.ts).",
+      severity: 'error',
+      from: { path: '^(src|bridges|commands|skills)/', pathNot: '^src/game/embedded/' },
+      to: { path: '^src/game/embedded/[^/]+\\.cjs$' },
+    },
+    {
       name: 'not-to-tests',
       comment: 'Product code never imports test code.',
       severity: 'error',

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EmbeddedWorld } from '../src/game/embedded-world.ts';
+import { EmbeddedWorld } from '../src/game/embedded/embedded-world.ts';
 import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../src/game/mineflayer-game.ts';
 import { silentLogger } from '../src/logger.ts';
 

@@ -16,7 +16,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { silentLogger } from '../src/logger.ts';
-import { EmbeddedWorld } from '../src/game/embedded-world.ts';
+import { EmbeddedWorld } from '../src/game/embedded/embedded-world.ts';
 import { descendants, rng, startProcess, stopGracefully, tempDir, until } from './harness.ts';
 
 /** The figures of one game-fault run. */

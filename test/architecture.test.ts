@@ -88,7 +88,7 @@ describe('import rules', () => {
       if (dir) await rm(dir, { recursive: true, force: true });
     });
 
-    it('THEN each is reported, and the entry point src/main.ts may wire everything and a command may use its host', async () => {
+    it('THEN each is reported, and the entry point src/main.ts may wire everything, a command may use its host and an embedded-world plugin its neighbours and JSON', async () => {
       dir = await mkdtemp(join(tmpdir(), 'mindlink-rules-'));
       const files: Record<string, string> = {
         'src/main.ts': "import '../bridges/b.ts';\nimport '../commands/c.ts';\nimport '../skills/s.ts';\n",
@@ -107,6 +107,10 @@ describe('import rules', () => {
         'commands/c.ts': "import '../src/command-host.ts';\nimport '../src/loop/goal-loop.ts';\n",
         'commands/d.ts': "import '../bridges/b.ts';\n",
         'skills/s.ts': "import '../src/chat.ts';\nimport '../src/game/game.ts';\n",
+        'src/game/embedded/plugin.cjs': "require('../game.ts');\nrequire('./other.cjs');\nrequire('../data.json');\n",
+        'src/game/embedded/other.cjs': 'module.exports = {};\n',
+        'src/game/data.json': '{}\n',
+        'src/game/provider.ts': "import './embedded/other.cjs';\n",
       };
       for (const [path, text] of Object.entries(files)) {
         await mkdir(join(dir, dirname(path)), { recursive: true });
@@ -118,6 +122,8 @@ describe('import rules', () => {
         'bridges-only-src: bridges/b.ts → commands/c.ts',
         'commands-not-bridges: commands/d.ts → bridges/b.ts',
         'commands-through-host: commands/c.ts → src/loop/goal-loop.ts',
+        'embedded-child-plain-commonjs: src/game/embedded/plugin.cjs → src/game/game.ts',
+        'embedded-world-through-its-host: src/game/provider.ts → src/game/embedded/other.cjs',
         'game-and-engines-not-core: src/engines/engine.ts → src/people/people.ts',
         'game-and-engines-not-core: src/game/game.ts → src/core.ts',
         'no-circular: src/schedule/digests.ts → src/schedule/scheduler.ts',

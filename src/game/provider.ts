@@ -16,7 +16,7 @@ import { EMBEDDED_CAPABILITIES, MineflayerGame, VANILLA_CAPABILITIES } from './m
 import { PasswordBook } from './passwords.ts';
 import { forgetAccount, renameAccount } from './private-file.ts';
 import { MicrosoftSignIn } from './sign-in.ts';
-import { WorldSupervisor } from './world-supervisor.ts';
+import { WorldSupervisor } from './embedded/world-supervisor.ts';
 
 /** Something attached to each new game (the reflexes), stopped when the game is released or the provider closes. */
 export type GameAttachment = (game: AvatarGame, log: Logger) => { stop(): void };

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import { startMindlink, type MindlinkProcess } from './process.ts';
 import { testLogger, waitFor } from '../game/helpers.ts';
 

@@ -13,7 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import { FakeMicrosoft } from '../fakes/microsoft.ts';
 import { FakeTelegram, groupChat, user } from '../fakes/telegram-api.ts';
 import { testLogger } from '../game/helpers.ts';

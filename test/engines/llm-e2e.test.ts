@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.ts';
 import type { Mindlink } from '../../src/core.ts';
-import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import { FakeOpenAI, lastMessage, lastUserText, messagesChars, wholeChars, type FakeScript } from '../fakes/openai-api.ts';
 import { startWorld, tempDataDir, testLogger, waitFor } from '../game/helpers.ts';
 import { startCoreOnWorld } from '../game/core-on-world.ts';

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import type { TurnRequest } from '../../src/engines/engine.ts';
 import { createScriptedEngine } from '../../src/engines/scripted.ts';
-import { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { checkGoal } from '../../src/goals/check.ts';
 import { createSkillRegistry } from '../../skills/index.ts';

@@ -11,7 +11,7 @@ import { createSkillRegistry } from '../../skills/index.ts';
 import type { Config } from '../../src/config.ts';
 import { Mindlink } from '../../src/core.ts';
 import { createEngineProvider } from '../../src/engines/index.ts';
-import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import type { Logger } from '../../src/logger.ts';
 import { collectLines, waitFor, worldGame } from './helpers.ts';

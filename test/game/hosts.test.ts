@@ -5,7 +5,7 @@
  */
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import type { GameServer, Snapshot } from '../../src/game/game.ts';
 import { HOST_ENTRY } from '../../src/game/hosts/hosted-provider.ts';
 import { HostPool } from '../../src/game/hosts/pool.ts';

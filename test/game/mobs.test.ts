@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
-import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { Reflexes } from '../../skills/reflexes.ts';
 import { describeSnapshot } from '../../src/engines/llm/tools.ts';

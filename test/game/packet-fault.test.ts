@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandInvocation } from '../../src/chat.ts';
 import { parseConfig } from '../../src/config.ts';
 import type { Mindlink } from '../../src/core.ts';
-import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { nextEvent, startWorld, tempDataDir } from './helpers.ts';
 import { startCoreOnWorld, witness } from './core-on-world.ts';

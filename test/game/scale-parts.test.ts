@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Vec3 } from 'vec3';
-import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import { findBlocksFast, nearestOfEach } from '../../src/game/block-search.ts';
 import { rememberMinecraftData } from '../../src/game/minecraft-data-memo.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { claim, crowding, foreignClaim, shareClaims } from '../../skills/claims.ts';
 import { getSkill, runSkill } from '../../skills/index.ts';

@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import mineflayer, { type Bot } from 'mineflayer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { connectedGame, startWorld, tempDataDir, testLogger, waitFor } from './helpers.ts';
 

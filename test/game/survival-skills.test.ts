@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
-import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { getSkill, runSkill } from '../../skills/index.ts';
 import { shelter } from '../../skills/shelter.ts';

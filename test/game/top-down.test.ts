@@ -3,7 +3,7 @@
  * embedded world.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { topDownMap, type TopDownMap } from '../../src/game/top-down.ts';
 import { connectedGame, startWorld, tempDataDir, teleportAndSettle, testLogger, waitFor } from './helpers.ts';

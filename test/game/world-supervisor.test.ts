@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
-import { WorldSupervisor } from '../../src/game/world-supervisor.ts';
+import { WorldSupervisor } from '../../src/game/embedded/world-supervisor.ts';
 import { nextEvent, tempDataDir, testLogger } from './helpers.ts';
 
 describe('WorldSupervisor', () => {

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmbeddedWorld } from '../../src/game/embedded-world.ts';
+import { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import { testLogger } from '../game/helpers.ts';
 import { ask, lineAfter, startCore, type Running } from './helpers.ts';
 

@@ -27,7 +27,7 @@ export interface ToolHost {
 
 const lookParams = z.object({});
 const rewriteParams = z.object({
-  text: z.string().min(1).max(TASK_MAX).describe('your whole part of TASK.md'),
+  text: z.string().min(1).max(TASK_MAX),
 });
 const labParams = z.object({ entry: z.string().min(1).max(2000).describe('what worked, what did not') });
 

@@ -24,6 +24,7 @@
 const { walkSpeed } = require('./mob-movement.cjs');
 const { hash } = require('./random.cjs');
 const { UNLOADED } = require('./mob-movement.cjs');
+const { known } = require('./registry-util.cjs');
 
 /** Chunks around a player examined for a first herd (radius, in chunks). */
 const HERD_RADIUS = 3;
@@ -78,10 +79,10 @@ const TOTAL_WEIGHT = ANIMALS.reduce((n, a) => n + a.weight, 0);
  * Install the animals on a mob world.
  *
  * @param {Serv} serv the flying-squid server
- * @param {{ registry: any, mobs: MobWorld, seed: number }} ctx
+ * @param {{ registry: import('./types.cjs').Registry, mobs: MobWorld, seed: number }} ctx
  */
 function animals(serv, { registry, mobs, seed }) {
-  const grass = registry.blocksByName.grass_block.id;
+  const grass = known(registry.blocksByName, 'grass_block', 'block').id;
   /** Chunks that had their chance of a first herd. */
   const visited = new Set();
   let spawning = true;

@@ -47,7 +47,7 @@ function attackDamage(itemName, ticks) {
  * Install player attacks on the mobs of a mob world.
  *
  * @param {Serv} serv the flying-squid server
- * @param {{ registry: any, mobs: MobWorld }} ctx
+ * @param {{ registry: import('./types.cjs').Registry, mobs: MobWorld }} ctx
  */
 function combat(serv, { registry, mobs }) {
   serv.on('newPlayer', (/** @type {Player} */ player) => {

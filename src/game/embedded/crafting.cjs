@@ -9,6 +9,7 @@
  * when its player closes it, walks more than 8 blocks away, the table is gone, or the player leaves.
  */
 const { guard } = require('./guard.cjs');
+const { known } = require('./registry-util.cjs');
 
 /**
  * @typedef {import('./types.cjs').Item} Item
@@ -20,11 +21,11 @@ const { guard } = require('./guard.cjs');
  * Install the crafting table on a flying-squid server.
  *
  * @param {Serv} serv the flying-squid server
- * @param {{ registry: any, windows: ReturnType<typeof import('./windows.cjs').createWindows> }} ctx
+ * @param {{ registry: import('./types.cjs').Registry, windows: ReturnType<typeof import('./windows.cjs').createWindows> }} ctx
  */
 function crafting(serv, { registry, windows }) {
   const craftingType = windows.typeOf('minecraft:crafting');
-  const tableId = registry.blocksByName.crafting_table.id;
+  const tableId = known(registry.blocksByName, 'crafting_table', 'block').id;
 
   /** @param {Player} player @param {import('vec3').Vec3} position */
   function openTable(player, position) {

@@ -23,6 +23,7 @@ const { Vec3 } = require('vec3');
 const table = require('../smelting.json');
 const { dropAt } = require('./inventory-util.cjs');
 const { guard } = require('./guard.cjs');
+const { known } = require('./registry-util.cjs');
 
 const INPUT = 0;
 const FUEL = 1;
@@ -59,11 +60,12 @@ const PROPERTY_EVERY_TICKS = 5;
  * Install furnaces on a flying-squid server.
  *
  * @param {Serv} serv the flying-squid server
- * @param {{ registry: any, Item: any, windows: ReturnType<typeof import('./windows.cjs').createWindows>, worldFolder: string }} ctx
+ * @param {{ registry: import('./types.cjs').Registry, Item: any, windows: ReturnType<typeof import('./windows.cjs').createWindows>, worldFolder: string }} ctx
  */
 function furnaces(serv, { registry, Item, windows, worldFolder }) {
-  const Block = require('prismarine-block')(registry);
-  const furnaceBlock = registry.blocksByName.furnace;
+  // prismarine-block's types want a prismarine-registry Registry, which flying-squid's registry is (typed here by its minecraft-data part).
+  const Block = require('prismarine-block')(/** @type {Parameters<typeof import('prismarine-block')>[0]} */ (/** @type {unknown} */ (registry)));
+  const furnaceBlock = known(registry.blocksByName, 'furnace', 'block');
   const furnaceType = windows.typeOf('minecraft:furnace');
   const file = path.join(worldFolder, 'furnaces.json');
   const cookTicks = table.cookTicks;
@@ -77,7 +79,7 @@ function furnaces(serv, { registry, Item, windows, worldFolder }) {
     for (const name of from) if (registry.itemsByName[name]) outputOf.set(registry.itemsByName[name].id, outDef.id);
   }
   /** @param {Item | null} item */
-  const fuelTicksOf = (item) => (item ? (fuels[registry.items[item.type]?.name] ?? 0) : 0);
+  const fuelTicksOf = (item) => (item ? (fuels[registry.items[item.type]?.name ?? ''] ?? 0) : 0);
   /** @type {Map<string, Furnace>} */
   const all = new Map();
   let dirty = false;
@@ -156,9 +158,9 @@ function furnaces(serv, { registry, Item, windows, worldFolder }) {
         if (ticks > 0) {
           f.burn = ticks;
           f.burnTotal = ticks;
-          const rest = FUEL_REMAINDER[registry.items[fuel.type]?.name];
+          const rest = FUEL_REMAINDER[registry.items[fuel.type]?.name ?? ''];
           if (fuel.count > 1) fuel.count -= 1;
-          else f.slots[FUEL] = rest ? new Item(registry.itemsByName[rest].id, 1) : null;
+          else f.slots[FUEL] = rest ? new Item(known(registry.itemsByName, rest, 'item').id, 1) : null;
           slotChanged(f, FUEL);
         }
       }

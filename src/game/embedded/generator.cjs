@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /*
  * mindlink's world generator for the embedded flying-squid server.
@@ -27,16 +28,37 @@ const SPAWN_CLEAR = 6;
 /** No pond or patch closer than this to the spawn point. */
 const SPAWN_FLAT = 10;
 
-/** A deterministic random source for one chunk. */
+/**
+ * The part of a prismarine-chunk column the generator writes.
+ * @typedef {object} GeneratedChunk
+ * @property {(pos: import('vec3').Vec3, stateId: number) => void} setBlockStateId
+ * @property {(pos: import('vec3').Vec3, light: number) => void} setSkyLight
+ * @property {(pos: import('vec3').Vec3, biome: number) => void} setBiome
+ */
+
+/**
+ * A deterministic random source for one chunk.
+ * @param {number} seed
+ * @param {number} chunkX
+ * @param {number} chunkZ
+ * @returns {() => number}
+ */
 function chunkRandom(seed, chunkX, chunkZ) {
   let n = 0;
   return () => hash(seed, chunkX, chunkZ, n++) / 0x100000000;
 }
 
+/**
+ * @param {{ registry: import('./types.cjs').Registry, seed?: number }} options what flying-squid passes
+ * @returns {(chunkX: number, chunkZ: number) => GeneratedChunk}
+ */
 function generation(options) {
   const { registry } = options;
   const seed = Number(options.seed ?? 1) | 0;
-  const Chunk = require('prismarine-chunk')(registry);
+  // prismarine-chunk's types declare an ES default export; its CommonJS module is the loader function itself.
+  const loadChunk = /** @type {(registry: unknown) => new () => GeneratedChunk} */ (/** @type {unknown} */ (require('prismarine-chunk')));
+  const Chunk = loadChunk(registry);
+  /** @param {string} name */
   const state = (name) => {
     const b = registry.blocksByName[name];
     if (!b) throw new Error(`block ${name} is not in this version`);
@@ -57,16 +79,31 @@ function generation(options) {
   };
   const plains = registry.biomesByName.plains?.id ?? 0;
 
+  /**
+   * @param {number} x
+   * @param {number} z
+   * @param {number} r
+   */
   function nearSpawn(x, z, r) {
     return Math.abs(x) < r && Math.abs(z) < r;
   }
 
+  /**
+   * @param {number} chunkX
+   * @param {number} chunkZ
+   */
   return function generateChunk(chunkX, chunkZ) {
     const chunk = new Chunk();
     const rnd = chunkRandom(seed, chunkX, chunkZ);
     const baseX = chunkX * 16;
     const baseZ = chunkZ * 16;
     const p = new Vec3(0, 0, 0);
+    /**
+     * @param {number} x
+     * @param {number} y
+     * @param {number} z
+     * @param {number} s
+     */
     const set = (x, y, z, s) => {
       p.set(x, y, z);
       chunk.setBlockStateId(p, s);
@@ -141,5 +178,4 @@ function generation(options) {
   };
 }
 
-module.exports = generation;
-module.exports.SURFACE_Y = SURFACE_Y;
+module.exports = Object.assign(generation, { SURFACE_Y });

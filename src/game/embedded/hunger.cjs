@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /*
  * Hunger for the embedded world, with vanilla's numbers (Java 1.21).
@@ -32,34 +33,55 @@ const HEAL = 6;
 const EAT_TICKS = 32;
 const FAST_FOOD = new Set(['dried_kelp']);
 const ALWAYS_EDIBLE = new Set(['golden_apple', 'enchanted_golden_apple', 'chorus_fruit']);
+/** @type {Record<string, string>} */
 const LEAVES = { mushroom_stew: 'bowl', beetroot_soup: 'bowl', rabbit_stew: 'bowl', suspicious_stew: 'bowl', honey_bottle: 'glass_bottle' };
 
 /**
  * Install hunger and eating on a flying-squid server.
  *
- * @param serv the flying-squid server
- * @param {{ registry: object }} ctx
- * @returns {{ stateOf(player): object, set(player, values): void }}
+ * @typedef {import('./types.cjs').Player} Player
+ * @typedef {import('./types.cjs').Item} Item
+ * @typedef {import('./ipc.ts').ServerHunger} ServerHunger
+ * @typedef {{ slot: number, type: number, ticks: number, needed: number }} Eating
+ * @typedef {{ exhaustion: number, timer: number, eating: Eating | null, sprinting: boolean }} HungerState
+ *
+ * @param {import('./types.cjs').Serv} serv the flying-squid server
+ * @param {{ registry: import('./types.cjs').Registry }} ctx
+ * @returns {{ stateOf(player: Player): ServerHunger, set(player: Player, values: Partial<ServerHunger>): void }}
  */
 function hunger(serv, { registry }) {
-  const Item = require('prismarine-item')(registry);
+  const Item = /** @type {import('./types.cjs').ItemLoader} */ (/** @type {unknown} */ (require('prismarine-item')))(registry);
+  /** @type {WeakMap<Player, HungerState>} */
   const states = new WeakMap();
   const difficulty = () => serv.difficulty ?? 1;
 
+  /** @param {Player} player */
   function send(player) {
     player._client.write('update_health', { health: player.health, food: player.food, foodSaturation: player.foodSaturation });
   }
 
+  /**
+   * @param {Player} player
+   * @param {number} amount
+   */
   function exhaust(player, amount) {
     const st = states.get(player);
     if (!st || player.gameMode !== 0 || amount <= 0) return;
     st.exhaustion = Math.min(MAX_EXHAUSTION, st.exhaustion + amount);
   }
 
+  /**
+   * @param {Player} player
+   * @param {number} amount
+   */
   function heal(player, amount) {
     player.health = Math.min(20, player.health + amount);
   }
 
+  /**
+   * @param {Player} player
+   * @param {HungerState} st
+   */
   function tick(player, st) {
     let changed = false;
     if (st.exhaustion > EXHAUSTION_PER_POINT) {
@@ -109,9 +131,14 @@ function hunger(serv, { registry }) {
     if (changed) send(player);
   }
 
+  /**
+   * @param {Player} player
+   * @param {number} slot
+   * @param {Item} held
+   */
   function finishEating(player, slot, held) {
     const name = registry.items[held.type]?.name;
-    const food = registry.foodsByName[name];
+    const food = name === undefined ? undefined : registry.foodsByName[name];
     if (!food) return;
     player.food = Math.min(20, player.food + (food.foodPoints ?? 0));
     player.foodSaturation = Math.min(player.food, player.foodSaturation + (food.saturation ?? 0));
@@ -119,13 +146,15 @@ function hunger(serv, { registry }) {
       held.count -= 1;
       player.inventory.updateSlot(slot, held);
     } else player.inventory.updateSlot(slot, null);
-    const rest = LEAVES[name] && registry.itemsByName[LEAVES[name]];
+    const left = name === undefined ? undefined : LEAVES[name];
+    const rest = left && registry.itemsByName[left];
     if (rest) giveOrDrop(serv, player, new Item(rest.id, 1));
     player._client.write('entity_status', { entityId: player.id, entityStatus: 9 });
     send(player);
   }
 
-  serv.on('newPlayer', (player) => {
+  serv.on('newPlayer', (/** @type {Player} */ player) => {
+    /** @type {HungerState} */
     const st = { exhaustion: 0, timer: 0, eating: null, sprinting: false };
     states.set(player, st);
     if (typeof player.foodSaturation !== 'number') player.foodSaturation = 5;
@@ -133,11 +162,12 @@ function hunger(serv, { registry }) {
 
     const client = player._client;
     // 1.21.4 names the action ('start_sprinting'); older versions number it.
-    client.on('entity_action', ({ actionId }) => {
+    client.on('entity_action', (/** @type {{ actionId: number | string }} */ { actionId }) => {
       if (actionId === 3 || actionId === 'start_sprinting') st.sprinting = true;
       else if (actionId === 4 || actionId === 'stop_sprinting') st.sprinting = false;
     });
-    player.on('move', guard('hunger: a move', ({ position, onGround, teleport }) => {
+    /** @typedef {{ position: import('vec3').Vec3, onGround: boolean, teleport?: boolean }} Move */
+    player.on('move', guard('hunger: a move', (/** @type {Move} */ { position, onGround, teleport }) => {
       if (teleport || !player.position) return;
       const dx = position.x - player.position.x;
       const dy = position.y - player.position.y;
@@ -150,32 +180,33 @@ function hunger(serv, { registry }) {
       else exhaust(player, WALK_PER_METRE * horizontal);
       if (player.onGround && !onGround && dy > 0) exhaust(player, st.sprinting ? SPRINT_JUMP : JUMP);
     }));
-    player.on('dug', (_data, cancelled) => {
+    player.on('dug', (/** @type {unknown} */ _data, /** @type {boolean} */ cancelled) => {
       if (!cancelled) exhaust(player, DIG);
     });
-    client.on('use_entity', ({ mouse }) => {
+    client.on('use_entity', (/** @type {{ mouse: number }} */ { mouse }) => {
       if (mouse === 1) exhaust(player, ATTACK);
     });
     const takeDamage = player.takeDamage;
+    /** @param {Parameters<Player['takeDamage']>[0]} opts */
     player.takeDamage = (opts) => {
       exhaust(player, DAMAGE);
       return takeDamage(opts);
     };
 
-    client.on('use_item', guard('hunger: using an item', ({ hand }) => {
+    client.on('use_item', guard('hunger: using an item', (/** @type {{ hand: number }} */ { hand }) => {
       if (player.gameMode !== 0 && player.gameMode !== 2) return;
       const slot = hand === 1 ? 45 : 36 + player.heldItemSlot;
       const held = player.inventory.slots[slot];
       const name = held && registry.items[held.type]?.name;
       const food = name && registry.foodsByName[name];
-      if (!food || !(food.foodPoints > 0)) return;
+      if (!held || !name || !food || !(food.foodPoints > 0)) return;
       if (player.food >= 20 && !ALWAYS_EDIBLE.has(name)) return;
       st.eating = { slot, type: held.type, ticks: 0, needed: FAST_FOOD.has(name) ? EAT_TICKS / 2 : EAT_TICKS };
     }));
     client.on('held_item_slot', () => {
       st.eating = null;
     });
-    client.on('block_dig', ({ status }) => {
+    client.on('block_dig', (/** @type {{ status: number }} */ { status }) => {
       if (status === 5) st.eating = null; // released the use key
     });
     player.on('requestRespawn_done', () => {

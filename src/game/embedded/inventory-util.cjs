@@ -6,6 +6,7 @@
  * shared by the embedded world's plugins.
  */
 const { Vec3 } = require('vec3');
+const { known } = require('./registry-util.cjs');
 
 /**
  * @typedef {import('./types.cjs').Item} Item
@@ -72,7 +73,7 @@ function addToInventory(player, item, set) {
  */
 function dropAt(serv, world, position, type, count, { pickupMs = 2000, metadata = 0 } = {}) {
   if (count <= 0) return;
-  serv.spawnObject(serv.registry.entitiesByName.item.id, world, position.clone(), {
+  serv.spawnObject(known(serv.registry.entitiesByName, 'item', 'entity').id, world, position.clone(), {
     velocity: new Vec3(0, 0, 0),
     itemId: type,
     itemDamage: metadata,

@@ -18,6 +18,7 @@ const { Vec3 } = require('vec3');
 const { createMover } = require('./mob-movement.cjs');
 const { dropAt } = require('./inventory-util.cjs');
 const { guard } = require('./guard.cjs');
+const { known } = require('./registry-util.cjs');
 const { seeded, hash } = require('./random.cjs');
 const { createMobPackets, yawByte } = require('./mob-packets.cjs');
 const { isDay, isNight } = require('./clock.cjs');
@@ -98,7 +99,7 @@ const KNOCKBACK = 0.9;
  * The mob world of one server.
  *
  * @param {Serv} serv the flying-squid server
- * @param {{ registry: any, seed: number }} ctx
+ * @param {{ registry: import('./types.cjs').Registry, seed: number }} ctx
  */
 function createMobWorld(serv, { registry, seed }) {
   /** @type {Map<string, MobKind>} */
@@ -147,7 +148,7 @@ function createMobWorld(serv, { registry, seed }) {
     const kind = kinds.get(name);
     if (!kind) throw new Error(`no mob kind ${name}`);
     if (mobs.size >= MAX_MOBS) return null;
-    const def = registry.entitiesByName[name];
+    const def = known(registry.entitiesByName, name, 'entity');
     const id = ++serv.entityMaxId;
     /** @type {Mob} */
     const mob = {
@@ -159,7 +160,7 @@ function createMobWorld(serv, { registry, seed }) {
       y: at.y,
       z: at.z,
       onGround: true,
-      heightBlocks: Math.max(1, Math.ceil(def.height)),
+      heightBlocks: Math.max(1, Math.ceil(def.height ?? 0)),
       yaw: 0,
       health: kind.maxHealth,
       dead: false,

@@ -59,7 +59,7 @@ const PIECES = ['helmet', 'chestplate', 'leggings', 'boots'];
  * Install zombies on a mob world.
  *
  * @param {Serv} serv the flying-squid server
- * @param {{ registry: any, mobs: MobWorld }} ctx
+ * @param {{ registry: import('./types.cjs').Registry, mobs: MobWorld }} ctx
  */
 function monsters(serv, { registry, mobs }) {
   let spawning = true;

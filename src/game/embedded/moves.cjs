@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /*
  * Server plugin of the embedded world: how players see each other move.
@@ -23,14 +24,18 @@
 const MAX_DELTA = 32767;
 
 /**
- * @param {object} serv the flying-squid server
+ * @typedef {import('./types.cjs').Entity} Entity
+ * @typedef {{ dX: number, dY: number, dZ: number, moved: boolean, looked: boolean, turned: boolean, yaw: number, pitch: number, headYaw: number, onGround: boolean }} Pending
+ *
+ * @param {import('./types.cjs').Serv} serv the flying-squid server
  * @param {{ intervalMs?: number, viewDistance: number }} opts
  */
 function install(serv, { intervalMs = 100, viewDistance }) {
   const range = Math.max(3, viewDistance) * 16;
-  /** Player entity → what it did since its last update went out. */
+  /** @type {Map<Entity, Pending>} Player entity → what it did since its last update went out. */
   const pending = new Map();
 
+  /** @param {Entity} entity */
   const stateOf = (entity) => {
     let p = pending.get(entity);
     if (!p) {
@@ -40,10 +45,11 @@ function install(serv, { intervalMs = 100, viewDistance }) {
     return p;
   };
 
-  serv.on('newEntity', (entity) => {
+  serv.on('newEntity', (/** @type {Entity} */ entity) => {
     entity.viewDistance = range;
     if (entity.type !== 'player') return;
     const write = entity._writeOthersNearby;
+    /** @type {number | null} */
     let lastHeadYaw = null;
 
     const flush = () => {
@@ -71,6 +77,7 @@ function install(serv, { intervalMs = 100, viewDistance }) {
     };
     entity.flushMoves = flush;
 
+    /** @type {(name: string, fields: Record<string, any>) => void} */
     entity._writeOthersNearby = (name, fields) => {
       if (name === 'rel_entity_move') {
         const p = stateOf(entity);
@@ -108,8 +115,9 @@ function install(serv, { intervalMs = 100, viewDistance }) {
     };
   });
 
-  serv.on('newPlayer', (player) => {
-    player.once('disconnected', () => pending.delete(player));
+  serv.on('newPlayer', (/** @type {import('./types.cjs').Player} */ player) => {
+    // A flying-squid player is its own entity.
+    player.once('disconnected', () => pending.delete(/** @type {Entity} */ (/** @type {unknown} */ (player))));
   });
 
   const timer = setInterval(() => {

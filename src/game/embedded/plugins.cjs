@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /*
  * mindlink's plugins for the embedded flying-squid world, one capability per
@@ -28,9 +29,17 @@ const { clock } = require('./clock.cjs');
 const moves = require('./moves.cjs');
 
 /**
+ * @typedef {import('./types.cjs').Item} Item
+ * @typedef {import('./ipc.ts').ServerItem} ServerItem
+ */
+
+/**
  * Install every plugin on `serv` (right after createMCServer, before anyone joins).
  *
- * @returns {{ ops: Record<string, Function> }} admin operations to merge into the IPC ops
+ * @param {import('./types.cjs').Serv} serv
+ * @param {{ registry: import('./types.cjs').Registry, Item: import('./types.cjs').ItemClass, seed: number, worldFolder: string, spawn: import('vec3').Vec3, viewDistance: number }} ctx
+ * @returns {{ ops: import('./ipc.ts').OpHandlers<import('./ipc.ts').PluginOps>, flush: () => Promise<unknown> }}
+ *   admin operations to merge into the IPC ops, and the last write before exiting
  */
 function install(serv, { registry, Item, seed, worldFolder, spawn, viewDistance }) {
   moves.install(serv, { viewDistance });
@@ -46,20 +55,25 @@ function install(serv, { registry, Item, seed, worldFolder, spawn, viewDistance 
   respawn(serv, { spawn });
   const time = clock(serv, { worldFolder });
 
+  /** @param {string} username */
   const player = (username) => {
     const p = serv.getPlayer(username);
     if (!p) throw new Error(`no player ${username}`);
     return p;
   };
 
+  /** @type {import('./ipc.ts').OpHandlers<import('./ipc.ts').PluginOps>} */
   const ops = {
     /** A player's inventory as the server holds it: window-0 slots, cursor, held slot, open table. */
     inventory({ username }) {
       const p = player(username);
+      /** @param {Item | null | undefined} item @returns {ServerItem | null} */
       const name = (item) => (item ? { name: registry.items[item.type]?.name ?? String(item.type), count: item.count } : null);
+      /** @type {Record<string, ServerItem>} */
       const slots = {};
       p.inventory.slots.forEach((item, slot) => {
-        if (item && item.count > 0) slots[slot] = name(item);
+        const named = item && item.count > 0 ? name(item) : null;
+        if (named) slots[slot] = named;
       });
       return { slots, cursor: name(windows.cursorOf(p)), heldItemSlot: p.heldItemSlot, tableOpen: craft.tableOpen(p) };
     },

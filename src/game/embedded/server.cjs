@@ -1,46 +1,58 @@
+// @ts-check
 'use strict';
 /*
  * The embedded Minecraft world: flying-squid in a child process.
  *
- * Started by EmbeddedWorld (src/game/embedded-world.ts) with
+ * Started by EmbeddedWorld (embedded-world.ts, beside it) with
  * `node server.cjs '<json config>'` and an IPC channel. Plain CommonJS so it
  * needs no TypeScript loader.
  *
- * Protocol over IPC:
- *   child → parent  { type: 'ready', port }            once listening
- *                   { type: 'health', … }              every `healthMs` when the config sets it (see reportHealth)
- *                   { type: 'failed', message }        start-up failed (then exits 1)
- *                   { type: 'reply', id, ok, result?, error? }
- *   parent → child  { type: 'stop' }                   graceful shutdown, then exit 0
- *                   { type: 'request', id, op, args }  admin operations (see OPS)
+ * The config, the messages each way and the admin operations (OPS here and the plugins' ops) are
+ * defined once, in ipc.ts; `npm run typecheck` checks this file against it.
  *
  * The child quits when the IPC channel closes or the parent process is gone.
  * flying-squid writes its log (and a `> ` prompt) to stdout; the parent logs it at debug.
  */
 const path = require('node:path');
 
-const cfg = JSON.parse(process.argv[2] || '{}');
+/**
+ * @typedef {import('./types.cjs').Serv} Serv
+ * @typedef {import('./types.cjs').Player} Player
+ * @typedef {import('./ipc.ts').ChildMessage} ChildMessage
+ * @typedef {import('./ipc.ts').ParentMessage} ParentMessage
+ */
+
+const cfg = /** @type {import('./ipc.ts').WorldConfig} */ (JSON.parse(process.argv[2] || '{}'));
 const PARENT_PID = process.ppid;
 
-let serv;
-/** The plugins' own state to write before exiting (see plugins.cjs). */
+/** @param {unknown} err an error's stack, or the thing thrown as text */
+const stackOf = (err) => String((err && /** @type {{ stack?: unknown }} */ (err).stack) || err);
+/** @param {unknown} err an error's message, or the thing thrown as text */
+const messageOf = (err) => String((err && /** @type {{ message?: unknown }} */ (err).message) || err);
+
+/** @type {Serv | undefined} the server, once created */
+let running;
+/** @type {() => Promise<unknown>} The plugins' own state to write before exiting (see plugins.cjs). */
 let flushPlugins = async () => {};
 let stopping = false;
-/** Player saves under way (see the `newPlayer` hook). */
+/** @type {Set<Promise<unknown>>} Player saves under way (see the `newPlayer` hook). */
 const pendingSaves = new Set();
-/** The last save of each player by name, while it is being written. */
+/** @type {Map<string, Promise<unknown>>} The last save of each player by name, while it is being written. */
 const lastSave = new Map();
 
+/** @param {ChildMessage} msg */
 function send(msg) {
-  if (process.connected) process.send(msg);
+  if (process.connected) process.send?.(msg);
 }
 
+/** @param {number} code */
 async function shutdown(code) {
   if (stopping) return;
   stopping = true;
   const hardExit = setTimeout(() => process.exit(code), 15_000);
   hardExit.unref();
   try {
+    const serv = running;
     if (serv) {
       // Save everyone still here (inventory, place) before they are kicked, and wait for saves under way.
       await Promise.race([
@@ -57,7 +69,7 @@ async function shutdown(code) {
       }
     }
   } catch (err) {
-    process.stderr.write(`shutdown: ${err && err.stack ? err.stack : String(err)}\n`);
+    process.stderr.write(`shutdown: ${stackOf(err)}\n`);
   }
   process.exit(code);
 }
@@ -70,18 +82,20 @@ setInterval(() => {
   try {
     process.kill(PARENT_PID, 0);
   } catch (err) {
-    if (err && err.code === 'ESRCH') void shutdown(0);
+    if (/** @type {NodeJS.ErrnoException} */ (err)?.code === 'ESRCH') void shutdown(0);
   }
 }, 2000).unref();
 
 /**
  * Every `ms`: the world's memory, CPU (percent of one core) and event-loop delay over the interval, so
  * mindlink's log (and `npm run bench -- scale`) can tell the world's cost from mindlink's own.
+ * @param {number} ms
  */
 function reportHealth(ms) {
   const { monitorEventLoopDelay } = require('node:perf_hooks');
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
+  /** @param {number} n */
   const round = (n) => Math.round(n * 10) / 10;
   let cpu = process.cpuUsage();
   let at = performance.now();
@@ -96,7 +110,7 @@ function reportHealth(ms) {
       loopDelayP50Ms: round(histogram.percentile(50) / 1e6),
       loopDelayP99Ms: round(histogram.percentile(99) / 1e6),
       loopDelayMaxMs: round(histogram.max / 1e6),
-      players: serv ? serv.players.length : 0,
+      players: running ? running.players.length : 0,
     });
     histogram.reset();
     cpu = process.cpuUsage();
@@ -104,8 +118,27 @@ function reportHealth(ms) {
   }, ms).unref();
 }
 
-/** Make a prismarine-world save only what it wrote, one save at a time (see the call site). */
+/**
+ * The prismarine-world internals the saving fix replaces and reads.
+ * @typedef {{ chunkX: number, chunkZ: number }} ChunkKey
+ * @typedef {object} SavedWorld
+ * @property {Map<string, ChunkKey>} savingQueue
+ * @property {Map<string, ChunkKey>} unloadQueue
+ * @property {Record<string, unknown>} columns
+ * @property {{ save(chunkX: number, chunkZ: number, column: unknown): Promise<void> }} storageProvider
+ * @property {(key: string, chunkX: number, chunkZ: number) => void} forceUnloadColumn
+ * @property {(event: string) => void} emit
+ * @property {Promise<void>} finishedSaving
+ * @property {(this: SavedWorld) => Promise<void>} saveNow
+ * @property {(this: SavedWorld) => Promise<void>} waitSaving
+ */
+
+/**
+ * Make a prismarine-world save only what it wrote, one save at a time (see the call site).
+ * @param {SavedWorld} world
+ */
 function fixSaving(world) {
+  /** @type {Promise<void>} */
   let chain = Promise.resolve();
   world.saveNow = function saveNow() {
     const run = chain.then(async () => {
@@ -120,7 +153,7 @@ function fixSaving(world) {
       }
       this.emit('doneSaving');
     });
-    chain = run.catch((err) => process.stderr.write(`saving the world failed: ${err && err.stack ? err.stack : String(err)}\n`));
+    chain = run.catch((err) => void process.stderr.write(`saving the world failed: ${stackOf(err)}\n`));
     this.finishedSaving = chain;
     return run;
   };
@@ -136,7 +169,7 @@ function start() {
   const defaults = require('flying-squid/config/default-settings.json');
   const { Vec3 } = require('vec3');
 
-  serv = createMCServer({
+  const serv = /** @type {Serv} */ (createMCServer({
     ...defaults,
     motd: 'mindlink embedded world',
     host: cfg.host || '127.0.0.1',
@@ -153,23 +186,26 @@ function start() {
     'max-entities': 500,
     version: cfg.version || '1.21.4',
     // A debug function also stops flying-squid from installing a process-wide uncaughtException handler that exits.
-    debug: (msg) => {
+    debug: (/** @type {string} */ msg) => {
       if (cfg.verbose) process.stdout.write(`[debug] ${msg}\n`);
     },
-  });
+  }));
+  running = serv;
 
+  const { known } = require('./registry-util.cjs');
   require('./spawn-gate.cjs').install(serv);
   const { registry } = serv;
-  const Item = require('prismarine-item')(registry);
-  const playerTypeId = registry.entitiesByName.player.id;
+  const Item = /** @type {import('./types.cjs').ItemLoader} */ (/** @type {unknown} */ (require('prismarine-item')))(registry);
+  const playerTypeId = known(registry.entitiesByName, 'player', 'entity').id;
   const spawn = new Vec3(0.5, 64, 0.5);
 
-  // mindlink's plugins (crafting, tools, hunger, furnaces, mobs, moves): see plugins.cjs.
+  // mindlink's plugins (crafting, tools, hunger, furnaces, mobs): see plugins.cjs.
   const extra = require('./plugins.cjs').install(serv, { registry, Item, seed: cfg.seed ?? 20240601, worldFolder: path.join(cfg.dataDir, 'world'), spawn, viewDistance: Math.max(3, cfg.viewDistance ?? 4) });
   flushPlugins = extra.flush;
 
   // A fixed spawn point on the flat, clear area the generator keeps around (0, 0).
   // Tests can hold joining players here, just before their login (OPS.holdLogins).
+  /** @type {{ gate: Promise<void> | null, release: (() => void) | null, held: number }} */
   const loginHold = { gate: null, release: null, held: 0 };
   serv.getSpawnPoint = async () => {
     if (loginHold.gate) {
@@ -189,8 +225,9 @@ function start() {
 
   // 1.21.2+: `entity_teleport` changed shape and flying-squid's writes break the observers' packet stream.
   // Send `sync_entity_position` (absolute position, zero velocity) instead.
-  serv.on('newEntity', (entity) => {
+  serv.on('newEntity', (/** @type {import('./types.cjs').Entity} */ entity) => {
     const write = entity._writeOthersNearby;
+    /** @type {(name: string, fields: Record<string, any>) => void} */
     entity._writeOthersNearby = (name, fields) => {
       if (name === 'entity_teleport' && registry.version['>=']('1.21.2')) {
         return write('sync_entity_position', {
@@ -214,12 +251,14 @@ function start() {
   // the names of those already there (mineflayer then has no entity for them). Send the newcomer the whole list
   // and the others only the newcomer. login.js redefines `serv._sendPlayerList` for every player, so it is
   // replaced on each new player, after that.
+  /** @param {Player} p */
   const playerInfoEntry = (p) => ({
     uuid: p.uuid,
     player: { name: p.username, properties: p.profileProperties || [] },
     gamemode: p.gameMode,
     latency: p._client.latency || 0,
   });
+  /** @param {Player} toPlayer */
   const sendPlayerList = (toPlayer) => {
     const everyone = serv.players.filter((p) => p.username);
     if (!everyone.includes(toPlayer)) everyone.push(toPlayer);
@@ -228,13 +267,13 @@ function start() {
   };
 
   // 1.20.2+ spawns players with the generic spawn_entity packet: give players the player entity type.
-  serv.on('newPlayer', (player) => {
+  serv.on('newPlayer', (/** @type {Player} */ player) => {
     // flying-squid saves a player on logout without waiting; track those writes so a shutdown waits for them.
     const save = player.save;
     player.save = () => {
       const p = Promise.resolve()
         .then(() => save())
-        .catch((err) => process.stderr.write(`saving ${player.username} failed: ${err && err.message}\n`))
+        .catch((err) => process.stderr.write(`saving ${player.username} failed: ${err && /** @type {Error} */ (err).message}\n`))
         .finally(() => {
           pendingSaves.delete(p);
           if (lastSave.get(player.username) === p) lastSave.delete(player.username);
@@ -261,7 +300,7 @@ function start() {
       try {
         await login();
       } catch (err) {
-        process.stderr.write(`login of ${player._client.username} failed: ${err && err.stack ? err.stack : String(err)}\n`);
+        process.stderr.write(`login of ${player._client.username} failed: ${stackOf(err)}\n`);
         player._client.end('Login failed; please reconnect.');
       }
     };
@@ -269,7 +308,8 @@ function start() {
     if (serv.supportFeature('playerInfoActionIsBitfield')) serv._sendPlayerList = sendPlayerList;
   });
 
-  const OPS = {
+  /** @type {import('./ipc.ts').OpHandlers<import('./ipc.ts').ServerOps>} */
+  const core = {
     /** Kick a player with a reason. */
     kick({ username, reason }) {
       const p = serv.getPlayer(username);
@@ -308,6 +348,7 @@ function start() {
     /** Positions of blocks with one of `names` in a box (inclusive); loads or generates the chunks. */
     async findBlocks({ from, to, names }) {
       const wanted = new Set(names);
+      /** @type {Array<import('../game.ts').Vec3Like & { name: string }>} */
       const out = [];
       for (let x = from.x; x <= to.x; x++) {
         for (let z = from.z; z <= to.z; z++) {
@@ -330,7 +371,7 @@ function start() {
     holdLogins({ hold }) {
       if (hold && !loginHold.gate) loginHold.gate = new Promise((resolve) => (loginHold.release = resolve));
       if (!hold && loginHold.gate) {
-        loginHold.release();
+        loginHold.release?.();
         loginHold.gate = null;
       }
       return loginHold.held;
@@ -353,16 +394,19 @@ function start() {
     },
   };
 
-  Object.assign(OPS, extra.ops);
+  const OPS = { ...core, ...extra.ops };
 
-  process.on('message', (msg) => {
-    if (!msg || typeof msg !== 'object') return;
+  process.on('message', (received) => {
+    if (!received || typeof received !== 'object') return;
+    // Only the host sends on this channel, and it sends ParentMessages.
+    const msg = /** @type {ParentMessage} */ (received);
     if (msg.type === 'stop') {
       void shutdown(0);
       return;
     }
     if (msg.type === 'request') {
-      const op = OPS[msg.op];
+      // An op is looked up by the name the request gives (an unknown name is answered with an error).
+      const op = /** @type {Record<string, ((args: object) => unknown) | undefined>} */ (/** @type {unknown} */ (OPS))[msg.op];
       Promise.resolve()
         .then(() => {
           if (!op) throw new Error(`unknown op ${msg.op}`);
@@ -370,7 +414,7 @@ function start() {
         })
         .then(
           (result) => send({ type: 'reply', id: msg.id, ok: true, result }),
-          (err) => send({ type: 'reply', id: msg.id, ok: false, error: String(err && err.message ? err.message : err) }),
+          (err) => send({ type: 'reply', id: msg.id, ok: false, error: messageOf(err) }),
         );
     }
   });
@@ -387,9 +431,9 @@ function start() {
     if (cfg.healthMs) reportHealth(cfg.healthMs);
   });
 
-  serv.on('error', (err) => {
+  serv.on('error', (/** @type {unknown} */ err) => {
     if (!ready) {
-      send({ type: 'failed', message: String(err && err.message ? err.message : err) });
+      send({ type: 'failed', message: messageOf(err) });
       void shutdown(1);
     }
   });
@@ -397,14 +441,14 @@ function start() {
 
 process.on('unhandledRejection', (err) => {
   if (err instanceof Error && /^Timeout waiting for '(pluginsReady|listening)' event$/.test(err.message)) return;
-  process.stderr.write(`unhandled rejection: ${err && err.stack ? err.stack : String(err)}\n`);
+  process.stderr.write(`unhandled rejection: ${stackOf(err)}\n`);
   process.exit(1);
 });
 
 try {
   start();
 } catch (err) {
-  send({ type: 'failed', message: String(err && err.message ? err.message : err) });
+  send({ type: 'failed', message: messageOf(err) });
   process.exitCode = 1;
   setTimeout(() => process.exit(1), 100);
 }

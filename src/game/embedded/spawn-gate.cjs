@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /*
  * Server plugin of the embedded world: nothing about the world reaches a player before its login and
@@ -29,20 +30,27 @@ const ALWAYS = new Set(['keep_alive', 'kick_disconnect', 'ping', 'playerlist_hea
 
 /**
  * Install the gates on a flying-squid server (right after `createMCServer`).
- * @param {object} serv the flying-squid server
+ * @param {import('./types.cjs').Serv} serv the flying-squid server
  */
 function install(serv) {
-  for (const fn of ['_writeArray', '_writeAll', 'getNearby', 'getNearbyEntities', 'broadcast']) {
+  for (const fn of /** @type {const} */ (['_writeArray', '_writeAll', 'getNearby', 'getNearbyEntities', 'broadcast'])) {
     if (typeof serv[fn] !== 'function') throw new Error(`spawn-gate: flying-squid has no serv.${fn}; this version is not supported`);
   }
+  /** @type {WeakSet<object>} */
   const spawned = new WeakSet();
+  /** @param {object} player */
   const ready = (player) => spawned.has(player);
 
-  serv.on('newPlayer', (player) => {
+  serv.on('newPlayer', (/** @type {import('./types.cjs').Player} */ player) => {
     const client = player._client;
     const write = client.write;
     let loggedIn = false;
     let dropped = 0;
+    /**
+     * @this {unknown}
+     * @param {string} name
+     * @param {unknown} params
+     */
     client.write = function gatedWrite(name, params) {
       if (!loggedIn) {
         if (name === 'login') loggedIn = true;
@@ -78,8 +86,8 @@ function install(serv) {
 
   const broadcast = serv.broadcast;
   serv.broadcast = (message, opts = {}) => {
-    let whitelist = opts.whitelist ?? serv.players;
-    if (whitelist.type === 'player') whitelist = [whitelist];
+    const given = opts.whitelist ?? serv.players;
+    const whitelist = 'type' in given && given.type === 'player' ? [given] : /** @type {import('./types.cjs').Player[]} */ (given);
     return broadcast(message, { ...opts, whitelist: whitelist.filter(ready) });
   };
 }

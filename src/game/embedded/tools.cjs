@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /*
  * Tools matter in the embedded world: what a dug block drops and how fast it
@@ -30,21 +31,42 @@ const DIG_SLACK = 0.6;
 const DIG_SLACK_MS = 300;
 
 /**
+ * @typedef {import('./types.cjs').Registry} Registry
+ * @typedef {import('./types.cjs').Serv} Serv
+ * @typedef {{ type: number } | null} Held
+ * A dug block, as prismarine-block gives it (the part used here).
+ * @typedef {object} DugBlock
+ * @property {string} name
+ * @property {number} stateId
+ * @property {Record<string, boolean> | undefined} [harvestTools]
+ * @property {(heldType: number | null, creative: boolean, inWater: boolean, notOnGround: boolean, enchantments: unknown[], effects: object) => number} digTime
+ */
+
+/**
  * The drop rules: `dropsOf(block, held)` is what a block (a minecraft-data block: name, harvestTools) drops when
  * dug in survival holding `held` (an item with `type`, or null), as `[{ id, count }]`.
  *
- * @param {{ registry: object, random: () => number }} ctx `random` in [0, 1)
+ * @param {{ registry: Registry, random: () => number }} ctx `random` in [0, 1)
  */
 function createDropRules({ registry, random }) {
+  /** @param {string} name */
   const itemId = (name) => registry.itemsByName[name]?.id;
-  const between = ([min, max] = [1, 1]) => min + Math.floor(random() * (max - min + 1));
+  /** @param {Array<number | null>} [range] minecraft-data's `[min, max]` (a missing bound counts as 0) */
+  const between = ([min, max] = [1, 1]) => Number(min) + Math.floor(random() * (Number(max) - Number(min) + 1));
 
+  /**
+   * @param {Pick<DugBlock, 'name' | 'harvestTools'>} block
+   * @param {Held} held
+   * @returns {Array<{ id: number | undefined, count: number }>}
+   */
   function dropsOf(block, held) {
     if (block.harvestTools && !(held && block.harvestTools[held.type])) return [];
     const name = block.name;
+    /** @param {string} n */
     const holds = (n) => held && registry.items[held.type]?.name === n;
     if (name.endsWith('_leaves')) {
       if (holds('shears')) return [{ id: itemId(name), count: 1 }];
+      /** @type {Array<{ id: number | undefined, count: number }>} */
       const out = [];
       const sapling = itemId(name.replace(/_leaves$/, '_sapling'));
       if (sapling !== undefined && random() < LEAF_SAPLING) out.push({ id: sapling, count: 1 });
@@ -57,14 +79,15 @@ function createDropRules({ registry, random }) {
     if (loot.length === 0) return [];
     // minecraft-data splits one drop's chance over its alternatives (silk touch or not): one entry left drops always,
     // several are alternatives chosen by weight.
-    if (loot.length === 1) return [{ id: itemId(loot[0].item), count: between(loot[0].stackSizeRange) }];
+    const [only] = loot;
+    if (only && loot.length === 1) return [{ id: itemId(only.item), count: between(only.stackSizeRange) }];
     const total = loot.reduce((n, d) => n + (d.dropChance ?? 1), 0);
     let r = random() * total;
     for (const d of loot) {
       r -= d.dropChance ?? 1;
       if (r <= 0) return [{ id: itemId(d.item), count: between(d.stackSizeRange) }];
     }
-    const last = loot[loot.length - 1];
+    const last = /** @type {(typeof loot)[number]} */ (loot[loot.length - 1]);
     return [{ id: itemId(last.item), count: between(last.stackSizeRange) }];
   }
 
@@ -74,21 +97,23 @@ function createDropRules({ registry, random }) {
 /**
  * Install tool-dependent drops and dig times on a flying-squid server.
  *
- * @param serv the flying-squid server
- * @param {{ registry: object, seed?: number }} ctx
+ * @param {Serv} serv the flying-squid server
+ * @param {{ registry: Registry, seed?: number }} ctx
  */
 function tools(serv, { registry, seed = 1 }) {
-  const Item = require('prismarine-item')(registry);
+  const Item = /** @type {import('./types.cjs').ItemLoader} */ (/** @type {unknown} */ (require('prismarine-item')))(registry);
   const random = seeded(seed ^ 0x5eed);
   const { dropsOf } = createDropRules({ registry, random });
 
-  serv.on('newPlayer', (player) => {
+  serv.on('newPlayer', (/** @type {import('./types.cjs').Player} */ player) => {
+    /** @type {{ at: number, x: number, y: number, z: number } | null} */
     let digStart = null;
-    player._client.on('block_dig', ({ status, location }) => {
+    player._client.on('block_dig', (/** @type {{ status: number, location?: import('vec3').Vec3 }} */ { status, location }) => {
       if (status === 0 && location) digStart = { at: Date.now(), x: location.x, y: location.y, z: location.z };
     });
 
-    player.on('dug_cancel', guard('tools: dug block', (data, cancel) => {
+    /** @typedef {{ block?: DugBlock, position?: import('vec3').Vec3, drops?: unknown[] }} DugData */
+    player.on('dug_cancel', guard('tools: dug block', (/** @type {DugData} */ data, /** @type {(dropped: boolean) => void} */ cancel) => {
       const { block, position } = data;
       if (!block || !position || !Array.isArray(data.drops)) return;
       const held = player.inventory.slots[36 + player.heldItemSlot] ?? null;
@@ -117,8 +142,9 @@ function tools(serv, { registry, seed = 1 }) {
     }));
 
     // flying-squid adds one item per picked-up entity, whatever its count.
-    player.collect = guard('tools: picking up', (entity) => {
+    player.collect = guard('tools: picking up', (/** @type {import('./types.cjs').Entity} */ entity) => {
       const type = entity.itemId;
+      if (type === undefined) return;
       const def = registry.items[type];
       if (!def) return;
       let left = entity.itemCount ?? 1;
@@ -149,6 +175,4 @@ function tools(serv, { registry, seed = 1 }) {
   });
 }
 
-module.exports = tools;
-module.exports.createDropRules = createDropRules;
-module.exports.seeded = seeded;
+module.exports = Object.assign(tools, { createDropRules, seeded });

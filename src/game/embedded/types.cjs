@@ -6,6 +6,36 @@
  */
 
 /**
+ * minecraft-data's tables for the world's version (what prismarine-registry gives flying-squid as `registry`).
+ * @typedef {import('minecraft-data').IndexedData} Registry
+ */
+
+/**
+ * prismarine-item's Item class for a registry. (Its types declare an ES default export; its CommonJS module is
+ * the loader function itself, so a `require` of it is cast to {@link ItemLoader}.)
+ * @typedef {typeof import('prismarine-item').Item} ItemClass
+ * @typedef {(registry: unknown) => ItemClass} ItemLoader
+ */
+
+/**
+ * A flying-squid entity (an item on the ground, a mob, a player's own entity).
+ * @typedef {object} Entity
+ * @property {number} id
+ * @property {string} type `player`, `mob`, `object`
+ * @property {Array<Entity | Player>} nearbyEntities
+ * @property {number} [itemId]
+ * @property {number} [itemCount]
+ * @property {import('vec3').Vec3} position
+ * @property {import('vec3').Vec3} [knownPosition] where the others were last told it is
+ * @property {number} yaw
+ * @property {number} pitch
+ * @property {number} viewDistance how far (blocks) the others track it
+ * @property {() => void} [flushMoves] sends its pending moves now (moves.cjs)
+ * @property {(name: string, fields: Record<string, unknown>) => void} _writeOthersNearby
+ * @property {() => void} destroy
+ */
+
+/**
  * A prismarine-item Item.
  * @typedef {object} Item
  * @property {number} type
@@ -29,11 +59,13 @@
  * A flying-squid player.
  * @typedef {object} Player
  * @property {number} id
+ * @property {'player'} type
+ * @property {Array<Entity | Player>} nearbyEntities
  * @property {string} username
- * @property {{ write(name: string, params: any): void, on(event: string, fn: (...args: any[]) => void): void, off(event: string, fn: (...args: any[]) => void): void, prependListener(event: string, fn: (...args: any[]) => void): void, listeners(event: string): Function[] }} _client
+ * @property {{ write(name: string, params: any): void, end(reason: string): void, username: string, latency?: number, on(event: string, fn: (...args: any[]) => void): void, off(event: string, fn: (...args: any[]) => void): void, prependListener(event: string, fn: (...args: any[]) => void): void, listeners(event: string): Function[] }} _client
  * @property {import('vec3').Vec3} position
  * @property {World} world
- * @property {{ slots: Array<Item | null>, updateSlot(slot: number, item: Item | null): void }} inventory
+ * @property {{ slots: Array<Item | null>, updateSlot(slot: number, item: Item | null): void, firstEmptyInventorySlot(): number | null | undefined }} inventory
  * @property {number} heldItemSlot
  * @property {number} gameMode
  * @property {number} health
@@ -42,16 +74,28 @@
  * @property {boolean} [crouching]
  * @property {boolean} [disconnected]
  * @property {boolean} [onGround]
+ * @property {boolean} [inWater]
  * @property {(opts: { damage: number, velocity?: import('vec3').Vec3, maxVelocity?: import('vec3').Vec3, sound?: string, animation?: boolean }) => void} takeDamage
  * @property {(pos: import('vec3').Vec3) => Promise<void>} teleport
  * @property {(event: string, fn: (...args: any[]) => void) => void} on
  * @property {(event: string, fn: (...args: any[]) => void) => void} once
+ * @property {(entity: Entity) => void} [collect]
+ * @property {(pos: import('vec3').Vec3, stateId: number) => void} sendBlock
+ * @property {(sound: string) => void} playSoundAtSelf
+ * @property {(packet: string, fields: Record<string, unknown>) => void} _writeOthers
+ * @property {string} [uuid]
+ * @property {unknown[]} [profileProperties]
+ * @property {number} [entityType]
+ * @property {() => Promise<unknown>} save writes the player's data file
+ * @property {(reason: string) => void} kick
+ * @property {() => Promise<unknown>} findSpawnPoint
+ * @property {() => Promise<void>} login
  */
 
 /**
  * A flying-squid server.
  * @typedef {object} Serv
- * @property {any} registry
+ * @property {Registry} registry
  * @property {Player[]} players
  * @property {number} entityMaxId
  * @property {number} time
@@ -60,6 +104,13 @@
  * @property {any} overworld
  * @property {(event: string, fn: (...args: any[]) => void) => void} on
  * @property {(event: string, fn: (...args: any[]) => void) => void} once
+ * @property {boolean} [pluginsReady] set once every plugin has loaded
+ * @property {number} listeningPort
+ * @property {(reason: string) => Promise<unknown>} quit kicks everyone with `reason`, then closes
+ * @property {() => void} [stopTickInterval]
+ * @property {() => Promise<import('vec3').Vec3>} getSpawnPoint
+ * @property {(feature: string) => boolean} supportFeature
+ * @property {(player: Player) => void} _sendPlayerList
  * @property {(name: string, fn: (data: any) => boolean | undefined | Promise<boolean | undefined>) => void} onBlockInteraction
  * @property {(world: any, pos: import('vec3').Vec3, stateId: number) => Promise<void>} setBlock
  * @property {(type: number, world: any, pos: import('vec3').Vec3, opts: object) => unknown} spawnObject
@@ -67,6 +118,11 @@
  * @property {(name: string) => Player | null} getPlayer
  * @property {(text: string) => Promise<unknown>} handleCommand
  * @property {(msg: string) => void} [debug]
+ * @property {(name: string, fields: unknown, players: Player[]) => void} _writeArray
+ * @property {(name: string, fields: unknown) => void} _writeAll
+ * @property {(loc: unknown) => Player[]} getNearby
+ * @property {(loc: unknown) => Array<Entity | Player>} getNearbyEntities
+ * @property {(message: unknown, opts?: { whitelist?: Player | Player[] } & Record<string, unknown>) => void} broadcast
  */
 
 module.exports = {};

@@ -39,7 +39,7 @@ const { stackable, copyItem, addToInventory, dropAtPlayer } = require('./invento
 /**
  * The click rules for one server.
  *
- * @param {{ serv: import('./types.cjs').Serv, book: ReturnType<typeof import('./recipes.cjs').createRecipeBook>, Item: any }} ctx
+ * @param {{ serv: import('./types.cjs').Serv, book: ReturnType<typeof import('./recipes.cjs').createRecipeBook>, Item: import('./types.cjs').ItemClass }} ctx
  */
 function createClickRules({ serv, book, Item }) {
   /** @param {View} view @param {number} slot @param {Item} item */

@@ -60,7 +60,7 @@ const INV_START = 9;
  * The window layer of one server.
  *
  * @param {Serv} serv the flying-squid server
- * @param {{ registry: any, Item: any, book: ReturnType<typeof import('./recipes.cjs').createRecipeBook> }} ctx
+ * @param {{ registry: import('./types.cjs').Registry, Item: any, book: ReturnType<typeof import('./recipes.cjs').createRecipeBook> }} ctx
  */
 function createWindows(serv, { registry, Item, book }) {
   /** @type {WeakMap<Player, Session>} */

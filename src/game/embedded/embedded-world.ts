@@ -1,7 +1,7 @@
 /**
  * The embedded Minecraft world: a flying-squid server in a child process on 127.0.0.1.
  *
- * The child (`src/game/embedded/server.cjs`) is plain CommonJS, started with
+ * The child (`server.cjs`, beside this file) is plain CommonJS, started with
  * `process.execPath` and an IPC channel. Running it out of process keeps its
  * stdout prompt, its ticking intervals and its process-wide handlers away from
  * mindlink; its output is logged at debug. It quits when mindlink dies.
@@ -24,51 +24,21 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { Logger } from '../logger.ts';
-import { childReady } from './child-ready.ts';
-import type { Vec3Like } from './game.ts';
-
-/** A player's inventory as the embedded server holds it (see {@link EmbeddedWorld.inventory}). */
-export interface ServerInventory {
-  /** Window-0 slot number (9–35 main, 36–44 hotbar, 1–4 crafting grid, 45 offhand) → item. */
-  slots: Record<string, { name: string; count: number }>;
-  cursor: { name: string; count: number } | null;
-  heldItemSlot: number;
-  tableOpen: boolean;
-}
-
-/** A player's hunger as the embedded server holds it. */
-export interface ServerHunger {
-  food: number;
-  saturation: number;
-  exhaustion: number;
-  health: number;
-}
-
-/** An embedded-world furnace as the server holds it (see {@link EmbeddedWorld.furnace}). */
-export interface ServerFurnace {
-  input: { name: string; count: number } | null;
-  fuel: { name: string; count: number } | null;
-  output: { name: string; count: number } | null;
-  /** Fuel ticks left, and the burn time of the fuel item burning now. */
-  burn: number;
-  burnTotal: number;
-  /** Progress of the input item, in ticks (200 to smelt). */
-  cook: number;
-  lit: boolean;
-}
-
-/** A mob of the embedded world as the server holds it (see {@link EmbeddedWorld.mobs}). */
-export interface ServerMob {
-  id: number;
-  name: string;
-  x: number;
-  y: number;
-  z: number;
-  health: number;
-  onFire: boolean;
-  dead: boolean;
-}
+import type { Logger } from '../../logger.ts';
+import { childReady } from '../child-ready.ts';
+import type { Vec3Like } from '../game.ts';
+import type {
+  ChildMessage,
+  ParentMessage,
+  ServerFurnace,
+  ServerHunger,
+  ServerInventory,
+  ServerMob,
+  WorldConfig,
+  WorldOpName,
+  WorldOps,
+  WorldRequest,
+} from './ipc.ts';
 
 /** Options of {@link EmbeddedWorld.start}. */
 export interface EmbeddedWorldOptions {
@@ -105,13 +75,7 @@ export interface EmbeddedWorldEvents {
   exit: [code: number | null, signal: NodeJS.Signals | null];
 }
 
-type ChildMessage =
-  | { type: 'ready'; port: number }
-  | { type: 'health'; pid: number; rssMb: number; cpuPct: number; loopDelayP50Ms: number; loopDelayP99Ms: number; loopDelayMaxMs: number; players: number }
-  | { type: 'failed'; message: string }
-  | { type: 'reply'; id: number; ok: boolean; result?: unknown; error?: string };
-
-const SERVER_SCRIPT = fileURLToPath(new URL('./embedded/server.cjs', import.meta.url));
+const SERVER_SCRIPT = fileURLToPath(new URL('./server.cjs', import.meta.url));
 // flying-squid colours its log lines and redraws a `> ` prompt.
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 
@@ -186,7 +150,7 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
       seed: o.seed,
       viewDistance: Math.max(3, o.viewDistance),
       healthMs: o.healthMs,
-    });
+    } satisfies WorldConfig);
     const started = Date.now();
     const child = spawn(process.execPath, [SERVER_SCRIPT, config], {
       // The child's own cwd: flying-squid resolves nothing relative to it once logging is off, but keep it in the data dir.
@@ -242,7 +206,7 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
     if (!this.#alive) return this.#exited;
     // The child may be exiting already (it lost its IPC channel, or someone signalled it directly): a failed send is expected then.
     if (this.#child.connected) {
-      this.#child.send({ type: 'stop' }, (err) => {
+      this.#child.send({ type: 'stop' } satisfies ParentMessage, (err) => {
         if (err) this.#log.debug({ err }, 'stop message not delivered; the world is exiting already');
       });
     } else this.#child.kill('SIGTERM');
@@ -254,12 +218,14 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
     clearTimeout(timer);
   }
 
-  #request<T>(op: string, args: Record<string, unknown> = {}): Promise<T> {
+  /** Ask the child for one operation (see ipc.ts); resolves with its result. */
+  #request<K extends WorldOpName>(op: K, args: WorldOps[K]['args']): Promise<WorldOps[K]['result']> {
     if (!this.#alive || !this.#child.connected) return Promise.reject(new Error('the embedded world is not running'));
     const id = this.#nextId++;
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<WorldOps[K]['result']>((resolve, reject) => {
       this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.#child.send({ type: 'request', id, op, args }, (err) => {
+      const request = { type: 'request', id, op, args } as WorldRequest;
+      this.#child.send(request, (err) => {
         if (!err) return;
         this.#pending.delete(id);
         reject(err);
@@ -311,7 +277,7 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
 
   /** Usernames of the players online. */
   players(): Promise<string[]> {
-    return this.#request('players');
+    return this.#request('players', {});
   }
 
   /** Teleport a player (server side). */
@@ -346,7 +312,7 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
 
   /** Every mob in the world, as the server holds them. */
   mobs(): Promise<ServerMob[]> {
-    return this.#request('mobs');
+    return this.#request('mobs', {});
   }
 
   /** Turn the natural spawning of animals and/or monsters on or off (tests that want a quiet world). */
@@ -356,7 +322,7 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
 
   /** Take every mob out of the world. */
   clearMobs(): Promise<void> {
-    return this.#request('clearMobs');
+    return this.#request('clearMobs', {});
   }
 
   /** The furnace at a position as the server holds it, or null when it holds nothing. */

@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
-import { backoffMs, type Backoff } from '../backoff.ts';
+import { backoffMs, type Backoff } from '../../backoff.ts';
 import { EmbeddedWorld, type EmbeddedWorldOptions } from './embedded-world.ts';
 
 /** Events of a {@link WorldSupervisor}. */
