@@ -13,6 +13,7 @@
  *   combat.cjs    players hitting mobs                respawn.cjs   dying and respawning at the spawn
  *   clock.cjs     the time of day across restarts
  *   moves.cjs     players' moves sent to the others at vanilla's rate and range
+ *   teleport-chunks.cjs  a teleported player gets the chunks around where it lands
  */
 const { createWindows } = require('./windows.cjs');
 const { createRecipeBook } = require('./recipes.cjs');
@@ -27,6 +28,7 @@ const { combat } = require('./combat.cjs');
 const respawn = require('./respawn.cjs');
 const { clock } = require('./clock.cjs');
 const moves = require('./moves.cjs');
+const teleportChunks = require('./teleport-chunks.cjs');
 
 /**
  * @typedef {import('./types.cjs').Item} Item
@@ -43,6 +45,7 @@ const moves = require('./moves.cjs');
  */
 function install(serv, { registry, Item, seed, worldFolder, spawn, viewDistance }) {
   moves.install(serv, { viewDistance });
+  teleportChunks(serv);
   const windows = createWindows(serv, { registry, Item, book: createRecipeBook(registry) });
   const craft = crafting(serv, { registry, windows });
   tools(serv, { registry, seed });

@@ -77,6 +77,7 @@
  * @property {boolean} [inWater]
  * @property {(opts: { damage: number, velocity?: import('vec3').Vec3, maxVelocity?: import('vec3').Vec3, sound?: string, animation?: boolean }) => void} takeDamage
  * @property {(pos: import('vec3').Vec3) => Promise<void>} teleport
+ * @property {() => Promise<void>} worldSendRestOfChunks sends the chunks of its view it does not have yet
  * @property {(event: string, fn: (...args: any[]) => void) => void} on
  * @property {(event: string, fn: (...args: any[]) => void) => void} once
  * @property {(entity: Entity) => void} [collect]
