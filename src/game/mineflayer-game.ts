@@ -321,8 +321,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
         this.#state = 'connected';
         this.#player = bot.username;
         this.#log.info({ position: bot.entity.position.floored().toString(), player: bot.username }, 'spawned');
-        // Said once per profile: the first time the account joins as a name other than the avatar's.
-        if (session && !session.known && bot.username !== username) this.emit('playingAs', bot.username);
+        if (session && !session.known && bot.username !== username) this.emit('playingAs', bot.username); // once per profile
         this.emit('connected');
       })();
     });
