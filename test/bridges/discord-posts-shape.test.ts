@@ -48,6 +48,8 @@ describe('the shape of posts on Discord', () => {
     ml = await startMindlink(fake, dir, { ADMINS: `discord:${alice.id}` }, {}, { script });
     await fake.slash({ user: alice, channel: general, name: 'avatar', options: [option.subcommand('create', [option.string('name', 'lia')])] }).reply();
     await fake.slash({ user: alice, channel: general, name: 'play', options: [option.string('avatar', 'lia')] }).reply();
+    // Its first goal is posted on its own time: before the tests count the channel's posts.
+    await fake.waitForPost((p) => p.channelId === general.id && /New goal \(my choice\)/.test(p.content), 'lia choosing its first goal');
   });
 
   afterAll(async () => {
