@@ -92,7 +92,14 @@ async function main(): Promise<void> {
     };
     const games = config.AVATAR_HOSTS > 1 ? await createHostedProvider(config, log, { attach }) : await createGameProvider(config, log, { attach });
     const skillRegistry = config.AVATAR_HOSTS > 1 ? hostedSkills(skillList, createSkillRegistry) : createSkillRegistry;
-    core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills: skillRegistry, commands: createDispatcher() });
+    core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills: skillRegistry, commands: createDispatcher() }).catch(
+      async (err: unknown) => {
+        // The world and the avatar hosts run in processes of their own: a start that fails stops them, so none is
+        // left running (and writing into DATA_DIR) after mindlink has exited.
+        await games.close().catch((closeErr: unknown) => log.error({ err: closeErr }, 'could not stop the game processes'));
+        throw err;
+      },
+    );
   } catch (err) {
     if (err instanceof StoreCorruptError) {
       process.stderr.write(`mindlink: ${err.message}\n`);

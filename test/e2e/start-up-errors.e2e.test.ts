@@ -1,4 +1,5 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -47,5 +48,22 @@ describe('start-up with a bad DATA_DIR or hand-edited data', () => {
     expect(errors).toEqual([expect.stringMatching(/^mindlink: data file .*state\.json is unreadable: avatars\.1\.name: duplicate avatar "demo"\. Fix or move it away; mindlink did not change it\.$/)]);
     expect(m.lines.filter((l) => /playing: demo, demo/.test(l))).toEqual([]);
     expect(await readFile(join(dir, 'state.json'), 'utf8')).toBe(state);
+    // The embedded world had started (it runs in a process group of its own); it stopped with mindlink.
+    const ready = m.stderr.find((l) => l.includes('embedded world ready'));
+    const port = Number(/"port":(\d+)/.exec(ready ?? '')?.[1]);
+    expect(port).toBeGreaterThan(0);
+    expect(await listening(port)).toBe(false);
   }, 90_000);
 });
+
+/** Whether something accepts connections on this port of 127.0.0.1. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
