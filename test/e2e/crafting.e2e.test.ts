@@ -10,7 +10,8 @@ describe('the real process crafts in the embedded world', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'mindlink-e2e-craft-'));
-    m = startMindlink({ DATA_DIR: dir });
+    // Turns follow each other quickly: this test is about the way to the pickaxe, not the pace between turns.
+    m = startMindlink({ DATA_DIR: dir, LOOP_PACE_MS: '300' });
     // Typed before start-up finishes, so the new avatar has nothing when it takes the goal.
     m.send('Goal: craft a wooden pickaxe');
   });

@@ -96,13 +96,13 @@ describe('survival skills on the embedded world', () => {
 
   it('GIVEN an avatar in a pocket deep under ground with cobblestone WHEN it explores THEN it climbs straight up to the surface first', async () => {
     const { game, bot } = await avatar('otto', -40, 40, [['cobblestone', 20], ['stone_pickaxe', 1]]);
-    await world.setBlock({ x: -40, y: 50, z: 40 }, 'air');
-    await world.setBlock({ x: -40, y: 51, z: 40 }, 'air');
-    await teleportAndSettle(world, game, { x: -40.5 + 1, y: 50, z: 40.5 });
+    await world.setBlock({ x: -40, y: 56, z: 40 }, 'air');
+    await world.setBlock({ x: -40, y: 57, z: 40 }, 'air');
+    await teleportAndSettle(world, game, { x: -40.5 + 1, y: 56, z: 40.5 });
     const r = await run(game, 'explore', { distance: 8 });
     expect(r).toMatchObject({ ok: true, code: 'done' });
     expect(bot.entity.position.y).toBeGreaterThanOrEqual(63.99);
-    // 14 blocks climbed by digging up and placing under itself take about 45 s on this machine alone.
+    // 8 blocks climbed by digging up and placing under itself take about 25 s on this machine alone.
   }, 180_000);
 
   it('GIVEN night and a zombie coming WHEN the avatar shelters THEN it digs in and closes the hole, the zombie cannot reach it, and it climbs out after', async () => {

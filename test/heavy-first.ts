@@ -1,0 +1,53 @@
+/**
+ * The order the suite's files start in: the longest first, so the workers finish together instead of one
+ * running a long file alone at the end. vitest's own order needs timings from an earlier run on the same
+ * machine, and CI starts from a clean clone without them (it then starts the largest files first, which are not
+ * the slowest). The seconds are one full run's on the 2-core machine; a file not listed counts as quick.
+ */
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+const SECONDS: Readonly<Record<string, number>> = {
+  'test/e2e/living-world.e2e.test.ts': 130,
+  'test/game/survival-skills.test.ts': 143,
+  'test/e2e/sigterm-npm.e2e.test.ts': 108,
+  'test/e2e/stop-at-start.e2e.test.ts': 108,
+  'test/game/mobs.test.ts': 76,
+  'test/e2e/many-avatars.e2e.test.ts': 62,
+  'test/game/furnace.test.ts': 58,
+  'test/game/skills.test.ts': 56,
+  'test/chaos/chaos.test.ts': 53,
+  'test/engines/llm-e2e.test.ts': 49,
+  'test/e2e/hosts.e2e.test.ts': 47,
+  'test/game/survival.test.ts': 43,
+  'test/engines/scripted-embedded.test.ts': 42,
+  'test/e2e/crafting.e2e.test.ts': 25,
+  'test/game/join-while-digging.test.ts': 28,
+  'test/e2e/ctrl-c-inventory.e2e.test.ts': 22,
+  'test/e2e/schedule.e2e.test.ts': 20,
+  'test/e2e/console.e2e.test.ts': 16,
+  'test/e2e/microsoft-sign-in.e2e.test.ts': 16,
+  'test/servers/two-servers.test.ts': 14,
+  'test/game/crafting.test.ts': 13,
+  'test/game/restart-mid-goal.test.ts': 12,
+  'test/bridges/discord-delivery.test.ts': 11,
+  'test/core/stop-answer.test.ts': 11,
+  'test/e2e/telegram-start.e2e.test.ts': 11,
+  'test/fakes/discord-api.test.ts': 9,
+  'test/bridges/telegram-e2e.test.ts': 8,
+  'test/game/scale-parts.test.ts': 7,
+  'test/game/world.test.ts': 7,
+};
+
+/** A file's measured seconds (0 when it is not listed). */
+function weight(spec: TestSpecification): number {
+  const rel = spec.moduleId.slice(spec.project.config.root.length).replace(/^\/+/, '');
+  return Object.hasOwn(SECONDS, rel) ? (SECONDS[rel] as number) : 0;
+}
+
+export class HeavyFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    // vitest's order (failed and slow first where it has timings, else the largest files) among equals.
+    const base = await super.sort(files);
+    return base.map((spec, i) => ({ spec, i, w: weight(spec) })).sort((a, b) => b.w - a.w || a.i - b.i).map((x) => x.spec);
+  }
+}
