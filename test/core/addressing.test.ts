@@ -1,26 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Mindlink } from '../../src/core.ts';
-import { startConsoleCore, type ConsoleCore } from './console-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { coresPerTest } from './console-harness.ts';
 
-const dirs: string[] = [];
-const running: Mindlink[] = [];
-
-async function start(): Promise<ConsoleCore> {
-  const dir = await mkdtemp(join(tmpdir(), 'mindlink-addr-'));
-  dirs.push(dir);
-  const r = await startConsoleCore(dir);
-  running.push(r.core);
-  await r.line(/^\[demo\] New goal \(my choice\): explore$/);
-  return r;
-}
-
-afterEach(async () => {
-  for (const c of running.splice(0)) await c.stop();
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-});
+const start = coresPerTest('addr');
 
 describe('empty messages and addressing slips with one avatar', () => {
   it('GIVEN "demo:" alone, a lone zero-width space and "/" alone THEN each is refused and no direction is stored', async () => {

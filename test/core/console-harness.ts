@@ -2,7 +2,11 @@
  * The core with the console bridge on in-memory streams, fake games and a
  * chosen engine, for tests that talk to it line by line as a user would.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { afterEach } from 'vitest';
 import { ConsoleBridge } from '../../bridges/console.ts';
 import { createDispatcher } from '../../commands/index.ts';
 import { createSkillRegistry } from '../../skills/index.ts';
@@ -110,5 +114,27 @@ export async function startConsoleCore(
     games,
     line: io.line,
     send: io.send,
+  };
+}
+
+/**
+ * For a test file whose tests each start their own core on a fresh folder: `start()` starts one (the given
+ * engine, or one that explores) and waits for demo's first goal; every core is stopped and every folder
+ * removed after each test.
+ */
+export function coresPerTest(prefix: string, engines?: EngineProvider): () => Promise<ConsoleCore> {
+  const dirs: string[] = [];
+  const running: Mindlink[] = [];
+  afterEach(async () => {
+    for (const c of running.splice(0)) await c.stop();
+    for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+  });
+  return async () => {
+    const dir = await mkdtemp(join(tmpdir(), `mindlink-${prefix}-`));
+    dirs.push(dir);
+    const r = await startConsoleCore(dir, engines ? { engines } : {});
+    running.push(r.core);
+    await r.line(/^\[demo\] New goal \(my choice\): explore$/);
+    return r;
   };
 }

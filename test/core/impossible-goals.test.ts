@@ -3,16 +3,9 @@
  * current goal kept), and parked goals can be listed and dropped by whoever
  * controls the avatar. Real core over the console bridge.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Mindlink } from '../../src/core.ts';
+import { describe, expect, it } from 'vitest';
 import { TestEngine } from '../fakes/test-engine.ts';
-import { startConsoleCore, type ConsoleCore } from './console-harness.ts';
-
-const dirs: string[] = [];
-const running: Mindlink[] = [];
+import { coresPerTest } from './console-harness.ts';
 
 /** Explores when choosing; reports any goal that mentions "moat" or "tower" as blocked. */
 const blockingEngine = (): TestEngine =>
@@ -22,19 +15,7 @@ const blockingEngine = (): TestEngine =>
     return 'STATUS: working';
   });
 
-async function start(): Promise<ConsoleCore> {
-  const dir = await mkdtemp(join(tmpdir(), 'mindlink-impossible-'));
-  dirs.push(dir);
-  const r = await startConsoleCore(dir, { engines: blockingEngine });
-  running.push(r.core);
-  await r.line(/^\[demo\] New goal \(my choice\): explore$/);
-  return r;
-}
-
-afterEach(async () => {
-  for (const c of running.splice(0)) await c.stop();
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-});
+const start = coresPerTest('impossible', blockingEngine);
 
 describe('goals that can never be done', () => {
   it('GIVEN counts and places no world has THEN each goal is refused with the reason, nothing is stored and the current goal stays', async () => {

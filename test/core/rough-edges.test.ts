@@ -1,27 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Mindlink } from '../../src/core.ts';
+import { describe, expect, it } from 'vitest';
 import { characterCount, isTooLong, MAX_MESSAGE_LENGTH } from '../../src/loop/classify.ts';
-import { startConsoleCore, type ConsoleCore } from './console-harness.ts';
+import { coresPerTest } from './console-harness.ts';
 
-const dirs: string[] = [];
-const running: Mindlink[] = [];
-
-async function start(): Promise<ConsoleCore> {
-  const dir = await mkdtemp(join(tmpdir(), 'mindlink-rough-'));
-  dirs.push(dir);
-  const r = await startConsoleCore(dir);
-  running.push(r.core);
-  await r.line(/^\[demo\] New goal \(my choice\): explore$/);
-  return r;
-}
-
-afterEach(async () => {
-  for (const c of running.splice(0)) await c.stop();
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-});
+const start = coresPerTest('rough');
 
 describe('rough edges a careless user finds', () => {
   it('GIVEN commands with missing or wrong arguments THEN the replies are in plain words, never the validation library\'s', async () => {

@@ -1,30 +1,17 @@
 /**
- * Crafting in the embedded world, with real mineflayer: the 2×2 grid and the crafting table, shaped (and
+ * Crafting in the embedded shared.world, with real mineflayer: the 2×2 grid and the crafting table, shaped (and
  * mirrored) and shapeless recipes, shift-click craft-all, leftovers, a full inventory, the table closing.
  * After each craft the bot's inventory and the server's are the same, slot for slot.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import type { Window } from 'prismarine-windows';
-import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
-import { connectedGame, nextEvent, startWorld, teleportAndSettle, tempDataDir, testLogger, waitFor } from './helpers.ts';
+import { connectedGame, nextEvent, teleportAndSettle, waitFor, worldPerFile } from './helpers.ts';
 
-const log = testLogger();
-const data = tempDataDir('crafting');
-let world: EmbeddedWorld;
-const games: MineflayerGame[] = [];
-
-beforeAll(async () => {
-  world = await startWorld(data.dir, log);
-});
-
-afterAll(async () => {
-  await Promise.all(games.map((g) => g.stop()));
-  await world?.stop();
-  data.remove();
-});
+const shared = worldPerFile('crafting', { mobs: true });
+const { log, games } = shared;
 
 /** The bot's player-inventory slots 9–45 as `slot → name×count`. */
 function botSlots(bot: Bot): Record<string, string> {
@@ -37,7 +24,7 @@ function botSlots(bot: Bot): Record<string, string> {
 }
 
 async function serverSlots(username: string): Promise<Record<string, string>> {
-  const inv = await world.inventory(username);
+  const inv = await shared.world.inventory(username);
   const out: Record<string, string> = {};
   for (const [slot, item] of Object.entries(inv.slots)) if (Number(slot) >= 9) out[slot] = `${item.name}×${item.count}`;
   return out;
@@ -54,15 +41,15 @@ async function expectSameInventory(game: MineflayerGame): Promise<Record<string,
     await new Promise((r) => setTimeout(r, 100));
   }
   expect(botSlots(bot)).toEqual(server);
-  const inv = await world.inventory(game.username);
+  const inv = await shared.world.inventory(game.username);
   expect(inv.cursor).toBeNull();
   return server;
 }
 
 async function avatar(name: string, items: Array<[string, number]>): Promise<MineflayerGame> {
-  const game = await connectedGame(world, name, log);
+  const game = await connectedGame(shared.world, name, log);
   games.push(game);
-  for (const [item, count] of items) await world.give(name, item, count);
+  for (const [item, count] of items) await shared.world.give(name, item, count);
   const want = new Map<string, number>();
   for (const [item, count] of items) want.set(item, (want.get(item) ?? 0) + count);
   await waitFor(() => [...want].every(([item, n]) => game.bot!.inventory.count(game.bot!.registry.itemsByName[item]!.id, null) === n), 10_000, `${name}'s items`);
@@ -80,7 +67,7 @@ function recipeFor(bot: Bot, name: string, table: Block | null) {
 /** Place a crafting table next to the bot (server side) and wait until the bot sees it. */
 async function tableNextTo(bot: Bot, dx = 2): Promise<Block> {
   const p = bot.entity.position.floored();
-  await world.setBlock({ x: p.x + dx, y: p.y, z: p.z }, 'crafting_table');
+  await shared.world.setBlock({ x: p.x + dx, y: p.y, z: p.z }, 'crafting_table');
   let table: Block | null = null;
   await waitFor(() => (table = bot.findBlock({ matching: bot.registry.blocksByName.crafting_table!.id, maxDistance: 6 })) !== null, 10_000, 'the table');
   return table!;
@@ -140,7 +127,7 @@ describe('crafting in the embedded world', () => {
     expect(bot.currentWindow).toBeNull();
     const server = await expectSameInventory(game);
     expect(Object.values(server).sort()).toEqual(['stone_pickaxe×1', 'wooden_pickaxe×1']);
-    expect((await world.inventory('bea')).tableOpen).toBe(false);
+    expect((await shared.world.inventory('bea')).tableOpen).toBe(false);
   });
 
   it('GIVEN a shaped recipe laid out mirrored and a shapeless one WHEN the grid is filled by hand THEN the result slot shows the item and taking it crafts it', async () => {
@@ -201,19 +188,19 @@ describe('crafting in the embedded world', () => {
     const game = await avatar('fen', [['oak_log', 1]]);
     const bot = game.bot!;
     // Away from the other avatars at spawn: a dropped item goes to whoever is nearest with room.
-    await teleportAndSettle(world, game, { x: -4.5, y: 64, z: 4.5 });
+    await teleportAndSettle(shared.world, game, { x: -4.5, y: 64, z: 4.5 });
     const table = await tableNextTo(bot);
     const window = await openTable(bot, table);
     await putOne(bot, 'oak_log', 5);
     expect(window.slots[0]?.name).toBe('oak_planks');
-    await world.give('fen', 'dirt', 36 * 64);
+    await shared.world.give('fen', 'dirt', 36 * 64);
     // While the table is open the server sends the player's slots as the table window's (slots 10–45).
     await waitFor(() => window.slots.slice(10, 46).filter((i) => i?.name === 'dirt' && i.count === 64).length === 36, 10_000, 'a full inventory');
     bot.closeWindow(window);
     // The log could not go back: it lies on the ground. Make room and it is picked up again.
     await expectSameInventory(game);
     expect(count(bot, 'oak_log')).toBe(0);
-    await world.clearInventory('fen');
+    await shared.world.clearInventory('fen');
     await waitFor(() => count(bot, 'oak_log') === 1, 15_000, 'the dropped log picked up');
     const server = await expectSameInventory(game);
     expect(Object.values(server)).toEqual(['oak_log×1']);
@@ -228,14 +215,14 @@ describe('crafting in the embedded world', () => {
     await putOne(bot, 'oak_planks', 2);
     const closed = nextEvent(bot, 'windowClose', 15_000);
     const p = bot.entity.position;
-    await world.teleport('gus', { x: p.x + 20, y: p.y, z: p.z });
+    await shared.world.teleport('gus', { x: p.x + 20, y: p.y, z: p.z });
     await closed;
     expect(bot.currentWindow).toBeNull();
     expect(window.slots[1]?.name).toBe('oak_planks');
     await waitFor(() => count(bot, 'oak_planks') === 2, 10_000, 'the planks back');
     const server = await expectSameInventory(game);
     expect(Object.values(server)).toEqual(['oak_planks×2']);
-    expect((await world.inventory('gus')).tableOpen).toBe(false);
+    expect((await shared.world.inventory('gus')).tableOpen).toBe(false);
   });
 
   it('GIVEN sticks in the grid of an open table WHEN the player leaves and comes back THEN the sticks are in its inventory', async () => {
@@ -245,7 +232,7 @@ describe('crafting in the embedded world', () => {
     await openTable(bot, table);
     await putOne(bot, 'stick', 5);
     await game.stop();
-    const again = await connectedGame(world, 'hal', log);
+    const again = await connectedGame(shared.world, 'hal', log);
     games.push(again);
     await waitFor(() => count(again.bot!, 'stick') === 3, 10_000, 'three sticks after rejoining');
     await expectSameInventory(again);

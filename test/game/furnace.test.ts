@@ -1,45 +1,30 @@
 /**
- * Furnaces in the embedded world, with real mineflayer: the vanilla window and properties `openFurnace` reads,
+ * Furnaces in the embedded shared.world, with real mineflayer: the vanilla window and properties `openFurnace` reads,
  * smelting with fuel, the output taken out, a furnace that keeps burning with its window closed and across a
  * world restart, and one that is broken dropping what it held.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
-import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
-import { connectedGame, startWorld, teleportAndSettle, tempDataDir, testLogger, waitFor } from './helpers.ts';
+import { connectedGame, teleportAndSettle, waitFor, worldPerFile } from './helpers.ts';
 
-const log = testLogger();
-const data = tempDataDir('furnace');
-let world: EmbeddedWorld;
-const games: MineflayerGame[] = [];
-
-beforeAll(async () => {
-  world = await startWorld(data.dir, log);
-  // Nothing wanders in to push a player away from its furnace (these tests also run at night).
-  await world.setMobSpawning({ animals: false, monsters: false });
-});
-
-afterAll(async () => {
-  await Promise.all(games.map((g) => g.stop()));
-  await world?.stop();
-  data.remove();
-});
+const shared = worldPerFile('furnace');
+const { log, games } = shared;
 
 const count = (bot: Bot, name: string): number => bot.inventory.count(bot.registry.itemsByName[name]!.id, null);
 const id = (bot: Bot, name: string): number => bot.registry.itemsByName[name]!.id;
 
 /** A bot at (x, 64, z) with these items, and a furnace placed next to it. */
 async function atFurnace(name: string, x: number, z: number, items: Array<[string, number]>): Promise<{ game: MineflayerGame; bot: Bot; furnace: Vec3 }> {
-  const game = await connectedGame(world, name, log);
+  const game = await connectedGame(shared.world, name, log);
   games.push(game);
-  await teleportAndSettle(world, game, { x: x + 0.5, y: 64, z: z + 0.5 });
+  await teleportAndSettle(shared.world, game, { x: x + 0.5, y: 64, z: z + 0.5 });
   const bot = game.bot!;
-  for (const [item, n] of items) await world.give(name, item, n);
+  for (const [item, n] of items) await shared.world.give(name, item, n);
   await waitFor(() => items.every(([item, n]) => count(bot, item) >= n), 10_000, `${name}'s items`);
   const furnace = new Vec3(x + 1, 64, z);
-  await world.setBlock(furnace, 'furnace');
+  await shared.world.setBlock(furnace, 'furnace');
   await waitFor(() => bot.blockAt(furnace)?.name === 'furnace', 10_000, 'the furnace');
   return { game, bot, furnace };
 }
@@ -67,9 +52,9 @@ describe('furnaces in the embedded world', () => {
     await window.takeOutput();
     window.close();
     await waitFor(() => count(bot, 'iron_ingot') === 1, 10_000, 'the ingot in the inventory');
-    const server = await world.inventory('fern');
+    const server = await shared.world.inventory('fern');
     expect(Object.values(server.slots).filter((i) => i.name === 'iron_ingot')).toEqual([{ name: 'iron_ingot', count: 1 }]);
-    expect((await world.furnace(furnace))?.output ?? null).toBeNull();
+    expect((await shared.world.furnace(furnace))?.output ?? null).toBeNull();
   });
 
   it('GIVEN a player placing items by hand THEN the output slot takes nothing and the fuel slot takes only fuel', async () => {
@@ -82,9 +67,9 @@ describe('furnaces in the embedded world', () => {
     await bot.clickWindow(0, 0, 0); // onto the input slot: taken
     window.close();
     await waitFor(() => count(bot, 'dirt') === 0, 10_000, 'the dirt gone from the inventory');
-    const state = await world.furnace(furnace);
+    const state = await shared.world.furnace(furnace);
     expect(state).toMatchObject({ input: { name: 'dirt', count: 2 }, fuel: null, output: null });
-    const inv = await world.inventory('gus');
+    const inv = await shared.world.inventory('gus');
     expect(inv.cursor).toBeNull();
   });
 
@@ -95,24 +80,23 @@ describe('furnaces in the embedded world', () => {
     await window.putFuel(id(bot, 'coal'), null, 1);
     window.close();
     // Nobody watches: it burns on.
-    const burning = async (): Promise<boolean> => ((await world.furnace(furnace))?.cook ?? 0) > 20;
+    const burning = async (): Promise<boolean> => ((await shared.world.furnace(furnace))?.cook ?? 0) > 20;
     for (let i = 0; i < 200 && !(await burning()); i++) await new Promise((r) => setTimeout(r, 50));
-    const before = await world.furnace(furnace);
+    const before = await shared.world.furnace(furnace);
     expect(before?.lit).toBe(true);
     expect(before?.input?.count ?? 0).toBeGreaterThan(0);
 
     // The clock is kept across the restart too.
-    await world.command('time set 14000');
+    await shared.world.command('time set 14000');
     await game.stop();
-    const port = world.port;
-    await world.stop();
-    world = await startWorld(data.dir, log, port);
-    await world.setMobSpawning({ animals: false, monsters: false });
-    const after = await world.furnace(furnace);
+    const port = shared.world.port;
+    await shared.world.stop();
+    await shared.startAgain(port);
+    const after = await shared.world.furnace(furnace);
     expect(after?.burn ?? 0).toBeGreaterThan(0);
     expect((after?.input?.count ?? 0) + (after?.output?.count ?? 0)).toBe(3);
 
-    const again = await connectedGame(world, 'hal', log);
+    const again = await connectedGame(shared.world, 'hal', log);
     games.push(again);
     const b = again.bot!;
     await waitFor(() => b.blockAt(furnace)?.name === 'furnace', 10_000, 'the furnace after the restart');
@@ -135,6 +119,6 @@ describe('furnaces in the embedded world', () => {
     await bot.equip(bot.inventory.items().find((i) => i.name === 'wooden_pickaxe')!, 'hand');
     await bot.dig(bot.blockAt(furnace)!);
     await waitFor(() => count(bot, 'sand') === 4 && count(bot, 'furnace') === 1, 15_000, 'the sand and the furnace picked up');
-    expect(await world.furnace(furnace)).toBeNull();
+    expect(await shared.world.furnace(furnace)).toBeNull();
   });
 });

@@ -3,6 +3,7 @@
  * waiting on conditions with a deadline (never fixed sleeps).
  */
 import { once } from 'node:events';
+import { afterAll, beforeAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,6 +26,50 @@ export function tempDataDir(prefix: string): { dir: string; remove: () => void }
 /** Start an embedded world in `dir`. */
 export function startWorld(dir: string, log: Logger, port?: number): Promise<EmbeddedWorld> {
   return EmbeddedWorld.start({ dataDir: dir, log, ...(port !== undefined ? { port } : {}) });
+}
+
+/** The one embedded world of a test file, started before its tests and stopped after them. */
+export interface FileWorld {
+  /** The running world (after a restart, the new one). */
+  readonly world: EmbeddedWorld;
+  readonly log: Logger;
+  /** Games the tests joined: each is stopped after the file's tests. */
+  readonly games: MineflayerGame[];
+  /** Start the world again in the same folder, on `port` (the tests stopped it themselves). */
+  startAgain(port: number): Promise<EmbeddedWorld>;
+}
+
+/**
+ * A world for this test file (its data in a temp folder, removed after), with animals and monsters kept out
+ * unless `mobs` is true: nothing wanders in to push a player away or hurt it.
+ */
+export function worldPerFile(prefix: string, opts: { mobs?: boolean } = {}): FileWorld {
+  const log = testLogger();
+  const data = tempDataDir(prefix);
+  const games: MineflayerGame[] = [];
+  let world: EmbeddedWorld | undefined;
+  const start = async (port?: number): Promise<EmbeddedWorld> => {
+    world = await startWorld(data.dir, log, port);
+    if (!opts.mobs) await world.setMobSpawning({ animals: false, monsters: false });
+    return world;
+  };
+  beforeAll(async () => {
+    await start();
+  });
+  afterAll(async () => {
+    await Promise.all(games.map((g) => g.stop()));
+    await world?.stop();
+    data.remove();
+  });
+  return {
+    get world(): EmbeddedWorld {
+      if (!world) throw new Error(`the ${prefix} world is not started`);
+      return world;
+    },
+    log,
+    games,
+    startAgain: start,
+  };
 }
 
 /** A mineflayer game for `username` on the world, not started, reconnecting at the tests' pace. */

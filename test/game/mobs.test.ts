@@ -1,8 +1,8 @@
 /**
- * Mobs in the embedded world, with real mineflayer bots: animals that others see spawn and move, die to a
+ * Mobs in the embedded shared.world, with real mineflayer bots: animals that others see spawn and move, die to a
  * player's hits and drop their vanilla loot; zombies at night that walk to a player and hurt it, burn in the
  * sun, and meet the avatar's reflexes. Mobs are spawned at set places (natural spawning is off) except in the
- * test of natural spawning, which runs on its own world.
+ * test of natural spawning, which runs on its own shared.world.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
@@ -12,30 +12,17 @@ import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { Reflexes } from '../../skills/reflexes.ts';
 import { describeSnapshot } from '../../src/engines/llm/tools.ts';
 import { takeSnapshot } from '../../src/game/snapshot.ts';
-import { connectedGame, startWorld, teleportAndSettle, tempDataDir, testLogger, waitFor } from './helpers.ts';
+import { connectedGame, startWorld, teleportAndSettle, tempDataDir, waitFor, worldPerFile } from './helpers.ts';
 
-const log = testLogger();
-const data = tempDataDir('mobs');
-let world: EmbeddedWorld;
-const games: MineflayerGame[] = [];
-
-beforeAll(async () => {
-  world = await startWorld(data.dir, log);
-  await world.setMobSpawning({ animals: false, monsters: false });
-});
-
-afterAll(async () => {
-  await Promise.all(games.map((g) => g.stop()));
-  await world?.stop();
-  data.remove();
-});
+const shared = worldPerFile('mobs');
+const { log, games } = shared;
 
 const count = (bot: Bot, name: string): number => bot.inventory.count(bot.registry.itemsByName[name]!.id, null);
 
 async function avatar(name: string, x: number, z: number): Promise<{ game: MineflayerGame; bot: Bot }> {
-  const game = await connectedGame(world, name, log);
+  const game = await connectedGame(shared.world, name, log);
   games.push(game);
-  await teleportAndSettle(world, game, { x: x + 0.5, y: 64, z: z + 0.5 });
+  await teleportAndSettle(shared.world, game, { x: x + 0.5, y: 64, z: z + 0.5 });
   return { game, bot: game.bot! };
 }
 
@@ -55,7 +42,7 @@ async function hitUntilDead(bot: Bot, target: Entity, limit = 60): Promise<numbe
   try {
     while (!dead && hits < limit) {
       const d = target.position.distanceTo(bot.entity.position);
-      if (d > 2.5) await world.teleport(bot.username, { x: target.position.x - 1.2, y: target.position.y, z: target.position.z });
+      if (d > 2.5) await shared.world.teleport(bot.username, { x: target.position.x - 1.2, y: target.position.y, z: target.position.z });
       await bot.lookAt(target.position.offset(0, 0.8, 0), true);
       bot.attack(target);
       hits++;
@@ -73,7 +60,7 @@ describe('animals in the embedded world', () => {
   it('GIVEN a cow spawned near two players THEN both see a passive cow, and see it walk', async () => {
     const a = await avatar('anna', -20, -20);
     const b = await avatar('ben', -20, -14);
-    const id = await world.spawnMob('cow', { x: -16.5, y: 64, z: -16.5 });
+    const id = await shared.world.spawnMob('cow', { x: -16.5, y: 64, z: -16.5 });
     const cowA = await seen(a.bot, id);
     const cowB = await seen(b.bot, id);
     expect(cowA).toMatchObject({ name: 'cow', type: 'animal' });
@@ -84,13 +71,13 @@ describe('animals in the embedded world', () => {
     await waitFor(() => cowA.position.distanceTo(start) > 1, 90_000, 'the cow to stroll');
     // Both players follow the same moves.
     await waitFor(() => cowA.position.distanceTo(cowB.position) < 0.01, 5000, 'ben to see the cow where anna does');
-    const server = (await world.mobs()).find((m) => m.id === id)!;
+    const server = (await shared.world.mobs()).find((m) => m.id === id)!;
     expect(Math.hypot(server.x - cowA.position.x, server.z - cowA.position.z)).toBeLessThan(2);
   });
 
   it('GIVEN a cow WHEN a player hits it with its bare hand THEN it takes 10 hits to die and drops raw beef the player picks up', async () => {
     const { bot } = await avatar('cora', 20, -20);
-    const id = await world.spawnMob('cow', { x: 22.5, y: 64, z: -20.5 });
+    const id = await shared.world.spawnMob('cow', { x: 22.5, y: 64, z: -20.5 });
     const cow = await seen(bot, id);
     let hurt = 0;
     bot.on('entityHurt', (e) => {
@@ -102,20 +89,20 @@ describe('animals in the embedded world', () => {
     expect(hits).toBeGreaterThanOrEqual(10);
     await waitFor(() => bot.entities[id] === undefined, 10_000, 'the dead cow to be gone');
     // Its drops fall where it died; the player steps there and picks them up.
-    await world.teleport('cora', { x: diedAt.x, y: diedAt.y, z: diedAt.z });
+    await shared.world.teleport('cora', { x: diedAt.x, y: diedAt.y, z: diedAt.z });
     await waitFor(() => count(bot, 'beef') >= 1, 10_000, 'raw beef');
-    const server = await world.inventory('cora');
+    const server = await shared.world.inventory('cora');
     expect(Object.values(server.slots).some((i) => i.name === 'beef')).toBe(true);
   });
 
   it('GIVEN a player with an iron sword THEN a chicken (4 health) dies to one full-strength hit and drops chicken', async () => {
     const { bot } = await avatar('dan', 20, 20);
-    await world.give('dan', 'iron_sword', 1);
+    await shared.world.give('dan', 'iron_sword', 1);
     await waitFor(() => count(bot, 'iron_sword') === 1, 10_000, 'the sword');
     await bot.equip(bot.inventory.items().find((i) => i.name === 'iron_sword')!, 'hand');
     // The cooldown starts again when the held item changes: wait it out (a sword's is 0.625 s).
     await new Promise((r) => setTimeout(r, 800));
-    const id = await world.spawnMob('chicken', { x: 21.5, y: 64, z: 20.5 });
+    const id = await shared.world.spawnMob('chicken', { x: 21.5, y: 64, z: 20.5 });
     const chicken = await seen(bot, id);
     expect(await hitUntilDead(bot, chicken, 1)).toBe(1);
     await waitFor(() => count(bot, 'chicken') >= 1, 10_000, 'raw chicken');
@@ -125,9 +112,9 @@ describe('animals in the embedded world', () => {
 describe('zombies in the embedded world', () => {
   it('GIVEN night and a zombie 10 blocks away THEN it walks to the player and hurts it', async () => {
     const { bot } = await avatar('eve', -20, 20);
-    await world.command('time set 14000');
+    await shared.world.command('time set 14000');
     await waitFor(() => bot.time.timeOfDay >= 13_000, 10_000, 'night');
-    const id = await world.spawnMob('zombie', { x: -12.5, y: 64, z: 26.5 });
+    const id = await shared.world.spawnMob('zombie', { x: -12.5, y: 64, z: 26.5 });
     const zombie = await seen(bot, id);
     expect(zombie).toMatchObject({ name: 'zombie', type: 'hostile' });
     const look = describeSnapshot(takeSnapshot(bot));
@@ -140,15 +127,15 @@ describe('zombies in the embedded world', () => {
     await waitFor(() => bot.health < 20, 30_000, 'the zombie to hurt the player');
     expect(zombie.position.distanceTo(bot.entity.position)).toBeLessThan(3);
     expect(hurtBy?.id).toBe(id);
-    await world.clearMobs();
-    await world.command('time set 1000');
+    await shared.world.clearMobs();
+    await shared.world.command('time set 1000');
   });
 
   it('GIVEN a zombie in the sun THEN it burns and dies, dropping only what a zombie drops', async () => {
     const { bot } = await avatar('fay', 0, 40);
-    await world.command('time set 1000');
+    await shared.world.command('time set 1000');
     await waitFor(() => bot.time.timeOfDay < 12_000, 10_000, 'day');
-    const id = await world.spawnMob('zombie', { x: 0.5, y: 64, z: 50.5 });
+    const id = await shared.world.spawnMob('zombie', { x: 0.5, y: 64, z: 50.5 });
     const zombie = await seen(bot, id);
     await waitFor(() => (zombie.metadata[0] as number | undefined) === 1, 10_000, 'the zombie on fire');
     await waitFor(() => bot.entities[id] === undefined, 60_000, 'the zombie to burn to death');
@@ -158,14 +145,14 @@ describe('zombies in the embedded world', () => {
 
   it('GIVEN night, a zombie and an avatar with a stone sword and its reflexes THEN the avatar stays alive and the zombie ends dead or far away', async () => {
     const { game, bot } = await avatar('gil', 40, 0);
-    await world.give('gil', 'stone_sword', 1);
+    await shared.world.give('gil', 'stone_sword', 1);
     await waitFor(() => count(bot, 'stone_sword') === 1, 10_000, 'the sword');
-    await world.command('time set 14000');
+    await shared.world.command('time set 14000');
     await waitFor(() => bot.time.timeOfDay >= 13_000, 10_000, 'night');
     const reflexes = new Reflexes(game, log, { tickMs: 200 });
     reflexes.start();
     try {
-      const id = await world.spawnMob('zombie', { x: 50.5, y: 64, z: 0.5 });
+      const id = await shared.world.spawnMob('zombie', { x: 50.5, y: 64, z: 0.5 });
       await seen(bot, id);
       let died = false;
       bot.once('death', () => {
@@ -176,7 +163,7 @@ describe('zombies in the embedded world', () => {
         if (e.id === id) zombieDead = true;
       });
       const far = async (): Promise<boolean> => {
-        const z = (await world.mobs()).find((m) => m.id === id);
+        const z = (await shared.world.mobs()).find((m) => m.id === id);
         return !z || z.dead || Math.hypot(z.x - bot.entity.position.x, z.z - bot.entity.position.z) > 16;
       };
       const deadline = Date.now() + 60_000;
@@ -186,8 +173,8 @@ describe('zombies in the embedded world', () => {
       expect(zombieDead || (await far())).toBe(true);
     } finally {
       reflexes.stop();
-      await world.clearMobs();
-      await world.command('time set 1000');
+      await shared.world.clearMobs();
+      await shared.world.command('time set 1000');
     }
   });
 });

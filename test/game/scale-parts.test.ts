@@ -4,33 +4,19 @@
  * at vanilla's rate.
  */
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Vec3 } from 'vec3';
-import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import { findBlocksFast, nearestOfEach } from '../../src/game/block-search.ts';
 import { rememberMinecraftData } from '../../src/game/minecraft-data-memo.ts';
-import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
-import { connectedGame, startWorld, teleportAndSettle, tempDataDir, testLogger, waitFor } from './helpers.ts';
+import { connectedGame, teleportAndSettle, waitFor, worldPerFile } from './helpers.ts';
 import { goals } from '../../skills/common.ts';
 
-const log = testLogger();
-const data = tempDataDir('scale-parts');
-let world: EmbeddedWorld;
-const games: MineflayerGame[] = [];
-
-beforeAll(async () => {
-  world = await startWorld(data.dir, log);
-});
-
-afterAll(async () => {
-  await Promise.all(games.map((g) => g.stop()));
-  await world?.stop();
-  data.remove();
-});
+const shared = worldPerFile('scale-parts', { mobs: true });
+const { log, games } = shared;
 
 describe('many avatars in one process and one world', () => {
   it('GIVEN a bot in the world WHEN a block it has read is changed on the server THEN it reads the new block, and reads of an unchanged block give the one it built', async () => {
-    const game = await connectedGame(world, 'cachy', log);
+    const game = await connectedGame(shared.world, 'cachy', log);
     games.push(game);
     const bot = game.bot!;
     const at = bot.entity.position.floored().offset(3, 0, 0);
@@ -38,20 +24,20 @@ describe('many avatars in one process and one world', () => {
     expect(bot.blockAt(at)).toBe(first);
     expect(first?.name).toBe('air');
     const changed = new Promise<void>((resolve) => bot.world.once(`blockUpdate:${at}`, () => resolve()));
-    await world.setBlock(at, 'stone');
+    await shared.world.setBlock(at, 'stone');
     await changed;
     expect(bot.blockAt(at)?.name).toBe('stone');
-    await world.setBlock(at, 'air');
+    await shared.world.setBlock(at, 'air');
     await waitFor(() => bot.blockAt(at)?.name === 'air', 10_000, 'the block to be air again');
   });
 
   it('GIVEN groups of blocks WHEN the nearest of each is looked up in one walk THEN each is as near as the nearest a search of that group alone finds', async () => {
-    const game = games[0] ?? (await connectedGame(world, 'cachy', log));
+    const game = games[0] ?? (await connectedGame(shared.world, 'cachy', log));
     const bot = game.bot!;
     const names = [['oak_log'], ['stone', 'dirt'], ['coal_ore', 'iron_ore'], ['grass_block'], ['water'], ['crafting_table']];
     const groups = names.map((g) => g.map((n) => bot.registry.blocksByName[n]!.id));
     for (const to of [null, { x: 40.5, y: 64, z: -23.5 }]) {
-      if (to) await teleportAndSettle(world, game, to);
+      if (to) await teleportAndSettle(shared.world, game, to);
       await bot.waitForChunksToLoad();
       const origin = bot.entity.position.floored();
       const together = nearestOfEach(bot, groups, 32);
@@ -86,12 +72,12 @@ describe('many avatars in one process and one world', () => {
 
   it('GIVEN alice walking WHEN bob watches her THEN he gets her moves at most at half the rate she sends them, and sees her where she stops', async () => {
     const alice = games[0]!;
-    const bob = await connectedGame(world, 'watcher', log);
+    const bob = await connectedGame(shared.world, 'watcher', log);
     games.push(bob);
     const a = alice.bot!;
     const b = bob.bot!;
-    await teleportAndSettle(world, alice, { x: 0.5, y: 64, z: 0.5 });
-    await teleportAndSettle(world, bob, { x: 0.5, y: 64, z: 5.5 });
+    await teleportAndSettle(shared.world, alice, { x: 0.5, y: 64, z: 0.5 });
+    await teleportAndSettle(shared.world, bob, { x: 0.5, y: 64, z: 5.5 });
     await waitFor(() => Object.values(b.entities).some((e) => e.username === a.username), 10_000, 'bob to see alice');
     let sent = 0;
     let received = 0;

@@ -3,30 +3,16 @@
  * furnace (placed from the inventory, fuelled from what is carried), sheltering from a zombie at night, and
  * choosing what to eat. Natural spawning is off: each test spawns what it needs.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
-import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { getSkill, runSkill } from '../../skills/index.ts';
 import { shelter } from '../../skills/shelter.ts';
 import type { Skill } from '../../src/game/skill.ts';
-import { connectedGame, startWorld, teleportAndSettle, tempDataDir, testLogger, waitFor } from './helpers.ts';
+import { connectedGame, teleportAndSettle, waitFor, worldPerFile } from './helpers.ts';
 
-const log = testLogger();
-const data = tempDataDir('survival-skills');
-let world: EmbeddedWorld;
-const games: MineflayerGame[] = [];
-
-beforeAll(async () => {
-  world = await startWorld(data.dir, log);
-  await world.setMobSpawning({ animals: false, monsters: false });
-});
-
-afterAll(async () => {
-  await Promise.all(games.map((g) => g.stop()));
-  await world?.stop();
-  data.remove();
-});
+const shared = worldPerFile('survival-skills');
+const { log, games } = shared;
 
 function skill(id: string): Skill {
   // shelter is a reflex's own skill, not in the engines' registry.
@@ -39,11 +25,11 @@ const run = (game: MineflayerGame, id: string, params: unknown, signal = new Abo
 const count = (bot: Bot, name: string): number => bot.inventory.count(bot.registry.itemsByName[name]!.id, null);
 
 async function avatar(name: string, x: number, z: number, items: Array<[string, number]> = []): Promise<{ game: MineflayerGame; bot: Bot }> {
-  const game = await connectedGame(world, name, log);
+  const game = await connectedGame(shared.world, name, log);
   games.push(game);
-  await teleportAndSettle(world, game, { x: x + 0.5, y: 64, z: z + 0.5 });
+  await teleportAndSettle(shared.world, game, { x: x + 0.5, y: 64, z: z + 0.5 });
   const bot = game.bot!;
-  for (const [item, n] of items) await world.give(name, item, n);
+  for (const [item, n] of items) await shared.world.give(name, item, n);
   await waitFor(() => items.every(([item, n]) => count(bot, item) >= n), 10_000, `${name}'s items`);
   return { game, bot };
 }
@@ -51,11 +37,11 @@ async function avatar(name: string, x: number, z: number, items: Array<[string, 
 describe('survival skills on the embedded world', () => {
   it('GIVEN a cow 20 blocks away WHEN the avatar fights it by name (hunting) THEN the cow dies and the avatar carries its raw beef', async () => {
     const { game, bot } = await avatar('hugo', -30, -30, [['wooden_sword', 1]]);
-    const id = await world.spawnMob('cow', { x: -10.5, y: 64, z: -30.5 });
+    const id = await shared.world.spawnMob('cow', { x: -10.5, y: 64, z: -30.5 });
     await waitFor(() => bot.entities[id] !== undefined, 10_000, 'the cow');
     const r = await run(game, 'fight', { target: 'cow' });
     expect(r).toMatchObject({ ok: true, code: 'done' });
-    expect((await world.mobs()).some((m) => m.id === id && !m.dead)).toBe(false);
+    expect((await shared.world.mobs()).some((m) => m.id === id && !m.dead)).toBe(false);
     expect(count(bot, 'beef')).toBeGreaterThanOrEqual(1);
   });
 
@@ -76,7 +62,7 @@ describe('survival skills on the embedded world', () => {
 
   it('GIVEN raw beef and planks next to a furnace WHEN the avatar smelts the beef THEN planks burn and it carries cooked beef', async () => {
     const { game, bot } = await avatar('kay', 30, 30, [['beef', 1], ['oak_planks', 4]]);
-    await world.setBlock({ x: 32, y: 64, z: 30 }, 'furnace');
+    await shared.world.setBlock({ x: 32, y: 64, z: 30 }, 'furnace');
     await waitFor(() => bot.blockAt(bot.entity.position.offset(2, 0, 0))?.name === 'furnace', 10_000, 'the furnace');
     const r = await run(game, 'smelt', { item: 'beef' });
     expect(r).toMatchObject({ ok: true, code: 'done' });
@@ -86,9 +72,9 @@ describe('survival skills on the embedded world', () => {
 
   it('GIVEN an avatar boxed in at the bottom of a shaft with a furnace in its pack WHEN it smelts THEN it digs room beside it for the furnace', async () => {
     const { game, bot } = await avatar('nell', 40, 40, [['beef', 1], ['oak_planks', 2], ['furnace', 1]]);
-    await world.setBlock({ x: 40, y: 63, z: 40 }, 'air');
-    await world.setBlock({ x: 40, y: 62, z: 40 }, 'air');
-    await teleportAndSettle(world, game, { x: 40.5, y: 62, z: 40.5 });
+    await shared.world.setBlock({ x: 40, y: 63, z: 40 }, 'air');
+    await shared.world.setBlock({ x: 40, y: 62, z: 40 }, 'air');
+    await teleportAndSettle(shared.world, game, { x: 40.5, y: 62, z: 40.5 });
     const r = await run(game, 'smelt', { item: 'cooked_beef' });
     expect(r).toMatchObject({ ok: true, code: 'done' });
     expect(count(bot, 'cooked_beef')).toBe(1);
@@ -96,9 +82,9 @@ describe('survival skills on the embedded world', () => {
 
   it('GIVEN an avatar in a pocket deep under ground with cobblestone WHEN it explores THEN it climbs straight up to the surface first', async () => {
     const { game, bot } = await avatar('otto', -40, 40, [['cobblestone', 20], ['stone_pickaxe', 1]]);
-    await world.setBlock({ x: -40, y: 56, z: 40 }, 'air');
-    await world.setBlock({ x: -40, y: 57, z: 40 }, 'air');
-    await teleportAndSettle(world, game, { x: -40.5 + 1, y: 56, z: 40.5 });
+    await shared.world.setBlock({ x: -40, y: 56, z: 40 }, 'air');
+    await shared.world.setBlock({ x: -40, y: 57, z: 40 }, 'air');
+    await teleportAndSettle(shared.world, game, { x: -40.5 + 1, y: 56, z: 40.5 });
     const r = await run(game, 'explore', { distance: 8 });
     expect(r).toMatchObject({ ok: true, code: 'done' });
     expect(bot.entity.position.y).toBeGreaterThanOrEqual(63.99);
@@ -107,11 +93,11 @@ describe('survival skills on the embedded world', () => {
 
   it('GIVEN night and a zombie coming WHEN the avatar shelters THEN it digs in and closes the hole, the zombie cannot reach it, and it climbs out after', async () => {
     const { game, bot } = await avatar('lou', 0, -40);
-    await world.command('time set 14000');
+    await shared.world.command('time set 14000');
     await waitFor(() => bot.time.timeOfDay >= 13_000, 10_000, 'night');
     const top = bot.entity.position.floored();
     // Far enough that the hole is closed before it arrives (a zombie walks 2.3 blocks a second).
-    const id = await world.spawnMob('zombie', { x: 16.5, y: 64, z: -39.5 });
+    const id = await shared.world.spawnMob('zombie', { x: 16.5, y: 64, z: -39.5 });
     const sheltering = run(game, 'shelter', { waitSeconds: 12 });
     await waitFor(() => bot.entity.position.y <= top.y - 3 + 0.01 && bot.blockAt(top.offset(0, -1, 0))?.boundingBox === 'block', 20_000, 'the avatar in a closed hole');
     const health = bot.health;
@@ -125,21 +111,21 @@ describe('survival skills on the embedded world', () => {
     const r = await sheltering;
     expect(r).toMatchObject({ ok: true, code: 'done' });
     expect(bot.entity.position.y).toBeGreaterThanOrEqual(top.y - 0.01);
-    await world.clearMobs();
-    await world.command('time set 1000');
+    await shared.world.clearMobs();
+    await shared.world.command('time set 1000');
   });
 
   it('GIVEN rotten flesh and raw beef WHEN a hungry avatar eats THEN it eats the beef; with only rotten flesh it waits until it is starving', async () => {
     const { game, bot } = await avatar('max', -40, 0, [['rotten_flesh', 2], ['beef', 1]]);
-    await world.setHunger('max', { food: 10, saturation: 0 });
+    await shared.world.setHunger('max', { food: 10, saturation: 0 });
     await waitFor(() => bot.food === 10, 10_000, 'hungry');
     expect(await run(game, 'eat', {})).toMatchObject({ ok: true, code: 'done' });
     expect(count(bot, 'beef')).toBe(0);
     expect(count(bot, 'rotten_flesh')).toBe(2);
-    await world.setHunger('max', { food: 12 });
+    await shared.world.setHunger('max', { food: 12 });
     await waitFor(() => bot.food === 12, 10_000, 'food 12');
     expect((await run(game, 'eat', {})).code).toBe('no_food');
-    await world.setHunger('max', { food: 6 });
+    await shared.world.setHunger('max', { food: 6 });
     await waitFor(() => bot.food === 6, 10_000, 'food 6');
     expect(await run(game, 'eat', {})).toMatchObject({ ok: true, code: 'done' });
     expect(count(bot, 'rotten_flesh')).toBe(1);

@@ -1,31 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import { isFinalKick, reasonText, type MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { worldFingerprint } from '../../src/game/game.ts';
-import { connectedGame, nextEvent, startWorld, teleportAndSettle, tempDataDir, testLogger, waitFor } from './helpers.ts';
+import { connectedGame, nextEvent, startWorld, teleportAndSettle, tempDataDir, testLogger, waitFor, worldPerFile } from './helpers.ts';
 
-const log = testLogger();
-const data = tempDataDir('world');
-let world: EmbeddedWorld;
-const games: MineflayerGame[] = [];
-
-beforeAll(async () => {
-  world = await startWorld(data.dir, log);
-});
-
-afterAll(async () => {
-  await Promise.all(games.map((g) => g.stop()));
-  await world?.stop();
-  data.remove();
-});
+const shared = worldPerFile('world', { mobs: true });
+const { log, games } = shared;
 
 describe('embedded world and mineflayer game', () => {
   it('GIVEN a fresh world WHEN an avatar joins THEN the snapshot has position, vitals, inventory, time, dimension, trees nearby and the other player', async () => {
-    const alice = await connectedGame(world, 'alice', log);
+    const alice = await connectedGame(shared.world, 'alice', log);
     games.push(alice);
-    const bob = await connectedGame(world, 'bob', log);
+    const bob = await connectedGame(shared.world, 'bob', log);
     games.push(bob);
-    await world.give('alice', 'bread', 3);
+    await shared.world.give('alice', 'bread', 3);
     await waitFor(() => (alice.snapshot()?.inventory.bread ?? 0) === 3, 30_000, 'bread in the inventory');
     await waitFor(() => (alice.snapshot()?.nearbyEntities ?? []).some((e) => e.name === 'bob'), 30_000, 'alice to see bob');
 
@@ -67,36 +55,36 @@ describe('embedded world and mineflayer game', () => {
   });
 
   it('GIVEN a connected avatar WHEN the server kicks it with a reason that names no kick or ban THEN it ends with the reason and does not reconnect', async () => {
-    const carol = await connectedGame(world, 'carol', log);
+    const carol = await connectedGame(shared.world, 'carol', log);
     games.push(carol);
     let reconnected = false;
     carol.on('connected', () => (reconnected = true));
     const ended = nextEvent<[string]>(carol, 'ended', 10_000);
-    await world.kick('carol', 'Flying is not enabled on this server');
+    await shared.world.kick('carol', 'Flying is not enabled on this server');
     const [reason] = await ended;
     expect(reason).toContain('Flying is not enabled');
     expect(carol.state).toBe('ended');
     expect(carol.snapshot()).toBeUndefined();
     // Another avatar connects afterwards (longer than carol's 200 ms backoff): carol has not come back meanwhile.
-    const erin = await connectedGame(world, 'erin', log);
+    const erin = await connectedGame(shared.world, 'erin', log);
     games.push(erin);
-    const players = await world.players();
+    const players = await shared.world.players();
     expect(players).toContain('erin');
     expect(players).not.toContain('carol');
     expect(reconnected).toBe(false);
   });
 
   it('GIVEN trees and a changed block WHEN the world is stopped and started again on the same port THEN avatars reconnect by themselves and the world is the same', async () => {
-    const dave = await connectedGame(world, 'dave', log);
+    const dave = await connectedGame(shared.world, 'dave', log);
     games.push(dave);
     const box = { from: { x: -40, y: 64, z: -40 }, to: { x: 40, y: 66, z: 40 } };
-    const logsBefore = await world.findBlocks(box.from, box.to, ['oak_log']);
+    const logsBefore = await shared.world.findBlocks(box.from, box.to, ['oak_log']);
     expect(logsBefore.length).toBeGreaterThan(10);
-    await world.setBlock({ x: 3, y: 64, z: 3 }, 'gold_block');
+    await shared.world.setBlock({ x: 3, y: 64, z: 3 }, 'gold_block');
 
-    const port = world.port;
+    const port = shared.world.port;
     const disconnected = nextEvent<[string]>(dave, 'disconnected', 15_000);
-    await world.stop();
+    await shared.world.stop();
     const [reason] = await disconnected;
     expect(reason).toMatch(/closed|end|socket/i);
     expect(dave.state).not.toBe('ended');
@@ -104,14 +92,14 @@ describe('embedded world and mineflayer game', () => {
     // A first attempt may reach the world while it is still starting and wait out its spawn timeout (30 s):
     // the bound is that timeout and one more attempt, and a failure says where dave stands.
     const reconnected = nextEvent(dave, 'connected', 90_000, () => `dave is ${dave.state} (${dave.downReason ?? 'no reason given'})`);
-    world = await startWorld(data.dir, log, port);
+    await shared.startAgain(port);
     await reconnected;
     expect(dave.state).toBe('connected');
     expect(dave.snapshot()).toBeDefined();
 
-    const logsAfter = await world.findBlocks(box.from, box.to, ['oak_log']);
+    const logsAfter = await shared.world.findBlocks(box.from, box.to, ['oak_log']);
     expect(logsAfter).toEqual(logsBefore);
-    expect(await world.blockAt({ x: 3, y: 64, z: 3 })).toBe('gold_block');
+    expect(await shared.world.blockAt({ x: 3, y: 64, z: 3 })).toBe('gold_block');
     await waitFor(() => dave.bot?.blockAt(dave.bot.entity.position.floored().set(3, 64, 3))?.name === 'gold_block', 30_000, 'dave to see the gold block');
   }, 240_000);
 });
