@@ -168,7 +168,8 @@ export function descendants(pid: number): number[] {
   return out;
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid still runs. */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AVATAR_GROUP } from './avatar.ts';
 import type { Command } from './command.ts';
+import { commandLine } from './parse.ts';
 
 const options = z.object({
   name: z.string({ error: 'name the avatar to remove' }).describe('The avatar to remove'),
@@ -24,7 +25,7 @@ export const avatarRemove: Command<typeof options> = {
     const confirmed = confirm !== undefined && confirm.toLowerCase() === a.name.toLowerCase();
     const done = await a.remove(confirmed);
     if (!done) {
-      const again = chat.platform === 'discord' ? `/avatar remove name:${a.name} confirm:${a.name}` : `/avatar remove ${a.name} ${a.name}`;
+      const again = commandLine(chat.platform, avatarRemove, { name: a.name, confirm: a.name });
       const mismatch = confirm === undefined ? '' : `"${confirm}" is not ${a.name}: nothing was removed. `;
       return {
         avatar: a.name,

@@ -1,8 +1,10 @@
 /**
- * Text arguments → a command's options (Telegram and the console).
- * Positional in the order the command declares, `name:value` too; the
- * `rest` option takes the remaining words.
+ * A command's written form. Text arguments → a command's options (Telegram
+ * and the console): positional in the order the command declares,
+ * `name:value` too; the `rest` option takes the remaining words. And back:
+ * a command with its options, written as the platform takes it.
  */
+import type { Platform } from '../src/chat.ts';
 import { UserError } from '../src/errors.ts';
 import { closestName } from '../src/command-words.ts';
 import { plainIssues } from '../src/validation.ts';
@@ -73,4 +75,19 @@ export function validateOptions(command: Command, values: Record<string, unknown
     throw new UserError('bad_args', `${key ? `${String(key)}: ${issue?.message}. ` : ''}Usage: /${command.name} ${command.usage}`.trim());
   }
   return parsed.data as Record<string, unknown>;
+}
+
+/**
+ * A command with these options, written as its reader would send it: as Discord shows a slash command
+ * (`name:value` options), elsewhere as words in the command's positional order (every option of a command
+ * has its place there).
+ *
+ * @example
+ * commandLine('discord', avatarRemove, { name: 'bob', confirm: 'bob' }) // → '/avatar remove name:bob confirm:bob'
+ * commandLine('console', avatarRemove, { name: 'bob', confirm: 'bob' }) // → '/avatar remove bob bob'
+ */
+export function commandLine(platform: Platform, command: Command, values: Readonly<Record<string, string>>): string {
+  const words =
+    platform === 'discord' ? Object.keys(values).map((k) => `${k}:${values[k]}`) : command.positional.filter((k) => k in values).map((k) => values[k]);
+  return [`/${command.name}`, ...words].join(' ');
 }

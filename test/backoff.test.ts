@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { rng } from '../chaos/harness.ts';
 import { BACKOFF_JITTER, backoffMs } from '../src/backoff.ts';
-
-/** A seeded generator (mulberry32), so the jitter is the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('backoff', () => {
   it('GIVEN no jitter THEN the delay doubles from minMs and stops at maxMs', () => {
@@ -20,7 +9,7 @@ describe('backoff', () => {
   });
 
   it('GIVEN jitter THEN each delay lies between the plain delay and a fifth more, and the delays differ', () => {
-    const random = seeded(7);
+    const random = rng(7);
     const policy = { minMs: 1000, maxMs: 30_000 };
     const delays = Array.from({ length: 20 }, () => backoffMs(3, policy, random));
     for (const d of delays) {

@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alive } from '../../chaos/harness.ts';
 import { startMindlink, type MindlinkProcess } from './process.ts';
 
 interface LogEntry {
@@ -28,15 +29,6 @@ function entries(m: MindlinkProcess): LogEntry[] {
       return [];
     }
   });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('mindlink with two avatar hosts', () => {

@@ -2,7 +2,7 @@
  * Runs the real mindlink process (`src/main.ts` under tsx) for end-to-end tests
  * and reads its stdout line by line.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -11,6 +11,18 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The count of one item in a `/status` inventory line (`inventory: dirt×3, oak_log×1`). */
 export function held(line: string, item: string): number {
   return Number(new RegExp(`\\b${item}×(\\d+)`).exec(line)?.[1] ?? 0);
+}
+
+/** Pids of a process's children (`ps --ppid`). */
+export function childrenOf(pid: number): number[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((s) => Number(s.trim()))
+      .filter((n) => n > 0);
+  } catch {
+    return []; // ps exits 1 when there are none
+  }
 }
 
 export interface MindlinkProcess {

@@ -3,28 +3,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMindlink, type MindlinkProcess } from './process.ts';
-
-/** Pids of the process's children (the embedded world), from /proc. */
-function childrenOf(pid: number): number[] {
-  try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
-      .split('\n')
-      .map((s) => Number(s.trim()))
-      .filter((n) => n > 0);
-  } catch {
-    return []; // ps exits 1 when there are none
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { alive } from '../../chaos/harness.ts';
+import { childrenOf, startMindlink, type MindlinkProcess } from './process.ts';
 
 describe('signals', () => {
   let dir = '';

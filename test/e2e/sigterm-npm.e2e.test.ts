@@ -3,22 +3,18 @@
  * started (not to the group). That process must be mindlink itself, and each SIGTERM a graceful stop.
  */
 import { readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rng } from '../../chaos/harness.ts';
-import { held, startMindlink, type MindlinkProcess } from './process.ts';
+import { childrenOf, held, startMindlink, type MindlinkProcess } from './process.ts';
 
 const ROUNDS = 20;
 
 /** The one child of `pid` (the process npm started for the script). */
 function onlyChild(pid: number): number {
-  const kids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
-    .split('\n')
-    .map((s) => Number(s.trim()))
-    .filter((n) => n > 0);
+  const kids = childrenOf(pid);
   if (kids.length !== 1) throw new Error(`npm (pid ${pid}) has ${kids.length} children: ${kids.join(', ')}`);
   return kids[0] as number;
 }

@@ -7,22 +7,16 @@ import { describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
-import { connectedGame, teleportAndSettle, waitFor, worldPerFile } from './helpers.ts';
+import { connectedGame, held, waitFor, worldPerFile } from './helpers.ts';
 
 const shared = worldPerFile('furnace');
 const { log, games } = shared;
 
-const count = (bot: Bot, name: string): number => bot.inventory.count(bot.registry.itemsByName[name]!.id, null);
 const id = (bot: Bot, name: string): number => bot.registry.itemsByName[name]!.id;
 
 /** A bot at (x, 64, z) with these items, and a furnace placed next to it. */
 async function atFurnace(name: string, x: number, z: number, items: Array<[string, number]>): Promise<{ game: MineflayerGame; bot: Bot; furnace: Vec3 }> {
-  const game = await connectedGame(shared.world, name, log);
-  games.push(game);
-  await teleportAndSettle(shared.world, game, { x: x + 0.5, y: 64, z: z + 0.5 });
-  const bot = game.bot!;
-  for (const [item, n] of items) await shared.world.give(name, item, n);
-  await waitFor(() => items.every(([item, n]) => count(bot, item) >= n), 10_000, `${name}'s items`);
+  const { game, bot } = await shared.avatar(name, x, z, items);
   const furnace = new Vec3(x + 1, 64, z);
   await shared.world.setBlock(furnace, 'furnace');
   await waitFor(() => bot.blockAt(furnace)?.name === 'furnace', 10_000, 'the furnace');
@@ -51,7 +45,7 @@ describe('furnaces in the embedded world', () => {
     expect(bot.blockAt(furnace)?.getProperties().lit).toBe(true);
     await window.takeOutput();
     window.close();
-    await waitFor(() => count(bot, 'iron_ingot') === 1, 10_000, 'the ingot in the inventory');
+    await waitFor(() => held(bot, 'iron_ingot') === 1, 10_000, 'the ingot in the inventory');
     const server = await shared.world.inventory('fern');
     expect(Object.values(server.slots).filter((i) => i.name === 'iron_ingot')).toEqual([{ name: 'iron_ingot', count: 1 }]);
     expect((await shared.world.furnace(furnace))?.output ?? null).toBeNull();
@@ -66,7 +60,7 @@ describe('furnaces in the embedded world', () => {
     await bot.clickWindow(1, 0, 0); // onto the fuel slot: refused
     await bot.clickWindow(0, 0, 0); // onto the input slot: taken
     window.close();
-    await waitFor(() => count(bot, 'dirt') === 0, 10_000, 'the dirt gone from the inventory');
+    await waitFor(() => held(bot, 'dirt') === 0, 10_000, 'the dirt gone from the inventory');
     const state = await shared.world.furnace(furnace);
     expect(state).toMatchObject({ input: { name: 'dirt', count: 2 }, fuel: null, output: null });
     const inv = await shared.world.inventory('gus');
@@ -106,7 +100,7 @@ describe('furnaces in the embedded world', () => {
     await waitFor(() => w.outputItem()?.count === 3, 60_000, 'three iron ingots');
     await w.takeOutput();
     w.close();
-    await waitFor(() => count(b, 'iron_ingot') === 3, 10_000, 'the ingots in the inventory');
+    await waitFor(() => held(b, 'iron_ingot') === 3, 10_000, 'the ingots in the inventory');
     await waitFor(() => b.blockAt(furnace)?.getProperties().lit === true, 10_000, 'the furnace lit while coal is left');
   }, 180_000);
 
@@ -115,10 +109,10 @@ describe('furnaces in the embedded world', () => {
     const window = await bot.openFurnace(bot.blockAt(furnace)!);
     await window.putInput(id(bot, 'sand'), null, 4);
     window.close();
-    await waitFor(() => count(bot, 'sand') === 0, 10_000, 'the sand in the furnace');
+    await waitFor(() => held(bot, 'sand') === 0, 10_000, 'the sand in the furnace');
     await bot.equip(bot.inventory.items().find((i) => i.name === 'wooden_pickaxe')!, 'hand');
     await bot.dig(bot.blockAt(furnace)!);
-    await waitFor(() => count(bot, 'sand') === 4 && count(bot, 'furnace') === 1, 15_000, 'the sand and the furnace picked up');
+    await waitFor(() => held(bot, 'sand') === 4 && held(bot, 'furnace') === 1, 15_000, 'the sand and the furnace picked up');
     expect(await shared.world.furnace(furnace)).toBeNull();
   });
 });

@@ -3,6 +3,7 @@
  * waiting on conditions with a deadline (never fixed sleeps).
  */
 import { once } from 'node:events';
+import type { Bot } from 'mineflayer';
 import { afterAll, beforeAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,6 +38,13 @@ export interface FileWorld {
   readonly games: MineflayerGame[];
   /** Start the world again in the same folder, on `port` (the tests stopped it themselves). */
   startAgain(port: number): Promise<EmbeddedWorld>;
+  /** A player joined and settled at (x, 64, z), holding these items. */
+  avatar(name: string, x: number, z: number, items?: Array<[string, number]>): Promise<{ game: MineflayerGame; bot: Bot }>;
+}
+
+/** How many of an item the bot carries. */
+export function held(bot: Bot, name: string): number {
+  return bot.inventory.count(bot.registry.itemsByName[name]!.id, null);
 }
 
 /**
@@ -61,14 +69,26 @@ export function worldPerFile(prefix: string, opts: { mobs?: boolean } = {}): Fil
     await world?.stop();
     data.remove();
   });
+  const running = (): EmbeddedWorld => {
+    if (!world) throw new Error(`the ${prefix} world is not started`);
+    return world;
+  };
   return {
     get world(): EmbeddedWorld {
-      if (!world) throw new Error(`the ${prefix} world is not started`);
-      return world;
+      return running();
     },
     log,
     games,
     startAgain: start,
+    async avatar(name, x, z, items = []) {
+      const game = await connectedGame(running(), name, log);
+      games.push(game);
+      await teleportAndSettle(running(), game, { x: x + 0.5, y: 64, z: z + 0.5 });
+      const bot = game.bot!;
+      for (const [item, n] of items) await running().give(name, item, n);
+      await waitFor(() => items.every(([item, n]) => held(bot, item) >= n), 10_000, `${name}'s items`);
+      return { game, bot };
+    },
   };
 }
 

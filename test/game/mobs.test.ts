@@ -12,19 +12,12 @@ import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { Reflexes } from '../../skills/reflexes.ts';
 import { describeSnapshot } from '../../src/engines/llm/tools.ts';
 import { takeSnapshot } from '../../src/game/snapshot.ts';
-import { connectedGame, startWorld, teleportAndSettle, tempDataDir, waitFor, worldPerFile } from './helpers.ts';
+import { connectedGame, held, startWorld, tempDataDir, waitFor, worldPerFile } from './helpers.ts';
 
 const shared = worldPerFile('mobs');
 const { log, games } = shared;
 
-const count = (bot: Bot, name: string): number => bot.inventory.count(bot.registry.itemsByName[name]!.id, null);
-
-async function avatar(name: string, x: number, z: number): Promise<{ game: MineflayerGame; bot: Bot }> {
-  const game = await connectedGame(shared.world, name, log);
-  games.push(game);
-  await teleportAndSettle(shared.world, game, { x: x + 0.5, y: 64, z: z + 0.5 });
-  return { game, bot: game.bot! };
-}
+const avatar = (name: string, x: number, z: number) => shared.avatar(name, x, z);
 
 async function seen(bot: Bot, id: number): Promise<Entity> {
   await waitFor(() => bot.entities[id] !== undefined, 10_000, `entity ${id} seen by ${bot.username}`);
@@ -90,7 +83,7 @@ describe('animals in the embedded world', () => {
     await waitFor(() => bot.entities[id] === undefined, 10_000, 'the dead cow to be gone');
     // Its drops fall where it died; the player steps there and picks them up.
     await shared.world.teleport('cora', { x: diedAt.x, y: diedAt.y, z: diedAt.z });
-    await waitFor(() => count(bot, 'beef') >= 1, 10_000, 'raw beef');
+    await waitFor(() => held(bot, 'beef') >= 1, 10_000, 'raw beef');
     const server = await shared.world.inventory('cora');
     expect(Object.values(server.slots).some((i) => i.name === 'beef')).toBe(true);
   });
@@ -98,14 +91,14 @@ describe('animals in the embedded world', () => {
   it('GIVEN a player with an iron sword THEN a chicken (4 health) dies to one full-strength hit and drops chicken', async () => {
     const { bot } = await avatar('dan', 20, 20);
     await shared.world.give('dan', 'iron_sword', 1);
-    await waitFor(() => count(bot, 'iron_sword') === 1, 10_000, 'the sword');
+    await waitFor(() => held(bot, 'iron_sword') === 1, 10_000, 'the sword');
     await bot.equip(bot.inventory.items().find((i) => i.name === 'iron_sword')!, 'hand');
     // The cooldown starts again when the held item changes: wait it out (a sword's is 0.625 s).
     await new Promise((r) => setTimeout(r, 800));
     const id = await shared.world.spawnMob('chicken', { x: 21.5, y: 64, z: 20.5 });
     const chicken = await seen(bot, id);
     expect(await hitUntilDead(bot, chicken, 1)).toBe(1);
-    await waitFor(() => count(bot, 'chicken') >= 1, 10_000, 'raw chicken');
+    await waitFor(() => held(bot, 'chicken') >= 1, 10_000, 'raw chicken');
   });
 });
 
@@ -146,7 +139,7 @@ describe('zombies in the embedded world', () => {
   it('GIVEN night, a zombie and an avatar with a stone sword and its reflexes THEN the avatar stays alive and the zombie ends dead or far away', async () => {
     const { game, bot } = await avatar('gil', 40, 0);
     await shared.world.give('gil', 'stone_sword', 1);
-    await waitFor(() => count(bot, 'stone_sword') === 1, 10_000, 'the sword');
+    await waitFor(() => held(bot, 'stone_sword') === 1, 10_000, 'the sword');
     await shared.world.command('time set 14000');
     await waitFor(() => bot.time.timeOfDay >= 13_000, 10_000, 'night');
     const reflexes = new Reflexes(game, log, { tickMs: 200 });

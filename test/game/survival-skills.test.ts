@@ -4,12 +4,11 @@
  * choosing what to eat. Natural spawning is off: each test spawns what it needs.
  */
 import { describe, expect, it } from 'vitest';
-import type { Bot } from 'mineflayer';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { getSkill, runSkill } from '../../skills/index.ts';
 import { shelter } from '../../skills/shelter.ts';
 import type { Skill } from '../../src/game/skill.ts';
-import { connectedGame, teleportAndSettle, waitFor, worldPerFile } from './helpers.ts';
+import { held, teleportAndSettle, waitFor, worldPerFile } from './helpers.ts';
 
 const shared = worldPerFile('survival-skills');
 const { log, games } = shared;
@@ -22,17 +21,8 @@ function skill(id: string): Skill {
 }
 
 const run = (game: MineflayerGame, id: string, params: unknown, signal = new AbortController().signal) => runSkill(skill(id), game, params, signal);
-const count = (bot: Bot, name: string): number => bot.inventory.count(bot.registry.itemsByName[name]!.id, null);
 
-async function avatar(name: string, x: number, z: number, items: Array<[string, number]> = []): Promise<{ game: MineflayerGame; bot: Bot }> {
-  const game = await connectedGame(shared.world, name, log);
-  games.push(game);
-  await teleportAndSettle(shared.world, game, { x: x + 0.5, y: 64, z: z + 0.5 });
-  const bot = game.bot!;
-  for (const [item, n] of items) await shared.world.give(name, item, n);
-  await waitFor(() => items.every(([item, n]) => count(bot, item) >= n), 10_000, `${name}'s items`);
-  return { game, bot };
-}
+const avatar = shared.avatar;
 
 describe('survival skills on the embedded world', () => {
   it('GIVEN a cow 20 blocks away WHEN the avatar fights it by name (hunting) THEN the cow dies and the avatar carries its raw beef', async () => {
@@ -42,7 +32,7 @@ describe('survival skills on the embedded world', () => {
     const r = await run(game, 'fight', { target: 'cow' });
     expect(r).toMatchObject({ ok: true, code: 'done' });
     expect((await shared.world.mobs()).some((m) => m.id === id && !m.dead)).toBe(false);
-    expect(count(bot, 'beef')).toBeGreaterThanOrEqual(1);
+    expect(held(bot, 'beef')).toBeGreaterThanOrEqual(1);
   });
 
   it('GIVEN no animal around THEN fighting one by name says there is none', async () => {
@@ -54,10 +44,10 @@ describe('survival skills on the embedded world', () => {
     const { game, bot } = await avatar('jon', -30, 30, [['raw_iron', 3], ['coal', 2], ['furnace', 1]]);
     const r = await run(game, 'smelt', { item: 'iron_ingot', count: 2 });
     expect(r).toMatchObject({ ok: true, code: 'done' });
-    expect(count(bot, 'iron_ingot')).toBe(2);
-    expect(count(bot, 'raw_iron')).toBe(1);
-    expect(count(bot, 'coal')).toBe(1); // one coal smelts 8 items
-    expect(count(bot, 'furnace')).toBe(0);
+    expect(held(bot, 'iron_ingot')).toBe(2);
+    expect(held(bot, 'raw_iron')).toBe(1);
+    expect(held(bot, 'coal')).toBe(1); // one coal smelts 8 items
+    expect(held(bot, 'furnace')).toBe(0);
   });
 
   it('GIVEN raw beef and planks next to a furnace WHEN the avatar smelts the beef THEN planks burn and it carries cooked beef', async () => {
@@ -66,8 +56,8 @@ describe('survival skills on the embedded world', () => {
     await waitFor(() => bot.blockAt(bot.entity.position.offset(2, 0, 0))?.name === 'furnace', 10_000, 'the furnace');
     const r = await run(game, 'smelt', { item: 'beef' });
     expect(r).toMatchObject({ ok: true, code: 'done' });
-    expect(count(bot, 'cooked_beef')).toBe(1);
-    expect(count(bot, 'oak_planks')).toBe(3); // a plank burns 300 ticks, an item takes 200
+    expect(held(bot, 'cooked_beef')).toBe(1);
+    expect(held(bot, 'oak_planks')).toBe(3); // a plank burns 300 ticks, an item takes 200
   });
 
   it('GIVEN an avatar boxed in at the bottom of a shaft with a furnace in its pack WHEN it smelts THEN it digs room beside it for the furnace', async () => {
@@ -77,7 +67,7 @@ describe('survival skills on the embedded world', () => {
     await teleportAndSettle(shared.world, game, { x: 40.5, y: 62, z: 40.5 });
     const r = await run(game, 'smelt', { item: 'cooked_beef' });
     expect(r).toMatchObject({ ok: true, code: 'done' });
-    expect(count(bot, 'cooked_beef')).toBe(1);
+    expect(held(bot, 'cooked_beef')).toBe(1);
   });
 
   it('GIVEN an avatar in a pocket deep under ground with cobblestone WHEN it explores THEN it climbs straight up to the surface first', async () => {
@@ -120,14 +110,14 @@ describe('survival skills on the embedded world', () => {
     await shared.world.setHunger('max', { food: 10, saturation: 0 });
     await waitFor(() => bot.food === 10, 10_000, 'hungry');
     expect(await run(game, 'eat', {})).toMatchObject({ ok: true, code: 'done' });
-    expect(count(bot, 'beef')).toBe(0);
-    expect(count(bot, 'rotten_flesh')).toBe(2);
+    expect(held(bot, 'beef')).toBe(0);
+    expect(held(bot, 'rotten_flesh')).toBe(2);
     await shared.world.setHunger('max', { food: 12 });
     await waitFor(() => bot.food === 12, 10_000, 'food 12');
     expect((await run(game, 'eat', {})).code).toBe('no_food');
     await shared.world.setHunger('max', { food: 6 });
     await waitFor(() => bot.food === 6, 10_000, 'food 6');
     expect(await run(game, 'eat', {})).toMatchObject({ ok: true, code: 'done' });
-    expect(count(bot, 'rotten_flesh')).toBe(1);
+    expect(held(bot, 'rotten_flesh')).toBe(1);
   });
 });
