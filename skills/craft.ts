@@ -10,12 +10,16 @@ import { z } from 'zod';
 import type { Skill } from '../src/game/skill.ts';
 import { done, fail, goals, onBot, walk } from './common.ts';
 import { itemQuery } from './items.ts';
+import { settleInventory } from './inventory-settle.ts';
 import { placeItem } from './place.ts';
 
 const params = z.object({
   item: z.string().min(1).max(64),
   count: z.number().int().min(1).max(256).default(1),
 });
+
+/** Crafts tried in one run: an item picked up while the clicks are on their way can spoil one (inventory-settle.ts). */
+const CRAFT_ATTEMPTS = 3;
 
 /** How far the skill looks for a crafting table to walk to. */
 const TABLE_SEARCH = 48;
@@ -69,14 +73,28 @@ export const craft: Skill<typeof params> = {
           return fail('missing_material', `I lack the ingredients for ${name}`);
         }
       }
-      const times = Math.ceil(missing / recipe.result.count);
       const useTable = recipe.requiresTable ? table : null;
       if (useTable && bot.entity.position.distanceTo(useTable.position) > 4) {
         await walk(bot, new goals.GoalNear(useTable.position.x, useTable.position.y, useTable.position.z, 2), sig, 'to the crafting table');
       }
+      await settleInventory(bot, sig);
       const before = bot.inventory.count(def.id, null);
-      await bot.craft(recipe, times, useTable ?? undefined);
+      let failure: unknown;
+      for (let attempt = 1; attempt <= CRAFT_ATTEMPTS; attempt++) {
+        const left = target - bot.inventory.count(def.id, null);
+        const now = bot.recipesFor(def.id, null, 1, useTable)[0];
+        if (left <= 0 || !now) break;
+        try {
+          await bot.craft(now, Math.ceil(left / now.result.count), useTable ?? undefined);
+          failure = undefined;
+        } catch (err) {
+          // mineflayer gives up when the inventory changed under its clicks; the settled inventory says what is left to do.
+          failure = err;
+        }
+        await settleInventory(bot, sig);
+      }
       const made = bot.inventory.count(def.id, null) - before;
+      if (made <= 0 && failure) throw failure;
       if (made <= 0) return fail('missing_material', `crafting ${name} made nothing`);
       return done(`crafted ${made} ${name}`);
     });

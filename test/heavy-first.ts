@@ -17,6 +17,7 @@ export const SECONDS: Readonly<Record<string, number>> = {
   'test/game/skills.test.ts': 56,
   'test/chaos/chaos.test.ts': 53,
   'test/engines/llm-e2e.test.ts': 50,
+  'test/game/craft-arrivals.test.ts': 50,
   'test/game/join-while-digging.test.ts': 44,
   'test/engines/scripted-embedded.test.ts': 38,
   'test/game/survival.test.ts': 37,

@@ -1,0 +1,90 @@
+/**
+ * Bring the bot's picture of its inventory back to the server's, and the 2×2 crafting grid and the cursor
+ * back to empty.
+ *
+ * mineflayer sends a crafting's clicks one after another without waiting for the server (1.17.1+ servers
+ * answer a click only when it disagrees with them). An item picked up meanwhile changes the inventory under
+ * those clicks: the server applies them to its own inventory and sends it whole, but the clicks already on
+ * their way were planned on the old picture, and an ingredient or a result can be left in the grid or on
+ * the cursor. Whatever is left there is put back into the inventory here.
+ */
+import type { Bot } from 'mineflayer';
+
+/** The player's 2×2 crafting grid in the inventory window. */
+const GRID_SLOTS = [1, 2, 3, 4];
+/** How long to wait for the server to send the inventory; a server that never answers leaves the picture as it is. */
+const SYNC_MS = 5000;
+/** Asks in a row before giving up on a picture that keeps changing (items arriving all the time). */
+const MAX_ASKS = 8;
+
+/** mineflayer's own catch-up (4.39): a click the server must reject, which a 1.17.1+ server answers with the whole window. */
+type Syncing = Bot & { _syncWindow?: (window: Bot['inventory']) => Promise<void> };
+
+/** Every slot and the cursor, as one string. */
+function picture(bot: Bot): string {
+  const inv = bot.inventory;
+  return JSON.stringify([inv.slots.map((i) => (i ? [i.type, i.count] : 0)), inv.selectedItem ? [inv.selectedItem.type, inv.selectedItem.count] : 0]);
+}
+
+/** Whether `p` settled within {@link SYNC_MS} (false on time-out or abort). */
+async function within(p: Promise<void>, signal: AbortSignal): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    return await Promise.race([
+      p.then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), SYNC_MS);
+        onAbort = () => resolve(false);
+        signal.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * Make the bot's picture of its inventory the server's.
+ *
+ * The server answers the ask with the whole window, but a whole window it sent earlier (its answer to a click
+ * that disagreed with it) may still be on its way and looks the same. So the bot asks until two answers in a
+ * row are the same picture: the answers to the clicks differ from one another (each click changes something),
+ * and the answer to an ask is the state after the last click. Older servers (before 1.17.1) confirm each click
+ * as it is made, so there is nothing to catch up with there.
+ */
+export async function syncInventory(bot: Bot, signal: AbortSignal): Promise<void> {
+  const sync = (bot as Syncing)._syncWindow;
+  if (!sync || !bot.supportFeature('stateIdUsed')) return;
+  let previous = '';
+  for (let ask = 0; ask < MAX_ASKS && !signal.aborted; ask++) {
+    if (!(await within(sync(bot.inventory), signal))) return;
+    const now = picture(bot);
+    if (now === previous) return;
+    previous = now;
+  }
+}
+
+/**
+ * Sync the inventory with the server, then put whatever sits in the crafting grid or on the cursor back into
+ * the inventory (dropped when it is full, as closing the inventory does), and sync again so the counts the
+ * caller reads next are the server's.
+ */
+export async function settleInventory(bot: Bot, signal: AbortSignal): Promise<void> {
+  if (bot.currentWindow) return; // a container's own grid is given back when it closes
+  await syncInventory(bot, signal);
+  const inv = bot.inventory;
+  let moved = false;
+  for (const slot of GRID_SLOTS) {
+    if (signal.aborted) return;
+    if (!inv.slots[slot]) continue;
+    await bot.putAway(slot);
+    moved = true;
+  }
+  if (inv.selectedItem && !signal.aborted) {
+    await bot.putSelectedItemRange(inv.inventoryStart, inv.inventoryEnd, inv, null);
+    moved = true;
+  }
+  if (moved) await syncInventory(bot, signal);
+}

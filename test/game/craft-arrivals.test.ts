@@ -1,0 +1,83 @@
+/**
+ * The craft skill while items arrive: an item picked up (here given by the server) while the skill's clicks
+ * are on their way changes the inventory under them. Whatever click it lands before, the skill makes what
+ * was asked, nothing is left in the crafting grid or on the cursor, and the bot's inventory is the server's.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Bot } from 'mineflayer';
+import { getSkill, runSkill } from '../../skills/index.ts';
+import type { Skill } from '../../src/game/skill.ts';
+import { held, worldPerFile } from './helpers.ts';
+
+const shared = worldPerFile('craft-arrivals');
+
+function skill(id: string): Skill {
+  const s = getSkill(id);
+  if (!s) throw new Error(`no skill ${id}`);
+  return s;
+}
+
+/**
+ * From the `at`-th window click on, every packet the bot sends waits in line; the `at`-th waits until the
+ * server has given `item`, so the click was made before the bot could know of it (a pickup racing a click).
+ * Returns how many clicks were sent.
+ */
+function arrivalAtClick(bot: Bot, username: string, at: number, item: string): { clicks: () => number; restore: () => void } {
+  const client = bot._client;
+  const write = client.write.bind(client);
+  let clicks = 0;
+  let line: Promise<unknown> | null = null;
+  client.write = (name: string, params: unknown) => {
+    if (name === 'window_click') {
+      clicks += 1;
+      if (clicks === at) line = shared.world.give(username, item, 1);
+    }
+    if (!line) return write(name, params);
+    line = line.then(() => write(name, params));
+  };
+  return { clicks: () => clicks, restore: () => (client.write = write) };
+}
+
+/** The bot's slots 1–45 (the crafting grid, the inventory and the hotbar) as `slot → name×count`. */
+function botSlots(bot: Bot): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let s = 1; s <= 45; s++) {
+    const item = bot.inventory.slots[s];
+    if (item) out[s] = `${item.name}×${item.count}`;
+  }
+  return out;
+}
+
+async function serverSlots(username: string): Promise<{ slots: Record<string, string>; cursor: unknown }> {
+  const inv = await shared.world.inventory(username);
+  const slots: Record<string, string> = {};
+  for (const [slot, item] of Object.entries(inv.slots)) if (Number(slot) >= 1) slots[slot] = `${item.name}×${item.count}`;
+  return { slots, cursor: inv.cursor };
+}
+
+describe('craft while items arrive', () => {
+  // Planks twice (two crafts of a shapeless recipe), then sticks (a shaped one): about 16 clicks in all. A log
+  // joins the stack the recipe takes from; dirt takes the first empty slot, where a result was to go.
+  const cases = (['oak_log', 'dirt'] as const).flatMap((item) => Array.from({ length: 16 }, (_, i) => [item, i + 1] as const));
+  for (const [item, at] of cases) {
+    it(`GIVEN a ${item} arriving before click ${at} THEN planks and sticks are made and the grid and cursor are empty`, async () => {
+      const name = `arr${item === 'dirt' ? 'd' : 'l'}${at}`;
+      const { game, bot } = await shared.avatar(name, 0, 0, [['oak_log', 3]]);
+      const race = arrivalAtClick(bot, name, at, item);
+      try {
+        const planks = await runSkill(skill('craft'), game, { item: 'oak_planks', count: 8 }, new AbortController().signal);
+        expect(planks, planks.detail).toMatchObject({ ok: true });
+        const sticks = await runSkill(skill('craft'), game, { item: 'stick', count: 4 }, new AbortController().signal);
+        expect(sticks, sticks.detail).toMatchObject({ ok: true });
+      } finally {
+        race.restore();
+      }
+      expect(held(bot, 'stick')).toBeGreaterThanOrEqual(4);
+      const server = await serverSlots(name);
+      expect(server.cursor).toBeNull();
+      expect(Object.keys(server.slots).filter((s) => Number(s) <= 4)).toEqual([]);
+      expect(botSlots(bot)).toEqual(server.slots);
+      await game.stop();
+    });
+  }
+});
