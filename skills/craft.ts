@@ -8,7 +8,7 @@ import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import { z } from 'zod';
 import type { Skill } from '../src/game/skill.ts';
-import { done, fail, goals, onBot, walk } from './common.ts';
+import { checkAborted, done, fail, goals, onBot, walk } from './common.ts';
 import { itemQuery } from './items.ts';
 import { settleInventory } from './inventory-settle.ts';
 import { placeItem } from './place.ts';
@@ -81,6 +81,7 @@ export const craft: Skill<typeof params> = {
       const before = bot.inventory.count(def.id, null);
       let failure: unknown;
       for (let attempt = 1; attempt <= CRAFT_ATTEMPTS; attempt++) {
+        checkAborted(sig);
         const left = target - bot.inventory.count(def.id, null);
         const now = bot.recipesFor(def.id, null, 1, useTable)[0];
         if (left <= 0 || !now) break;
