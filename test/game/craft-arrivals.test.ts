@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { getSkill, runSkill } from '../../skills/index.ts';
 import type { Skill } from '../../src/game/skill.ts';
-import { held, worldPerFile } from './helpers.ts';
+import { botSlots, held, serverSlots, worldPerFile } from './helpers.ts';
 
 const shared = worldPerFile('craft-arrivals');
 
@@ -38,23 +38,6 @@ function arrivalAtClick(bot: Bot, username: string, at: number, item: string): {
   return { clicks: () => clicks, restore: () => (client.write = write) };
 }
 
-/** The bot's slots 1–45 (the crafting grid, the inventory and the hotbar) as `slot → name×count`. */
-function botSlots(bot: Bot): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let s = 1; s <= 45; s++) {
-    const item = bot.inventory.slots[s];
-    if (item) out[s] = `${item.name}×${item.count}`;
-  }
-  return out;
-}
-
-async function serverSlots(username: string): Promise<{ slots: Record<string, string>; cursor: unknown }> {
-  const inv = await shared.world.inventory(username);
-  const slots: Record<string, string> = {};
-  for (const [slot, item] of Object.entries(inv.slots)) if (Number(slot) >= 1) slots[slot] = `${item.name}×${item.count}`;
-  return { slots, cursor: inv.cursor };
-}
-
 describe('craft while items arrive', () => {
   // Planks twice (two crafts of a shapeless recipe), then sticks (a shaped one): about 16 clicks in all. A log
   // joins the stack the recipe takes from; dirt takes the first empty slot, where a result was to go.
@@ -73,10 +56,10 @@ describe('craft while items arrive', () => {
         race.restore();
       }
       expect(held(bot, 'stick')).toBeGreaterThanOrEqual(4);
-      const server = await serverSlots(name);
+      const server = await serverSlots(shared.world, name, 1);
       expect(server.cursor).toBeNull();
       expect(Object.keys(server.slots).filter((s) => Number(s) <= 4)).toEqual([]);
-      expect(botSlots(bot)).toEqual(server.slots);
+      expect(botSlots(bot, 1)).toEqual(server.slots);
       await game.stop();
     });
   }

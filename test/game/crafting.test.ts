@@ -8,27 +8,10 @@ import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import type { Window } from 'prismarine-windows';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
-import { connectedGame, nextEvent, teleportAndSettle, waitFor, worldPerFile } from './helpers.ts';
+import { botSlots, connectedGame, nextEvent, serverSlots, teleportAndSettle, waitFor, worldPerFile } from './helpers.ts';
 
 const shared = worldPerFile('crafting', { mobs: true });
 const { log, games } = shared;
-
-/** The bot's player-inventory slots 9–45 as `slot → name×count`. */
-function botSlots(bot: Bot): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let s = 9; s <= 45; s++) {
-    const item = bot.inventory.slots[s];
-    if (item) out[s] = `${item.name}×${item.count}`;
-  }
-  return out;
-}
-
-async function serverSlots(username: string): Promise<Record<string, string>> {
-  const inv = await shared.world.inventory(username);
-  const out: Record<string, string> = {};
-  for (const [slot, item] of Object.entries(inv.slots)) if (Number(slot) >= 9) out[slot] = `${item.name}×${item.count}`;
-  return out;
-}
 
 /** Wait until the bot and the server agree on every inventory slot, then assert it (a failure shows both). */
 async function expectSameInventory(game: MineflayerGame): Promise<Record<string, string>> {
@@ -36,7 +19,7 @@ async function expectSameInventory(game: MineflayerGame): Promise<Record<string,
   let server: Record<string, string> = {};
   const deadline = Date.now() + 10_000;
   for (;;) {
-    server = await serverSlots(game.username);
+    server = (await serverSlots(shared.world, game.username)).slots;
     if (JSON.stringify(server) === JSON.stringify(botSlots(bot)) || Date.now() > deadline) break;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -241,7 +224,7 @@ describe('crafting in the embedded world', () => {
   it('GIVEN nonsense clicks (slots out of range, an unknown mode, a closed window, a made-up cursor) THEN nothing changes and the client is told the truth', async () => {
     const game = await avatar('ivy', [['oak_log', 2]]);
     const bot = game.bot!;
-    const before = await serverSlots('ivy');
+    const before = (await serverSlots(shared.world, 'ivy')).slots;
     const click = (fields: Record<string, unknown>): void =>
       bot._client.write('window_click', { windowId: 0, stateId: -1, slot: 0, mouseButton: 0, mode: 0, changedSlots: [], cursorItem: { itemCount: 0 }, ...fields });
     click({ slot: 999 });
@@ -254,7 +237,7 @@ describe('crafting in the embedded world', () => {
     const synced = nextEvent(bot, 'setWindowItems:0', 10_000);
     click({ slot: -999, mode: 5, mouseButton: 2 });
     await synced;
-    expect(await serverSlots('ivy')).toEqual(before);
+    expect((await serverSlots(shared.world, 'ivy')).slots).toEqual(before);
     expect(count(bot, 'diamond')).toBe(0);
     await expectSameInventory(game);
   });

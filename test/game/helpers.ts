@@ -42,6 +42,24 @@ export interface FileWorld {
   avatar(name: string, x: number, z: number, items?: Array<[string, number]>): Promise<{ game: MineflayerGame; bot: Bot }>;
 }
 
+/** The bot's inventory-window slots from `from` to 45 (1–4 the crafting grid, 9–45 the inventory) as `slot → name×count`. */
+export function botSlots(bot: Bot, from = 9): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let s = from; s <= 45; s++) {
+    const item = bot.inventory.slots[s];
+    if (item) out[s] = `${item.name}×${item.count}`;
+  }
+  return out;
+}
+
+/** The server's record of the same slots, and the player's cursor. */
+export async function serverSlots(world: EmbeddedWorld, username: string, from = 9): Promise<{ slots: Record<string, string>; cursor: unknown }> {
+  const inv = await world.inventory(username);
+  const slots: Record<string, string> = {};
+  for (const [slot, item] of Object.entries(inv.slots)) if (Number(slot) >= from) slots[slot] = `${item.name}×${item.count}`;
+  return { slots, cursor: inv.cursor };
+}
+
 /** How many of an item the bot carries. */
 export function held(bot: Bot, name: string): number {
   return bot.inventory.count(bot.registry.itemsByName[name]!.id, null);
