@@ -67,24 +67,15 @@ export async function syncInventory(bot: Bot, signal: AbortSignal): Promise<void
 }
 
 /**
- * Sync the inventory with the server, then put whatever sits in the crafting grid or on the cursor back into
- * the inventory (dropped when it is full, as closing the inventory does), and sync again so the counts the
- * caller reads next are the server's.
+ * Have the server put whatever the 2×2 crafting grid and the cursor hold back into the inventory (what does not
+ * fit is dropped, as when a player closes the inventory screen), then sync the bot's picture with it.
+ *
+ * Closing the player's own inventory (window 0) is what a player's client does when the inventory screen
+ * closes; vanilla and the embedded world both give the grid and the cursor back then. It is done on the
+ * server's inventory, so it needs no picture of the bot's own, which may be behind.
  */
 export async function settleInventory(bot: Bot, signal: AbortSignal): Promise<void> {
-  if (bot.currentWindow) return; // a container's own grid is given back when it closes
+  if (bot.currentWindow || signal.aborted) return; // a container gives its own grid back when it closes
+  bot._client.write('close_window', { windowId: 0 });
   await syncInventory(bot, signal);
-  const inv = bot.inventory;
-  let moved = false;
-  for (const slot of GRID_SLOTS) {
-    if (signal.aborted) return;
-    if (!inv.slots[slot]) continue;
-    await bot.putAway(slot);
-    moved = true;
-  }
-  if (inv.selectedItem && !signal.aborted) {
-    await bot.putSelectedItemRange(inv.inventoryStart, inv.inventoryEnd, inv, null);
-    moved = true;
-  }
-  if (moved) await syncInventory(bot, signal);
 }

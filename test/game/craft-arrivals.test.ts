@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { getSkill, runSkill } from '../../skills/index.ts';
 import type { Skill } from '../../src/game/skill.ts';
-import { botSlots, held, serverSlots, worldPerFile } from './helpers.ts';
+import { held, slotsOnBothSides, worldPerFile } from './helpers.ts';
 
 const shared = worldPerFile('craft-arrivals');
 
@@ -56,10 +56,10 @@ describe('craft while items arrive', () => {
         race.restore();
       }
       expect(held(bot, 'stick')).toBeGreaterThanOrEqual(4);
-      const server = await serverSlots(shared.world, name, 1);
-      expect(server.cursor).toBeNull();
-      expect(Object.keys(server.slots).filter((s) => Number(s) <= 4)).toEqual([]);
-      expect(botSlots(bot, 1)).toEqual(server.slots);
+      const sides = await slotsOnBothSides(shared.world, bot, name, 1);
+      expect(sides.cursor).toBeNull();
+      expect(Object.keys(sides.server).filter((s) => Number(s) <= 4)).toEqual([]);
+      expect(sides.bot).toEqual(sides.server);
       await game.stop();
     });
   }

@@ -8,25 +8,17 @@ import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import type { Window } from 'prismarine-windows';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
-import { botSlots, connectedGame, nextEvent, serverSlots, teleportAndSettle, waitFor, worldPerFile } from './helpers.ts';
+import { botSlots, connectedGame, nextEvent, serverSlots, slotsOnBothSides, teleportAndSettle, waitFor, worldPerFile } from './helpers.ts';
 
 const shared = worldPerFile('crafting', { mobs: true });
 const { log, games } = shared;
 
 /** Wait until the bot and the server agree on every inventory slot, then assert it (a failure shows both). */
 async function expectSameInventory(game: MineflayerGame): Promise<Record<string, string>> {
-  const bot = game.bot!;
-  let server: Record<string, string> = {};
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    server = (await serverSlots(shared.world, game.username)).slots;
-    if (JSON.stringify(server) === JSON.stringify(botSlots(bot)) || Date.now() > deadline) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  expect(botSlots(bot)).toEqual(server);
-  const inv = await shared.world.inventory(game.username);
-  expect(inv.cursor).toBeNull();
-  return server;
+  const sides = await slotsOnBothSides(shared.world, game.bot!, game.username);
+  expect(sides.bot).toEqual(sides.server);
+  expect(sides.cursor).toBeNull();
+  return sides.server;
 }
 
 async function avatar(name: string, items: Array<[string, number]>): Promise<MineflayerGame> {

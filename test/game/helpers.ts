@@ -60,6 +60,20 @@ export async function serverSlots(world: EmbeddedWorld, username: string, from =
   return { slots, cursor: inv.cursor };
 }
 
+/**
+ * The bot's and the server's slots once they agree (the server's answers to the bot's last clicks may still be on
+ * their way), or as they are after 10 s; the caller asserts they are equal, so a failure shows both.
+ */
+export async function slotsOnBothSides(world: EmbeddedWorld, bot: Bot, username: string, from = 9): Promise<{ bot: Record<string, string>; server: Record<string, string>; cursor: unknown }> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const server = await serverSlots(world, username, from);
+    const mine = botSlots(bot, from);
+    if (JSON.stringify(server.slots) === JSON.stringify(mine) || Date.now() > deadline) return { bot: mine, server: server.slots, cursor: server.cursor };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** How many of an item the bot carries. */
 export function held(bot: Bot, name: string): number {
   return bot.inventory.count(bot.registry.itemsByName[name]!.id, null);
