@@ -2,13 +2,16 @@
  * craft: craft an item from the inventory, placing a crafting table when the recipe needs one.
  *
  * On a server without crafting (capabilities) the skill refuses at once with `unsupported_by_server`;
- * the embedded world crafts through mindlink's server plugin (src/game/embedded/crafting.cjs).
+ * the embedded world crafts through mindlink's server plugin (src/game/embedded/crafting.cjs). Each click is
+ * answered by the server before the next is planned (craft-clicks.ts), so an item picked up meanwhile cannot
+ * spoil a craft.
  */
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import { z } from 'zod';
 import type { Skill } from '../src/game/skill.ts';
 import { checkAborted, done, fail, goals, onBot, walk } from './common.ts';
+import { craftByClicks } from './craft-clicks.ts';
 import { itemQuery } from './items.ts';
 import { settleInventory } from './inventory-settle.ts';
 import { placeItem } from './place.ts';
@@ -18,7 +21,7 @@ const params = z.object({
   count: z.number().int().min(1).max(256).default(1),
 });
 
-/** Crafts tried in one run: an item picked up while the clicks are on their way can spoil one (inventory-settle.ts). */
+/** Crafts tried in one run: one that falls short (an ingredient gone, a click unanswered) is tried again. */
 const CRAFT_ATTEMPTS = 3;
 
 /** How far the skill looks for a crafting table to walk to. */
@@ -86,10 +89,10 @@ export const craft: Skill<typeof params> = {
         const now = bot.recipesFor(def.id, null, 1, useTable)[0];
         if (left <= 0 || !now) break;
         try {
-          await bot.craft(now, Math.ceil(left / now.result.count), useTable ?? undefined);
+          await craftByClicks(bot, now, Math.ceil(left / now.result.count), useTable, sig);
           failure = undefined;
         } catch (err) {
-          // mineflayer gives up when the inventory changed under its clicks; the settled inventory says what is left to do.
+          // A click the server did not answer, or an ingredient gone: the settled inventory says what is left to do.
           failure = err;
         }
         await settleInventory(bot, sig);
