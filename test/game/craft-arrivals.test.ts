@@ -1,7 +1,8 @@
 /**
  * The craft skill while items arrive: an item picked up (here given by the server) while the skill's clicks
- * are on their way changes the inventory under them. Whatever click it lands before, the skill makes what
- * was asked, nothing is left in the crafting grid or on the cursor, and the bot's inventory is the server's.
+ * are on their way changes the inventory under them. Whatever click it lands before, in the 2×2 grid or at a
+ * crafting table, the skill makes what was asked, nothing is left in the grid or on the cursor, and the bot's
+ * inventory is the server's.
  */
 import { describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
@@ -20,7 +21,7 @@ function skill(id: string): Skill {
 /**
  * From the `at`-th window click on, every packet the bot sends waits in line; the `at`-th waits until the
  * server has given `item`, so the click was made before the bot could know of it (a pickup racing a click).
- * Returns how many clicks were sent.
+ * `clicks()` says how many clicks were sent, so a case can check that its click came.
  */
 function arrivalAtClick(bot: Bot, username: string, at: number, item: string): { clicks: () => number; restore: () => void } {
   const client = bot._client;
@@ -55,10 +56,37 @@ describe('craft while items arrive', () => {
       } finally {
         race.restore();
       }
+      expect(race.clicks()).toBeGreaterThanOrEqual(at);
       expect(held(bot, 'stick')).toBeGreaterThanOrEqual(4);
       const sides = await slotsOnBothSides(shared.world, bot, name, 1);
       expect(sides.cursor).toBeNull();
       expect(Object.keys(sides.server).filter((s) => Number(s) <= 4)).toEqual([]);
+      expect(sides.bot).toEqual(sides.server);
+      await game.stop();
+    });
+  }
+});
+
+describe('craft at a table while items arrive', () => {
+  // A wooden pickaxe at a table: three planks and two sticks laid out in the 3×3 grid, about 12 clicks. A plank
+  // joins the stack the recipe takes from.
+  for (let at = 1; at <= 12; at++) {
+    it(`GIVEN a plank arriving before click ${at} THEN the pickaxe is made and the inventories agree`, async () => {
+      const name = `tbl${at}`;
+      const x = 10 + 6 * at;
+      const { game, bot } = await shared.avatar(name, x, 20, [['oak_planks', 3], ['stick', 2]]);
+      await shared.world.setBlock({ x: x + 1, y: 64, z: 20 }, 'crafting_table');
+      const race = arrivalAtClick(bot, name, at, 'oak_planks');
+      try {
+        const pickaxe = await runSkill(skill('craft'), game, { item: 'wooden_pickaxe', count: 1 }, new AbortController().signal);
+        expect(pickaxe, pickaxe.detail).toMatchObject({ ok: true });
+      } finally {
+        race.restore();
+      }
+      expect(race.clicks()).toBeGreaterThanOrEqual(at);
+      expect(held(bot, 'wooden_pickaxe')).toBe(1);
+      const sides = await slotsOnBothSides(shared.world, bot, name, 1);
+      expect(sides.cursor).toBeNull();
       expect(sides.bot).toEqual(sides.server);
       await game.stop();
     });
