@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { getSkill, runSkill } from '../../skills/index.ts';
 import type { Skill } from '../../src/game/skill.ts';
-import { held, slotsOnBothSides, worldPerFile } from './helpers.ts';
+import { held, slotsOnBothSides, waitFor, worldPerFile } from './helpers.ts';
 
 const shared = worldPerFile('craft-arrivals');
 
@@ -76,6 +76,8 @@ describe('craft at a table while items arrive', () => {
       const x = 10 + 6 * at;
       const { game, bot } = await shared.avatar(name, x, 20, [['oak_planks', 3], ['stick', 2]]);
       await shared.world.setBlock({ x: x + 1, y: 64, z: 20 }, 'crafting_table');
+      const tableId = bot.registry.blocksByName.crafting_table!.id;
+      await waitFor(() => bot.findBlock({ matching: tableId, maxDistance: 3 }) !== null, 10_000, `${name}'s table`);
       const race = arrivalAtClick(bot, name, at, 'oak_planks');
       try {
         const pickaxe = await runSkill(skill('craft'), game, { item: 'wooden_pickaxe', count: 1 }, new AbortController().signal);
