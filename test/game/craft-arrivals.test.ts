@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { getSkill, runSkill } from '../../skills/index.ts';
+import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import type { Skill } from '../../src/game/skill.ts';
 import { held, slotsOnBothSides, waitFor, worldPerFile } from './helpers.ts';
 
@@ -39,6 +40,28 @@ function arrivalAtClick(bot: Bot, username: string, at: number, item: string): {
   return { clicks: () => clicks, restore: () => (client.write = write) };
 }
 
+/** Run the crafts with `item` arriving before click `at`; each must succeed, and click `at` must have come. */
+async function craftsInRace(game: MineflayerGame, at: number, item: string, crafts: Array<[string, number]>): Promise<void> {
+  const race = arrivalAtClick(game.bot!, game.username, at, item);
+  try {
+    for (const [made, count] of crafts) {
+      const r = await runSkill(skill('craft'), game, { item: made, count }, new AbortController().signal);
+      expect(r, r.detail).toMatchObject({ ok: true });
+    }
+  } finally {
+    race.restore();
+  }
+  expect(race.clicks()).toBeGreaterThanOrEqual(at);
+}
+
+/** Once the server's answers have arrived: nothing on the cursor or in the 2×2 grid, and the bot's slots are the server's. */
+async function expectSettled(game: MineflayerGame): Promise<void> {
+  const sides = await slotsOnBothSides(shared.world, game.bot!, game.username, 1);
+  expect(sides.cursor).toBeNull();
+  expect(Object.keys(sides.server).filter((s) => Number(s) <= 4)).toEqual([]);
+  expect(sides.bot).toEqual(sides.server);
+}
+
 describe('craft while items arrive', () => {
   // Planks twice (two crafts of a shapeless recipe), then sticks (a shaped one): about 16 clicks in all. A log
   // joins the stack the recipe takes from; dirt takes the first empty slot, where a result was to go.
@@ -47,21 +70,9 @@ describe('craft while items arrive', () => {
     it(`GIVEN a ${item} arriving before click ${at} THEN planks and sticks are made and the grid and cursor are empty`, async () => {
       const name = `arr${item === 'dirt' ? 'd' : 'l'}${at}`;
       const { game, bot } = await shared.avatar(name, 0, 0, [['oak_log', 3]]);
-      const race = arrivalAtClick(bot, name, at, item);
-      try {
-        const planks = await runSkill(skill('craft'), game, { item: 'oak_planks', count: 8 }, new AbortController().signal);
-        expect(planks, planks.detail).toMatchObject({ ok: true });
-        const sticks = await runSkill(skill('craft'), game, { item: 'stick', count: 4 }, new AbortController().signal);
-        expect(sticks, sticks.detail).toMatchObject({ ok: true });
-      } finally {
-        race.restore();
-      }
-      expect(race.clicks()).toBeGreaterThanOrEqual(at);
+      await craftsInRace(game, at, item, [['oak_planks', 8], ['stick', 4]]);
       expect(held(bot, 'stick')).toBeGreaterThanOrEqual(4);
-      const sides = await slotsOnBothSides(shared.world, bot, name, 1);
-      expect(sides.cursor).toBeNull();
-      expect(Object.keys(sides.server).filter((s) => Number(s) <= 4)).toEqual([]);
-      expect(sides.bot).toEqual(sides.server);
+      await expectSettled(game);
       await game.stop();
     });
   }
@@ -78,18 +89,9 @@ describe('craft at a table while items arrive', () => {
       await shared.world.setBlock({ x: x + 1, y: 64, z: 20 }, 'crafting_table');
       const tableId = bot.registry.blocksByName.crafting_table!.id;
       await waitFor(() => bot.findBlock({ matching: tableId, maxDistance: 3 }) !== null, 10_000, `${name}'s table`);
-      const race = arrivalAtClick(bot, name, at, 'oak_planks');
-      try {
-        const pickaxe = await runSkill(skill('craft'), game, { item: 'wooden_pickaxe', count: 1 }, new AbortController().signal);
-        expect(pickaxe, pickaxe.detail).toMatchObject({ ok: true });
-      } finally {
-        race.restore();
-      }
-      expect(race.clicks()).toBeGreaterThanOrEqual(at);
+      await craftsInRace(game, at, 'oak_planks', [['wooden_pickaxe', 1]]);
       expect(held(bot, 'wooden_pickaxe')).toBe(1);
-      const sides = await slotsOnBothSides(shared.world, bot, name, 1);
-      expect(sides.cursor).toBeNull();
-      expect(sides.bot).toEqual(sides.server);
+      await expectSettled(game);
       await game.stop();
     });
   }
