@@ -13,6 +13,7 @@ import type { Block } from 'prismarine-block';
 import type { Recipe } from 'prismarine-recipe';
 import type { Window } from 'prismarine-windows';
 import { checkAborted } from './common.ts';
+import { settleInventory } from './inventory-settle.ts';
 
 /** How long the server has to answer a click. */
 const ANSWER_MS = 5000;
@@ -94,8 +95,8 @@ async function craftOnce(bot: Bot, window: Window, width: number, recipe: Recipe
 }
 
 /**
- * Craft `recipe` `times` times, in the 2×2 grid or at `table`. The grid and the cursor are given back when
- * the window closes (a table's window, or the player's own inventory closed as its screen would be).
+ * Craft `recipe` `times` times, in the 2×2 grid or at `table`. Whatever way it ends, the grid and the cursor are
+ * given back (the table's window closed, then the player's own inventory) and the bot's picture is the server's.
  */
 export async function craftByClicks(bot: Bot, recipe: Recipe, times: number, table: Block | null, signal: AbortSignal): Promise<void> {
   if (!bot.supportFeature('stateIdUsed')) {
@@ -108,6 +109,6 @@ export async function craftByClicks(bot: Bot, recipe: Recipe, times: number, tab
     for (let i = 0; i < times; i++) await craftOnce(bot, window, table ? 3 : 2, recipe, signal);
   } finally {
     if (table) bot.closeWindow(window);
-    else bot._client.write('close_window', { windowId: 0 });
+    await settleInventory(bot, signal);
   }
 }

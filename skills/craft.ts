@@ -95,7 +95,6 @@ export const craft: Skill<typeof params> = {
           // A click the server did not answer, or an ingredient gone: the settled inventory says what is left to do.
           failure = err;
         }
-        await settleInventory(bot, sig);
       }
       const made = bot.inventory.count(def.id, null) - before;
       if (made <= 0 && failure) throw failure;

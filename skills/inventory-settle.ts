@@ -1,17 +1,10 @@
 /**
- * Bring the bot's picture of its inventory back to the server's, and the 2×2 crafting grid and the cursor
- * back to empty.
- *
- * mineflayer sends a crafting's clicks one after another without waiting for the server (1.17.1+ servers
- * answer a click only when it disagrees with them). An item picked up meanwhile changes the inventory under
- * those clicks: the server applies them to its own inventory and sends it whole, but the clicks already on
- * their way were planned on the old picture, and an ingredient or a result can be left in the grid or on
- * the cursor. Whatever is left there is put back into the inventory here.
+ * Bring the 2×2 crafting grid and the cursor back to empty, and the bot's picture of its inventory back to the
+ * server's: before a craft (mineflayer's own clicks from other skills are sent without waiting and may still be
+ * on their way) and after one (a craft that failed half-way can leave items in the grid).
  */
 import type { Bot } from 'mineflayer';
 
-/** The player's 2×2 crafting grid in the inventory window. */
-const GRID_SLOTS = [1, 2, 3, 4];
 /** How long to wait for the server to send the inventory; a server that never answers leaves the picture as it is. */
 const SYNC_MS = 5000;
 /** Asks in a row before giving up on a picture that keeps changing (items arriving all the time). */
@@ -54,7 +47,7 @@ async function within(p: Promise<void>, signal: AbortSignal): Promise<boolean> {
  * and the answer to an ask is the state after the last click. Older servers (before 1.17.1) confirm each click
  * as it is made, so there is nothing to catch up with there.
  */
-export async function syncInventory(bot: Bot, signal: AbortSignal): Promise<void> {
+async function syncInventory(bot: Bot, signal: AbortSignal): Promise<void> {
   const sync = (bot as Syncing)._syncWindow;
   if (!sync || !bot.supportFeature('stateIdUsed')) return;
   let previous = '';

@@ -6,18 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
-import { getSkill, runSkill } from '../../skills/index.ts';
+import { runSkill } from '../../skills/index.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
-import type { Skill } from '../../src/game/skill.ts';
-import { held, slotsOnBothSides, waitFor, worldPerFile } from './helpers.ts';
+import { held, skillNamed, slotsOnBothSides, waitFor, worldPerFile } from './helpers.ts';
 
 const shared = worldPerFile('craft-arrivals');
-
-function skill(id: string): Skill {
-  const s = getSkill(id);
-  if (!s) throw new Error(`no skill ${id}`);
-  return s;
-}
 
 /**
  * From the `at`-th window click on, every packet the bot sends waits in line; the `at`-th waits until the
@@ -45,7 +38,7 @@ async function craftsInRace(game: MineflayerGame, at: number, item: string, craf
   const race = arrivalAtClick(game.bot!, game.username, at, item);
   try {
     for (const [made, count] of crafts) {
-      const r = await runSkill(skill('craft'), game, { item: made, count }, new AbortController().signal);
+      const r = await runSkill(skillNamed('craft'), game, { item: made, count }, new AbortController().signal);
       expect(r, r.detail).toMatchObject({ ok: true });
     }
   } finally {

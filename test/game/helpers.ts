@@ -4,6 +4,8 @@
  */
 import { once } from 'node:events';
 import type { Bot } from 'mineflayer';
+import { getSkill } from '../../skills/index.ts';
+import type { Skill } from '../../src/game/skill.ts';
 import { afterAll, beforeAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,6 +74,13 @@ export async function slotsOnBothSides(world: EmbeddedWorld, bot: Bot, username:
     if (JSON.stringify(server.slots) === JSON.stringify(mine) || Date.now() > deadline) return { bot: mine, server: server.slots, cursor: server.cursor };
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** A skill of the engines' registry by its id (a test names only skills that exist). */
+export function skillNamed(id: string): Skill {
+  const s = getSkill(id);
+  if (!s) throw new Error(`no skill ${id}`);
+  return s;
 }
 
 /** How many of an item the bot carries. */

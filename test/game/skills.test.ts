@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { claim, crowding, foreignClaim, shareClaims } from '../../skills/claims.ts';
-import { getSkill, runSkill } from '../../skills/index.ts';
-import type { Skill } from '../../src/game/skill.ts';
-import { connectedGame, startWorld, tempDataDir, testLogger, waitFor } from './helpers.ts';
+import { runSkill } from '../../skills/index.ts';
+import { connectedGame, skillNamed, startWorld, tempDataDir, testLogger, waitFor } from './helpers.ts';
 
 const log = testLogger();
 const data = tempDataDir('skills');
@@ -12,14 +11,8 @@ let world: EmbeddedWorld;
 let alice: MineflayerGame;
 let bob: MineflayerGame;
 
-function skill(id: string): Skill {
-  const s = getSkill(id);
-  if (!s) throw new Error(`no skill ${id}`);
-  return s;
-}
-
 function run(game: MineflayerGame, id: string, params: unknown, signal = new AbortController().signal) {
-  return runSkill(skill(id), game, params, signal);
+  return runSkill(skillNamed(id), game, params, signal);
 }
 
 function pos(game: MineflayerGame) {

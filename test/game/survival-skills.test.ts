@@ -5,19 +5,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
-import { getSkill, runSkill } from '../../skills/index.ts';
+import { runSkill } from '../../skills/index.ts';
 import { shelter } from '../../skills/shelter.ts';
 import type { Skill } from '../../src/game/skill.ts';
-import { held, teleportAndSettle, waitFor, worldPerFile } from './helpers.ts';
+import { held, skillNamed, teleportAndSettle, waitFor, worldPerFile } from './helpers.ts';
 
 const shared = worldPerFile('survival-skills');
 const { log, games } = shared;
 
 function skill(id: string): Skill {
   // shelter is a reflex's own skill, not in the engines' registry.
-  const s = id === 'shelter' ? shelter : getSkill(id);
-  if (!s) throw new Error(`no skill ${id}`);
-  return s;
+  return id === 'shelter' ? shelter : skillNamed(id);
 }
 
 const run = (game: MineflayerGame, id: string, params: unknown, signal = new AbortController().signal) => runSkill(skill(id), game, params, signal);
