@@ -35,7 +35,13 @@ describe('the real process in a world with animals and a furnace', () => {
     m.send('Goal: get 1 cooked beef');
     await m.line(/^\[mindlink\] ready — playing: demo$/, 90_000);
     await m.line(/^\[demo\] New goal from console: get 1 cooked beef\.$/, 60_000);
-    await m.line(/^\[demo\] Done: get 1 cooked beef$/, 900_000);
+    try {
+      await m.line(/^\[demo\] Done: get 1 cooked beef$/, 900_000);
+    } catch (err) {
+      // What the log said about the furnace, from its last 400 lines (the message above shows only 30).
+      const why = m.stderr.filter((e) => /furnace|smelt|window|place|failed/i.test(e)).slice(-40);
+      throw new Error(`${(err as Error).message}\nlog lines about the furnace:\n${why.join('\n')}`);
+    }
     m.send('/status');
     const inv = await m.line(/^\[demo\] inventory: /);
     expect(inv).toMatch(/cooked_beef×[1-9]/);

@@ -155,11 +155,11 @@ export async function connectedGame(world: EmbeddedWorld, username: string, log:
   return game;
 }
 
-/** Poll `cond` every 50 ms until it holds; throws after `ms`. */
-export async function waitFor(cond: () => boolean, ms: number, what = 'condition'): Promise<void> {
+/** Poll `cond` every 50 ms until it holds; throws after `ms`, saying `what` (a function is asked at that moment). */
+export async function waitFor(cond: () => boolean, ms: number, what: string | (() => string) = 'condition'): Promise<void> {
   const deadline = Date.now() + ms;
   while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

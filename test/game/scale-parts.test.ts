@@ -78,7 +78,13 @@ describe('many avatars in one process and one world', () => {
     const b = bob.bot!;
     await teleportAndSettle(shared.world, alice, { x: 0.5, y: 64, z: 0.5 });
     await teleportAndSettle(shared.world, bob, { x: 0.5, y: 64, z: 5.5 });
-    await waitFor(() => Object.values(b.entities).some((e) => e.username === a.username), 10_000, 'bob to see alice');
+    // What bob has when he does not see her: the players he knows of and the player entities he holds.
+    const bobsView = (): string =>
+      `bob to see alice (his players: ${Object.keys(b.players).join(', ')}; his player entities: ${Object.values(b.entities)
+        .filter((e) => e.type === 'player')
+        .map((e) => `${e.id} ${e.username ?? '(no name)'} at ${e.position.floored()}`)
+        .join('; ')}; alice is ${a.entity.id} at ${a.entity.position.floored()})`;
+    await waitFor(() => Object.values(b.entities).some((e) => e.username === a.username), 60_000, bobsView);
     let sent = 0;
     let received = 0;
     const onSent = (name: string): void => {
@@ -95,12 +101,12 @@ describe('many avatars in one process and one world', () => {
     });
     await a.pathfinder.goto(new goals.GoalBlock(10, 64, 0));
     const seen = (): Vec3 | undefined => b.players[a.username]?.entity?.position;
-    await waitFor(() => (seen()?.distanceTo(a.entity.position) ?? Infinity) < 0.1, 10_000, `bob to see alice where she stopped (${a.entity.position}; he sees ${seen()})`);
+    await waitFor(() => (seen()?.distanceTo(a.entity.position) ?? Infinity) < 0.1, 60_000, () => `bob to see alice where she stopped (${a.entity.position}; he sees ${seen()})`);
     a._client.write = write;
     expect(sent, 'alice sent her moves').toBeGreaterThan(20);
     // At most one per 100 ms against her one per 50 ms, give or take the edges (a move flushed at once before
     // another packet about her, the last one when she stops); relayed one by one it would be 2–3 per move.
     expect(received, `bob got ${received} moves for the ${sent} alice sent`).toBeLessThanOrEqual(sent / 2 + 2);
     expect(received).toBeGreaterThan(0);
-  });
+  }, 180_000);
 });
