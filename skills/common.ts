@@ -3,6 +3,7 @@
  * pathfinding with stable failure codes, and result helpers.
  */
 import type { Bot } from 'mineflayer';
+import type { Block } from 'prismarine-block';
 import pf from 'mineflayer-pathfinder';
 import type { AvatarGame } from '../src/game/game.ts';
 import { PreemptedError } from '../src/game/skill-gate.ts';
@@ -89,6 +90,22 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }, ms);
     signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/**
+ * Get ready to click on a block to open it: close a window still open (a player leaves one screen before opening
+ * another) and turn to the block's middle at once. mineflayer's click turns the bot first and waits until that
+ * turn has gone out with a physics tick, and physics does not tick while the chunk the bot stands in is missing:
+ * the click would never be sent. Turned here, mineflayer's own turn has nothing left to wait for.
+ */
+export async function readyToOpen(bot: Bot, block: Block): Promise<void> {
+  if (bot.currentWindow) bot.closeWindow(bot.currentWindow);
+  await bot.lookAt(block.position.offset(0.5, 0.5, 0.5), true);
+}
+
+/** Whether `err` is mineflayer's "no window came" after a click (it waits 20 s for one). */
+export function noWindow(err: unknown): boolean {
+  return /windowOpen did not fire/.test((err as Error)?.message ?? '');
 }
 
 /** How many times a skill that a reflex pre-empted takes its work up again, once the reflex is done. */

@@ -12,7 +12,7 @@ import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import type { Recipe } from 'prismarine-recipe';
 import type { Window } from 'prismarine-windows';
-import { checkAborted } from './common.ts';
+import { checkAborted, readyToOpen } from './common.ts';
 import { settleInventory } from './inventory-settle.ts';
 
 /** How long the server has to answer a click. */
@@ -103,6 +103,7 @@ export async function craftByClicks(bot: Bot, recipe: Recipe, times: number, tab
     await bot.craft(recipe, times, table ?? undefined);
     return;
   }
+  if (table) await readyToOpen(bot, table);
   const window = table ? await bot.openBlock(table) : bot.inventory;
   try {
     if (table && !String(window.type).startsWith('minecraft:crafting')) throw new Error(`the crafting table opened ${window.type}`);

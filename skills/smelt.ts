@@ -10,7 +10,7 @@ import type { Item } from 'prismarine-item';
 import { z } from 'zod';
 import type { Skill } from '../src/game/skill.ts';
 import { COOK_TICKS, fuelTicks, smeltInputs, smeltsInto } from '../src/game/smelting.ts';
-import { done, fail, goals, onBot, sleep, walk } from './common.ts';
+import { done, fail, goals, noWindow, onBot, readyToOpen, sleep, walk } from './common.ts';
 import { itemQuery, matchesItem } from './items.ts';
 import { placeItem } from './place.ts';
 
@@ -97,7 +97,13 @@ export const smelt: Skill<typeof params> = {
       if (bot.entity.position.distanceTo(block.position.offset(0.5, 0.5, 0.5)) > 3.5) {
         await walk(bot, new goals.GoalNear(block.position.x, block.position.y, block.position.z, 2), sig, 'to the furnace');
       }
-      const window: Furnace = await bot.openFurnace(block);
+      await readyToOpen(bot, block);
+      const window = await bot.openFurnace(block).catch((err: unknown) => {
+        if (noWindow(err)) return null;
+        throw err;
+      });
+      // Somewhere else a furnace may open (the engine looks around before it tries again): not a missing material.
+      if (!window) return fail('no_target', `the furnace at ${block.position.x} ${block.position.y} ${block.position.z} did not open`);
       try {
         if (window.outputItem()) await window.takeOutput();
         let left = target - held();

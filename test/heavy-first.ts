@@ -7,7 +7,7 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export const SECONDS: Readonly<Record<string, number>> = {
-  'test/game/survival-skills.test.ts': 124,
+  'test/game/survival-skills.test.ts': 165,
   'test/e2e/living-world.e2e.test.ts': 121,
   'test/e2e/sigterm-npm.e2e.test.ts': 108,
   'test/e2e/stop-at-start.e2e.test.ts': 108,

@@ -1,10 +1,12 @@
 /**
  * The survival skills on the embedded world with real mineflayer: hunting an animal for its drops, smelting in a
- * furnace (placed from the inventory, fuelled from what is carried), sheltering from a zombie at night, and
- * choosing what to eat. Natural spawning is off: each test spawns what it needs.
+ * furnace (placed from the inventory, fuelled from what is carried), opening a furnace or a table while the
+ * bot's physics is paused, sheltering from a zombie at night, and choosing what to eat. Natural spawning is off: each test spawns what it needs.
  */
 import { describe, expect, it } from 'vitest';
+import { Vec3 } from 'vec3';
 import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
+import { craftByClicks } from '../../skills/craft-clicks.ts';
 import { runSkill } from '../../skills/index.ts';
 import { shelter } from '../../skills/shelter.ts';
 import type { Skill } from '../../src/game/skill.ts';
@@ -66,6 +68,45 @@ describe('survival skills on the embedded world', () => {
     const r = await run(game, 'smelt', { item: 'cooked_beef' });
     expect(r).toMatchObject({ ok: true, code: 'done' });
     expect(held(bot, 'cooked_beef')).toBe(1);
+  });
+
+  it('GIVEN an avatar whose physics is paused (the chunk it stands in is gone from its world) facing away from a furnace WHEN it smelts THEN its click still goes out and it cooks the beef', async () => {
+    // x 47 is the last column of chunk 2, the furnace at x 48 is in chunk 3: the bot's own chunk can go alone.
+    const { game, bot } = await avatar('pia', 47, -50, [['beef', 1], ['oak_planks', 2]]);
+    const furnace = new Vec3(48, 64, -50);
+    await shared.world.setBlock(furnace, 'furnace');
+    await waitFor(() => bot.blockAt(furnace)?.name === 'furnace', 10_000, 'the furnace');
+    await bot.look(Math.PI / 2, 0, true); // facing west, away from it
+    bot.world.unloadColumn(2, -4);
+    expect(bot.blockAt(bot.entity.position)).toBeNull();
+    const r = await run(game, 'smelt', { item: 'beef' });
+    expect(r).toMatchObject({ ok: true, code: 'done' });
+    expect(held(bot, 'cooked_beef')).toBe(1);
+  });
+
+  it('GIVEN an avatar whose physics is paused facing away from a crafting table WHEN it crafts a wooden pickaxe there THEN the table opens at the first click and it has the pickaxe', async () => {
+    const { bot } = await avatar('rosa', 47, -60, [['oak_planks', 3], ['stick', 2]]);
+    const at = new Vec3(48, 64, -60);
+    await shared.world.setBlock(at, 'crafting_table');
+    await waitFor(() => bot.blockAt(at)?.name === 'crafting_table', 10_000, 'the table');
+    const table = bot.blockAt(at)!;
+    const recipe = bot.recipesFor(bot.registry.itemsByName.wooden_pickaxe!.id, null, 1, table)[0]!;
+    await bot.look(Math.PI / 2, 0, true);
+    bot.world.unloadColumn(2, -4);
+    expect(bot.blockAt(bot.entity.position)).toBeNull();
+    // One craft, one click on the table (the craft skill would try again after a click that never went out).
+    await craftByClicks(bot, recipe, 1, table, new AbortController().signal);
+    expect(held(bot, 'wooden_pickaxe')).toBe(1);
+  });
+
+  it('GIVEN a furnace the avatar sees but the server does not have WHEN it smelts THEN it says that furnace did not open, and keeps its beef', async () => {
+    const { game, bot } = await avatar('quin', 50, -40, [['beef', 1], ['oak_planks', 2]]);
+    const ghost = new Vec3(52, 64, -40);
+    bot.world.setBlockStateId(ghost, bot.registry.blocksByName.furnace!.defaultState);
+    expect(bot.blockAt(ghost)?.name).toBe('furnace');
+    const r = await run(game, 'smelt', { item: 'beef' });
+    expect(r).toEqual({ ok: false, code: 'no_target', detail: 'the furnace at 52 64 -40 did not open' });
+    expect(held(bot, 'beef')).toBe(1);
   });
 
   it('GIVEN an avatar in a pocket deep under ground with cobblestone WHEN it explores THEN it climbs straight up to the surface first', async () => {
