@@ -1,10 +1,11 @@
 /**
  * The embedded world's spawn gate (src/game/embedded/spawn-gate.cjs), made deterministic: the world holds
  * a joining player just before its login (it is already among the server's entities there, which is where
- * flying-squid used to pick it as a recipient), while the others chat, swing and dig.
+ * flying-squid used to pick it as a recipient), while the others chat, swing and dig, or while it moves.
  */
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createClient, type Client } from 'minecraft-protocol';
 import mineflayer, { type Bot } from 'mineflayer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
@@ -20,12 +21,21 @@ let world: EmbeddedWorld;
 const games: MineflayerGame[] = [];
 /** Raw bots of the tests, quit at the end. */
 const bots: Bot[] = [];
+/** Protocol-level clients of the tests, ended at the end. */
+const clients: Client[] = [];
 
 beforeAll(async () => {
   world = await startWorld(data.dir, log);
 });
 
 afterAll(async () => {
+  await Promise.all(
+    clients.map(async (c) => {
+      const ended = once(c, 'end');
+      c.end('bye');
+      await ended;
+    }),
+  );
   await Promise.all(
     bots.map(async (b) => {
       const ended = once(b, 'end');
@@ -107,5 +117,39 @@ describe('what the embedded world sends a player before its login', () => {
     await world.holdLogins(false);
     await spawned;
     await waitFor(() => a.players.twin_b?.entity !== undefined && b.players.twin_a?.entity !== undefined, 10_000, 'the twins to see each other');
+  }, 120_000);
+
+  it('GIVEN a player held before its login that moves meanwhile (a client moves from its first moment) WHEN it is let in THEN it gets the player already there, named first, and that player sees it by name', async () => {
+    const resident = await connectedGame(world, 'resident', log);
+    games.push(resident);
+    const r = resident.bot;
+    if (!r) throw new Error('not connected');
+    const residentUuid = r.player.uuid;
+    expect(await world.holdLogins(true)).toBe(0);
+    const mover = createClient({ host: world.host, port: world.port, version: world.version, username: 'mover', auth: 'offline', hideErrors: true });
+    clients.push(mover);
+    // What the mover is told about the resident, in order.
+    const told: string[] = [];
+    let sent = 0;
+    let moving: NodeJS.Timeout | undefined;
+    mover.on('state', (state: string) => {
+      if (state !== 'play') return;
+      // Moves of 3 blocks, back and forth: each is more than the 2 blocks after which flying-squid exchanges entities.
+      moving = setInterval(() => {
+        sent += 1;
+        mover.write('position', { x: 0.5, y: 64, z: sent % 2 === 0 ? 5.5 : 2.5, flags: { onGround: true, hasHorizontalCollision: false } });
+      }, 10);
+    });
+    mover.on('packet', (p: { action?: { add_player?: boolean }; data?: Array<{ uuid: string }>; objectUUID?: string }, meta: { name: string }) => {
+      if (meta.name === 'login') clearInterval(moving);
+      if (meta.name === 'player_info' && p.action?.add_player && p.data?.some((d) => d.uuid === residentUuid)) told.push('player_info');
+      if (meta.name === 'spawn_entity' && p.objectUUID === residentUuid) told.push('spawn');
+    });
+    await until(async () => (await world.holdLogins(true)) === 1, 30_000, 'mover to wait before its login');
+    await waitFor(() => sent >= 20, 30_000, 'the mover to have sent 20 moves while held');
+    await world.holdLogins(false);
+    await waitFor(() => told.includes('spawn'), 30_000, () => `the mover to get the resident (it was told: ${told.join(', ') || 'nothing'})`);
+    expect(told).toEqual(['player_info', 'spawn']);
+    await waitFor(() => r.players.mover?.entity !== undefined, 30_000, () => `the resident to see the mover by name (its player entities: ${Object.values(r.entities).filter((e) => e.type === 'player').map((e) => e.username ?? '(no name)').join(', ')})`);
   }, 120_000);
 });

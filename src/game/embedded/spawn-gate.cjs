@@ -18,6 +18,13 @@
  *     the entities around it and its health): the player is no recipient of broadcasts (`_writeArray`,
  *     `_writeAll`, `getNearby`, chat `broadcast`) and is invisible to the others' nearby-entity lists.
  *     Block changes sent straight to it after `login` still arrive, so its chunks stay right.
+ *  3. Its own entity exchange (`updateAndSpawn`: the entities around it spawned to it, and it to the players
+ *     around it) runs once, when it has spawned, and from then on as flying-squid runs it. A client's moves
+ *     start before its login is done, and each move of more than 2 blocks ran the exchange: before `login`
+ *     the others' spawns were dropped by gate 1 but counted as sent, so the joiner never saw them; after
+ *     `login` but before the tab list they came without their `player_info`, and mineflayer keeps such a
+ *     player entity nameless (`bot.players[name].entity` never set). Both ways, the others got the joiner
+ *     before its `player_info` too.
  *
  * Installed from server.cjs: `require('./spawn-gate.cjs').install(serv)`.
  */
@@ -61,15 +68,14 @@ function install(serv) {
       }
       return write.call(this, name, params);
     };
+    const exchange = player.updateAndSpawn;
+    player.updateAndSpawn = () => {
+      if (ready(player)) exchange();
+    };
     player.once('spawned', () => {
       spawned.add(player);
-      // While it was invisible, the players around it recomputed their nearby lists without it, though
-      // its own spawn told them about it: put it back, so they do not spawn it twice when they move.
-      // (Its spawn and the entity exchange run in one synchronous step in flying-squid's login, so of two
-      // players logging in together the later one always sees the earlier as spawned.)
-      for (const other of player.nearbyEntities || []) {
-        if (other.type === 'player' && ready(other) && !other.nearbyEntities.includes(player)) other.nearbyEntities.push(player);
-      }
+      // Visible now, so the players around it take it into their nearby lists in this same exchange.
+      exchange();
       if (dropped > 0) serv.debug?.(`[spawn-gate] ${player.username}: ${dropped} packets held back before login`);
     });
   });

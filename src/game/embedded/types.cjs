@@ -78,6 +78,7 @@
  * @property {(opts: { damage: number, velocity?: import('vec3').Vec3, maxVelocity?: import('vec3').Vec3, sound?: string, animation?: boolean }) => void} takeDamage
  * @property {(pos: import('vec3').Vec3) => Promise<void>} teleport
  * @property {() => Promise<void>} worldSendRestOfChunks sends the chunks of its view it does not have yet
+ * @property {() => void} updateAndSpawn spawns the entities that came near it to it (and it to the players near it), despawns those gone
  * @property {(event: string, fn: (...args: any[]) => void) => void} on
  * @property {(event: string, fn: (...args: any[]) => void) => void} once
  * @property {(entity: Entity) => void} [collect]
