@@ -1,7 +1,8 @@
 /**
  * The survival skills on the embedded world with real mineflayer: hunting an animal for its drops, smelting in a
  * furnace (placed from the inventory, fuelled from what is carried), opening a furnace or a table while the
- * bot's physics is paused, sheltering from a zombie at night, and choosing what to eat. Natural spawning is off: each test spawns what it needs.
+ * bot's physics is paused, sheltering from a zombie at night, and choosing what to eat. Natural spawning is
+ * off: each test spawns what it needs.
  */
 import { describe, expect, it } from 'vitest';
 import { Vec3 } from 'vec3';
@@ -23,6 +24,21 @@ function skill(id: string): Skill {
 const run = (game: MineflayerGame, id: string, params: unknown, signal = new AbortController().signal) => runSkill(skill(id), game, params, signal);
 
 const avatar = shared.avatar;
+
+/**
+ * An avatar at x 47 (the last column of chunk 2) with `block` beside it at x 48 (chunk 3), facing away from it,
+ * its own chunk then unloaded from its world: mineflayer's physics does not tick while that chunk is missing.
+ */
+async function pausedBeside(name: string, z: number, block: string, items: Array<[string, number]>) {
+  const { game, bot } = await avatar(name, 47, z, items);
+  const at = new Vec3(48, 64, z);
+  await shared.world.setBlock(at, block);
+  await waitFor(() => bot.blockAt(at)?.name === block, 10_000, `the ${block}`);
+  await bot.look(Math.PI / 2, 0, true); // facing west, away from it
+  bot.world.unloadColumn(2, Math.floor(z / 16));
+  expect(bot.blockAt(bot.entity.position)).toBeNull();
+  return { game, bot, at };
+}
 
 describe('survival skills on the embedded world', () => {
   it('GIVEN a cow 20 blocks away WHEN the avatar fights it by name (hunting) THEN the cow dies and the avatar carries its raw beef', async () => {
@@ -71,29 +87,16 @@ describe('survival skills on the embedded world', () => {
   });
 
   it('GIVEN an avatar whose physics is paused (the chunk it stands in is gone from its world) facing away from a furnace WHEN it smelts THEN its click still goes out and it cooks the beef', async () => {
-    // x 47 is the last column of chunk 2, the furnace at x 48 is in chunk 3: the bot's own chunk can go alone.
-    const { game, bot } = await avatar('pia', 47, -50, [['beef', 1], ['oak_planks', 2]]);
-    const furnace = new Vec3(48, 64, -50);
-    await shared.world.setBlock(furnace, 'furnace');
-    await waitFor(() => bot.blockAt(furnace)?.name === 'furnace', 10_000, 'the furnace');
-    await bot.look(Math.PI / 2, 0, true); // facing west, away from it
-    bot.world.unloadColumn(2, -4);
-    expect(bot.blockAt(bot.entity.position)).toBeNull();
+    const { game, bot } = await pausedBeside('pia', -50, 'furnace', [['beef', 1], ['oak_planks', 2]]);
     const r = await run(game, 'smelt', { item: 'beef' });
     expect(r).toMatchObject({ ok: true, code: 'done' });
     expect(held(bot, 'cooked_beef')).toBe(1);
   });
 
   it('GIVEN an avatar whose physics is paused facing away from a crafting table WHEN it crafts a wooden pickaxe there THEN the table opens at the first click and it has the pickaxe', async () => {
-    const { bot } = await avatar('rosa', 47, -60, [['oak_planks', 3], ['stick', 2]]);
-    const at = new Vec3(48, 64, -60);
-    await shared.world.setBlock(at, 'crafting_table');
-    await waitFor(() => bot.blockAt(at)?.name === 'crafting_table', 10_000, 'the table');
+    const { bot, at } = await pausedBeside('rosa', -60, 'crafting_table', [['oak_planks', 3], ['stick', 2]]);
     const table = bot.blockAt(at)!;
     const recipe = bot.recipesFor(bot.registry.itemsByName.wooden_pickaxe!.id, null, 1, table)[0]!;
-    await bot.look(Math.PI / 2, 0, true);
-    bot.world.unloadColumn(2, -4);
-    expect(bot.blockAt(bot.entity.position)).toBeNull();
     // One craft, one click on the table (the craft skill would try again after a click that never went out).
     await craftByClicks(bot, recipe, 1, table, new AbortController().signal);
     expect(held(bot, 'wooden_pickaxe')).toBe(1);
