@@ -1,5 +1,5 @@
 /**
- * mindlink's import rules (README "Architecture"): dependencies point inward.
+ * mindlink's import rules (docs/architecture.md): dependencies point inward.
  * bridges → src, commands → the command host, skills → src/game; `src/` never
  * imports the outer folders except its entry points, `src/main.ts` (which
  * wires everything) and `src/avatar-host.ts` (an avatar host: games and

@@ -311,7 +311,7 @@ async function run(hosts: number, say: (line: string) => void): Promise<RunFigur
   return figures;
 }
 
-/** The README table: one row per step, the host settings side by side in each cell. */
+/** The table of docs/guarantees.md "Scale", pasted there as is: one row per step, the host settings side by side in each cell. */
 function table(runs: RunFigures[]): string {
   const head = runs.map((r) => `AVATAR_HOSTS=${r.hosts}`).join(' / ');
   const rows = [

@@ -114,7 +114,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
   return { rows, failed, table: renderTable(rows) };
 }
 
-/** A Markdown table (it is pasted into the README's Guarantees section as is). */
+/** A Markdown table (it is pasted into docs/guarantees.md as is). */
 export function renderTable(rows: Row[]): string {
   const lines = ['| scenario | figure | value | target |', '| --- | --- | ---: | ---: |'];
   for (const r of rows) {

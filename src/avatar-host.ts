@@ -1,5 +1,5 @@
 /**
- * An avatar host's entry point (README "Avatar hosts"): wiring only, like
+ * An avatar host's entry point (docs/avatar-hosts.md): wiring only, like
  * `src/main.ts`. mindlink starts `AVATAR_HOSTS` of these as child processes;
  * each runs the games of the avatars placed on it, with the same skills and
  * reflexes as one process does, and talks to the core over its IPC channel.

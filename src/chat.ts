@@ -39,7 +39,7 @@ export interface ChatContext {
   /** Discord: the sender may manage the guild. */
   canManageGuild?: boolean;
   /**
-   * The web dashboard: the chat the page's sign-in link was asked for in (README "The dashboard").
+   * The web dashboard: the chat the page's sign-in link was asked for in (docs/dashboard.md).
    * The sender's rights are those they have in that chat, and what the whole chat should see of
    * an action on the page is posted there too; replies go to the page (`dest`).
    */

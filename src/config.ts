@@ -71,7 +71,7 @@ export const ConfigSchema = z.object({
   /** How long one request may take (ms) before it is retried. */
   LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
 
-  /** The web dashboard (README "The dashboard"), served by mindlink itself. */
+  /** The web dashboard (docs/dashboard.md), served by mindlink itself. */
   WEB: onOff.default(true),
   /** The address the dashboard listens on; loopback unless set otherwise. */
   WEB_HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -88,7 +88,7 @@ export const ConfigSchema = z.object({
   /** How often a `health` line (memory, event-loop delay) is logged at debug level (ms). */
   HEALTH_LOG_MS: z.coerce.number().int().min(100).default(30_000),
   /**
-   * Avatar hosts: child processes that run the avatars' games, skills and reflexes (README "Avatar hosts").
+   * Avatar hosts: child processes that run the avatars' games, skills and reflexes (docs/avatar-hosts.md).
    * 1 runs them in mindlink's own process; the default is one host per core.
    */
   AVATAR_HOSTS: z.coerce.number().int().min(1).max(64).default(availableParallelism()),

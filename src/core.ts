@@ -1,5 +1,5 @@
 /**
- * The mindlink core, wired from its parts (README "Architecture"): the
+ * The mindlink core, wired from its parts (docs/architecture.md): the
  * store and outbox, people / pairing / links, the avatar manager, the poster,
  * the command host and the message router every bridge talks to. Only
  * wiring lives here; each job has its own module.
@@ -96,7 +96,7 @@ export class Mindlink {
     const store = await Store.open(config.DATA_DIR, { log, ...opts.store });
     const outbox = new Outbox(store);
     seedStore(store, config, now());
-    // Removed avatars' folders are kept a week (README "Commands").
+    // Removed avatars' folders are kept a week (docs/commands.md, `/avatar remove`).
     const purged = await purgeRemoved(config.DATA_DIR, now());
     if (purged.length > 0) log.info({ purged }, 'removed avatars deleted after a week');
     const people = new People(store, config.ADMINS);

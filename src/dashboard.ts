@@ -1,5 +1,5 @@
 /**
- * The dashboard's read model (README "The dashboard"): given who is looking,
+ * The dashboard's read model (docs/dashboard.md): given who is looking,
  * the avatars they may see and what they may see of each — decided by the
  * same rights code as chat (`src/people/people.ts` through `src/rights.ts`),
  * so the page never shows more than the chat would. Watchers see what

@@ -1,5 +1,5 @@
 /**
- * Who may do what (README "Who may do what"), decided in one place for every bridge.
+ * Who may do what (docs/commands.md "Who may do what"), decided in one place for every bridge.
  */
 import type { ChatContext } from './chat.ts';
 import type { Avatar, Person, Share, StateFile } from './store/schema.ts';

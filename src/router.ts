@@ -2,7 +2,7 @@
  * The message router: what every bridge talks to ({@link BridgeHost}). A chat
  * message is cleaned once where it enters, checked (length), addressed (a
  * name, a reply, or the only avatar here) with the sender's rights decided
- * once, classified (README "Talking to your avatar") and handed to the command
+ * once, classified (README "Talking to an avatar") and handed to the command
  * host: a lone `stop` runs the `/stop` command, `Goal: …` the host's `setGoal`
  * (as `/goal` does), a question the host's `ask` in its own short turn,
  * anything else the host's `addDirection`. Commands go to the dispatcher.

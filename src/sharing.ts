@@ -1,5 +1,5 @@
 /**
- * Guild sharing (README "Sharing a server's avatars"): the shares of `state.json`, changed
+ * Guild sharing (docs/servers.md "Sharing a server's avatars"): the shares of `state.json`, changed
  * only through these functions. Who may share is decided in `rights.ts`.
  */
 import type { ChatContext } from './chat.ts';

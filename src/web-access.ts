@@ -1,5 +1,5 @@
 /**
- * Signing in to the web dashboard without a password (README "The dashboard").
+ * Signing in to the web dashboard without a password (docs/dashboard.md).
  *
  * `/web` in a chat asks for a sign-in link: `<dashboard>/login#<token>`, good
  * for 10 minutes and once. Redeemed, it becomes a session (an HttpOnly cookie

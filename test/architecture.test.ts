@@ -1,5 +1,5 @@
 /**
- * The import rules of `.dependency-cruiser.cjs` (README "Architecture"), run
+ * The import rules of `.dependency-cruiser.cjs` (docs/architecture.md), run
  * by dependency-cruiser over the repo: a forbidden import fails `npm test`.
  * A small tree in a temp dir shows that each rule does catch what it forbids.
  */
@@ -15,19 +15,19 @@ import { afterAll, describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const config = createRequire(import.meta.url)(join(ROOT, '.dependency-cruiser.cjs')) as IConfiguration;
 
-/** A part of the README's Architecture diagram: its id and the paths it stands for (a folder ends in `/`). */
+/** A part of the Architecture diagram (docs/architecture.md): its id and the paths it stands for (a folder ends in `/`). */
 interface Part {
   id: string;
   paths: string[];
 }
 
 /**
- * The parts and arrows of the mermaid diagram under "## Architecture": a node `id["paths: what"]`
+ * The parts and arrows of the mermaid diagram under "# Architecture": a node `id["paths: what"]`
  * (paths before the first `:` or ` (`, comma-separated; inside `subgraph src` relative to `src/`)
  * and an arrow `a --> b`.
  */
-function diagram(readme: string): { parts: Part[]; arrows: [string, string][] } {
-  const block = /## Architecture[\s\S]*?```mermaid\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+function diagram(page: string): { parts: Part[]; arrows: [string, string][] } {
+  const block = /^# Architecture\n[\s\S]*?```mermaid\n([\s\S]*?)```/m.exec(page)?.[1] ?? '';
   const parts: Part[] = [];
   const arrows: [string, string][] = [];
   let inSrc = false;
@@ -64,8 +64,8 @@ describe('import rules', () => {
     expect(await violations(ROOT, ['src', 'bridges', 'commands', 'skills'])).toEqual([]);
   });
 
-  it('GIVEN the README diagram THEN each part names files that exist and each arrow is an import in the code', async () => {
-    const { parts, arrows } = diagram(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+  it('GIVEN the diagram of docs/architecture.md THEN each part names files that exist and each arrow is an import in the code', async () => {
+    const { parts, arrows } = diagram(readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8'));
     expect(parts.length).toBeGreaterThan(10);
     expect(arrows.length).toBeGreaterThan(10);
     const edges = await imports();

@@ -1,5 +1,5 @@
 /**
- * The web bridge: the owner's dashboard (README "The dashboard"), served by
+ * The web bridge: the owner's dashboard (docs/dashboard.md), served by
  * mindlink itself with Hono on Node's HTTP server, on loopback unless
  * WEB_HOST says otherwise. What a person does on a page reaches the core as a
  * chat message or command would; posts to a page's destination (`web:<id>`)

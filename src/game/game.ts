@@ -96,7 +96,7 @@ export interface AvatarGame extends EventEmitter<GameEvents> {
   snapshot(): Snapshot | undefined;
   /** The live mineflayer bot while connected (for skills), else undefined. */
   readonly bot: Bot | undefined;
-  /** What the server supports (the embedded flying-squid world crafts, smelts, has hunger and mobs; see README). */
+  /** What the server supports (the embedded flying-squid world crafts, smelts, has hunger and mobs; see docs/world.md). */
   readonly capabilities: GameCapabilities;
   /**
    * The blocks around the avatar seen from above (the dashboard's world view), or null while it is out of

@@ -1,5 +1,5 @@
 /**
- * The goal loop's decisions (README "The goal loop"), as pure functions: given
+ * The goal loop's decisions (docs/goal-loop.md), as pure functions: given
  * what the loop remembers, the engine's report and the completion check, what
  * happens to the goal, what is posted, which turn comes next and after what
  * delay. `turn.ts` applies them: the goal to the store (`goal-store.ts`),
@@ -149,7 +149,7 @@ export interface PaceFacts {
 }
 
 /**
- * The delay before the next automatic turn (README "The goal loop", pacing): the base pace after a turn that changed
+ * The delay before the next automatic turn (docs/goal-loop.md, pacing): the base pace after a turn that changed
  * something; a turn that changed nothing doubles it, up to the cap, with jitter.
  *
  * @example

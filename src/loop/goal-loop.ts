@@ -1,5 +1,5 @@
 /**
- * The goal loop of one avatar (README "The goal loop": states, the reporting protocol, pacing).
+ * The goal loop of one avatar (docs/goal-loop.md: states, the reporting protocol, pacing).
  *
  * This class keeps when turns happen: start and stop, the timers, the wakes,
  * the game's events, crashes and stopping itself. The loop's state and its

@@ -1,5 +1,5 @@
 /**
- * One turn of the goal loop (README "The goal loop"): which kind
+ * One turn of the goal loop (docs/goal-loop.md): which kind
  * is due, its request, the engine call, the report's decision applied (the
  * store, the posts, TASK.md) and the delay before the next turn. It also
  * answers owner questions in their own short turn. What a report leads to is

@@ -1,5 +1,5 @@
 /**
- * Links between avatars and chats (README "Commands", `/link`): which chats get an
+ * Links between avatars and chats (docs/commands.md, `/link`): which chats get an
  * avatar's news, and in which mode. A chat that is gone loses its links; a
  * chat that moved (a Telegram group upgraded to a supergroup) takes them along.
  */

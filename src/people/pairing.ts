@@ -1,5 +1,5 @@
 /**
- * Pairing (README "Who may do what"): while no chat admin exists and a chat bridge
+ * Pairing (docs/commands.md "Who may do what"): while no chat admin exists and a chat bridge
  * is configured, mindlink logs a one-time code; the first person to send
  * `/pair <code>` becomes an admin. Wrong codes are rate-limited per sender.
  */

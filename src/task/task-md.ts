@@ -1,5 +1,5 @@
 /**
- * TASK.md: the avatar's short notes (README "TASK.md").
+ * TASK.md: the avatar's short notes (docs/goal-loop.md "TASK.md").
  *
  * The file has the avatar's own sections (Goal, Ambitions, Now, Plan, Done,
  * don't redo, Parked / blocked, and anything else it adds) and three sections

@@ -1,6 +1,6 @@
 /**
  * The goal loop's decisions as pure functions, one test per transition of
- * the goal loop (README "The goal loop") — no timers, no engine, no store.
+ * the goal loop (docs/goal-loop.md) — no timers, no engine, no store.
  */
 import { describe, expect, it } from 'vitest';
 import {

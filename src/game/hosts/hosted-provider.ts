@@ -4,7 +4,7 @@
  * avatar on it or on an offline server runs on a host of the
  * {@link HostPool}; the core holds a {@link HostedGame} for it. An avatar on a
  * server with Microsoft sign-in plays from the core, as in one process: its
- * sign-in codes go to its owner from there (README "Avatar hosts").
+ * sign-in codes go to its owner from there (docs/avatar-hosts.md).
  */
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';

@@ -5,7 +5,7 @@
  * avatars placed on it, their skills and their reflexes. The core keeps
  * chat, router, store, outbox, the goal loops and the engines, and reaches an
  * avatar's game only through these messages, over the host's IPC channel
- * (README "Avatar hosts"). Every message names its avatar, or the call it
+ * (docs/avatar-hosts.md). Every message names its avatar, or the call it
  * answers; a host answers every call it was given, in order.
  */
 import type { GameEvents, GameServer, GameState, Snapshot } from '../game.ts';
