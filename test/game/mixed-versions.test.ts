@@ -82,6 +82,7 @@ describe('GIVEN a 1.18.2 world and a 1.21.4 world', () => {
     const data = tempDataDir('versions-host');
     let pool: HostPool | undefined;
     const games: HostedGame[] = [];
+    const dataDirBefore = process.env.DATA_DIR;
 
     beforeAll(async () => {
       // The host reads its configuration from the environment, as mindlink's own process does.
@@ -94,6 +95,8 @@ describe('GIVEN a 1.18.2 world and a 1.21.4 world', () => {
     afterAll(async () => {
       await Promise.all(games.map((g) => g.stop()));
       await pool?.close();
+      if (dataDirBefore === undefined) delete process.env.DATA_DIR;
+      else process.env.DATA_DIR = dataDirBefore;
       data.remove();
     }, 120_000);
 
