@@ -11,6 +11,7 @@ export const SECONDS: Readonly<Record<string, number>> = {
   'test/e2e/living-world.e2e.test.ts': 121,
   'test/e2e/sigterm-npm.e2e.test.ts': 108,
   'test/e2e/stop-at-start.e2e.test.ts': 108,
+  'test/game/mixed-versions.test.ts': 80,
   'test/game/craft-arrivals.test.ts': 75,
   'test/game/mobs.test.ts': 72,
   'test/e2e/many-avatars.e2e.test.ts': 58,

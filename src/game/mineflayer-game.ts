@@ -26,7 +26,7 @@ import { joinPathBudget } from './path-budget.ts';
 import { cacheBlocks } from './block-cache.ts';
 import { watchJoin, type JoinWatch } from './join-watch.ts';
 import { leaveBot } from './leave-bot.ts';
-import { rememberMinecraftData } from './minecraft-data-memo.ts';
+import { prepareLibraries } from './library-state.ts';
 
 const { pathfinder, Movements } = pf;
 
@@ -117,7 +117,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     this.#opts = { ...DefaultMineflayerGameOptions, ...opts } as MineflayerGameOptions & typeof DefaultMineflayerGameOptions;
     this.capabilities = opts.capabilities;
     this.#log = forAvatar(opts.log, opts.username, { component: 'game' });
-    rememberMinecraftData();
+    prepareLibraries();
   }
 
   /** The player's name in the game: the avatar's, or its Microsoft account's Minecraft name once signed in. */

@@ -26,9 +26,9 @@ export function tempDataDir(prefix: string): { dir: string; remove: () => void }
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Start an embedded world in `dir`. */
-export function startWorld(dir: string, log: Logger, port?: number): Promise<EmbeddedWorld> {
-  return EmbeddedWorld.start({ dataDir: dir, log, ...(port !== undefined ? { port } : {}) });
+/** Start an embedded world in `dir` (at the embedded world's default version unless `version` says another). */
+export function startWorld(dir: string, log: Logger, port?: number, version?: string): Promise<EmbeddedWorld> {
+  return EmbeddedWorld.start({ dataDir: dir, log, ...(port !== undefined ? { port } : {}), ...(version !== undefined ? { version } : {}) });
 }
 
 /** The one embedded world of a test file, started before its tests and stopped after them. */
@@ -90,15 +90,16 @@ export function held(bot: Bot, name: string): number {
 
 /**
  * A world for this test file (its data in a temp folder, removed after), with animals and monsters kept out
- * unless `mobs` is true: nothing wanders in to push a player away or hurt it.
+ * unless `mobs` is true: nothing wanders in to push a player away or hurt it. `version` serves another
+ * Minecraft version than the embedded world's default.
  */
-export function worldPerFile(prefix: string, opts: { mobs?: boolean } = {}): FileWorld {
+export function worldPerFile(prefix: string, opts: { mobs?: boolean; version?: string } = {}): FileWorld {
   const log = testLogger();
   const data = tempDataDir(prefix);
   const games: MineflayerGame[] = [];
   let world: EmbeddedWorld | undefined;
   const start = async (port?: number): Promise<EmbeddedWorld> => {
-    world = await startWorld(data.dir, log, port);
+    world = await startWorld(data.dir, log, port, opts.version);
     if (!opts.mobs) await world.setMobSpawning({ animals: false, monsters: false });
     return world;
   };
