@@ -175,6 +175,8 @@ export function createApp(parts: AppParts): Hono<Env> {
       let ended = false;
       let wake: () => void = () => undefined;
       const closed = new Promise<void>((resolve) => (wake = resolve));
+      // Events go out in order; closing waits for those already sent (a page signed out is told so before the end).
+      let written: Promise<void> = Promise.resolve();
       const end = live.add({
         viewer: viewer(c),
         dest: session.dest,
@@ -182,9 +184,9 @@ export function createApp(parts: AppParts): Hono<Env> {
         world: c.req.query('world') === '1',
         valid: () => access.session(cookie) !== undefined,
         send: (e) => {
-          if (!ended) void stream.writeSSE(e).catch(() => wake());
+          if (!ended) written = written.then(() => stream.writeSSE(e)).catch(() => wake());
         },
-        close: () => wake(),
+        close: () => void written.then(() => wake()),
       });
       stream.onAbort(() => wake());
       await closed;
