@@ -16,6 +16,6 @@ export const play: Command<typeof options> = {
     const a = host.control(chat, avatar);
     if (a.isPlaying() || !(await a.play())) return { avatar: a.name, text: 'Already playing.' };
     const goal = a.record.goal;
-    return { avatar: a.name, text: goal ? `Playing. Resuming my goal: ${goal.text}` : 'Playing. Choosing my first goal.' };
+    return { avatar: a.name, text: goal ? `Playing. Resuming my goal: ${goal.text}` : 'Playing. Choosing my first goal.', news: 'info' };
   },
 };

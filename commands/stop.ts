@@ -15,6 +15,6 @@ export const stop: Command<typeof options> = {
   async run({ host, chat }, { avatar }) {
     const a = host.control(chat, avatar);
     if (!(await a.stop())) return { avatar: a.name, text: 'Already stopped. /play starts me again.' };
-    return { avatar: a.name, text: 'Stopped. My goal is kept: /play resumes it.' };
+    return { avatar: a.name, text: 'Stopped. My goal is kept: /play resumes it.', news: 'stopped' };
   },
 };

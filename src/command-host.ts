@@ -14,6 +14,7 @@ import { UserError } from './errors.ts';
 import { impossibleGoal } from './goals/goal-language.ts';
 import type { ChatContext, CommandInvocation } from './chat.ts';
 import type { Snapshot } from './game/game.ts';
+import type { LoopPostKind } from './loop/decide.ts';
 import type { DisplayState } from './loop/goal-loop.ts';
 import type { Links } from './people/links.ts';
 import type { Pairing } from './people/pairing.ts';
@@ -34,6 +35,11 @@ export interface CommandReply {
   text: string;
   /** Set by the dispatcher for a command that announces: the whole chat should see the reply (Discord). */
   announce?: boolean;
+  /**
+   * The reply tells a change to the avatar itself (a goal set, played, stopped): it is also one of the avatar's
+   * latest lines on the dashboard, of this kind.
+   */
+  news?: LoopPostKind;
   /**
    * For the sender's eyes only (a sign-in link): from a group it goes to the sender's private chat
    * where mindlink can reach one, and is never posted to the group.
@@ -263,7 +269,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
         const behind = avatars.setGoal(record.name, goal, by.id, { writtenAt: chat.sentAt, byName: people.personName(by.id), setIn: chat.dest });
         const stopped = avatars.isPlaying(record.name) ? '' : ` I'm stopped: /play ${record.name} starts me.`;
         const parked = behind ? ` Your message came before the scheduled goal I was on (${plainGoal(behind.text, 80)}), so that one is parked for later.` : '';
-        return { avatar: record.name, text: `New goal from ${chat.fromName}: ${goal}.${stopped}${parked}` };
+        return { avatar: record.name, text: `New goal from ${chat.fromName}: ${goal}.${stopped}${parked}`, news: 'new_goal' };
       },
       addDirection: (text) => {
         const { n, dropped } = avatars.addDirection(record.name, text, people.rightsOf(chat).author(record)?.id ?? null);

@@ -23,6 +23,8 @@ import type { RecentActivity, RecentLine } from './recent.ts';
 import { canControl, canSchedule } from './rights.ts';
 import { formatRun } from './schedule/runs.ts';
 import type { ScheduleDesk } from './schedule/desk.ts';
+import { DEFAULT_PORT, formatAddress } from './servers/address.ts';
+import type { Server } from './store/schema.ts';
 import type { Avatar, Store } from './store/store.ts';
 import { oneLine, plainGoal } from './text.ts';
 
@@ -52,7 +54,7 @@ export interface AvatarRow {
   goal: GoalView | null;
   /** Running without a goal, picking one ("Choosing next goal"). */
   choosing: boolean;
-  /** The server, as `embedded (1.21.4)` or `host:port (version)`. */
+  /** The server by name and version (`survival (1.21.4)`); admins also see its address (`survival · play.example.net:25565 (1.21.4)`), as `/servers` shows it. */
   server: string;
   engine: string;
   health: number | null;
@@ -69,7 +71,7 @@ export interface AvatarRow {
 export interface AvatarDetails extends AvatarRow {
   /** Open owner direction, oldest first. */
   directions: { n: number; day: string; text: string }[];
-  /** The latest `Done:`, `New goal …`, `Direction #n done: …` and stop lines, newest last. */
+  /** The latest `Done:`, `New goal …`, `Direction #n done: …`, play and stop lines, newest last. */
   news: { at: number; kind: string; text: string }[];
   /** One line per turn (as `/verbose`), newest last; null when the viewer may not see it. */
   thoughts: { at: number; text: string }[] | null;
@@ -184,7 +186,7 @@ export class Dashboard {
       statusDetail: down ?? null,
       goal: goal ? { line: plainGoal(goal.text), text: scrubSecrets(oneLine(goal.text)), by } : null,
       choosing: goal === null && state === 'choosing',
-      server: server ? `${server.host === null ? avatar.server : `${server.host}:${server.port ?? ''}`} (${server.version})` : avatar.server,
+      server: serverText(server, avatar.server, people.rightsOf(viewer).admin),
       engine: avatar.engine,
       health: snap ? Math.round(snap.health) : null,
       food: snap ? Math.round(snap.food) : null,
@@ -194,6 +196,14 @@ export class Dashboard {
       mayControl: canControl(people.rightsOf(viewer).role(avatar)),
     };
   }
+}
+
+/** A server as a row shows it: its name and version to everyone, its address only to admins. */
+function serverText(server: Server | undefined, id: string, admin: boolean): string {
+  if (!server) return id;
+  const address = admin && server.host !== null ? ` · ${formatAddress({ host: server.host, port: server.port ?? DEFAULT_PORT })}` : '';
+  // An empty version is found at each join.
+  return `${server.id}${address}${server.version ? ` (${server.version})` : ''}`;
 }
 
 /** `/usage`'s figures for the page: in all and on the current goal, or one line saying there are none. */

@@ -42,6 +42,8 @@ export type UserErrorCode =
   | 'no_threads'
   | 'no_dm'
   | 'web_off'
+  | 'web_too_many'
+  | 'web_full'
   // Schedules and time zones.
   | 'bad_schedule'
   | 'bad_time'

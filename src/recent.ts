@@ -1,8 +1,10 @@
 /**
- * What each avatar did lately, for the dashboard: its latest news lines
- * (`Done: …`, `New goal …`, `Direction #n done: …`, stop reasons) and one line
- * per turn (the thought stream's lines, as `/verbose` posts them). Kept in
- * memory only, a few dozen lines per avatar, since mindlink started.
+ * What each avatar did lately, for the dashboard: its latest news lines (what
+ * its loop posts: `Done: …`, `New goal (my choice): …`, `Direction #n done: …`,
+ * stop reasons; and the replies that tell a change made to it: `New goal from
+ * ada: …`, `Playing. Resuming my goal: …`, `Stopped. …`) and one line per turn
+ * (the thought stream's lines, as `/verbose` posts them). Kept in memory only,
+ * a few dozen lines per avatar, since mindlink started.
  */
 import type { LoopPostKind } from './loop/decide.ts';
 import type { TurnSummary } from './loop/goal-loop.ts';
@@ -45,7 +47,7 @@ export class RecentActivity {
     return this.changes;
   }
 
-  /** The loop posted a line about `avatar` to its chats. */
+  /** A line about `avatar`: its loop posted it to its chats, or a reply told a change made to it. */
   posted(avatar: string, kind: LoopPostKind, text: string): void {
     push(this.newsLines, avatar, { at: this.now(), kind, text }, NEWS_KEPT);
     this.changes++;

@@ -19,6 +19,7 @@ import { replyPrivately } from './private-reply.ts';
 import type { Links } from './people/links.ts';
 import { STRANGER_REFUSAL, type People } from './people/people.ts';
 import type { ReadMarks } from './read-marks.ts';
+import type { RecentActivity } from './recent.ts';
 import { cleanChatInput } from './sanitize.ts';
 import type { Destination } from './store/schema.ts';
 import type { Store } from './store/store.ts';
@@ -35,6 +36,8 @@ export interface RouterParts {
   log: Logger;
   /** Nothing is acknowledged before it is on disk: each reply to a change waits for the store first. */
   store: Store;
+  /** Each avatar's latest lines for the dashboard: a reply that tells a change to the avatar is one of them. */
+  recent: RecentActivity;
 }
 
 /**
@@ -84,12 +87,18 @@ export class MessageRouter implements BridgeHost {
       const reply = await this.parts.commands.run(inv, this.parts.host);
       // A command that changed something answers only once the change is on disk ("Could not save: …" otherwise).
       await this.parts.store.saved(mark, reply.avatar);
+      this.noteNews(reply);
       const announce = reply.announce === true;
       if (announce) this.announceAtOrigin(inv, reply);
       return { avatar: reply.avatar, text: reply.text, refused: false, announce, private: reply.private === true };
     } catch (err) {
       return { ...this.errorAnswer(inv, err), refused: true, announce: false };
     }
+  }
+
+  /** A reply that tells a change to its avatar (a goal set, played, stopped) goes to the avatar's latest lines too. */
+  private noteNews(reply: CommandReply): void {
+    if (reply.news && reply.avatar) this.parts.recent.posted(reply.avatar, reply.news, reply.text);
   }
 
   /** An action on a dashboard page is seen in the chat the page was opened from as if it was sent there. */
@@ -159,6 +168,7 @@ export class MessageRouter implements BridgeHost {
         const mark = store.mark();
         const reply = host.control(msg, avatar.name).setGoal(text);
         await store.saved(mark, reply.avatar);
+        this.noteNews(reply);
         // A goal is announced as `/goal`'s reply is.
         this.announceAtOrigin(msg, reply);
         poster.reply(msg, reply.avatar, reply.text);

@@ -18,7 +18,7 @@ import { z } from 'zod';
 import type { BridgeHost, ChatContext } from '../../src/chat.ts';
 import type { Dashboard } from '../../src/dashboard.ts';
 import { UserError } from '../../src/errors.ts';
-import { SESSION_TTL_MS, type WebAccess, type WebSession } from '../../src/web-access.ts';
+import { SESSION_TTL_MS, type NewSession, type WebAccess, type WebSession } from '../../src/web-access.ts';
 import type { Assets } from './assets.ts';
 import type { LivePages } from './live.ts';
 import type { Replies } from './replies.ts';
@@ -104,7 +104,14 @@ export function createApp(parts: AppParts): Hono<Env> {
   app.post('/api/login', async (c) => {
     if (!sameOrigin(c)) return c.json({ error: 'Sign in from the link itself.' }, 403);
     const body = TokenBody.safeParse(await c.req.json().catch(() => null));
-    const made = body.success ? access.redeem(body.data.token) : null;
+    let made: NewSession | null = null;
+    try {
+      made = body.success ? access.redeem(body.data.token) : null;
+    } catch (err) {
+      // Every page is taken by other people's live sessions: the link stays good for a later try.
+      if (err instanceof UserError) return c.json({ error: err.message }, 503);
+      throw err;
+    }
     if (!made) return c.json({ error: 'This sign-in link was used already or has expired. Send /web again for a new one.' }, 401);
     setCookie(c, SESSION_COOKIE, made.cookie, { httpOnly: true, sameSite: 'Strict', path: '/', maxAge: Math.floor(SESSION_TTL_MS / 1000) });
     return c.json({ ok: true });
@@ -168,6 +175,8 @@ export function createApp(parts: AppParts): Hono<Env> {
       let ended = false;
       let wake: () => void = () => undefined;
       const closed = new Promise<void>((resolve) => (wake = resolve));
+      // Events go out in order; closing waits for those already sent (a page signed out is told so before the end).
+      let written: Promise<void> = Promise.resolve();
       const end = live.add({
         viewer: viewer(c),
         dest: session.dest,
@@ -175,9 +184,9 @@ export function createApp(parts: AppParts): Hono<Env> {
         world: c.req.query('world') === '1',
         valid: () => access.session(cookie) !== undefined,
         send: (e) => {
-          if (!ended) void stream.writeSSE(e).catch(() => wake());
+          if (!ended) written = written.then(() => stream.writeSSE(e)).catch(() => wake());
         },
-        close: () => wake(),
+        close: () => void written.then(() => wake()),
       });
       stream.onAbort(() => wake());
       await closed;

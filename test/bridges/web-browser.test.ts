@@ -136,6 +136,11 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium, on the real process', 
     await m.line(/^\[demo\] Stopped\. /);
     await page.waitForFunction(() => (globalThis as unknown as InPage).document.querySelector('.heading .pill')?.textContent === 'stopped', null, { timeout: 15_000 });
     expect(await page.locator('[data-answer="control"]').textContent()).toBe('[demo] Stopped. My goal is kept: /play resumes it.');
+    // Latest shows what was done to demo, from the console and from this page.
+    const latest = page.locator('section.card', { has: page.locator('h2', { hasText: 'Latest' }) }).locator('li');
+    await expect
+      .poll(() => latest.allTextContents(), { timeout: 15_000 })
+      .toEqual(expect.arrayContaining([expect.stringContaining('Stopped. My goal is kept: /play resumes it.'), expect.stringContaining('New goal from console: collect 500 oak logs.')]));
     await page.locator('a.back').click();
     await page.waitForFunction(() => (globalThis as unknown as InPage).document.querySelector('[data-avatar="demo"] .pill')?.textContent === 'stopped', null, { timeout: 15_000 });
   }, 60_000);

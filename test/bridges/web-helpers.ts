@@ -12,6 +12,8 @@ export interface WebCore extends ConsoleCore {
   origin: string;
   /** Sign in as the sender of `chat` (a link asked for there, redeemed as the login page does): the cookie header and CSRF token. */
   signIn(chat: ChatContext): Promise<Session>;
+  /** Open a sign-in link as the login page does: the cookie header and CSRF token (throws when refused). */
+  redeemLink(url: string): Promise<Session>;
   /** A request as the page makes it (same origin, JSON, the session's cookie and CSRF token when given). */
   request(path: string, opts?: { method?: 'GET' | 'POST'; session?: Session; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
   stop(): Promise<void>;
@@ -22,9 +24,9 @@ export interface Session {
   csrf: string;
 }
 
-/** Start the core and the dashboard on `dataDir`; the caller calls `stop()`. */
-export async function startWebCore(dataDir: string, env: Record<string, string> = {}): Promise<WebCore> {
-  const con = await startConsoleCore(dataDir, { env });
+/** Start the core and the dashboard on `dataDir` (its clock `now` when given); the caller calls `stop()`. */
+export async function startWebCore(dataDir: string, env: Record<string, string> = {}, now?: () => Date): Promise<WebCore> {
+  const con = await startConsoleCore(dataDir, { env, ...(now ? { now } : {}) });
   const web = new WebBridge({ access: con.core.web, dashboard: con.core.dashboard, log: silentLogger(), host: '127.0.0.1', port: 0 });
   await con.core.addBridge(web);
   const origin = web.origin;
@@ -38,19 +40,22 @@ export async function startWebCore(dataDir: string, env: Record<string, string> 
       },
       ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
     });
+  const redeemLink = async (url: string): Promise<Session> => {
+    const res = await request('/api/login', { method: 'POST', body: { token: url.slice(url.indexOf('#') + 1) } });
+    if (res.status !== 200) throw new Error(`sign-in refused: ${res.status} ${await res.text()}`);
+    const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const me = (await (await request('/api/me', { session: { cookie, csrf: '' } })).json()) as { csrf: string };
+    return { cookie, csrf: me.csrf };
+  };
   return {
     ...con,
     web,
     origin,
     request,
     async signIn(chat) {
-      const url = con.core.web.signInLink(chat);
-      const res = await request('/api/login', { method: 'POST', body: { token: url.slice(url.indexOf('#') + 1) } });
-      if (res.status !== 200) throw new Error(`sign-in refused: ${res.status} ${await res.text()}`);
-      const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-      const me = (await (await request('/api/me', { session: { cookie, csrf: '' } })).json()) as { csrf: string };
-      return { cookie, csrf: me.csrf };
+      return redeemLink(con.core.web.signInLink(chat));
     },
+    redeemLink,
     stop: () => con.core.stop(),
   };
 }

@@ -86,7 +86,7 @@ export const exploringEngine: EngineProvider = () =>
 /** Start the core on `dataDir`; the caller stops it (`core.stop()`). */
 export async function startConsoleCore(
   dataDir: string,
-  opts: { engines?: EngineProvider; env?: Record<string, string>; gameFactory?: (name: string) => FakeGame } & Pick<MindlinkOptions, 'store'> = {},
+  opts: { engines?: EngineProvider; env?: Record<string, string>; gameFactory?: (name: string) => FakeGame } & Pick<MindlinkOptions, 'store' | 'now'> = {},
 ): Promise<ConsoleCore> {
   const config = parseConfig({ DATA_DIR: dataDir, LOOP_PACE_MS: '50', LOOP_MAX_PACE_MS: '200', ...opts.env });
   const games = new Map<string, FakeGame>();
@@ -105,6 +105,7 @@ export async function startConsoleCore(
     },
     engines: opts.engines ?? exploringEngine,
     ...(opts.store ? { store: opts.store } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
   });
   const io = consoleStreams();
   await core.addBridge(new ConsoleBridge(io.stdin, io.stdout, silentLogger()));
