@@ -64,5 +64,12 @@ export interface Command<S extends z.ZodObject = z.ZodObject> {
   llmOnly?: boolean;
   /** The reply is an acknowledgement the whole chat should see (a goal set, an avatar created); on Discord other replies go only to the sender. */
   announce?: boolean;
+  /**
+   * It waits on the network (a ping of a Minecraft server, up to seconds): the lines typed after it are
+   * handled at once, not behind it, and its reply is posted when it is done (Discord defers it alike).
+   * A line that needs its effect waits for it where it acts (`/avatar create … server:x` waits for the
+   * `/server add` of x: `ServerDesk.settled`).
+   */
+  detached?: boolean;
   run(ctx: CommandContext, options: z.infer<S>): Promise<CommandReply>;
 }

@@ -12,7 +12,7 @@ import { avatarRename } from './avatar-rename.ts';
 import { avatars } from './avatars.ts';
 import { digest } from './digest.ts';
 import { direction } from './direction.ts';
-import { dispatchCommand } from './dispatch.ts';
+import { dispatchCommand, isDetached } from './dispatch.ts';
 import { engine } from './engine.ts';
 import { goal } from './goal.ts';
 import { help } from './help.ts';
@@ -111,5 +111,5 @@ export function menuEntries(list: readonly Command[]): { name: string; descripti
  * const core = await Mindlink.start({ config, log, games, engines, skills: createSkillRegistry, commands: createDispatcher() });
  */
 export function createDispatcher(list: readonly Command[] = commands): CommandDispatcher {
-  return { run: (inv, host) => dispatchCommand(list, inv, host) };
+  return { run: (inv, host) => dispatchCommand(list, inv, host), detached: (inv) => isDetached(list, inv) };
 }

@@ -30,6 +30,29 @@ export function foundNotes(found: ServerFound): string[] {
   return out;
 }
 
+/** What the auth hint reads of a stored server. */
+interface ServerAuth {
+  id: string;
+  host: string | null;
+  port: number | null;
+  auth: string;
+  onlineMode?: boolean | undefined;
+}
+
+/**
+ * A server in online mode whose avatars join offline (it was restarted in online mode): what is wrong
+ * and the command that fixes it, or undefined when its auth and its mode agree.
+ *
+ * @example
+ * authHint({ id: 'survival', host: 'play.example.net', port: 25565, auth: 'offline', onlineMode: true })
+ * // 'survival is in online mode: … /server add survival play.example.net:25565 auth:microsoft (its avatars stopped) makes them sign in with Microsoft.'
+ */
+export function authHint(s: ServerAuth, now = ''): string | undefined {
+  if (s.host === null || s.auth !== 'offline' || s.onlineMode !== true) return undefined;
+  const where = formatAddress({ host: s.host, port: s.port ?? 25565 });
+  return `${s.id} is in online mode${now}: it lets in only players signed in with Microsoft, and its avatars join offline (auth offline), so they cannot get in. /server add ${s.id} ${where} auth:microsoft (its avatars stopped) makes them sign in with Microsoft.`;
+}
+
 /**
  * `/server add <name> <host[:port]> [version] [auth:offline|microsoft]` (admins): a Minecraft server is
  * pinged and stored once it answers and can be played; the reply says what it found.
@@ -40,6 +63,7 @@ export const serverAdd: Command<typeof options> = {
   description: 'Add a Minecraft server once a ping finds it playable (admins)',
   usage: '<name> <host[:port]> [version] [auth:offline|microsoft]',
   access: 'admin',
+  detached: true,
   options,
   positional: ['name', 'address', 'version', 'auth'],
   async run({ host, chat }, { name, address, version, auth }) {

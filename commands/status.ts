@@ -5,7 +5,7 @@ import type { Command } from './command.ts';
 
 const options = z.object({ avatar: z.string().optional() });
 
-/** `/status [avatar]`: state, goal (who set it), position, health, food and a short inventory. */
+/** `/status [avatar]`: state (and the server, where there are several), goal (who set it), position, health, food and a short inventory. */
 export const status: Command<typeof options> = {
   name: 'status',
   description: "Show an avatar's state, goal, position, health, food and inventory",
@@ -21,7 +21,9 @@ export const status: Command<typeof options> = {
     const wait = a.waitReason();
     const down = a.downReason();
     const refused = a.stopReason();
-    const stateText = wait ? `${state} (${wait})` : down ? `${state} to reconnect (${down})` : refused ? `${state} (${refused})` : state;
+    const reason = wait ? `${state} (${wait})` : down ? `${state} to reconnect (${down})` : refused ? `${state} (${refused})` : state;
+    // With several servers, which one it is on (the dashboard shows it too).
+    const stateText = host.servers.count() > 1 ? `${reason} · on ${a.record.server}` : reason;
     const lines: string[] = [];
     if (goal) {
       const who = goal.setBy === 'self' ? 'chosen by me' : `set by ${host.personName(goal.setById)}`;

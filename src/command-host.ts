@@ -201,6 +201,11 @@ export function llmOffered(config: Config, avatars: readonly Pick<Avatar, 'engin
 export interface CommandDispatcher {
   /** Run the command; its reply. Throws UserError for an unknown command, bad arguments or a refusal. */
   run(inv: CommandInvocation, host: CommandHost): Promise<CommandReply>;
+  /**
+   * Whether the invocation names a command that waits on the network (a ping of a Minecraft server): the
+   * router runs it beside the chat's next lines and posts its reply when it is done. False for anything else.
+   */
+  detached(inv: CommandInvocation): boolean;
 }
 
 /** What a refused goal leaves as it was, in one sentence. */
@@ -312,6 +317,8 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     ownerIdentities: (avatar) => (avatar.sight.ownerIdentities ? (people.byId(avatar.record.owner)?.identities ?? []) : []),
     async createAvatar(chat, name, opts) {
       people.rightsOf(chat).requireAdmin('Only an admin can create avatars.');
+      // A `/server add` of that server typed just before (it runs beside the lines after it) ends first.
+      if (opts.server) await servers.settled(opts.server);
       const owner = people.ensurePerson(chat.from, chat.fromName);
       const server = opts.server ?? defaultServer();
       const created = await avatars.create(name, owner.id, { ...opts, ...(server ? { server: server.toLowerCase() } : {}) });

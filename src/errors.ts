@@ -65,7 +65,9 @@ export type UserErrorCode =
   | 'server_unknown_host'
   | 'server_not_minecraft'
   | 'server_asleep'
-  | 'server_unsupported_version';
+  | 'server_unsupported_version'
+  // A version given at `/server add` that the server does not speak.
+  | 'version_not_spoken';
 
 /**
  * A failure the user caused or can act on. Its `message` is shown in chat as is.

@@ -59,9 +59,15 @@ export class MessageRouter implements BridgeHost {
     }
   }
 
-  /** Run a command; the reply is posted to the chat (a private one to the sender alone, `src/private-reply.ts`). Never throws. */
+  /**
+   * Run a command; the reply is posted to the chat (a private one to the sender alone, `src/private-reply.ts`).
+   * One that waits on the network (`/server add`) is not waited for: the chat's next lines are handled
+   * meanwhile, and its reply comes when it is done. Never throws.
+   */
   async runCommand(raw: CommandInvocation): Promise<void> {
-    await this.runCleaned(cleanChatInput(raw));
+    const inv = cleanChatInput(raw);
+    if (!this.parts.commands.detached(inv)) return this.runCleaned(inv);
+    void this.runCleaned(inv).catch((err: unknown) => this.parts.log.error({ err, command: inv.name }, 'posting the reply of a command failed'));
   }
 
   /** Run a cleaned invocation and post its reply. Never throws. */

@@ -118,6 +118,8 @@ export interface GameServer {
   port: number | null;
   version: string;
   auth: 'offline' | 'microsoft';
+  /** The version was given at `/server add` (a server that takes several), not found by its ping. */
+  versionPinned?: boolean | undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * One avatar's mineflayer connection: find the server's version when it is
- * not known, sign in with Microsoft when the server needs it, connect, wait
+ * One avatar's mineflayer connection: find or check the server's version and
+ * sign in with Microsoft when the server needs it (`join-prep.ts`), connect, wait
  * for the world around the spawn point, reconnect with capped exponential
  * backoff, stop for good on a kick the server means (a whitelist, a ban …,
  * said in words by `refusals.ts`), and expose a {@link Snapshot} and the
@@ -12,13 +12,14 @@ import pf from 'mineflayer-pathfinder';
 import { backoffMs } from '../backoff.ts';
 import { forAvatar, type Logger } from '../logger.ts';
 import { cleanLine } from '../sanitize.ts';
+import { formatAddress } from '../servers/address.ts';
 import type { AvatarGame, GameCapabilities, GameEvents, GameState, Snapshot } from './game.ts';
 import { guardBot, type PacketFault } from './packet-guard.ts';
 import type { PasswordBook } from './passwords.ts';
-import { asleepStatus, classifyKick, downPhrase, reasonText, serverWords } from './refusals.ts';
+import { prepareJoin } from './join-prep.ts';
+import { classifyKick, downPhrase, reasonText, serverWords } from './refusals.ts';
 import { answerServerAsks } from './server-asks.ts';
-import { ServerProbeError, statusPing } from './server-probe.ts';
-import { sessionAuth, SignInError, type JavaSession, type MicrosoftSignIn } from './sign-in.ts';
+import { sessionAuth, type JavaSession, type MicrosoftSignIn } from './sign-in.ts';
 import { SkillGate } from './skill-gate.ts';
 import { takeSnapshot } from './snapshot.ts';
 import { topDownMap, type TopDownMap } from './top-down.ts';
@@ -42,6 +43,13 @@ export interface MineflayerGameOptions {
   port: number;
   /** The version to speak; empty: found by a status ping before each join. */
   version: string;
+  /** `version` was given at `/server add`, not found by a ping (the words of a version that moved name the fix). */
+  versionPinned?: boolean;
+  /**
+   * Check `version` with a status ping before each join, and stop, saying so, when the server runs
+   * another one (a server mindlink does not run; the embedded world runs the version it was given).
+   */
+  checkVersion?: boolean;
   log: Logger;
   capabilities: GameCapabilities;
   /** The server's name in mindlink, for the words of `/status` and stop lines (default `host:port`). */
@@ -214,51 +222,23 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     if (this.#stopping) return;
     this.#state = 'connecting';
     const attempt = ++this.#attemptNo;
-    void this.#prepare().then(
-      (ready) => {
-        if (ready && attempt === this.#attemptNo && !this.#stopping) this.#join(ready.version, ready.session);
+    const { host, port, username, version, versionPinned, checkVersion, auth, signIn } = this.#opts;
+    const target = { host, port, username, server: this.#server, version, versionPinned: versionPinned ?? false, checkVersion: checkVersion ?? false, signIn: auth === 'microsoft' ? signIn : undefined };
+    void prepareJoin(target, (code) => this.emit('signInCode', code)).then(
+      (prep) => {
+        if (attempt !== this.#attemptNo || this.#stopping) return;
+        if (prep.kind === 'ready') this.#join(prep.version, prep.session);
+        else if (prep.kind === 'stop') this.#giveUp(prep.line, prep.status);
+        else {
+          this.#downReason = prep.reason;
+          this.#scheduleRetry(prep.why);
+        }
       },
       (err: unknown) => {
         this.#log.error({ err }, 'preparing the connection failed');
         if (attempt === this.#attemptNo) this.#scheduleRetry('preparation failed');
       },
     );
-  }
-
-  /**
-   * What a join needs that may take a while: the version (a status ping, when not known) and the
-   * Microsoft session (from the cache, or a code the owner uses). Undefined when the attempt is over
-   * (a retry is scheduled, or the game gave up).
-   */
-  async #prepare(): Promise<{ version: string; session: JavaSession | undefined } | undefined> {
-    const { host, port, username } = this.#opts;
-    let version = this.#opts.version;
-    if (!version) {
-      try {
-        version = (await statusPing({ host, port }, 10_000)).version;
-      } catch (err) {
-        if (!(err instanceof ServerProbeError)) throw err;
-        if (err.code === 'unsupported_version') {
-          this.#giveUp(`${this.#server} cannot be played: ${err.message}`, `${this.#server} cannot be played`);
-          return undefined;
-        }
-        // Said as a dropped connection says it (`the server cannot be reached: ECONNREFUSED`).
-        this.#downReason = err.code === 'asleep' ? asleepStatus(this.#server, username) : `the server cannot be reached: ${err.errno ?? err.code}`;
-        this.#scheduleRetry(err.code);
-        return undefined;
-      }
-    }
-    const signIn = this.#opts.auth === 'microsoft' ? this.#opts.signIn : undefined;
-    if (!signIn) return { version, session: undefined };
-    try {
-      const session = await signIn.session((code) => this.emit('signInCode', code));
-      return { version, session };
-    } catch (err) {
-      if (!(err instanceof SignInError)) throw err;
-      const again = err.code === 'no_minecraft' ? ' asks for a code again: sign in with the Microsoft account that owns Minecraft' : err.code === 'codes_expired' ? ' sends a new code' : ' tries again';
-      this.#giveUp(`${username} could not join ${this.#server}: ${err.message}. /play ${username}${again}.`, `the Microsoft sign-in failed: ${err.message}`);
-      return undefined;
-    }
   }
 
   #join(version: string, session: JavaSession | undefined): void {
@@ -356,7 +336,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
       }
       this.#downReason = downPhrase(fault, kickReason, lastError, why);
       if (kickReason !== undefined) {
-        const refusal = classifyKick(kickReason, { server: this.#server, avatar: username, player: this.username, version, auth: session ? 'microsoft' : 'offline' });
+        const refusal = classifyKick(kickReason, { server: this.#server, avatar: username, player: this.username, version, auth: session ? 'microsoft' : 'offline', address: formatAddress({ host, port }) });
         if (refusal.final && refusal.kind === 'other') {
           this.#state = 'ended';
           this.#endReason = refusal.status;

@@ -67,6 +67,9 @@ export async function createGameProvider(config: Config, log: Logger, opts: Game
         host: world && embedded ? world.host : (server.host ?? '127.0.0.1'),
         port: world && embedded ? world.port : (server.port ?? 25565),
         version: world && embedded ? world.version : server.version,
+        // mindlink runs the embedded world at the version it has; any other server may move to another.
+        checkVersion: !embedded,
+        versionPinned: server.versionPinned === true,
         log: avatarLog,
         capabilities: capabilitiesOf(server),
         server: server.id,

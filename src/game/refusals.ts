@@ -98,6 +98,8 @@ export interface RefusalContext {
   /** The version mindlink speaks to the server. */
   version: string;
   auth: 'offline' | 'microsoft';
+  /** The server's address as `/server add` takes it (`play.example.net:25565`), for a line that names the command. */
+  address?: string;
 }
 
 const KINDS: readonly [RefusalKind, RegExp][] = [
@@ -155,7 +157,7 @@ export function classifyKick(reason: string, c: RefusalContext): Refusal {
             kind,
             final: true,
             status: `${c.server} is in online mode and ${c.avatar} does not sign in with Microsoft`,
-            line: `${c.server} is in online mode: it lets in only players signed in with Microsoft${quote}. Add it again with auth:microsoft (/server add ${c.server} <address> auth:microsoft, its avatars stopped) and each owner signs in once with a code mindlink sends them.`,
+            line: `${c.server} is in online mode: it lets in only players signed in with Microsoft${quote}. Add it again with auth:microsoft (/server add ${c.server} ${c.address ?? '<address>'} auth:microsoft, its avatars stopped) and each owner signs in once with a code mindlink sends them.`,
           }
         : {
             kind,

@@ -26,6 +26,8 @@ export interface ServerStatus {
   software: string;
   /** The version avatars play there (minecraft-data's name). */
   version: string;
+  /** The protocol number the server answered with. */
+  protocol: number;
   players: { online: number; max: number };
   /** The message of the day, plain text on one line. */
   motd: string;
@@ -77,15 +79,17 @@ export function asleepIn(versionName: string, motd: string): boolean {
 }
 
 /**
- * The status ping: what the server says it runs and who plays there.
+ * The status ping: what the server says it runs and who plays there, asked as a client of `speaking`
+ * (minecraft-protocol's newest version when absent). A server of one version answers with its own; one
+ * that takes several (ViaVersion, a proxy) answers a client of a version it takes with that version.
  * Throws {@link ServerProbeError} for a host that does not answer, a sleeping server, or a version avatars cannot play.
  *
  * @example
  * const status = await statusPing({ host: 'play.example.net', port: 25565 }, 10_000);
- * // { software: 'Paper 1.21.4', version: '1.21.4', players: { online: 3, max: 20 }, motd: 'Welcome' }
+ * // { software: 'Paper 1.21.4', version: '1.21.4', protocol: 769, players: { online: 3, max: 20 }, motd: 'Welcome' }
  */
-export async function statusPing(address: ServerAddress, timeoutMs: number): Promise<ServerStatus> {
-  const options = { host: address.host, port: address.port, closeTimeout: timeoutMs, noPongTimeout: Math.min(timeoutMs, 5000) };
+export async function statusPing(address: ServerAddress, timeoutMs: number, speaking?: string): Promise<ServerStatus> {
+  const options = { host: address.host, port: address.port, closeTimeout: timeoutMs, noPongTimeout: Math.min(timeoutMs, 5000), ...(speaking ? { version: speaking } : {}) };
   let reply: unknown;
   try {
     reply = await mc.ping(options);
@@ -108,6 +112,7 @@ export async function statusPing(address: ServerAddress, timeoutMs: number): Pro
   return {
     software,
     version: verdict.version,
+    protocol,
     players: { online: Number(r.players?.online ?? 0) || 0, max: Number(r.players?.max ?? 0) || 0 },
     motd,
     // minecraft-protocol's ping follows a DNS SRV record by changing the options it was given.

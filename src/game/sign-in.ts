@@ -11,6 +11,7 @@ import prismarineAuth from 'prismarine-auth';
 import { registerSecret, scrubSecrets, type Logger } from '../logger.ts';
 import { cleanLine } from '../sanitize.ts';
 import { TokenCache, type AuthCacheFactory } from './token-cache.ts';
+import { unreachableCode } from './unreachable.ts';
 
 /** A code the owner types at Microsoft's page. */
 export interface SignInCode {
@@ -32,16 +33,22 @@ export interface JavaSession {
   certificates?: { profileKeys?: unknown };
 }
 
-/** Why a sign-in failed: no code was used in time (twice), the account has no Minecraft, or Microsoft refused. */
-export type SignInFailure = 'codes_expired' | 'no_minecraft' | 'refused';
+/**
+ * Why a sign-in failed: no code was used in time (twice), the account has no Minecraft, Microsoft refused,
+ * or Microsoft could not be reached (nothing answered: worth trying again later, unlike the others).
+ */
+export type SignInFailure = 'codes_expired' | 'no_minecraft' | 'refused' | 'unreachable';
 
 /** A sign-in that failed, with words for the owner. */
 export class SignInError extends Error {
   readonly code: SignInFailure;
-  constructor(code: SignInFailure, message: string) {
+  /** For `unreachable`: the network error's code (`ECONNREFUSED`, `ENOTFOUND` …). */
+  readonly errno: string | undefined;
+  constructor(code: SignInFailure, message: string, errno?: string) {
     super(message);
     this.name = 'SignInError';
     this.code = code;
+    this.errno = errno;
   }
 }
 
@@ -56,7 +63,6 @@ export interface DeviceCodeResponse {
 export interface JavaAuthflow {
   getMinecraftJavaToken(options: { fetchProfile: boolean; fetchCertificates: boolean }): Promise<{
     token: string;
-    profile?: { id?: string; name?: string; error?: string } | undefined;
     certificates?: { profileKeys?: unknown } | undefined;
   }>;
 }
@@ -78,6 +84,33 @@ class SignInStopped extends URIError {}
 
 /** Codes handed out per sign-in before it gives up: the first, and one after it expired. */
 const CODES_PER_SIGN_IN = 2;
+
+/** The Minecraft profile of the signed-in account (prismarine-auth's endpoint, with its headers). */
+const PROFILE_URL = 'https://api.minecraftservices.com/minecraft/profile';
+const PROFILE_HEADERS = { 'Content-Type': 'application/json', 'User-Agent': 'MinecraftLauncher/2.2.10675' };
+/** A profile request with no answer in this time is a network failure (ms). */
+const PROFILE_TIMEOUT_MS = 30_000;
+
+/** The profile service does not take the account's Minecraft token (401, 403): the tokens kept are of no use. */
+class TokenRefused extends Error {}
+
+/** The profile's id and name; null when the account owns no Minecraft: Java Edition (Microsoft answers 404). */
+async function minecraftProfile(token: string): Promise<{ id: string; name: string } | null> {
+  const res = await fetch(PROFILE_URL, { headers: { ...PROFILE_HEADERS, Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(PROFILE_TIMEOUT_MS) });
+  if (res.status === 404) return null;
+  if (res.status === 401 || res.status === 403) throw new TokenRefused(`the Minecraft profile service does not take its token (${res.status})`);
+  if (!res.ok) throw new Error(`the Minecraft profile service answered ${res.status}`);
+  const body = (await res.json()) as { id?: unknown; name?: unknown };
+  return typeof body.id === 'string' && typeof body.name === 'string' && body.id && body.name ? { id: body.id, name: body.name } : null;
+}
+
+/** A failed sign-in in words: Microsoft could not be reached (said by the error's cause), or it refused. */
+function failureOf(err: unknown): SignInError {
+  const errno = unreachableCode(err);
+  if (errno) return new SignInError('unreachable', `Microsoft could not be reached (${errno})`, errno);
+  const said = cleanLine(scrubSecrets((err as Error)?.message ?? String(err))).slice(0, 200);
+  return new SignInError('refused', `Microsoft refused the sign-in (${said})`);
+}
 
 /** Options of a {@link MicrosoftSignIn}. */
 export interface MicrosoftSignInOptions {
@@ -142,29 +175,39 @@ export class MicrosoftSignIn {
         log.info({ attempt: codes, expiresInS: response.expires_in }, 'Microsoft sign-in: a code is needed; it goes to the owner');
         onCode({ userCode: cleanLine(response.user_code), verificationUri: cleanLine(response.verification_uri), expiresInMs: response.expires_in * 1000, attempt: codes });
       });
-      flow.getMinecraftJavaToken({ fetchProfile: true, fetchCertificates: true }).then(
-        (result) => {
-          if (settled) return;
+      // The profile is asked for here, not by prismarine-auth, which answers undefined both for an account
+      // without Minecraft and for a profile service it could not reach (and the tokens must not go for that).
+      flow
+        .getMinecraftJavaToken({ fetchProfile: false, fetchCertificates: true })
+        .then(async (result) => {
           registerSecret(result.token);
-          const profile = result.profile;
-          if (!profile?.name || !profile.id || profile.error) {
-            // Signed in, but not with an account that owns Minecraft: the next sign-in starts afresh.
-            this.cache.forget();
-            fail(new SignInError('no_minecraft', 'the Microsoft account it was signed in with has no Minecraft: Java Edition profile (it does not own the game)'));
-            return;
-          }
-          settled = true;
-          this.#waiting = false;
-          const known = this.cache.profileName === profile.name;
-          if (!known) this.cache.profileName = profile.name;
-          resolve({ accessToken: result.token, profile: { id: profile.id, name: profile.name }, known, ...(result.certificates ? { certificates: result.certificates } : {}) });
-        },
-        (err: unknown) => {
-          if (err instanceof SignInStopped || settled) return;
-          log.warn({ err: scrubSecrets((err as Error)?.message ?? String(err)) }, 'Microsoft sign-in failed');
-          fail(new SignInError('refused', `Microsoft refused the sign-in (${cleanLine(scrubSecrets((err as Error)?.message ?? String(err))).slice(0, 200)})`));
-        },
-      );
+          return { result, profile: settled ? null : await minecraftProfile(result.token) };
+        })
+        .then(
+          ({ result, profile }) => {
+            if (settled) return;
+            if (!profile) {
+              // Signed in, but not with an account that owns Minecraft: the next sign-in starts afresh.
+              this.cache.forget();
+              fail(new SignInError('no_minecraft', 'the Microsoft account it was signed in with has no Minecraft: Java Edition profile (it does not own the game)'));
+              return;
+            }
+            settled = true;
+            this.#waiting = false;
+            const known = this.cache.profileName === profile.name;
+            if (!known) this.cache.profileName = profile.name;
+            resolve({ accessToken: result.token, profile, known, ...(result.certificates ? { certificates: result.certificates } : {}) });
+          },
+          (err: unknown) => {
+            if (err instanceof SignInStopped || settled) return;
+            // Tokens Minecraft no longer takes go: the next sign-in asks for a code.
+            if (err instanceof TokenRefused) this.cache.forget();
+            const failure = failureOf(err);
+            if (failure.code === 'unreachable') log.warn({ errno: failure.errno }, 'Microsoft could not be reached for the sign-in');
+            else log.warn({ err: scrubSecrets((err as Error)?.message ?? String(err)) }, 'Microsoft sign-in failed');
+            fail(failure);
+          },
+        );
     });
   }
 

@@ -38,6 +38,17 @@ function inRange(data: DataVersion): boolean {
   return !data['>'](PLAYABLE.newest) || data.version === newest?.version;
 }
 
+/**
+ * The protocol number of a version name (`1.20.4` → 765), or undefined for a name minecraft-data does not
+ * know. Two names of one protocol (1.20.3 and 1.20.4) are one version to a server.
+ *
+ * @example
+ * protocolOf('1.21.4') // 769
+ */
+export function protocolOf(version: string): number | undefined {
+  return dataOf(version)?.version;
+}
+
 /** What {@link playableVersion} found. */
 export type VersionVerdict = { ok: true; version: string } | { ok: false; reason: string };
 

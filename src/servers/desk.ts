@@ -1,6 +1,7 @@
 /**
  * What the server commands (`/server add|remove|test`, `/servers`,
- * `/avatar move`) may do: admins only, checked here.
+ * `/avatar move`) may do: admins only, checked here (how many servers there
+ * are is no secret).
  */
 import type { AvatarManager } from '../avatars/manager.ts';
 import { moveAvatar, serverChanged } from '../avatars/moves.ts';
@@ -23,6 +24,14 @@ export interface ServerDesk {
   test(chat: ChatContext, name: string): Promise<ServerTested & { address: string; playingOn: string[] }>;
   /** `/avatar move`: a stopped avatar to another server; the server it is on now. */
   move(chat: ChatContext, avatar: string, server: string): Promise<ServerView>;
+  /** How many servers there are (anyone may ask: `/status` names an avatar's server when there are several). */
+  count(): number;
+  /**
+   * Resolves once a `/server add` of that name under way has ended (at once when none is): `/server add`
+   * runs beside the lines typed after it, and a line that uses the server (`/avatar create bob server:x`)
+   * waits for it.
+   */
+  settled(name: string): Promise<void>;
 }
 
 const ADMINS_ONLY = 'Only an admin can manage servers.';
@@ -45,6 +54,8 @@ export function createServerDesk({ registry, people, avatars, store }: { registr
     }
     return server;
   };
+  /** The `/server add`s under way, by server name, settling (never rejecting) when each ends. */
+  const addsUnderWay = new Map<string, Promise<void>>();
   return {
     list(chat) {
       people.rightsOf(chat).requireAdmin(ADMINS_ONLY);
@@ -52,10 +63,22 @@ export function createServerDesk({ registry, people, avatars, store }: { registr
     },
     async add(chat, req) {
       people.rightsOf(chat).requireAdmin(ADMINS_ONLY);
-      const added = await registry.add(req);
-      // A server changed under its (stopped) avatars: their games are built anew for it.
-      if (added.updated) await serverChanged(avatars, added.server.id);
-      return added;
+      const name = req.name.trim().toLowerCase();
+      const adding = (async () => {
+        const added = await registry.add(req);
+        // A server changed under its (stopped) avatars: their games are built anew for it.
+        if (added.updated) await serverChanged(avatars, added.server.id);
+        return added;
+      })();
+      const settled = adding.then(
+        () => undefined,
+        () => undefined,
+      );
+      addsUnderWay.set(name, settled);
+      void settled.then(() => {
+        if (addsUnderWay.get(name) === settled) addsUnderWay.delete(name);
+      });
+      return adding;
     },
     remove(chat, name) {
       people.rightsOf(chat).requireAdmin(ADMINS_ONLY);
@@ -65,6 +88,7 @@ export function createServerDesk({ registry, people, avatars, store }: { registr
     },
     async test(chat, name) {
       people.rightsOf(chat).requireAdmin(ADMINS_ONLY);
+      await addsUnderWay.get(name.trim().toLowerCase());
       const server = known(name);
       const tested = await registry.test(server.id);
       const playingOn = tested.versionWas ? await serverChanged(avatars, server.id) : [];
@@ -73,10 +97,15 @@ export function createServerDesk({ registry, people, avatars, store }: { registr
     async move(chat, avatarName, serverName) {
       people.rightsOf(chat).requireAdmin('Only an admin can move avatars between servers.');
       const avatar = people.rightsOf(chat).resolve(avatarName);
+      await addsUnderWay.get(serverName.trim().toLowerCase());
       const server = known(serverName);
       if (avatar.server === server.id) throw new UserError('same_server', `${avatar.name} is on ${server.id} already.`, avatar.name);
       await moveAvatar(avatars, store, avatar.name, server.id);
       return view(server);
+    },
+    count: () => registry.list().length,
+    settled: async (name) => {
+      await addsUnderWay.get(name.trim().toLowerCase());
     },
   };
 }

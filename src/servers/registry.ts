@@ -8,7 +8,7 @@
 import type { Config } from '../config.ts';
 import { UserError } from '../errors.ts';
 import { loginProbe, ServerProbeError, statusPing, type LoginProbe, type ServerAddress, type ServerStatus } from '../game/server-probe.ts';
-import { playableVersion } from '../game/versions.ts';
+import { playableVersion, protocolOf } from '../game/versions.ts';
 import { ServerNameSchema, type Server } from '../store/schema.ts';
 import type { Store } from '../store/store.ts';
 import { formatAddress, parseAddress } from './address.ts';
@@ -61,6 +61,8 @@ export interface ServerAdded extends ServerFound {
 export interface ServerTested extends ServerFound {
   /** The stored version before, when the test found another one and stored it. */
   versionWas?: string;
+  /** The login mode stored before (true: online), when the test found the other one. */
+  onlineModeWas?: boolean;
 }
 
 /** What the registry is built from. */
@@ -170,6 +172,7 @@ export class ServerRegistry {
     const fresh = this.get(server.id);
     if (!fresh) return found;
     const versionWas = fresh.version !== found.server.version ? fresh.version : undefined;
+    const onlineModeWas = found.onlineMode !== null && fresh.onlineMode !== undefined && fresh.onlineMode !== found.onlineMode ? fresh.onlineMode : undefined;
     this.deps.store.state.update(() => {
       fresh.version = found.server.version;
       if (fresh.host !== null) {
@@ -177,7 +180,7 @@ export class ServerRegistry {
         if (found.onlineMode !== null) fresh.onlineMode = found.onlineMode;
       }
     });
-    return { ...found, server: fresh, ...(versionWas ? { versionWas } : {}) };
+    return { ...found, server: fresh, ...(versionWas ? { versionWas } : {}), ...(onlineModeWas !== undefined ? { onlineModeWas } : {}) };
   }
 
   /** Where to reach a stored server (the embedded world where it listens now). */
@@ -206,6 +209,22 @@ export class ServerRegistry {
     return true;
   }
 
+  /**
+   * A version given for a server that says it runs another: asked again by a client of that version, a
+   * server that takes several (ViaVersion, a proxy) answers with it, one that does not answers with its
+   * own. Throws UserError then (the avatars could never join).
+   */
+  private async requireSpoken(name: string, address: ServerAddress, status: ServerStatus, version: string, timeoutMs: number): Promise<void> {
+    const wanted = protocolOf(version);
+    if (status.protocol === wanted) return;
+    const asked = await statusPing(address, timeoutMs, version);
+    if (asked.protocol === wanted) return;
+    throw new UserError(
+      'version_not_spoken',
+      `Could not use ${name} (${formatAddress(address)}): it runs Minecraft ${status.version}, not ${version}, and answers a ${version} client as ${asked.version} too (a server that takes several versions answers as the client's). /server add ${name} ${formatAddress(address)} adds it with the version it runs. Nothing was stored.`,
+    );
+  }
+
   /** Ping, find the version, and probe the login mode; the entry that would be stored. Throws UserError. */
   private async probe(name: string, address: ServerAddress, version: string | undefined, auth: Server['auth'] | undefined): Promise<ServerFound> {
     const timeoutMs = this.deps.probeTimeoutMs ?? 10_000;
@@ -219,6 +238,7 @@ export class ServerRegistry {
     let login: LoginProbe | undefined;
     try {
       status = await statusPing(address, timeoutMs);
+      if (pinned) await this.requireSpoken(name, address, status, pinned, timeoutMs);
       login = await loginProbe(status.reachedAt, pinned ?? status.version, timeoutMs).catch((err: unknown) => {
         if (err instanceof ServerProbeError) return undefined;
         throw err;

@@ -3,7 +3,8 @@
  * Minecraft services to a local {@link FakeMicrosoft} instead (prismarine-auth
  * builds its URLs from constants and calls the global `fetch`). Loaded into
  * the mindlink process under test with `--import`, pointed at the fake by
- * `MINDLINK_TEST_MICROSOFT_URL`; nothing else is touched.
+ * `MINDLINK_TEST_MICROSOFT_URL`, or called by a test that runs the sign-in in
+ * its own process; nothing else is touched.
  */
 const HOSTS = new Set([
   'login.live.com',
@@ -14,8 +15,8 @@ const HOSTS = new Set([
   'api.minecraftservices.com',
 ]);
 
-/** Point the global `fetch` of this process at `target` for those hosts. */
-export function redirectMicrosoft(target: string): void {
+/** Point the global `fetch` of this process at `target` for those hosts; the function returned puts it back. */
+export function redirectMicrosoft(target: string): () => void {
   const original = globalThis.fetch;
   globalThis.fetch = (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
@@ -23,6 +24,9 @@ export function redirectMicrosoft(target: string): void {
     const headers = new Headers(init?.headers);
     headers.set('x-original-host', url.hostname);
     return original(new URL(`${url.pathname}${url.search}`, target), { ...init, headers });
+  };
+  return () => {
+    globalThis.fetch = original;
   };
 }
 

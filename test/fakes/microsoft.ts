@@ -9,7 +9,8 @@
  * (`authorization_pending` until {@link FakeMicrosoft.approve} is called, then
  * tokens; `expired_token` once the code's time is up), the refresh-token
  * grant, Xbox user / device / title / XSTS tokens, the Minecraft login with
- * Xbox, the profile (404 for an account without Minecraft) and the player
+ * Xbox, the profile (404 for an account without Minecraft, 401 for a token it
+ * did not give or took back) and the player
  * certificates. It checks no signatures. Every token it hands out is kept in
  * {@link FakeMicrosoft.tokens}, so a test can look for them where they must not be.
  *
@@ -40,6 +41,8 @@ export interface FakeMicrosoftOptions {
   expiresInS?: number;
   /** How often prismarine-auth polls (s). */
   intervalS?: number;
+  /** The port to listen on (a free one when absent): Microsoft coming back where it could not be reached. */
+  port?: number;
 }
 
 export class FakeMicrosoft {
@@ -57,14 +60,14 @@ export class FakeMicrosoft {
 
   private constructor(
     private readonly server: Server,
-    private readonly opts: Required<FakeMicrosoftOptions>,
+    private readonly opts: Required<Omit<FakeMicrosoftOptions, 'port'>>,
   ) {}
 
   static async start(opts: FakeMicrosoftOptions = {}): Promise<FakeMicrosoft> {
     const server = createServer();
     const fake = new FakeMicrosoft(server, { expiresInS: opts.expiresInS ?? 900, intervalS: opts.intervalS ?? 1 });
     server.on('request', (req, res) => fake.onRequest(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
     return fake;
   }
 
@@ -78,6 +81,11 @@ export class FakeMicrosoft {
     const device = [...this.devices.values()].find((d) => d.userCode === userCode);
     if (!device) throw new Error(`no device code ${userCode}`);
     device.profile = profile;
+  }
+
+  /** Take back every token handed out so far (a password changed, a session revoked): none is accepted any more. */
+  revokeAll(): void {
+    this.profileOf.clear();
   }
 
   /** Resolves with the user code of the next device code asked for (or one asked for already, counting from `since`). */
@@ -167,6 +175,8 @@ export class FakeMicrosoft {
       return send(200, { username: randomUUID(), access_token: mc, token_type: 'Bearer', expires_in: 86_400 });
     }
     if (host === 'api.minecraftservices.com' && path === '/minecraft/profile') {
+      // A token it never gave (or took back) is refused, as Microsoft refuses it; an account without Minecraft has no profile.
+      if (!this.profileOf.has(bearer)) return send(401, { path: '/minecraft/profile', errorType: 'UnauthorizedOperationException', error: 'UnauthorizedOperationException', errorMessage: 'Unauthorized' });
       const profile = this.profileOf.get(bearer);
       if (!profile) return send(404, { path: '/minecraft/profile', error: 'NOT_FOUND', errorMessage: 'The server has not found anything matching the request URI' });
       return send(200, { id: profile.id.replace(/-/g, ''), name: profile.name, skins: [], capes: [] });

@@ -18,6 +18,11 @@ export interface ProtocolServerOptions {
   /** The port to listen on (a free one when absent). */
   port?: number;
   onlineMode?: boolean;
+  /**
+   * Take every version minecraft-protocol knows, as a server with ViaVersion does: the server list answers
+   * a client with the client's own version, and a login of any version gets in.
+   */
+  multiVersion?: boolean;
   /** Kick every login with these words, before letting it in (as a whitelist or a ban does). */
   kick?: string;
   /** What the server list shows instead of the real version (a sleeping hosted server). */
@@ -43,7 +48,7 @@ export async function startProtocolServer(opts: ProtocolServerOptions = {}): Pro
     'online-mode': opts.onlineMode ?? false,
     host: '127.0.0.1',
     port: opts.port ?? 0,
-    version,
+    version: opts.multiVersion ? false : version,
     hideErrors: true,
     ...(opts.advertise
       ? {
@@ -57,6 +62,7 @@ export async function startProtocolServer(opts: ProtocolServerOptions = {}): Pro
   } as mc.ServerOptions);
   // A client of another version is told as vanilla tells it, during the login: `Outdated client! Please use 1.21.4`.
   server.on('connection', (client) => {
+    if (opts.multiVersion) return;
     const own = client.listeners('set_protocol') as ((p: { protocolVersion: number; nextState: number }) => void)[];
     client.removeAllListeners('set_protocol');
     client.once('set_protocol', (packet: { protocolVersion: number; nextState: number }) => {

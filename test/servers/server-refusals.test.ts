@@ -98,7 +98,7 @@ describe('GIVEN servers that refuse', () => {
       'verify',
       'cal',
       'Failed to verify username!',
-      'verify is in online mode: it lets in only players signed in with Microsoft (the server says: "Failed to verify username!"). Add it again with auth:microsoft (/server add verify <address> auth:microsoft, its avatars stopped) and each owner signs in once with a code mindlink sends them.',
+      'verify is in online mode: it lets in only players signed in with Microsoft (the server says: "Failed to verify username!"). Add it again with auth:microsoft (/server add verify 127.0.0.1:<port> auth:microsoft, its avatars stopped) and each owner signs in once with a code mindlink sends them.',
       'verify is in online mode and cal does not sign in with Microsoft',
     ],
   ])('GIVEN a server %s that kicks %s with "%s" THEN the avatar stops with one line saying what to do, and /status says why', async (name, avatar, kick, line, status) => {
@@ -108,11 +108,11 @@ describe('GIVEN servers that refuse', () => {
     await ask(run.io, `/avatar create ${avatar} server:${name}`, new RegExp(`^\\[${avatar}\\] Created`));
     const from = run.io.lines.length;
     run.io.send(`/play ${avatar}`);
-    expect(await lineAfter(run.io, from, new RegExp(`^\\[${avatar}\\] Stopped: `), 60_000)).toBe(`[${avatar}] Stopped: ${line}`);
-    expect(await ask(run.io, `/status ${avatar}`, new RegExp(`^\\[${avatar}\\] stopped`))).toBe(`[${avatar}] stopped (${status}) · no goal`);
+    expect(await lineAfter(run.io, from, new RegExp(`^\\[${avatar}\\] Stopped: `), 60_000)).toBe(`[${avatar}] Stopped: ${line.replace('<port>', String(server.port))}`);
+    expect(await ask(run.io, `/status ${avatar}`, new RegExp(`^\\[${avatar}\\] stopped`))).toBe(`[${avatar}] stopped (${status}) · on ${name} · no goal`);
   });
 
-  it('GIVEN a server that moved to another version THEN its avatar stops saying so, /server test finds the new version, and /play joins with it', async () => {
+  it('GIVEN a server that moved to another version THEN its avatar stops saying so before it joins, /server test finds the new version, and /play joins with it', async () => {
     const before = await serve({ version: '1.20.4' });
     await ask(run.io, `/server add moved 127.0.0.1:${before.port}`, /^\[mindlink\] Added moved .*Minecraft 1\.20\.4/);
     await ask(run.io, '/avatar create eve server:moved', /^\[eve\] Created/);
@@ -122,7 +122,7 @@ describe('GIVEN servers that refuse', () => {
     const from = run.io.lines.length;
     run.io.send('/play eve');
     expect(await lineAfter(run.io, from, /^\[eve\] Stopped: /, 60_000)).toBe(
-      '[eve] Stopped: moved speaks another Minecraft version than the 1.20.4 mindlink has for it (the server says: "Outdated client! Please use 1.21.4"): /server test moved finds the version again, then /play eve.',
+      '[eve] Stopped: moved now runs Minecraft 1.21.4, not the 1.20.4 eve speaks there: /server test moved stores the version it runs, then /play eve.',
     );
     expect(await ask(run.io, '/server test moved', /^\[mindlink\] /)).toBe(
       `[mindlink] moved (127.0.0.1:${after.port}) answers: Minecraft 1.21.4, 0/20 online, offline mode. It runs 1.21.4 now (it was 1.20.4): avatars speak it from their next /play.`,
