@@ -53,6 +53,9 @@ function singular(word: string): string {
   if (KEEP_PLURAL.has(word) || word.length <= 3) return word;
   if (word.endsWith('ss') || word.endsWith('us')) return word;
   if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('feet')) return `${word.slice(0, -4)}foot`;
+  if (word.endsWith('shelves')) return `${word.slice(0, -3)}f`;
+  if (word.endsWith('sses')) return word.slice(0, -2);
   if (word.endsWith('axes')) return word.slice(0, -1);
   if (/(ch|sh|x)es$/.test(word) || (word.length > 5 && word.endsWith('oes'))) return word.slice(0, -2);
   if (word.endsWith('s')) return word.slice(0, -1);
@@ -147,25 +150,50 @@ export function countItems(inventory: Record<string, number>, item: string): num
   return total;
 }
 
-const MASS_NOUNS = new Set([
-  'dirt', 'sand', 'cobblestone', 'stone', 'gravel', 'coal', 'wheat', 'clay', 'snow', 'glass', 'redstone', 'netherrack',
-  'raw_iron', 'raw_gold', 'raw_copper', 'food', 'wool', 'leaves', 'planks', 'sweet_berries', 'glow_berries', 'wheat_seeds',
-  'cobbled_deepslate', 'deepslate', 'grass', 'moss', 'kelp', 'dried_kelp', 'bread', 'lapis_lazuli', 'bone_meal',
+/**
+ * Last words of item names that take no plural -s: materials, meat and fish ("2 cobblestone", "2 beef",
+ * "2 cooked chicken", "2 white wool", "2 raw iron"). Names already plural end in -s and stay as they are.
+ */
+const MASS_WORDS = new Set([
+  'beef', 'mutton', 'chicken', 'rabbit', 'cod', 'salmon', 'flesh', 'food', 'bread', 'wheat', 'kelp', 'sugar', 'cane',
+  'fruit', 'cream', 'dirt', 'sand', 'gravel', 'clay', 'snow', 'ice', 'mud', 'soil', 'podzol', 'mycelium', 'coal',
+  'charcoal', 'iron', 'gold', 'copper', 'scrap', 'quartz', 'lazuli', 'obsidian', 'netherrack', 'basalt', 'tuff',
+  'calcite', 'prismarine', 'purpur', 'concrete', 'terracotta', 'wool', 'glass', 'gunpowder', 'leather', 'string',
+  'flint', 'paper', 'bamboo', 'lichen', 'moss', 'tnt', 'meal', 'powder', 'dust',
 ]);
+/** Endings that take no plural -s either: every kind of stone, deepslate and grass, and fish (`pufferfish`). */
+const MASS_ENDING = /(?:stone|slate|grass|fish)$/;
+
+/** The plural of an item's words: its last word is made plural (`oak log` → `oak logs`), unless it takes none. */
+function pluralWords(words: string): string {
+  const last = words.slice(words.lastIndexOf(' ') + 1);
+  const head = words.slice(0, words.length - last.length);
+  if (MASS_WORDS.has(last) || MASS_ENDING.test(last)) return words;
+  if (last.endsWith('ss')) return `${words}es`;
+  if (last.endsWith('s')) return words;
+  if (last === 'foot') return `${head}feet`;
+  if (last.endsWith('shelf')) return `${head}${last.slice(0, -1)}ves`;
+  if (/(?:ch|sh|x)$/.test(last) || /[^aeiou]o$/.test(last)) return `${words}es`;
+  if (/[^aeiou]y$/.test(last)) return `${words.slice(0, -1)}ies`;
+  return `${words}s`;
+}
 
 /**
- * A chat label for an item and count: `oak_log`, 3 → "oak logs"; `cobblestone` → "cobblestone".
+ * A chat label for an item and count: `oak_log`, 3 → "oak logs". Materials, meat and fish take no -s
+ * ("2 beef", "5 cobblestone"), and in "X of Y" or "X on a Y" the X is made plural.
  *
  * @example
- * itemLabel('oak_log', 3);      // 'oak logs'
- * itemLabel('torch', 2);        // 'torches'
- * itemLabel('log', 1);          // 'log'
+ * itemLabel('oak_log', 3);           // 'oak logs'
+ * itemLabel('torch', 2);             // 'torches'
+ * itemLabel('beef', 2);              // 'beef'
+ * itemLabel('heart_of_the_sea', 2);  // 'hearts of the sea'
+ * itemLabel('log', 1);               // 'log'
  */
 export function itemLabel(item: string, count: number): string {
   const base = item.replace(/^minecraft:/, '').replace(/_/g, ' ');
-  if (count === 1 || MASS_NOUNS.has(item) || /s$/.test(base)) return base;
-  if (/(ch|sh|x)$/.test(base)) return `${base}es`;
-  return `${base}s`;
+  if (count === 1) return base;
+  const of = / (?:of|on) /.exec(base);
+  return of ? `${pluralWords(base.slice(0, of.index))}${base.slice(of.index)}` : pluralWords(base);
 }
 
 const UNOBTAINABLE: Record<string, string> = {
