@@ -9,6 +9,7 @@
  * to a player who mines it), `wool`, `leaves`, `food`.
  */
 import { own } from '../keyed.ts';
+import { isItemKind, isItemName } from './known-items.ts';
 
 /** Food items (the `food` group, and what the curriculum counts as food). */
 export const FOOD_ITEMS: ReadonlySet<string> = new Set([
@@ -40,7 +41,7 @@ const ALIASES: Record<string, string> = {
   torch: 'torch', torches: 'torch', 'glass pane': 'glass_pane', 'glass panes': 'glass_pane',
   'raw beef': 'beef', steak: 'cooked_beef', steaks: 'cooked_beef', 'cooked steak': 'cooked_beef', pork: 'porkchop',
   'raw pork': 'porkchop', 'raw porkchop': 'porkchop', 'raw porkchops': 'porkchop', 'cooked pork': 'cooked_porkchop',
-  'raw chicken': 'chicken', 'raw mutton': 'mutton',
+  'raw chicken': 'chicken', 'raw mutton': 'mutton', lapis: 'lapis_lazuli', 'redstone dust': 'redstone',
 };
 
 /** Last words that are already plural in the registry (`oak_planks`, `iron_boots`…). */
@@ -88,7 +89,8 @@ export function normaliseItem(phrase: string): string | null {
   if (!/^[a-z0-9_ ]+$/.test(p)) return null;
   const words = p.split(/[ _]+/).filter((w) => w !== '');
   if (words.length === 0 || words.length > 4) return null;
-  const last = singular(words[words.length - 1] ?? '');
+  const said = singular(words[words.length - 1] ?? '');
+  const last = said === 'pick' ? 'pickaxe' : said;
   words[words.length - 1] = last;
   const joined = words.join(' ');
   const joinedAlias = own(ALIASES, joined);
@@ -101,6 +103,24 @@ export function normaliseItem(phrase: string): string | null {
   if (last === 'plank') return `${species}_planks`;
   const name = words.join('_');
   return name.length <= 48 ? name : null;
+}
+
+/** The groups a goal may name: each matches several items (see {@link matchesItem}). */
+const GROUPS: ReadonlySet<string> = new Set(['log', 'planks', 'cobblestone', 'stone', 'wool', 'leaves', 'food']);
+
+/**
+ * Whether a goal's item (as {@link normaliseItem} gives it) names something Minecraft has: an item, a group
+ * (`log`, `planks`, `food`…) or a one-word kind of item (`pickaxe`, `ingot`, `bed`).
+ *
+ * @example
+ * knownItem('oak_log');    // true
+ * knownItem('log');        // true (any log)
+ * knownItem('pickaxe');    // true (any pickaxe)
+ * knownItem('unobtanium'); // false
+ */
+export function knownItem(item: string): boolean {
+  const name = item.replace(/^minecraft:/, '');
+  return GROUPS.has(name) || isItemName(name) || (!name.includes('_') && isItemKind(name));
 }
 
 /**

@@ -39,6 +39,8 @@ describe('goals that can never be done', () => {
       ['go to 1e308 64 -1e308', /that is outside the world border/],
       ['collect 99999999999999999999 dirt', /99999999999999999999 is more than a full inventory holds/],
       ['get 1 air', /air is not something anyone can hold/],
+      ['collect 3 unobtanium', /Minecraft has no item called "unobtanium"; the nearest I know are [a-z ]+, [a-z ]+, [a-z ]+/],
+      ['get 2 diamnods', /Minecraft has no item called "diamnods"; the nearest I know are diamond, /],
     ];
     for (const [goal, reason] of cases) {
       const before = r.lines.length;
@@ -51,6 +53,18 @@ describe('goals that can never be done', () => {
     expect(demo?.goal?.text).toBe('explore');
     expect(demo?.parked).toEqual([]);
     expect(r.core.store.record.data.goals.filter((g) => g.outcome === 'parked')).toEqual([]);
+  });
+
+  it('GIVEN /goal naming an item Minecraft does not have THEN it is refused at once, as Goal: is, and a real item is taken', async () => {
+    const r = await start();
+    r.send('/goal collect 3 unobtanium');
+    await r.line(/^\[demo\] I can't take that goal: Minecraft has no item called "unobtanium"; the nearest I know are .+\. Nothing was changed: my goal is still explore\.$/);
+    expect(r.core.avatars.get('demo')?.goal?.text).toBe('explore');
+    r.send('/schedule every day at 8:00 get 2 unobtanium');
+    await r.line(/^\[demo\] I could never do "get 2 unobtanium": Minecraft has no item called "unobtanium"/);
+    expect(r.core.store.schedules.data.schedules).toEqual([]);
+    r.send('/goal get 2 cooked beef');
+    await r.line(/^\[demo\] New goal from console: get 2 cooked beef\.$/);
   });
 
   it('GIVEN /schedule with a goal that can never be done THEN it is refused and nothing is scheduled', async () => {
