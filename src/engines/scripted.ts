@@ -91,7 +91,8 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     if (goal === null) return { goal, state: 'working', steps: [] };
     if (done.status === 'done') return { goal, state: 'done', steps: [] };
     if (!snap || ctx.game.state !== 'connected') return { goal, state: 'away', steps: [] };
-    const view: GoalView = req.goal && req.goal.text === goal ? req.goal : { text: goal, setBy: 'self', baseline: null };
+    // A goal set this turn is measured from what is held now, as the loop measures it.
+    const view: GoalView = req.goal && req.goal.text === goal ? req.goal : { text: goal, setBy: 'self', baseline: { ...snap.inventory } };
     const steps = planInWords(parseGoal(goal), view, snap, ctx.game.capabilities);
     const why = track?.text === goal ? track.blockedWhy : null;
     if (done.status === 'blocked') return { goal, state: 'blocked', ...(why ? { why } : {}), steps };

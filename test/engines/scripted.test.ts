@@ -515,5 +515,8 @@ describe('scripted engine, its notes in TASK.md', () => {
     expect(notes().now).toMatch(/^Done; choosing/);
     const chosen = await engine.turn(request('choose', { recentGoals: ['collect 3 oak logs'] }), live());
     expect(notes()).toMatchObject({ goal: goalOf(chosen), now: expect.stringMatching(/^Working on step 1 of \d+: /) });
+    // "collect N more" counts from what is held when it is set: the logs held leave the plan whole.
+    await engine.turn(request('direction', { message: 'collect 2 oak logs' }), live());
+    expect(notes()).toMatchObject({ goal: 'collect 2 oak logs', plan: '- gather oak logs' });
   });
 });
