@@ -48,18 +48,36 @@ export function cutOnWord(text: string, max: number): string {
   return space >= max / 2 ? `${body.slice(0, space).trimEnd()}…` : cut;
 }
 
+/** HTML elements that format text; a tag of one is markup, any other `<word>` (a placeholder such as `<player>`) is text. */
+const HTML_TAGS =
+  'a|abbr|b|big|blockquote|br|center|code|del|details|div|em|font|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|pre|q|s|samp|small|span|strike|strong|sub|summary|sup|tg-emoji|tg-spoiler|tt|u|ul';
+const HTML_TAG = new RegExp(`</?(?:${HTML_TAGS})(?:\\s[^<>]*)?/?>`, 'gi');
+
 /**
- * A goal as shown in chat (`/status`, `/avatars`): plain text, secrets scrubbed, markup removed, one line,
- * at most `max` characters, cut on a word.
+ * Markup removed, text kept: markdown links become their text, HTML formatting tags go, and so do emphasis, code,
+ * strike-through and spoiler marks, a quote's `>` and a heading's `#` at the start of a line. Only what is markup
+ * goes: an underscore inside a word (`oak_planks`, `bad_params`) is not emphasis, `<player>` is no HTML tag, and
+ * `#3` or `a > b` inside a line stay as written.
+ */
+function withoutMarkup(text: string): string {
+  return text
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(HTML_TAG, '')
+    .replace(/^[ \t]*(?:>[ \t]?)+/gm, '')
+    .replace(/^[ \t]*#{1,6}[ \t]+/gm, '')
+    .replace(/\*+|~~+|\|\|+|`+/g, '')
+    .replace(/(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu, '');
+}
+
+/**
+ * A goal as shown in chat (`/status`, `/avatars`, `/parked`): plain text, secrets scrubbed, markup removed (see
+ * {@link withoutMarkup}), one line, at most `max` characters, cut on a word.
  *
  * @example
  * plainGoal('**collect** [logs](http://x) <b>now</b>') // → 'collect logs now'
+ * plainGoal('oak_planks cannot be crafted (bad_params)') // → the same
  */
 export function plainGoal(text: string, max = 200): string {
-  const plain = scrubSecrets(text)
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1') // markdown links → their text
-    .replace(/<[^>]*>/g, '') // HTML tags
-    .replace(/[*_`~|>#]+/g, '') // emphasis, code, quotes, headings
-    .replace(/https?:\/\/\S+/g, '[link]');
+  const plain = withoutMarkup(scrubSecrets(text)).replace(/https?:\/\/\S+/g, '[link]');
   return cutOnWord(oneLine(plain), max);
 }

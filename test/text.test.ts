@@ -27,4 +27,15 @@ describe('text shaping', () => {
     expect(shown).toBe('build a house near the river with [redacted] and many many…');
     expect(shown.length).toBeLessThanOrEqual(60);
   });
+
+  it('GIVEN markdown and HTML formatting THEN plainGoal removes every kind of it', () => {
+    expect(plainGoal('__collect__ _ten_ ~~old~~ ||secret|| `logs` <i>now</i><br/>')).toBe('collect ten old secret logs now');
+    expect(plainGoal('# Heading\n> quoted\n>> twice')).toBe('Heading quoted twice');
+  });
+
+  it('GIVEN ids, codes, placeholders, numbers and comparisons THEN plainGoal keeps them as written', () => {
+    expect(plainGoal('oak_planks cannot be crafted (bad_params)')).toBe('oak_planks cannot be crafted (bad_params)');
+    expect(plainGoal('I can only go to coordinates (or "come to <player>")')).toBe('I can only go to coordinates (or "come to <player>")');
+    expect(plainGoal('finish direction #3 if x > 10')).toBe('finish direction #3 if x > 10');
+  });
 });

@@ -107,16 +107,17 @@ export class AvatarManager {
     if (!server) throw new UserError('unknown_server', `Avatar ${name} is on server "${avatar.server}", which is not configured.`);
     const log = this.deps.log.child({ avatar: name });
     const game = this.deps.games.create(avatar, server, log);
+    const task = new TaskFile(this.deps.store.avatarDir(name), name);
     let engine: Engine;
     try {
-      engine = this.deps.engines(avatar.engine, { avatar: name, game, log, skills: this.deps.skills(game) });
+      engine = this.deps.engines(avatar.engine, { avatar: name, game, log, skills: this.deps.skills(game), task });
     } catch (err) {
       this.deps.games.release?.(game);
       throw err;
     }
     game.on('signInCode', (code) => this.deps.signInCode?.(name, server.id, code));
     game.on('playingAs', (player) => this.deps.post(name, 'info', `${name} plays on ${server.id} as ${player}: the Minecraft name of the Microsoft account it signed in with.`, null));
-    const rt = this.assemble(name, game, engine, log);
+    const rt = this.assemble(name, game, engine, task, log);
     this.runtimes.set(name, rt);
     return rt;
   }
@@ -127,8 +128,7 @@ export class AvatarManager {
   }
 
   /** The goal loop and TASK.md of an avatar around its game and engine. */
-  private assemble(name: string, game: AvatarGame, engine: Engine, log: Logger): Runtime {
-    const task = new TaskFile(this.deps.store.avatarDir(name), name);
+  private assemble(name: string, game: AvatarGame, engine: Engine, task: TaskFile, log: Logger): Runtime {
     const loop = new GoalLoop({
       avatar: name,
       store: this.deps.store,
@@ -159,14 +159,14 @@ export class AvatarManager {
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
     const old = this.runtime(avatar.name);
     const log = this.deps.log.child({ avatar: avatar.name });
-    const engine = this.deps.engines(kind, { avatar: avatar.name, game: old.game, log, skills: this.deps.skills(old.game) });
+    const engine = this.deps.engines(kind, { avatar: avatar.name, game: old.game, log, skills: this.deps.skills(old.game), task: old.task });
     const wasActive = old.loop.isActive;
     if (wasActive) await old.loop.pause('engine switch');
     old.engine.close?.();
     this.deps.store.state.update(() => {
       avatar.engine = kind;
     });
-    const rt = this.assemble(avatar.name, old.game, engine, log);
+    const rt = this.assemble(avatar.name, old.game, engine, old.task, log);
     this.runtimes.set(avatar.name, rt);
     if (wasActive) rt.loop.start();
   }

@@ -148,18 +148,17 @@ export function toolFirst(item: string, situation: CraftSituation): CraftStep | 
 }
 
 /**
- * The next step toward holding `count` of `item` (a registry name or the `planks`/`log` group), or null when that
- * many are held already. Crafts of the first item are merged when nothing is left to gather.
+ * Every step toward holding `count` of `item` (a registry name or the `planks`/`log` group), in order; empty when
+ * that many are held already, one `unknown` step for an item the planner does not know. An item may come more than
+ * once (logs and planks for the pickaxe, then for the sticks, then for the table).
  *
  * @example
- * nextCraftStep('wooden_pickaxe', 1, { inventory: {}, tableNearby: false });
- * // → { kind: 'gather', item: 'log', count: 3 }  (planks for the pickaxe, sticks and a table)
- * nextCraftStep('wooden_pickaxe', 1, { inventory: { oak_log: 3 }, tableNearby: false });
- * // → { kind: 'craft', item: 'planks', count: 12 }  (all the planks at once: nothing is left to gather)
+ * craftSteps('wooden_pickaxe', 1, { inventory: {}, tableNearby: false }).map((s) => s.item);
+ * // → ['log', 'planks', 'log', 'planks', 'stick', 'log', 'planks', 'crafting_table', 'wooden_pickaxe']
  */
-export function nextCraftStep(wanted: string, count: number, situation: CraftSituation): CraftStep | null {
+export function craftSteps(wanted: string, count: number, situation: CraftSituation): CraftStep[] {
   const item = planName(wanted);
-  if (!canPlan(item)) return { kind: 'unknown', item: wanted };
+  if (!canPlan(item)) return [{ kind: 'unknown', item: wanted }];
   // A simulated inventory (by group) that the plan draws from as it goes.
   const pool = new Map<string, number>();
   const held = (name: string): number => {
@@ -237,6 +236,21 @@ export function nextCraftStep(wanted: string, count: number, situation: CraftSit
   };
 
   need(item, count, 0);
+  return steps;
+}
+
+/**
+ * The next step toward holding `count` of `item` (a registry name or the `planks`/`log` group), or null when that
+ * many are held already. Crafts of the first item are merged when nothing is left to gather.
+ *
+ * @example
+ * nextCraftStep('wooden_pickaxe', 1, { inventory: {}, tableNearby: false });
+ * // → { kind: 'gather', item: 'log', count: 3 }  (planks for the pickaxe, sticks and a table)
+ * nextCraftStep('wooden_pickaxe', 1, { inventory: { oak_log: 3 }, tableNearby: false });
+ * // → { kind: 'craft', item: 'planks', count: 12 }  (all the planks at once: nothing is left to gather)
+ */
+export function nextCraftStep(wanted: string, count: number, situation: CraftSituation): CraftStep | null {
+  const steps = craftSteps(wanted, count, situation);
   const first = steps[0];
   if (!first || first.kind === 'unknown') return first ?? null;
   const sameAsFirst = (s: CraftStep): s is Exclude<CraftStep, { kind: 'unknown' }> => s.kind === first.kind && s.item === first.item;
@@ -310,4 +324,21 @@ export function planGather(item: string, count: number, snap: { inventory: Recor
   const first = toolFirst(item, situationOf(snap));
   if (first && first.kind !== 'unknown') return skillFor(first, snap.inventory);
   return { id: 'collect', params: { item, count: Math.min(MAX_PER_RUN, Math.max(1, count)) } };
+}
+
+/**
+ * Every step toward getting `count` more of `item`, in the order {@link planGather} takes them one turn at a time:
+ * something made or hunted by its plan, a block's drop after the tool it needs (none when one is held).
+ *
+ * @example
+ * gatherSteps('cobblestone', 5, { inventory: {}, nearbyBlocks: {} }).map((s) => `${s.kind} ${s.item}`);
+ * // → ['gather log', 'craft planks', …, 'craft wooden_pickaxe', 'gather cobblestone']
+ */
+export function gatherSteps(item: string, count: number, snap: { inventory: Record<string, number>; nearbyBlocks: Record<string, number> }): CraftStep[] {
+  const name = planName(item);
+  const situation = situationOf(snap);
+  if (canPlan(name) && !Object.hasOwn(RAW_TOOL, name) && !BY_HAND.has(name)) return craftSteps(item, countItems(snap.inventory, name) + count, situation);
+  const tool = own(RAW_TOOL, name);
+  const toolHeld = tool !== undefined && (own(TOOL_TIERS, tool) ?? [tool]).some((t) => (own(snap.inventory, t) ?? 0) > 0);
+  return [...(tool && !toolHeld ? craftSteps(tool, 1, situation) : []), { kind: 'gather', item, count }];
 }

@@ -13,6 +13,7 @@
 import type { Logger } from 'pino';
 import type { AvatarGame } from '../game/game.ts';
 import type { SkillRegistry } from '../game/skill.ts';
+import type { TaskFile } from '../task/task-file.ts';
 
 /** Why the loop is prompting. */
 export type TurnKind = 'choose' | 'continue' | 'blocked' | 'wrapup' | 'resume' | 'fresh' | 'question' | 'direction';
@@ -165,6 +166,8 @@ export interface EngineContext {
   log: Logger;
   /** The avatar's skills, bound to `game` (the LLM engine offers them as tools). */
   skills: SkillRegistry;
+  /** The avatar's TASK.md, where the engine keeps its own part (the loop keeps mindlink's sections in it). */
+  task: TaskFile;
 }
 
 /** The engine kinds an avatar record names. */

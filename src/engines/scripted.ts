@@ -6,18 +6,20 @@
  * report. It says `done` only when the loop's completion check
  * (`TurnRequest.completion`) says the goal is met (for goals that can be
  * checked), `blocked` with a reason for what it cannot do, and chooses self
- * goals from the survival curriculum.
+ * goals from the survival curriculum. It keeps its own part of TASK.md (goal,
+ * where it stands, its plan) current as it goes (`scripted-notes.ts`).
  */
-import { emptySnapshot, inventoryKey, type GameCapabilities, type Snapshot } from '../game/game.ts';
+import { emptySnapshot, inventoryKey, type Snapshot } from '../game/game.ts';
 import { saying, TurnInterruptedError, type Engine, type EngineContext, type GoalView, type SessionInfo, type TurnReply, type TurnReport, type TurnRequest } from './engine.ts';
 import type { SkillResult } from '../game/skill.ts';
-import { goalKey, parseGoal, type GoalIntent } from '../goals/goal-language.ts';
-import { countItems } from '../game/items.ts';
+import { goalKey, parseGoal } from '../goals/goal-language.ts';
 import { oneLine } from '../text.ts';
 import { keyed, type Keyed } from '../keyed.ts';
 import { answerQuestion } from './answers.ts';
-import { planCraft, planGather } from './craft-plan.ts';
 import { nextSelfGoal } from './curriculum.ts';
+import { ScriptedNotes, type NotesState } from './scripted-notes.ts';
+import { planInWords, planSkill, selfTarget, serverCannot } from './scripted-plan.ts';
+import { acknowledge, asGoalText, inSentence, seconds } from './scripted-words.ts';
 
 type Status = 'working' | 'done' | 'blocked';
 
@@ -27,8 +29,6 @@ const HARD_CODES = new Set(['unsupported_by_server', 'missing_tool', 'missing_ma
 const TRANSIENT_CODES = new Set(['not_connected', 'aborted', 'preempted']);
 /** How long a goal this engine reported blocked is passed over when choosing. */
 const BLOCK_MEMORY_MS = 10 * 60_000;
-/** The most a collect or craft run asks for at once (the skills' own limit); bigger goals take several turns. */
-const MAX_PER_RUN = 256;
 /** How many times in a row a soft failure (no_target, unreachable…) may repeat before the goal is blocked. */
 const SOFT_LIMIT = 2;
 /** How many skill runs in a row may "succeed" without the check moving before the goal is blocked. */
@@ -63,84 +63,6 @@ function interrupted(signal: AbortSignal): TurnInterruptedError {
   return new TurnInterruptedError({ promptTokens: 0, completionTokens: 0, requests: 0 }, signal.reason);
 }
 
-/** A direction or message as a goal line: one line, wrapping punctuation removed. */
-function asGoalText(s: string): string {
-  return oneLine(s).replace(/^(?:(?:your\s+)?new\s+goal(?:\s+is)?|your\s+goal\s+is|goal)\s*:\s*/i, '').replace(/[.!]+$/, '');
-}
-
-/** "Collect 10 sand" → "collect 10 sand", for use inside a sentence. */
-function inSentence(goal: string): string {
-  return goal.charAt(0).toLowerCase() + goal.slice(1);
-}
-
-function seconds(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 120) return `${s} s`;
-  return `${Math.round(s / 60)} min`;
-}
-
-/** Can this server do the goal at all? Returns the reason it cannot, or null. */
-function serverCannot(intent: GoalIntent, caps: GameCapabilities): string | null {
-  if (intent.kind === 'craft' && !caps.crafting) return 'this server has no crafting';
-  return null;
-}
-
-/** A follow / come-to goal naming the avatar itself: the reason it cannot be done, or null. */
-function selfTarget(intent: GoalIntent, avatar: string): string | null {
-  if (intent.kind !== 'follow' && intent.kind !== 'come_to') return null;
-  if (intent.player.toLowerCase() !== avatar.toLowerCase()) return null;
-  return `I can't ${intent.kind === 'follow' ? 'follow' : 'come to'} myself (${avatar} is me): name another player`;
-}
-
-/** The skill and params that work toward a goal now. */
-function planSkill(intent: GoalIntent, goal: GoalView, snap: Snapshot, caps: GameCapabilities): { id: string; params: Record<string, unknown> } | null {
-  switch (intent.kind) {
-    case 'collect': {
-      const held = countItems(snap.inventory, intent.item);
-      const base = countItems(goal.baseline ?? {}, intent.item);
-      const left = intent.mode === 'more' ? intent.count - Math.max(0, held - base) : intent.count - held;
-      const count = Math.min(MAX_PER_RUN, Math.max(1, left));
-      // Where the server crafts, a missing tool (a pickaxe for stone) is made first.
-      return caps.crafting ? planGather(intent.item, count, snap) : { id: 'collect', params: { item: intent.item, count } };
-    }
-    case 'craft': {
-      const held = countItems(snap.inventory, intent.item);
-      const base = countItems(goal.baseline ?? {}, intent.item);
-      const left = Math.max(1, intent.count - Math.max(0, held - base));
-      // The whole chain from what is held: gather what is missing, craft the parts and a table, then the item.
-      return planCraft(intent.item, held + Math.min(MAX_PER_RUN, left), snap);
-    }
-    case 'go_to':
-      return { id: 'go_to', params: { x: intent.x, y: intent.y, z: intent.z, range: 1 } };
-    case 'follow':
-      return { id: 'follow', params: { player: intent.player } };
-    case 'come_to':
-      return { id: 'come_to', params: { player: intent.player } };
-    case 'say':
-      return { id: 'say', params: { text: intent.text } };
-    case 'explore':
-      return { id: 'explore', params: {} };
-    case 'eat':
-      return { id: 'eat', params: {} };
-    case 'unknown':
-      return null;
-  }
-}
-
-/** Turn a direction into a first-person acknowledgement. */
-function acknowledge(message: string): string {
-  const m = oneLine(message).replace(/[.!]+$/, '');
-  const short = m.length > 160 ? `${m.slice(0, 157)}…` : m;
-  const body = short.replace(/^(?:please|pls|ok|okay)\s*,?\s+/i, '').replace(/^(?:you\s+(?:should|must|need\s+to|have\s+to)|i\s+want\s+you\s+to)\s+/i, '');
-  const lower = body.charAt(0).toLowerCase() + body.slice(1);
-  if (/^(?:don'?t|do\s+not)\s+/i.test(body)) return `Understood: I won't ${lower.replace(/^(?:don'?t|do\s+not)\s+/i, '')}.`;
-  if (/^(?:never|always)\s+/i.test(body)) return `Understood: I'll ${lower}.`;
-  if (/^(?:stay|keep|avoid|be|try|use|stop|go|come|look|build|help|find|bring|protect|guard|wait|sleep|return|head|focus|prefer|leave|remember|watch|check|save|store|put|give|take|fight|kill|defend)\b/i.test(body)) {
-    return `Understood: I'll ${lower}.`;
-  }
-  return `Understood, noted: ${short}.`;
-}
-
 /**
  * Create the scripted engine for one avatar.
  *
@@ -161,6 +83,21 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
   };
 
   const snapshotOrEmpty = (): Snapshot => ctx.game.snapshot() ?? emptySnapshot();
+  const notes = new ScriptedNotes(ctx.task, ctx.log);
+
+  /** What the notes say after a turn that reported `done`: the goal it ends with, where it is with it, the steps left. */
+  const notesAfter = (req: TurnRequest, done: TurnReport, snap: Snapshot | undefined): NotesState => {
+    const goal = done.goal ?? req.goal?.text ?? null;
+    if (goal === null) return { goal, state: 'working', steps: [] };
+    if (done.status === 'done') return { goal, state: 'done', steps: [] };
+    if (!snap || ctx.game.state !== 'connected') return { goal, state: 'away', steps: [] };
+    // A goal set this turn is measured from what is held now, as the loop measures it.
+    const view: GoalView = req.goal && req.goal.text === goal ? req.goal : { text: goal, setBy: 'self', baseline: { ...snap.inventory } };
+    const steps = planInWords(parseGoal(goal), view, snap, ctx.game.capabilities);
+    const why = track?.text === goal ? track.blockedWhy : null;
+    if (done.status === 'blocked') return { goal, state: 'blocked', ...(why ? { why } : {}), steps };
+    return { goal, state: 'working', steps };
+  };
   /** The skill runs of the turn in progress (one turn at a time per avatar). */
   let actions: NonNullable<TurnReply['actions']> = [];
 
@@ -375,6 +312,11 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
       actions = mine;
       const done = await take(request, signal);
       if (signal.aborted) throw interrupted(signal);
+      // A wrap-up only writes a lesson: the notes stay as the turn before it left them.
+      if (request.kind !== 'wrapup') {
+        const snap = ctx.game.snapshot();
+        await notes.keep(notesAfter(request, done, snap), snap);
+      }
       size += request.prompt.length + done.text.length;
       return { report: done, actions: mine };
     },

@@ -9,6 +9,7 @@
  * to a player who mines it), `wool`, `leaves`, `food`.
  */
 import { own } from '../keyed.ts';
+import { isItemKind, isItemName } from './known-items.ts';
 
 /** Food items (the `food` group, and what the curriculum counts as food). */
 export const FOOD_ITEMS: ReadonlySet<string> = new Set([
@@ -40,7 +41,7 @@ const ALIASES: Record<string, string> = {
   torch: 'torch', torches: 'torch', 'glass pane': 'glass_pane', 'glass panes': 'glass_pane',
   'raw beef': 'beef', steak: 'cooked_beef', steaks: 'cooked_beef', 'cooked steak': 'cooked_beef', pork: 'porkchop',
   'raw pork': 'porkchop', 'raw porkchop': 'porkchop', 'raw porkchops': 'porkchop', 'cooked pork': 'cooked_porkchop',
-  'raw chicken': 'chicken', 'raw mutton': 'mutton',
+  'raw chicken': 'chicken', 'raw mutton': 'mutton', lapis: 'lapis_lazuli', 'redstone dust': 'redstone',
 };
 
 /** Last words that are already plural in the registry (`oak_planks`, `iron_boots`…). */
@@ -53,6 +54,9 @@ function singular(word: string): string {
   if (KEEP_PLURAL.has(word) || word.length <= 3) return word;
   if (word.endsWith('ss') || word.endsWith('us')) return word;
   if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('feet')) return `${word.slice(0, -4)}foot`;
+  if (word.endsWith('shelves')) return `${word.slice(0, -3)}f`;
+  if (word.endsWith('sses')) return word.slice(0, -2);
   if (word.endsWith('axes')) return word.slice(0, -1);
   if (/(ch|sh|x)es$/.test(word) || (word.length > 5 && word.endsWith('oes'))) return word.slice(0, -2);
   if (word.endsWith('s')) return word.slice(0, -1);
@@ -85,7 +89,8 @@ export function normaliseItem(phrase: string): string | null {
   if (!/^[a-z0-9_ ]+$/.test(p)) return null;
   const words = p.split(/[ _]+/).filter((w) => w !== '');
   if (words.length === 0 || words.length > 4) return null;
-  const last = singular(words[words.length - 1] ?? '');
+  const said = singular(words[words.length - 1] ?? '');
+  const last = said === 'pick' ? 'pickaxe' : said;
   words[words.length - 1] = last;
   const joined = words.join(' ');
   const joinedAlias = own(ALIASES, joined);
@@ -98,6 +103,24 @@ export function normaliseItem(phrase: string): string | null {
   if (last === 'plank') return `${species}_planks`;
   const name = words.join('_');
   return name.length <= 48 ? name : null;
+}
+
+/** The groups a goal may name: each matches several items (see {@link matchesItem}). */
+const GROUPS: ReadonlySet<string> = new Set(['log', 'planks', 'cobblestone', 'stone', 'wool', 'leaves', 'food']);
+
+/**
+ * Whether a goal's item (as {@link normaliseItem} gives it) names something Minecraft has: an item, a group
+ * (`log`, `planks`, `food`…) or a one-word kind of item (`pickaxe`, `ingot`, `bed`).
+ *
+ * @example
+ * knownItem('oak_log');    // true
+ * knownItem('log');        // true (any log)
+ * knownItem('pickaxe');    // true (any pickaxe)
+ * knownItem('unobtanium'); // false
+ */
+export function knownItem(item: string): boolean {
+  const name = item.replace(/^minecraft:/, '');
+  return GROUPS.has(name) || isItemName(name) || (!name.includes('_') && isItemKind(name));
 }
 
 /**
@@ -147,25 +170,50 @@ export function countItems(inventory: Record<string, number>, item: string): num
   return total;
 }
 
-const MASS_NOUNS = new Set([
-  'dirt', 'sand', 'cobblestone', 'stone', 'gravel', 'coal', 'wheat', 'clay', 'snow', 'glass', 'redstone', 'netherrack',
-  'raw_iron', 'raw_gold', 'raw_copper', 'food', 'wool', 'leaves', 'planks', 'sweet_berries', 'glow_berries', 'wheat_seeds',
-  'cobbled_deepslate', 'deepslate', 'grass', 'moss', 'kelp', 'dried_kelp', 'bread', 'lapis_lazuli', 'bone_meal',
+/**
+ * Last words of item names that take no plural -s: materials, meat and fish ("2 cobblestone", "2 beef",
+ * "2 cooked chicken", "2 white wool", "2 raw iron"). Names already plural end in -s and stay as they are.
+ */
+const MASS_WORDS = new Set([
+  'beef', 'mutton', 'chicken', 'rabbit', 'cod', 'salmon', 'flesh', 'food', 'bread', 'wheat', 'kelp', 'sugar', 'cane',
+  'fruit', 'cream', 'dirt', 'sand', 'gravel', 'clay', 'snow', 'ice', 'mud', 'soil', 'podzol', 'mycelium', 'coal',
+  'charcoal', 'iron', 'gold', 'copper', 'scrap', 'quartz', 'lazuli', 'obsidian', 'netherrack', 'basalt', 'tuff',
+  'calcite', 'prismarine', 'purpur', 'concrete', 'terracotta', 'wool', 'glass', 'gunpowder', 'leather', 'string',
+  'flint', 'paper', 'bamboo', 'lichen', 'moss', 'tnt', 'meal', 'powder', 'dust',
 ]);
+/** Endings that take no plural -s either: every kind of stone, deepslate and grass, and fish (`pufferfish`). */
+const MASS_ENDING = /(?:stone|slate|grass|fish)$/;
+
+/** The plural of an item's words: its last word is made plural (`oak log` → `oak logs`), unless it takes none. */
+function pluralWords(words: string): string {
+  const last = words.slice(words.lastIndexOf(' ') + 1);
+  const head = words.slice(0, words.length - last.length);
+  if (MASS_WORDS.has(last) || MASS_ENDING.test(last)) return words;
+  if (last.endsWith('ss')) return `${words}es`;
+  if (last.endsWith('s')) return words;
+  if (last === 'foot') return `${head}feet`;
+  if (last.endsWith('shelf')) return `${head}${last.slice(0, -1)}ves`;
+  if (/(?:ch|sh|x)$/.test(last) || /[^aeiou]o$/.test(last)) return `${words}es`;
+  if (/[^aeiou]y$/.test(last)) return `${words.slice(0, -1)}ies`;
+  return `${words}s`;
+}
 
 /**
- * A chat label for an item and count: `oak_log`, 3 → "oak logs"; `cobblestone` → "cobblestone".
+ * A chat label for an item and count: `oak_log`, 3 → "oak logs". Materials, meat and fish take no -s
+ * ("2 beef", "5 cobblestone"), and in "X of Y" or "X on a Y" the X is made plural.
  *
  * @example
- * itemLabel('oak_log', 3);      // 'oak logs'
- * itemLabel('torch', 2);        // 'torches'
- * itemLabel('log', 1);          // 'log'
+ * itemLabel('oak_log', 3);           // 'oak logs'
+ * itemLabel('torch', 2);             // 'torches'
+ * itemLabel('beef', 2);              // 'beef'
+ * itemLabel('heart_of_the_sea', 2);  // 'hearts of the sea'
+ * itemLabel('log', 1);               // 'log'
  */
 export function itemLabel(item: string, count: number): string {
   const base = item.replace(/^minecraft:/, '').replace(/_/g, ' ');
-  if (count === 1 || MASS_NOUNS.has(item) || /s$/.test(base)) return base;
-  if (/(ch|sh|x)$/.test(base)) return `${base}es`;
-  return `${base}s`;
+  if (count === 1) return base;
+  const of = / (?:of|on) /.exec(base);
+  return of ? `${pluralWords(base.slice(0, of.index))}${base.slice(of.index)}` : pluralWords(base);
 }
 
 const UNOBTAINABLE: Record<string, string> = {

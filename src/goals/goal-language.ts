@@ -8,7 +8,8 @@
  * more than held when the goal was set; have / get / obtain N X means holding
  * at least N.
  */
-import { normaliseItem, unobtainable } from '../game/items.ts';
+import { knownItem, normaliseItem, unobtainable } from '../game/items.ts';
+import { isMobName, nearestItems } from '../game/known-items.ts';
 import { smeltInputs, smeltsInto } from '../game/smelting.ts';
 import { COUNT_RANGE, MAX_COUNT, readCount } from './counts.ts';
 
@@ -22,7 +23,7 @@ export type GoalIntent =
   | { kind: 'say'; text: string }
   | { kind: 'explore' }
   | { kind: 'eat' }
-  /** `never`: no engine can ever do it as written (a count out of range, a place outside the world, air); see {@link impossibleGoal}. */
+  /** `never`: no engine can ever do it as written (a count out of range, a place outside the world, air, an item Minecraft has not); see {@link impossibleGoal}. */
   | { kind: 'unknown'; reason: string; never?: true };
 
 export { MAX_COUNT } from './counts.ts';
@@ -146,6 +147,22 @@ function readPlayer(rest: string, verb: string): string | { reason: string } {
   return name;
 }
 
+/** Words that say more than an item's name ("logs from the forest", "stone with a pickaxe"). */
+const QUALIFIED = /\b(?:from|in|at|near|with|by|for|to|into|inside|on|under|using|around|behind|off|and|or)\b/;
+
+/**
+ * A goal whose item Minecraft does not have. Holding, mining or crafting a number of it (`counted`: "3", "twelve",
+ * "a dozen") can never be done, by any engine: it is refused as written, with the nearest item names. Without a
+ * number it may be a task ("dig a moat", "get some sleep"), and finding something ("find a village"), a mob ("get
+ * 3 cows"), a place, or an item with more said about it is a goal too: one the goal language does not know, which
+ * another engine may do.
+ */
+function noSuchItem(verb: string, phrase: string, item: string, goal: string, counted: boolean): GoalIntent {
+  if (!counted || verb === 'find' || QUALIFIED.test(phrase) || isMobName(item) || PLACES.has(item)) return cannot(goal);
+  const nearest = nearestItems(item, 3, (name) => unobtainable(name) !== null).map((name) => name.replace(/_/g, ' '));
+  return never(`Minecraft has no item called "${phrase}"; the nearest I know are ${nearest.join(', ')}`);
+}
+
 /** Tools and blocks the craft goal accepts; anything else is refused as "no recipe I know". */
 const CRAFTABLE_EXACT = new Set([
   'stick', 'crafting_table', 'furnace', 'chest', 'torch', 'ladder', 'bowl', 'bread', 'shield', 'bucket', 'shears',
@@ -229,6 +246,8 @@ export function parseGoal(text: string): GoalIntent {
     if (!item) return cannot(goal);
     const nobody = unobtainable(item);
     if (nobody) return never(nobody);
+    // "make a castle" may be a building, not an item: the craft check below says it knows no recipe.
+    if (verb !== 'make' && !knownItem(item)) return noSuchItem(verb, itemPhrase, item, goal, read.count !== null && !(read.count === 1 && /^an?\s/.test(rest)));
     if (isSmelt) {
       // What is named may be the input (iron, beef, a log) or the output (iron ingots, glass).
       const output = smeltInputs(item).length > 0 ? item : (smeltsInto(item) ?? smeltsInto(`oak_${item}`));
@@ -250,7 +269,8 @@ export function parseGoal(text: string): GoalIntent {
 /**
  * Why no engine can ever do this goal as written — a count out of range or unclear (`-5`, `0`,
  * `1.000`, more than an inventory holds), a place outside the world (`1e308 64 -1e308`), something
- * nobody can hold (`air`), a line too long for game chat — or null. A goal the goal language merely
+ * nobody can hold (`air`), an item Minecraft does not have (`unobtanium`, with the nearest names),
+ * a line too long for game chat — or null. A goal the goal language merely
  * does not know (`build a castle`) is not impossible: another engine may do it.
  *
  * @example

@@ -7,7 +7,7 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KeyedQueue } from '../keyed-queue.ts';
 import { writeAtomic } from '../store/atomic-write.ts';
-import { initialTask, MINDLINK_SECTIONS, regions, renderTask, type MindlinkParts } from './task-md.ts';
+import { initialTask, MINDLINK_SECTIONS, ownPart, regions, renderTask, withSections, type MindlinkParts } from './task-md.ts';
 
 /** One queue per file path, so writes to one file never overlap (even from two TaskFile objects). */
 const files = new KeyedQueue();
@@ -78,15 +78,19 @@ export class TaskFile {
     if (regions(own).some((r) => r.mindlink)) {
       throw new Error(`your part must not contain the sections mindlink keeps (${MINDLINK_SECTIONS.map((h) => `## ${h}`).join(', ')})`);
     }
+    return files.run(this.path, async () => this.writeOwn(await this.readOrCreate(), own));
+  }
+
+  /**
+   * Replace the bodies of some of the avatar's own sections (`{ Goal: '…', Now: '…' }`), keeping the rest of its part
+   * and mindlink's sections as they are (see {@link withSections}); writes nothing when the text would not change.
+   */
+  setOwnSections(bodies: Readonly<Record<string, string>>): Promise<void> {
+    const theirs = Object.keys(bodies).filter((title) => MINDLINK_SECTIONS.some((h) => h.toLowerCase() === title.trim().toLowerCase()));
+    if (theirs.length > 0) return Promise.reject(new Error(`${theirs.join(', ')}: a section mindlink keeps, not the avatar's`));
     return files.run(this.path, async () => {
       const current = await this.readOrCreate();
-      const ours = regions(current)
-        .filter((r) => r.mindlink)
-        .map((r) => r.text)
-        .join('');
-      const mine = own.trim() === '' ? '' : `${own.replace(/\s+$/, '')}\n`;
-      const next = mine && ours ? `${mine}\n${ours.replace(/^\n+/, '')}` : mine + ours;
-      if (next !== current) await writeAtomic(this.path, next);
+      await this.writeOwn(current, withSections(ownPart(current), bodies));
     });
   }
 
@@ -103,6 +107,17 @@ export class TaskFile {
   /** Resolves once every read and write queued so far on TASK.md and the lab log is done (before the folder moves). */
   async idle(): Promise<void> {
     await Promise.all([files.idleFor(this.path), files.idleFor(this.labPath)]);
+  }
+
+  /** Write `own` as the avatar's part of `current`, mindlink's sections after it; nothing when unchanged. */
+  private async writeOwn(current: string, own: string): Promise<void> {
+    const ours = regions(current)
+      .filter((r) => r.mindlink)
+      .map((r) => r.text)
+      .join('');
+    const mine = own.trim() === '' ? '' : `${own.replace(/\s+$/, '')}\n`;
+    const next = mine && ours ? `${mine}\n${ours.replace(/^\n+/, '')}` : mine + ours;
+    if (next !== current) await writeAtomic(this.path, next);
   }
 
   private async readOrCreate(): Promise<string> {

@@ -292,3 +292,48 @@ export function sectionText(md: string, heading: string): string {
   }
   return body.join('\n').trim();
 }
+
+/** A line markdown would read as a heading or a fence, made plain text by a leading backslash. */
+function inertLine(line: string): string {
+  return /^ {0,3}(?:#|```|~~~)/.test(line) ? `\\${line.trimStart()}` : line;
+}
+
+/**
+ * The avatar's own part with the bodies of some `## ` sections replaced (headings matched case-insensitively, the
+ * first of each); every other byte is kept. A section not there yet is added at the end. A body line that would
+ * read as a heading or a fence is escaped, so a body never opens a section or a code block.
+ *
+ * @example
+ * withSections('## Goal\nNone yet.\n\n## Now\nJust spawned.\n', { Goal: 'collect 3 oak logs' });
+ * // → '## Goal\ncollect 3 oak logs\n\n## Now\nJust spawned.\n'
+ */
+export function withSections(own: string, bodies: Readonly<Record<string, string>>): string {
+  const wanted = new Map(Object.entries(bodies).map(([title, body]) => [title.trim().toLowerCase(), { title, body }]));
+  const bodyOf = (body: string): string => `${body.split(/\r?\n/).map(inertLine).join('\n').replace(/\s+$/, '')}\n`;
+  const lines = own.split(/(?<=\n)/);
+  let out = '';
+  let fenced = false;
+  let skipping = false;
+  for (const line of lines) {
+    const text = line.replace(/\r?\n$/, '');
+    if (!fenced && ANY_HEADING.test(text)) {
+      const key = H2.exec(text)?.[1]?.trim().toLowerCase();
+      const replace = key === undefined ? undefined : wanted.get(key);
+      if (skipping) out += '\n';
+      skipping = replace !== undefined;
+      out += line.endsWith('\n') ? line : `${line}\n`;
+      if (replace && key !== undefined) {
+        out += bodyOf(replace.body);
+        wanted.delete(key);
+      }
+      continue;
+    }
+    if (FENCE.test(text)) fenced = !fenced;
+    if (!skipping) out += line;
+  }
+  for (const { title, body } of wanted.values()) {
+    const lead = out === '' || out.endsWith('\n\n') ? '' : out.endsWith('\n') ? '\n' : '\n\n';
+    out += `${lead}## ${title}\n${bodyOf(body)}`;
+  }
+  return out;
+}

@@ -64,6 +64,15 @@ describe('answerQuestion', () => {
     });
   }
 
+  it('GIVEN meat, fish and materials held or not THEN counts name them without a plural -s', () => {
+    const pantry = makeSnapshot({ inventory: { beef: 2, cooked_chicken: 3, salmon: 2, cobblestone: 4, white_wool: 2 } });
+    expect(answerQuestion('how many beef do you have?', pantry, null)).toBe('I have 2 beef.');
+    expect(answerQuestion('how many beefs do you have?', pantry, null)).toBe('I have 2 beef.');
+    expect(answerQuestion('do you have any mutton?', pantry, null)).toBe('I have no mutton.');
+    expect(answerQuestion('how many cooked beef do you have?', pantry, null)).toBe('I have no cooked beef.');
+    expect(answerQuestion('what do you have?', pantry, null)).toBe("I'm carrying 4 cobblestone, 3 cooked chicken, 2 beef, 2 salmon, 2 white wool.");
+  });
+
   it('GIVEN no snapshot THEN it says it is not in the game right now', () => {
     expect(answerQuestion('where are you?', undefined, ownerGoal)).toMatch(/not in the game right now/);
     expect(answerQuestion('how many logs do you have?', undefined, null)).toMatch(/not in the game right now/);

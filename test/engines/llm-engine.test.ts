@@ -81,7 +81,7 @@ describe('llm engine against the fake endpoint', () => {
     ...rest,
   });
   const engine = (over: Partial<LlmEngineOptions['transport']> = {}, rest: Partial<LlmEngineOptions> = {}): LlmEngine => {
-    const e = new LlmEngine({ avatar: 'steve', game, log, skills: givingRegistry(game, runs) }, options(over, rest));
+    const e = new LlmEngine({ avatar: 'steve', game, log, skills: givingRegistry(game, runs), task: new TaskFile(dir, 'steve') }, options(over, rest));
     engines.push(e);
     return e;
   };

@@ -15,6 +15,7 @@ import { createScriptedEngine } from '../../src/engines/scripted.ts';
 import { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { checkGoal } from '../../src/goals/check.ts';
+import { TaskFile } from '../../src/task/task-file.ts';
 import { createSkillRegistry } from '../../skills/index.ts';
 import { completionOn } from './avatar-game-stub.ts';
 
@@ -41,7 +42,7 @@ describe('scripted engine in the embedded world', () => {
   }, 60_000);
 
   it('GIVEN the goal "collect 3 oak logs" THEN continue turns reach STATUS done, and the check agrees', async () => {
-    const engine = createScriptedEngine({ avatar: 'scripty', game, log, skills: createSkillRegistry(game) });
+    const engine = createScriptedEngine({ avatar: 'scripty', game, log, skills: createSkillRegistry(game), task: new TaskFile(path.join(dir, 'avatars', 'scripty'), 'scripty') });
     const baseline = { ...(game.snapshot()?.inventory ?? {}) };
     const goal = { text: 'collect 3 oak logs', setBy: 'owner' as const, baseline };
     const req: TurnRequest = { kind: 'continue', avatar: 'scripty', goal, directionSummary: '', directions: [], task: '', nudges: [], prompt: 'continue', completion: completionOn(game, goal) };
@@ -67,7 +68,7 @@ describe('scripted engine in the embedded world', () => {
     try {
       await connected;
       expect(crafty.snapshot()?.inventory).toEqual({});
-      const engine = createScriptedEngine({ avatar: 'crafty', game: crafty, log, skills: createSkillRegistry(crafty) });
+      const engine = createScriptedEngine({ avatar: 'crafty', game: crafty, log, skills: createSkillRegistry(crafty), task: new TaskFile(path.join(dir, 'avatars', 'crafty'), 'crafty') });
       const goal = { text: 'craft a wooden pickaxe', setBy: 'owner' as const, baseline: {} };
       const req: TurnRequest = { kind: 'continue', avatar: 'crafty', goal, directionSummary: '', directions: [], task: '', nudges: [], prompt: 'continue', completion: completionOn(crafty, goal) };
       let status = 'working';

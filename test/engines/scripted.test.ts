@@ -1,9 +1,14 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import pino from 'pino';
 import { z } from 'zod';
 import { TurnInterruptedError, type GoalView, type TurnKind, type TurnReply, type TurnRequest } from '../../src/engines/engine.ts';
 import { createScriptedEngine } from '../../src/engines/scripted.ts';
+import { TaskFile } from '../../src/task/task-file.ts';
+import { initialTask, sectionText } from '../../src/task/task-md.ts';
 import type { Engine } from '../../src/engines/engine.ts';
 import { createSkillRegistry, skills, type Skill, type SkillResult } from '../../skills/index.ts';
 import type { FakeGame } from '../fakes/fake-game.ts';
@@ -26,8 +31,19 @@ const live = (): AbortSignal => new AbortController().signal;
  * The scripted engine of `demo` on `game`, with the given skills (the production list by default); every
  * request carries the loop's completion check of its goal on `game`, as the goal loop's do.
  */
-function scripted(game: FakeGame, list: readonly Skill[] = skills): Engine {
-  const engine = createScriptedEngine({ avatar: 'demo', game, log, skills: createSkillRegistry(game, list) });
+/** Each engine's TASK.md, in a folder of its own under this one. */
+const taskRoot = mkdtempSync(join(tmpdir(), 'mindlink-scripted-'));
+afterAll(() => rmSync(taskRoot, { recursive: true, force: true }));
+let engines = 0;
+
+/** A TaskFile of its own for the next engine. */
+function freshTask(): TaskFile {
+  engines += 1;
+  return new TaskFile(join(taskRoot, String(engines)), 'demo');
+}
+
+function scripted(game: FakeGame, list: readonly Skill[] = skills, task: TaskFile = freshTask()): Engine {
+  const engine = createScriptedEngine({ avatar: 'demo', game, log, skills: createSkillRegistry(game, list), task });
   return { ...engine, turn: (req, signal) => engine.turn({ ...req, completion: completionOn(game, req.goal) }, signal) };
 }
 
@@ -421,5 +437,86 @@ describe('scripted engine, choosing after a block', () => {
     expect(goalOf(blockedReply)).not.toBe('go to 5 64 5');
     const again = await engine.turn(request('choose', { directions }), live());
     expect(goalOf(again)).not.toBe('go to 5 64 5');
+  });
+});
+
+describe('scripted engine, its notes in TASK.md', () => {
+  let game: FakeGame;
+  let task: TaskFile;
+  const list = new Map<string, Skill>();
+
+  /** Put a test skill under an id (the production skills are the rest). */
+  function useSkill(id: string, run: (params: Record<string, unknown>) => SkillResult): void {
+    list.set(id, { id, description: `test ${id}`, params: z.record(z.string(), z.unknown()), timeoutMs: 5000, run: async (_g, params) => run(params as Record<string, unknown>) });
+  }
+  /** Goal, Now, Plan and Ambitions of the TASK.md as it is on disk. */
+  function notes(): Record<'goal' | 'now' | 'plan' | 'ambitions', string> {
+    const md = readFileSync(task.path, 'utf8');
+    return { goal: sectionText(md, 'Goal'), now: sectionText(md, 'Now'), plan: sectionText(md, 'Plan'), ambitions: sectionText(md, 'Ambitions') };
+  }
+
+  beforeEach(() => {
+    game = demoGame({ state: 'connected', snap: makeSnapshot({ position: { x: 12.5, y: 64, z: -3.2 } }), capabilities: VANILLA });
+    game.bot = {} as Bot;
+    task = freshTask();
+    list.clear();
+    for (const skill of skills) list.set(skill.id, skill);
+  });
+
+  it('GIVEN a craft goal and a step done THEN Goal, Now and Plan say the goal, the next step, where it is and the steps left; Ambitions stay', async () => {
+    useSkill('collect', () => {
+      game.snap = { ...game.snap, inventory: { oak_log: 3 } };
+      return { ok: true, code: 'done', detail: 'collected 3 oak_log' };
+    });
+    const engine = scripted(game, [...list.values()], task);
+    await engine.turn(request('continue', { goal: goal('craft a wooden pickaxe', {}) }), live());
+    expect(notes()).toEqual({
+      goal: 'craft a wooden pickaxe',
+      now: 'Working on step 1 of 4: craft planks.\nAt 12 64 -4 in the overworld when I wrote this.',
+      plan: '- craft planks\n- craft sticks\n- craft a crafting table\n- craft a wooden pickaxe',
+      ambitions: sectionText(initialTask('demo'), 'Ambitions'),
+    });
+    expect(readFileSync(task.path, 'utf8')).not.toMatch(/None yet: choose one|Just spawned/);
+  });
+
+  it('GIVEN a turn that only moved the avatar THEN TASK.md is not written again; being blocked is written with the reason', async () => {
+    let code = 'preempted';
+    useSkill('go_to', () => {
+      game.snap = { ...game.snap, position: { ...game.snap.position, x: game.snap.position.x + 1 } };
+      return { ok: false, code, detail: code === 'preempted' ? 'go_to was interrupted (a reflex)' : 'no path there' };
+    });
+    const engine = scripted(game, [...list.values()], task);
+    const g = goal('go to 10 64 10');
+    await engine.turn(request('continue', { goal: g }), live());
+    const first = readFileSync(task.path, 'utf8');
+    const written = statSync(task.path).ino;
+    expect(notes()).toMatchObject({ goal: 'go to 10 64 10', now: 'Working on step 1 of 1: walk to 10 64 10.\nAt 13 64 -4 in the overworld when I wrote this.', plan: '- walk to 10 64 10' });
+    await engine.turn(request('continue', { goal: g }), live());
+    expect(game.snap.position.x).toBe(14.5);
+    expect(readFileSync(task.path, 'utf8')).toBe(first);
+    expect(statSync(task.path).ino).toBe(written);
+    code = 'unreachable';
+    await engine.turn(request('continue', { goal: g }), live());
+    const blocked = await engine.turn(request('continue', { goal: g }), live());
+    expect(statusOf(blocked)).toBe('blocked');
+    expect(notes().now).toBe('Blocked: no path there (unreachable, 2 times in a row). Next I take another route, or another goal.\nAt 16 64 -4 in the overworld when I wrote this.');
+  });
+
+  it('GIVEN a goal done, then a new one chosen THEN the notes say done, then the new goal and its plan', async () => {
+    useSkill('collect', () => {
+      game.snap = { ...game.snap, inventory: { oak_log: 3 } };
+      return { ok: true, code: 'done', detail: 'collected 3 oak_log' };
+    });
+    const engine = scripted(game, [...list.values()], task);
+    const done = await engine.turn(request('continue', { goal: goal('collect 3 oak logs', {}) }), live());
+    expect(statusOf(done)).toBe('done');
+    expect(notes()).toMatchObject({ goal: 'collect 3 oak logs', now: 'Done; choosing my next goal.\nAt 12 64 -4 in the overworld when I wrote this.' });
+    await engine.turn(request('wrapup', { goal: null }), live());
+    expect(notes().now).toMatch(/^Done; choosing/);
+    const chosen = await engine.turn(request('choose', { recentGoals: ['collect 3 oak logs'] }), live());
+    expect(notes()).toMatchObject({ goal: goalOf(chosen), now: expect.stringMatching(/^Working on step 1 of \d+: /) });
+    // "collect N more" counts from what is held when it is set: the logs held leave the plan whole.
+    await engine.turn(request('direction', { message: 'collect 2 oak logs' }), live());
+    expect(notes()).toMatchObject({ goal: 'collect 2 oak logs', plan: '- gather oak logs' });
   });
 });

@@ -33,6 +33,19 @@ describe('countItems and item names', () => {
     expect(itemLabel('cobblestone', 5)).toBe('cobblestone');
     expect(itemLabel('torch', 2)).toBe('torches');
   });
+  it('GIVEN meat, fish and materials THEN their labels take no plural -s, and irregular names their own plural', () => {
+    const plural = (items: string[]): string[] => items.map((i) => itemLabel(i, 2));
+    expect(plural(['beef', 'cooked_beef', 'mutton', 'chicken', 'cooked_chicken', 'rabbit', 'cod', 'salmon', 'pufferfish', 'tropical_fish'])).toEqual([
+      'beef', 'cooked beef', 'mutton', 'chicken', 'cooked chicken', 'rabbit', 'cod', 'salmon', 'pufferfish', 'tropical fish',
+    ]);
+    expect(plural(['cobbled_deepslate', 'redstone', 'white_wool', 'raw_iron', 'coal', 'sand', 'glass', 'bone_meal', 'glowstone_dust', 'short_grass'])).toEqual([
+      'cobbled deepslate', 'redstone', 'white wool', 'raw iron', 'coal', 'sand', 'glass', 'bone meal', 'glowstone dust', 'short grass',
+    ]);
+    expect(plural(['oak_planks', 'porkchop', 'potato', 'poppy', 'compass', 'bookshelf', 'rabbit_foot', 'heart_of_the_sea', 'glass_pane'])).toEqual([
+      'oak planks', 'porkchops', 'potatoes', 'poppies', 'compasses', 'bookshelves', 'rabbit feet', 'hearts of the sea', 'glass panes',
+    ]);
+    expect(['beefs', 'compasses', 'bookshelves', 'rabbit feet'].map(normaliseItem)).toEqual(['beef', 'compass', 'bookshelf', 'rabbit_foot']);
+  });
 });
 
 describe('checkGoal', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { goalKey, MAX_COUNT, parseGoal, type GoalIntent } from '../../src/goals/goal-language.ts';
+import { goalKey, impossibleGoal, MAX_COUNT, parseGoal, type GoalIntent } from '../../src/goals/goal-language.ts';
 
 const understood: [string, GoalIntent][] = [
   ['collect 10 oak logs', { kind: 'collect', item: 'oak_log', count: 10, mode: 'more' }],
@@ -108,6 +108,38 @@ describe('parseGoal', () => {
   });
   it('GIVEN the largest allowed count THEN it is accepted', () => {
     expect(parseGoal(`collect ${MAX_COUNT} dirt`)).toMatchObject({ kind: 'collect', count: MAX_COUNT });
+  });
+});
+
+describe('items Minecraft does not have', () => {
+  it('GIVEN an item no version of Minecraft has THEN the goal can never be done, and the reason names the nearest items', () => {
+    expect(impossibleGoal('collect 3 unobtanium')).toMatch(/^Minecraft has no item called "unobtanium"; the nearest I know are [a-z ]+, [a-z ]+, [a-z ]+$/);
+    expect(impossibleGoal('collect 3 diamnods')).toMatch(/^Minecraft has no item called "diamnods"; the nearest I know are diamond, /);
+    expect(impossibleGoal('get 2 wood pickaxes please')).toBeNull();
+    expect(impossibleGoal('craft 2 obsidain swords')).toMatch(/no item called "obsidain swords"; the nearest I know are/);
+    expect(impossibleGoal('smelt 3 unobtanium')).toMatch(/no item called "unobtanium"/);
+    expect(impossibleGoal('get a dozen unobtanium')).toMatch(/no item called "unobtanium"/);
+    expect(impossibleGoal('get 1 air')).toBe('air is not something anyone can hold');
+  });
+
+  it('GIVEN the names, groups, kinds, plurals and synonyms the language reads THEN each is an item, as before', () => {
+    const goals = [
+      'collect 10 oak logs', 'get 30 logs', 'gather wood', 'chop 3 trees', 'mine 5 stone', 'collect 5 cobblestone', 'get 8 planks',
+      'get 3 spruce planks', 'collect leaves', 'get 3 wool', 'get 3 white wool', 'get 5 food', 'get 2 cooked beef', 'get 2 steaks',
+      'collect 3 raw beef', 'get 2 raw porkchops', 'get a pickaxe', 'get an iron pick', 'get 2 ingots', 'get a bed', 'get 2 boats',
+      'collect 3 seeds', 'get 3 berries', 'get 3 lapis', 'get 2 redstone dust', 'collect 5 grass', 'collect 5 short grass',
+      'get 3 bookshelves', 'get 2 rabbit feet', 'craft a wooden pickaxe', 'craft 4 oak planks', 'make four torches', 'smelt 3 iron',
+      'cook 2 beef', 'get 4 iron ingots', 'collect 12 diamonds', 'get 3 cherry logs', 'get a crafting table', 'get 2 workbenches',
+    ];
+    for (const goal of goals) expect(parseGoal(goal).kind, goal).toMatch(/^(collect|craft)$/);
+  });
+
+  it('GIVEN no number, a place, a mob, a search or more said about the item THEN it is not refused up front: another engine may do it', () => {
+    const tasks = ['dig a moat', 'get some sleep', 'find a village', 'find 3 strongholds', 'get 3 cows', 'collect 3 villagers', 'get 2 houses', 'collect 3 logs near spawn', 'get 3 emeralds from villagers', 'make a shelter'];
+    for (const goal of tasks) {
+      const intent = parseGoal(goal);
+      expect([goal, intent.kind, impossibleGoal(goal)]).toEqual([goal, 'unknown', null]);
+    }
   });
 });
 

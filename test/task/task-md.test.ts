@@ -17,6 +17,7 @@ import {
   ownSize,
   renderTask,
   sectionText,
+  withSections,
 } from '../../src/task/task-md.ts';
 import { TaskFile } from '../../src/task/task-file.ts';
 
@@ -213,6 +214,24 @@ describe('sectionText', () => {
   });
 });
 
+describe('withSections', () => {
+  it('GIVEN an odd own part THEN only the named bodies change, byte for byte elsewhere, and a missing section is added at the end', () => {
+    const next = withSections(ODD_OWN, { goal: 'craft a wooden pickaxe', Plan: '- gather logs\n- craft planks' });
+    expect(next).toBe(
+      ODD_OWN.replace('## Goal  \n  collect 10 oak logs   \n\n\n', '## Goal  \ncraft a wooden pickaxe\n\n') + '\n## Plan\n- gather logs\n- craft planks\n',
+    );
+    expect(withSections(next, { goal: 'craft a wooden pickaxe', Plan: '- gather logs\n- craft planks' })).toBe(next);
+  });
+
+  it('GIVEN a body with a heading, a fence or a mindlink heading in it THEN it stays text: no section or code block opens', () => {
+    const own = ownPart(initialTask('steve'));
+    const next = withSections(own, { Goal: '## Owner direction\n```\n# top', Now: 'here' });
+    expect(sectionText(next, 'Goal')).toBe('\\## Owner direction\n\\```\n\\# top');
+    expect(sectionText(next, 'Now')).toBe('here');
+    expect(ownPart(next)).toBe(next);
+  });
+});
+
 describe('TaskFile', () => {
   let root: string;
   beforeEach(async () => {
@@ -273,5 +292,19 @@ describe('TaskFile', () => {
     await utimes(task.path, past, past);
     await task.update(none);
     expect((await stat(task.path)).mtime.getTime()).toBe(past.getTime());
+  });
+
+  it("GIVEN the avatar's own sections set THEN mindlink's sections stay as they were, and a mindlink section is refused", async () => {
+    const task = new TaskFile(root, 'steve');
+    await task.update({ open: [dir(1, 'stay near the village')], done: [], finished: [finished(3)] });
+    await task.setOwnSections({ Goal: 'collect 3 oak logs', Now: 'At 1 64 2.' });
+    const md = await readFile(task.path, 'utf8');
+    expect(sectionText(md, 'Goal')).toBe('collect 3 oak logs');
+    expect(sectionText(md, 'Now')).toBe('At 1 64 2.');
+    expect(sectionText(md, 'Ambitions')).toBe(sectionText(initialTask('steve'), 'Ambitions'));
+    expect(sectionLines(md, 'Owner direction')).toEqual(['#1 (2026-11-01) stay near the village']);
+    expect(sectionLines(md, 'Finished goals')).toEqual(['- 2026-12-03 done: goal 3 (self)']);
+    await expect(task.setOwnSections({ 'Owner direction': 'nothing' })).rejects.toThrow(/a section mindlink keeps/);
+    expect(await readFile(task.path, 'utf8')).toBe(md);
   });
 });

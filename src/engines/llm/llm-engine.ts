@@ -11,7 +11,6 @@
  */
 import { join } from 'node:path';
 import { ProviderRefusedError } from '../../errors.ts';
-import { TaskFile } from '../../task/task-file.ts';
 import { saying, TurnInterruptedError, type Engine, type EngineContext, type SessionInfo, type TurnReply, type TurnRequest } from '../engine.ts';
 import { messageChars, type ChatMessage, type ToolSchema } from './messages.ts';
 import { readReport } from './protocol.ts';
@@ -82,7 +81,7 @@ export class LlmEngine implements Engine {
     this.host = {
       skills: ctx.skills,
       game: ctx.game,
-      task: new TaskFile(options.avatarDir, ctx.avatar),
+      task: ctx.task,
       now: () => this.now(),
     };
     ctx.game.on('whispered', this.onWhisper);
