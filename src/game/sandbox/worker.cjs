@@ -145,7 +145,7 @@ function messageOf(err) {
   if (/object is not extensible|read only property|Cannot (?:add|assign|define|delete) property/.test(text)) return `${text} (JavaScript's own objects are frozen in a skill)`;
   const missing = /^(.+?) is not (?:a function|defined|a constructor)$/.exec(text);
   const name = missing?.[1]?.match(/[\w$]+/g)?.at(-1);
-  if (name && !Object.hasOwn(api, name)) return `${text}: a skill has no ${name} (it may use ${offered}, and plain JavaScript)`;
+  if (name && !Object.hasOwn(api, name)) return `${text} (a skill has only: ${offered}, and plain JavaScript)`;
   return text;
 }
 
