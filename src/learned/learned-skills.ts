@@ -135,10 +135,11 @@ export function learnedSkills(library: SkillLibrary, ctx: LearnedSkillsContext):
   const trial = async (code: string, params: Record<string, unknown>, postcondition: string | null, timeoutMs: number, signal: AbortSignal, completion?: () => GoalCheck): Promise<SkillResult> => {
     const before: Snapshot | undefined = game.snapshot();
     if (!before) return { ok: false, code: 'not_connected', detail: 'not in the game right now' };
+    const baseline = { ...before.inventory };
     const r = await skills.run(RUN_SCRIPT, { code, params, timeoutMs }, signal);
     if (!r.ok) return r;
     const after = game.snapshot();
-    const check = postcondition ? (after ? checkGoal(filled(postcondition, params), before.inventory, after) : null) : (completion?.() ?? { checkable: false as const });
+    const check = postcondition ? (after ? checkGoal(filled(postcondition, params), baseline, after) : null) : (completion?.() ?? { checkable: false as const });
     if (check === null) return { ok: false, code: 'not_connected', detail: 'the script finished, but the avatar is no longer in the game to check it' };
     if (check.checkable && !check.met) {
       const what = postcondition ? `its postcondition "${filled(postcondition, params)}" is not met` : 'the goal is not met';

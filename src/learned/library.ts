@@ -129,8 +129,9 @@ export class SkillLibrary {
     try {
       text = await readFile(manifestPath, 'utf8');
     } catch (err) {
-      if (missing(err)) return undefined;
-      throw err;
+      // A file the disk will not give (a folder in its place, no permission) is left where it is: one skill less.
+      if (!missing(err)) this.#log.warn({ err, avatar, skill: name }, 'a kept skill cannot be read; it is left out');
+      return undefined;
     }
     let problem: string;
     try {
@@ -141,7 +142,10 @@ export class SkillLibrary {
         try {
           return { skill: parsed.data, code: await readFile(join(dir, `${name}.js`), 'utf8') };
         } catch (err) {
-          if (!missing(err)) throw err;
+          if (!missing(err)) {
+            this.#log.warn({ err, avatar, skill: name }, 'a kept skill cannot be read; it is left out');
+            return undefined;
+          }
           problem = 'its code file is missing';
         }
       }

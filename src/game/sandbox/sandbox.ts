@@ -9,7 +9,9 @@
  *
  * The run ends with a {@link SkillResult}: `done`, `script_error` (with the
  * message and the script's `line`), `timeout`, `out_of_memory` or `aborted`.
- * On a time-out, an abort or a full heap the worker is terminated at once and
+ * A script's time starts once its worker is ready (a process runs at most
+ * {@link MAX_RUNNING_SCRIPTS} at once; the others wait for a turn). On its
+ * time-out, an abort or a full heap the worker is terminated at once and
  * the skill it had started is aborted; the process, its other avatars and
  * their skills go on.
  */
@@ -39,6 +41,9 @@ const WORKER_FILE = fileURLToPath(new URL('./worker.cjs', import.meta.url));
 
 /** Scripts running at once in one process (a host's or the core's); more wait for a turn. */
 export const MAX_RUNNING_SCRIPTS = 4;
+
+/** How long a script may wait for its turn and its worker to start, before its own time begins. */
+export const SCRIPT_START_MS = 30_000;
 
 /** A snapshot answers the queries of a script for this long (a query loop must not search the world each time). */
 const SNAPSHOT_REUSE_MS = 250;
@@ -88,7 +93,7 @@ function seconds(ms: number): string {
 export function runScript(game: AvatarGame, skills: SkillRegistry, req: ScriptRequest, signal: AbortSignal, limits: ScriptLimits = {}): Promise<SkillResult> {
   const timeoutMs = req.timeoutMs ?? SCRIPT_DEFAULT_TIMEOUT_MS;
   const ids = new Map(skills.list().filter((s) => s.id !== RUN_SCRIPT).map((s) => [scriptName(s.id), s.id]));
-  const started = performance.now();
+  const began = performance.now();
   return new Promise<SkillResult>((resolve) => {
     let settled = false;
     let worker: Worker | undefined;
@@ -107,7 +112,12 @@ export function runScript(game: AvatarGame, skills: SkillRegistry, req: ScriptRe
       else done?.();
       resolve(result);
     };
-    const timer = setTimeout(() => finish({ ok: false, code: 'timeout', detail: `the script ran longer than ${seconds(timeoutMs)} s and was stopped` }), timeoutMs);
+    const ranTooLong = (): void => finish({ ok: false, code: 'timeout', detail: `the script ran longer than ${seconds(timeoutMs)} s and was stopped` });
+    // Its own time starts once its worker is ready to run it; waiting for a turn and starting have their own bound.
+    let timer = setTimeout(
+      () => finish({ ok: false, code: 'timeout', detail: `the script did not start within ${SCRIPT_START_MS / 1000} s (${MAX_RUNNING_SCRIPTS} scripts may run at once)` }),
+      SCRIPT_START_MS,
+    );
     const onAbort = (): void => finish({ ok: false, code: 'aborted', detail: 'the script was stopped' });
     if (signal.aborted) {
       onAbort();
@@ -172,7 +182,12 @@ export function runScript(game: AvatarGame, skills: SkillRegistry, req: ScriptRe
           void answer(m);
           return;
         }
-        const took = `${seconds(performance.now() - started)} s`;
+        if (m.type === 'started') {
+          clearTimeout(timer);
+          timer = setTimeout(ranTooLong, timeoutMs);
+          return;
+        }
+        const took = `${seconds(performance.now() - began)} s`;
         const made = `${m.calls} call${m.calls === 1 ? '' : 's'}`;
         if (m.type === 'returned') {
           const value = m.value === null ? '' : `; it returned ${m.value.length > 300 ? `${m.value.slice(0, 299)}…` : m.value}`;

@@ -108,6 +108,8 @@ export interface WorkerStart {
 
 /** The worker asks the runner. */
 export type WorkerToRunner =
+  /** Locked down and about to run the script: its time starts now. */
+  | { type: 'started' }
   /** Run a skill (`kind: 'skill'`, by its script name) or answer a query; answered by a `reply` with the same id. */
   | { type: 'call'; id: number; kind: 'skill' | 'query'; name: string; params: unknown }
   /** The script returned: its value as JSON (cut to {@link SCRIPT_MAX_DATA_CHARS}), or null. */

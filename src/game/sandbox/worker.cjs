@@ -153,6 +153,7 @@ const source = `(async function main(params) {\n${start.code}\n})\n//# sourceURL
 
 (async () => {
   try {
+    send({ type: 'started' });
     const main = /** @type {(p: unknown) => Promise<unknown>} */ (compartment.evaluate(source));
     const value = await main(harden(JSON.parse(JSON.stringify(start.params ?? {}))));
     let json = null;
