@@ -168,8 +168,9 @@ export function learnedSkills(library: SkillLibrary, ctx: LearnedSkillsContext):
       if (!params.success) return fail('bad_params', `its params schema: ${firstIssue(params.error, 'params')}`);
       const trialParams = paramsValidator(params.data).safeParse(req.trialParams ?? {}, { error: plainIssues });
       if (!trialParams.success) return fail('bad_params', `the trial's params: ${firstIssue(trialParams.error, 'params')}`);
-      const code = checkCode(String(req.code ?? ''));
-      if (!code.ok) return fail('bad_code', code.message, code.line);
+      const code = String(req.code ?? '');
+      const looked = checkCode(code);
+      if (!looked.ok) return fail('bad_code', looked.message, looked.line);
       const postcondition = req.postcondition?.trim() || null;
       if (postcondition !== null) {
         const probe = checkGoal(filled(postcondition, trialParams.data), {}, game.snapshot() ?? emptySnapshot());
@@ -181,7 +182,7 @@ export function learnedSkills(library: SkillLibrary, ctx: LearnedSkillsContext):
       if (kept.length >= MAX_KEPT_SKILLS && !kept.some((s) => s.name === name)) return fail('too_many_skills', `${avatar} keeps ${MAX_KEPT_SKILLS} skills already: remove one first`);
 
       const timeoutMs = Math.min(Math.max(req.timeoutMs ?? SCRIPT_DEFAULT_TIMEOUT_MS, 100), SCRIPT_MAX_TIMEOUT_MS);
-      const r = await trial(req.code, trialParams.data, postcondition, timeoutMs, signal, req.completion);
+      const r = await trial(code, trialParams.data, postcondition, timeoutMs, signal, req.completion);
       if (!r.ok) return fail(r.code, r.detail, r.line);
       const at = now().toISOString();
       const skill = ManifestSchema.parse({
@@ -197,7 +198,7 @@ export function learnedSkills(library: SkillLibrary, ctx: LearnedSkillsContext):
         lastRunAt: at,
         lastError: null,
       });
-      await library.keep(avatar, skill, req.code);
+      await library.keep(avatar, skill, code);
       return { ok: true, skill, detail: r.detail };
     },
 

@@ -64,6 +64,9 @@ describe('the script runner', () => {
       params: { n: 3 },
     });
     expect(r).toEqual({ ok: true, code: 'done', detail: expect.stringMatching(/^the script finished in \d+\.\d s after 3 calls; it returned \{"said":"picked up 3 dirt","dirt":5,"at":\{"x":1.5,"y":64,"z":-2.5\}\}$/) as unknown as string });
+    // The runner runs through the registry, but no engine is offered it as a tool.
+    expect(skills.get('run_script')).toBeUndefined();
+    expect(skills.list().map((s) => s.id)).toEqual(['pick_up', 'hold']);
   });
 
   it('GIVEN a skill that fails on line 3 THEN the script fails with that line and the skill code, and a script that catches it reads the code and goes on', async () => {
