@@ -86,7 +86,7 @@ const ATTACKS: Attack[] = [
   {
     what: 'changes Object.prototype',
     code: "Object.prototype.polluted = 'yes';\nreturn 1;",
-    heard: { code: 'script_error', message: /^line 1: Cannot add property polluted, object is not extensible \(JavaScript's own objects are frozen in a skill\)$/, line: 1 },
+    heard: { code: 'script_error', message: /^line 1: Cannot add property polluted, object is not extensible \(JavaScript's own objects, params and answers are frozen in a skill\)$/, line: 1 },
   },
 ];
 

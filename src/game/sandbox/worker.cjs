@@ -142,7 +142,7 @@ function messageOf(err) {
   if (/SES_EVAL_REJECTED/.test(text)) return 'a skill cannot use eval';
   if (/SES_HTML_COMMENT_REJECTED/.test(text)) return 'a skill cannot hold HTML comments (<!-- or -->), not even in a string: write them apart';
   if (/Function\.prototype\.constructor is not a valid constructor/.test(text)) return `${text} (a skill cannot make functions from strings)`;
-  if (/object is not extensible|read only property|Cannot (?:add|assign|define|delete) property/.test(text)) return `${text} (JavaScript's own objects are frozen in a skill)`;
+  if (/object is not extensible|read only property|Cannot (?:add|assign|define|delete) property/.test(text)) return `${text} (JavaScript's own objects, params and answers are frozen in a skill)`;
   const missing = /^(.+?) is not (?:a function|defined|a constructor)$/.exec(text);
   const name = missing?.[1]?.match(/[\w$]+/g)?.at(-1);
   if (name && !Object.hasOwn(api, name)) return `${text} (a skill has only: ${offered}, and plain JavaScript)`;
