@@ -98,6 +98,14 @@ module.exports = {
       to: { path: '^src/game/embedded/[^/]+\\.cjs$' },
     },
     {
+      name: 'script-worker-plain-commonjs',
+      comment:
+        "A skill script's worker (src/game/sandbox/worker.cjs) runs with plain node in a thread of its own, holding nothing but the script: it requires node and SES only, none of mindlink's modules (its message types reach it through JSDoc only).",
+      severity: 'error',
+      from: { path: '^src/game/sandbox/[^/]+\\.cjs$' },
+      to: { path: '^(src|bridges|commands|skills)/' },
+    },
+    {
       name: 'not-to-tests',
       comment: 'Product code never imports test code.',
       severity: 'error',

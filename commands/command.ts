@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import type { ChatContext, Platform } from '../src/chat.ts';
 import type { CommandHost, CommandReply } from '../src/command-host.ts';
 
-export type { CommandHost, CommandReply, ControlledAvatar, WatchedAvatar } from '../src/command-host.ts';
+export type { CommandHost, CommandReply, ControlledAvatar, KeptSkill, WatchedAvatar } from '../src/command-host.ts';
 
 /**
  * Who may run a command: `anyone` (`/help`, `/pair`), someone mindlink `known`s, someone who may

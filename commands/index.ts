@@ -28,6 +28,9 @@ import { serverRemove } from './server-remove.ts';
 import { serverTest } from './server-test.ts';
 import { servers } from './servers.ts';
 import { share } from './share.ts';
+import { skillRemove } from './skill-remove.ts';
+import { skillShow } from './skill-show.ts';
+import { skills } from './skills.ts';
 import { status } from './status.ts';
 import { stop } from './stop.ts';
 import { timezone } from './timezone.ts';
@@ -51,6 +54,9 @@ export const commands: readonly Command[] = [
   direction,
   parked,
   unpark,
+  skills,
+  skillShow,
+  skillRemove,
   avatars,
   avatar,
   avatarRemove,

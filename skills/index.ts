@@ -17,6 +17,7 @@ import { follow } from './follow.ts';
 import { goTo } from './go-to.ts';
 import { place } from './place.ts';
 import { runSkill } from './run.ts';
+import { scriptRunner } from './run-script.ts';
 import { say } from './say.ts';
 import { smelt } from './smelt.ts';
 
@@ -32,20 +33,24 @@ export function getSkill(id: string): Skill | undefined {
 }
 
 /**
- * The registry of one avatar's game: `list`, `get` and `run` (through {@link runSkill}) over `list`.
+ * The registry of one avatar's game: `list`, `get` and `run` (through {@link runSkill}) over `list`. `run`
+ * also takes `run_script` (skills/run-script.ts), whose scripts call the skills of this registry; it is in
+ * neither `list` nor `get`, so no engine offers it as a tool.
  *
  * @example
  * const engine = createScriptedEngine({ avatar: 'demo', game, log, skills: createSkillRegistry(game) });
  */
 export function createSkillRegistry(game: AvatarGame, list: readonly Skill[] = skills): SkillRegistry {
   const byId = new Map(list.map((s) => [s.id, s]));
-  return {
+  const registry: SkillRegistry = {
     list: () => list,
     get: (id) => byId.get(id),
     async run(id, params, signal) {
-      const skill = byId.get(id);
+      const skill = id === script.id ? script : byId.get(id);
       if (!skill) return { ok: false, code: 'unknown_skill', detail: `I don't have a ${id} skill yet` };
       return runSkill(skill, game, params, signal);
     },
   };
+  const script = scriptRunner(registry);
+  return registry;
 }

@@ -25,9 +25,13 @@ import type { ServerDesk } from './servers/desk.ts';
 import type { Sharing, ShareMade, ShareRequest, UnshareRequest } from './sharing.ts';
 import type { Avatar, Destination, Identity, ParkedGoal, Share } from './store/schema.ts';
 import { notedReply } from './task/directions.ts';
-import { plainGoal } from './text.ts';
+import { cutText, oneLine, plainGoal } from './text.ts';
 import type { ThoughtStream } from './thought-stream.ts';
+import type { SkillLibrary, KeptSkillCode } from './learned/library.ts';
+import type { KeptSkill } from './learned/manifest.ts';
 import type { WebAccess } from './web-access.ts';
+
+export type { KeptSkill, KeptSkillCode };
 
 /** A command's reply: the text, and the avatar it is about (console prefix `[name] `), or null (`[mindlink] `). */
 export interface CommandReply {
@@ -68,6 +72,10 @@ export interface WatchedAvatar {
   stopReason(): string | undefined;
   /** Ask it a question, answered in its own short turn while it plays; the answer. */
   ask(question: string): Promise<string>;
+  /** The skills it wrote and kept, by name (docs/skills.md). */
+  learnedSkills(): Promise<KeptSkill[]>;
+  /** One skill it kept, with its code. Throws UserError when it keeps none of that name. */
+  learnedSkill(name: string): Promise<KeptSkillCode>;
   /** What the sender may see of it from this chat: full direction text, the owner's identities (`rights.ts`). */
   readonly sight: Sight;
 }
@@ -89,6 +97,8 @@ export interface ControlledAvatar extends WatchedAvatar {
   addDirection(text: string): CommandReply;
   /** Drop parked goals by their positions in the list (1 is the oldest), or all; the goals dropped. Throws UserError for a position not in the list. */
   unpark(which: readonly number[] | 'all'): ParkedGoal[];
+  /** Drop one of the skills it kept (its owner, a pilot or an admin). Throws UserError when it keeps none of that name. */
+  removeLearnedSkill(name: string): Promise<void>;
   /** Link it to this chat in `mode` (replacing an existing link's mode). */
   link(mode: 'control' | 'watch'): void;
   /** Unlink it from this chat. False when it was not linked here. */
@@ -235,15 +245,19 @@ export interface CommandHostParts {
   openThread(dest: Destination, name: string): Promise<Destination>;
   /** Dashboard sign-in links and sessions. */
   web: WebAccess;
+  /** The skills avatars wrote and kept. */
+  learned: SkillLibrary;
 }
 
 /**
  * The production command host over the core's parts.
  *
  * @example
- * const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web });
+ * const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned });
  */
-export function createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web }: CommandHostParts): CommandHost {
+export function createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned }: CommandHostParts): CommandHost {
+  const noSkill = (record: Avatar, name: string): UserError =>
+    new UserError('unknown_skill', `${record.name} keeps no skill called ${cutText(oneLine(name), 40)}: /skills ${record.name} lists them.`, record.name);
   const watched = (chat: ChatContext, record: Avatar): WatchedAvatar => ({
     name: record.name,
     record,
@@ -256,6 +270,12 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     waitReason: () => avatars.waitReason(record.name),
     stopReason: () => avatars.stopReason(record.name),
     ask: (question) => avatars.ask(record.name, question),
+    learnedSkills: () => learned.list(record.name),
+    async learnedSkill(name) {
+      const found = await learned.get(record.name, name);
+      if (!found) throw noSkill(record, name);
+      return found;
+    },
   });
   const controlled = (chat: ChatContext, record: Avatar): ControlledAvatar => {
     const ownerOrAdmin = (what: string): void => {
@@ -281,6 +301,9 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
         return { avatar: record.name, text: notedReply(n, dropped) };
       },
       unpark: (which) => avatars.unpark(record.name, which),
+      async removeLearnedSkill(name) {
+        if (!(await learned.remove(record.name, name))) throw noSkill(record, name);
+      },
       link: (mode) => links.link(record.name, chat.dest, mode, chat.guild, dmWith(chat)),
       unlink: () => links.unlink(record.name, chat.dest),
       async setEngine(kind) {

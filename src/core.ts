@@ -16,6 +16,7 @@ import type { EngineProvider } from './engines/engine.ts';
 import type { GameProvider } from './game/game.ts';
 import type { SkillRegistryFactory } from './game/skill.ts';
 import { checkGoal as defaultCheckGoal } from './goals/check.ts';
+import { SkillLibrary } from './learned/library.ts';
 import type { GoalChecker } from './loop/goal-loop.ts';
 import { Couriers, type CourierTuning } from './outbox/couriers.ts';
 import { Outbox } from './outbox/outbox.ts';
@@ -84,6 +85,8 @@ export class Mindlink {
     readonly web: WebAccess,
     /** What the dashboard shows, by the viewer's rights. */
     readonly dashboard: Dashboard,
+    /** The skills avatars wrote and kept (`src/learned/`). */
+    readonly learned: SkillLibrary,
     private readonly couriers: Couriers,
     private readonly games: GameProvider,
     private readonly log: Logger,
@@ -146,7 +149,8 @@ export class Mindlink {
     const sharing = new Sharing(store, people, config.ADMINS, now, () => registry.defaultId());
     // The couriers exist only below; a thread is opened long after start-up.
     const openThread = (dest: Destination, name: string): Promise<Destination> => couriers.openThread(dest, name);
-    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, servers, defaultServer: () => registry.defaultId(), config, sharing, thoughts, openThread, web });
+    const learned = new SkillLibrary(config.DATA_DIR, log.child({ module: 'learned' }), now);
+    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, servers, defaultServer: () => registry.defaultId(), config, sharing, thoughts, openThread, web, learned });
     const dashboard = new Dashboard({ people, avatars, store, recent, schedules: desk, prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT } });
     const readMarks = new ReadMarks(store);
     const router = new MessageRouter({ people, links, readMarks, poster, commands: opts.commands, host, log, store, recent });
@@ -158,7 +162,7 @@ export class Mindlink {
       },
       onMoved: (from, to) => links.moveDest(from, to),
     });
-    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, registry, web, dashboard, couriers, opts.games, log);
+    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, registry, web, dashboard, learned, couriers, opts.games, log);
     await avatars.resumeAll();
     // After the avatars resumed: a run missed while mindlink was down is made up (or skipped) now.
     await schedules.start(now());

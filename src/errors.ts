@@ -37,6 +37,8 @@ export type UserErrorCode =
   | 'no_such_parked'
   | 'unknown_engine'
   | 'llm_not_configured'
+  // The skills an avatar wrote and kept.
+  | 'unknown_skill'
   // Chats: links, threads, DMs, the dashboard.
   | 'not_linked'
   | 'no_threads'

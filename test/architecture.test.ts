@@ -111,6 +111,8 @@ describe('import rules', () => {
         'src/game/embedded/other.cjs': 'module.exports = {};\n',
         'src/game/data.json': '{}\n',
         'src/game/provider.ts': "import './embedded/other.cjs';\n",
+        'src/game/sandbox/worker.cjs': "require('../skill.ts');\n",
+        'src/game/skill.ts': 'export const skill = 1;\n',
       };
       for (const [path, text] of Object.entries(files)) {
         await mkdir(join(dir, dirname(path)), { recursive: true });
@@ -127,6 +129,7 @@ describe('import rules', () => {
         'game-and-engines-not-core: src/engines/engine.ts → src/people/people.ts',
         'game-and-engines-not-core: src/game/game.ts → src/core.ts',
         'no-circular: src/schedule/digests.ts → src/schedule/scheduler.ts',
+        'script-worker-plain-commonjs: src/game/sandbox/worker.cjs → src/game/skill.ts',
         'skills-only-game: skills/s.ts → src/chat.ts',
         'src-not-outward: src/core.ts → bridges/b.ts',
       ]);

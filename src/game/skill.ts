@@ -32,6 +32,8 @@ export interface SkillResult {
   ok: boolean;
   code: SkillCode;
   detail: string;
+  /** For a script that failed (the `run_script` skill, docs/skills.md): the line of the script it failed on, 1 being its first. */
+  line?: number;
 }
 
 /**
@@ -69,7 +71,9 @@ export interface SkillRegistry {
   /**
    * Run a skill to its result; never throws. Validates `params` with the skill's zod schema
    * (`bad_params`), checks its preconditions, applies its timeout (`timeout`), honours `signal`
-   * (`aborted`), and goes through the game's skill gate; an unknown id gives `unknown_skill`.
+   * (`aborted`), and goes through the game's skill gate; an unknown id gives `unknown_skill`. It also runs
+   * `run_script` (a skill script, `src/game/sandbox/`), which {@link SkillRegistry.list} and
+   * {@link SkillRegistry.get} do not offer.
    */
   run(id: string, params: unknown, signal: AbortSignal): Promise<SkillResult>;
 }

@@ -7,12 +7,14 @@ import { PassThrough, Writable } from 'node:stream';
 import pino from 'pino';
 import { ConsoleBridge } from '../../bridges/console.ts';
 import { createDispatcher } from '../../commands/index.ts';
-import { createSkillRegistry } from '../../skills/index.ts';
+import { createSkillRegistry, skills as skillList } from '../../skills/index.ts';
 import type { Config } from '../../src/config.ts';
 import { Mindlink } from '../../src/core.ts';
 import { createEngineProvider } from '../../src/engines/index.ts';
 import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
-import type { MineflayerGame } from '../../src/game/mineflayer-game.ts';
+import type { HostPool } from '../../src/game/hosts/pool.ts';
+import { hostedSkills } from '../../src/game/hosts/remote-skills.ts';
+import { EMBEDDED_CAPABILITIES, type MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import type { Logger } from '../../src/logger.ts';
 import { collectLines, waitFor, worldGame } from './helpers.ts';
 
@@ -70,6 +72,8 @@ export interface CoreOnWorldOptions {
   lines: string[];
   /** Each avatar's game as the core creates it (to watch its events). */
   onGame?(avatar: string, game: MineflayerGame): void;
+  /** Avatar hosts to play on instead (their world is `world`): each avatar's game and skills run on a host of the pool. */
+  hosts?: HostPool;
 }
 
 /**
@@ -77,12 +81,13 @@ export interface CoreOnWorldOptions {
  * const { core, stdin } = await startCoreOnWorld({ world: () => world, config, log, lines });
  * stdin.write('Goal: collect 3 oak logs\n');
  */
-export async function startCoreOnWorld({ world, config, log, lines, onGame }: CoreOnWorldOptions): Promise<{ core: Mindlink; stdin: PassThrough }> {
+export async function startCoreOnWorld({ world, config, log, lines, onGame, hosts }: CoreOnWorldOptions): Promise<{ core: Mindlink; stdin: PassThrough }> {
   const core = await Mindlink.start({
     config,
     log,
     games: {
-      create: (avatar, _server, avatarLog) => {
+      create: (avatar, server, avatarLog) => {
+        if (hosts) return hosts.game(avatar.name, server, EMBEDDED_CAPABILITIES);
         const game = worldGame(world(), avatar.name, avatarLog);
         onGame?.(avatar.name, game);
         return game;
@@ -90,7 +95,7 @@ export async function startCoreOnWorld({ world, config, log, lines, onGame }: Co
       close: async () => {},
     },
     engines: createEngineProvider(config),
-    skills: createSkillRegistry,
+    skills: hosts ? hostedSkills(skillList, createSkillRegistry) : createSkillRegistry,
     commands: createDispatcher(),
   });
   const stdin = new PassThrough();
