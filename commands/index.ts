@@ -17,6 +17,9 @@ import { engine } from './engine.ts';
 import { goal } from './goal.ts';
 import { help } from './help.ts';
 import { link } from './link.ts';
+import { mcpList } from './mcp-list.ts';
+import { mcpNew } from './mcp-new.ts';
+import { mcpRevoke } from './mcp-revoke.ts';
 import { owner } from './owner.ts';
 import { pair } from './pair.ts';
 import { parked } from './parked.ts';
@@ -80,6 +83,9 @@ export const commands: readonly Command[] = [
   engine,
   usage,
   web,
+  mcpNew,
+  mcpList,
+  mcpRevoke,
   pair,
   help,
 ] as const as readonly Command[];

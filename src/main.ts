@@ -20,6 +20,7 @@ import { createHostedProvider } from './game/hosts/hosted-provider.ts';
 import { hostedSkills } from './game/hosts/remote-skills.ts';
 import { createGameProvider, type GameAttachment } from './game/provider.ts';
 import { startHealthLog } from './health.ts';
+import { PeopleMcp } from './mcp/people-server.ts';
 import { createLogger, registerSecret, routeConsoleToLog, type Logger } from './logger.ts';
 import { ensureDataDir } from './store/data-dir.ts';
 
@@ -163,7 +164,8 @@ async function main(): Promise<void> {
     }
   }
   if (config.WEB) {
-    const web = new WebBridge({ access: core.web, dashboard: core.dashboard, log: log.child({ bridge: 'web' }), host: config.WEB_HOST, port: config.WEB_PORT });
+    const mcp = config.MCP ? new PeopleMcp({ tokens: core.mcpTokens, host: core.router, log: log.child({ bridge: 'mcp' }) }) : undefined;
+    const web = new WebBridge({ access: core.web, dashboard: core.dashboard, log: log.child({ bridge: 'web' }), host: config.WEB_HOST, port: config.WEB_PORT, ...(mcp ? { mcp } : {}) });
     await core.addBridge(web).catch((err: unknown) => {
       const what = err instanceof WebPortInUseError ? err.message : `WEB_HOST=${JSON.stringify(config.WEB_HOST)} cannot be listened on: ${(err as Error).message}`;
       process.stderr.write(`config: ${what}\n`);

@@ -63,6 +63,7 @@ export class Store {
       shares: [],
       streams: [],
       readMarks: keyed<string>(),
+      mcpTokens: [],
     }), adapter);
     const outbox = await DataFile.open(join(dir, 'outbox.json'), OutboxFileSchema, () => ({
       version: 1 as const,
