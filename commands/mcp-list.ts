@@ -12,6 +12,7 @@ export const mcpList: Command<typeof options> = {
   description: 'List your MCP tokens: label, when made, when last used',
   usage: '',
   access: 'known',
+  mcpOnly: true,
   options,
   positional: [],
   async run({ host, chat }) {

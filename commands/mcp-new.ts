@@ -15,6 +15,7 @@ export const mcpNew: Command<typeof options> = {
   description: 'A token for your MCP client: it acts as you do here (direct messages only)',
   usage: '[label]',
   access: 'known',
+  mcpOnly: true,
   options,
   positional: ['label'],
   async run({ host, chat }, { label }) {

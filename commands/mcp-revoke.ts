@@ -13,6 +13,7 @@ export const mcpRevoke: Command<typeof options> = {
   description: 'End one of your MCP tokens by its label, or all of them',
   usage: '[label|all]',
   access: 'known',
+  mcpOnly: true,
   options,
   positional: ['label'],
   async run({ host, chat }, { label }) {

@@ -382,6 +382,13 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     share: (chat, request) => sharing.share(chat, request),
     unshare: (chat, request) => sharing.unshare(chat, request),
     webSignIn: (chat) => web.signInLink(chat),
-    mcp: { issue: (chat, label) => mcp.issue(chat, label), list: (chat) => mcp.list(chat), revoke: (chat, label) => mcp.revoke(chat, label) },
+    mcp: {
+      issue: (chat, label) => mcp.issue(chat, label),
+      list: (chat) => mcp.list(chat),
+      revoke: (chat, label) => mcp.revoke(chat, label),
+      get url() {
+        return mcp.url;
+      },
+    },
   };
 }

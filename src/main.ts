@@ -123,7 +123,7 @@ async function main(): Promise<void> {
       token: config.TELEGRAM_TOKEN,
       apiRoot: config.TELEGRAM_API_ROOT,
       log: log.child({ bridge: 'telegram' }),
-      commands: menuEntries(commandList('telegram', { llm })),
+      commands: menuEntries(commandList('telegram', { llm, mcp: config.MCP })),
       nameOf: (identity) => running.people.personOf(identity)?.name,
     });
     const started = core.addBridge(telegram, { perChatIntervalMs: 1000, groupPerMinute: 20, globalPerSecond: 30, coalesce: true });
@@ -147,7 +147,7 @@ async function main(): Promise<void> {
       apiUrl: config.DISCORD_API_URL,
       guildId: config.DISCORD_GUILD_ID,
       log: log.child({ bridge: 'discord' }),
-      commands: commandList('discord', { llm }),
+      commands: commandList('discord', { llm, mcp: config.MCP }),
     });
     // Discord allows 5 messages per 5 s in a channel and 50 requests per second in all.
     const started = core.addBridge(discord, { perChatIntervalMs: 1000, globalPerSecond: 45, coalesce: true });

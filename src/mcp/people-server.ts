@@ -181,7 +181,7 @@ export class PeopleMcp {
     try {
       const first = await Promise.race([answer, late]);
       if (first) return first;
-      const seconds = Math.round(this.askWaitMs / 1000);
+      const seconds = Math.ceil(this.askWaitMs / 1000);
       return { avatar, text: `No answer came within ${seconds} s: I'm still thinking it over. Ask again in a while.`, refused: true };
     } finally {
       clearTimeout(timer);

@@ -63,6 +63,8 @@ export interface McpDesk {
   list(chat: ChatContext): McpTokenView[];
   /** End the sender's token of that label (UserError when there is none), or all of theirs; the labels ended. */
   revoke(chat: ChatContext, label?: string): string[];
+  /** Where the MCP server is served, or null while it is not (MCP=off, or the dashboard did not start). */
+  readonly url: string | null;
 }
 
 /** How {@link McpTokens} counts time (tests move it on). */
