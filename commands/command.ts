@@ -62,6 +62,8 @@ export interface Command<S extends z.ZodObject = z.ZodObject> {
   access: CommandAccess;
   /** Listed by /help only once the llm engine is configured or used (`/engine`, `/usage`). */
   llmOnly?: boolean;
+  /** Listed by /help and offered in the command menus only while the people's MCP server is on (`/mcp …`, MCP=on). */
+  mcpOnly?: boolean;
   /** The reply is an acknowledgement the whole chat should see (a goal set, an avatar created); on Discord other replies go only to the sender. */
   announce?: boolean;
   /**

@@ -17,6 +17,9 @@ import { engine } from './engine.ts';
 import { goal } from './goal.ts';
 import { help } from './help.ts';
 import { link } from './link.ts';
+import { mcpList } from './mcp-list.ts';
+import { mcpNew } from './mcp-new.ts';
+import { mcpRevoke } from './mcp-revoke.ts';
 import { owner } from './owner.ts';
 import { pair } from './pair.ts';
 import { parked } from './parked.ts';
@@ -80,6 +83,9 @@ export const commands: readonly Command[] = [
   engine,
   usage,
   web,
+  mcpNew,
+  mcpList,
+  mcpRevoke,
   pair,
   help,
 ] as const as readonly Command[];
@@ -87,10 +93,11 @@ export const commands: readonly Command[] = [
 /**
  * The commands offered on a platform: its command menu, and what `/help` chooses from. `llm: false`
  * leaves out the llm engine's commands (`/engine`, `/usage`) where it is neither configured nor used
- * (`llmOffered` of `src/command-host.ts`), as `/help` does.
+ * (`llmOffered` of `src/command-host.ts`), and `mcp: false` the MCP tokens' (`/mcp …`) where MCP is
+ * off, as `/help` does.
  */
-export function commandList(platform: Platform, opts: { llm?: boolean } = {}): Command[] {
-  return commands.filter((c) => (!c.platforms || c.platforms.includes(platform)) && (opts.llm !== false || !c.llmOnly));
+export function commandList(platform: Platform, opts: { llm?: boolean; mcp?: boolean } = {}): Command[] {
+  return commands.filter((c) => (!c.platforms || c.platforms.includes(platform)) && (opts.llm !== false || !c.llmOnly) && (opts.mcp !== false || !c.mcpOnly));
 }
 
 /**

@@ -30,8 +30,10 @@ import type { ThoughtStream } from './thought-stream.ts';
 import type { SkillLibrary, KeptSkillCode } from './learned/library.ts';
 import type { KeptSkill } from './learned/manifest.ts';
 import type { WebAccess } from './web-access.ts';
+import type { McpDesk } from './people/mcp-tokens.ts';
 
 export type { KeptSkill, KeptSkillCode };
+export type { McpDesk, McpTokenMade, McpTokenView } from './people/mcp-tokens.ts';
 
 /** A command's reply: the text, and the avatar it is about (console prefix `[name] `), or null (`[mindlink] `). */
 export interface CommandReply {
@@ -194,6 +196,8 @@ export interface CommandHost {
   unshare(chat: ChatContext, request: UnshareRequest): Share[];
   /** A one-time link that signs the sender in to the dashboard, seen from this chat. Throws UserError while it is off. */
   webSignIn(chat: ChatContext): string;
+  /** The sender's tokens of the people's MCP server (docs/mcp.md): made, listed and revoked by their person only. */
+  readonly mcp: McpDesk;
 }
 
 /**
@@ -247,15 +251,17 @@ export interface CommandHostParts {
   web: WebAccess;
   /** The skills avatars wrote and kept. */
   learned: SkillLibrary;
+  /** Tokens of the people's MCP server. */
+  mcp: McpDesk;
 }
 
 /**
  * The production command host over the core's parts.
  *
  * @example
- * const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned });
+ * const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, mcp });
  */
-export function createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned }: CommandHostParts): CommandHost {
+export function createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, mcp }: CommandHostParts): CommandHost {
   const noSkill = (record: Avatar, name: string): UserError =>
     new UserError('unknown_skill', `${record.name} keeps no skill called ${cutText(oneLine(name), 40)}: /skills ${record.name} lists them.`, record.name);
   const watched = (chat: ChatContext, record: Avatar): WatchedAvatar => ({
@@ -376,5 +382,13 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     share: (chat, request) => sharing.share(chat, request),
     unshare: (chat, request) => sharing.unshare(chat, request),
     webSignIn: (chat) => web.signInLink(chat),
+    mcp: {
+      issue: (chat, label) => mcp.issue(chat, label),
+      list: (chat) => mcp.list(chat),
+      revoke: (chat, label) => mcp.revoke(chat, label),
+      get url() {
+        return mcp.url;
+      },
+    },
   };
 }

@@ -80,6 +80,8 @@ export const ConfigSchema = z.object({
    * free one when 4780 is taken.
    */
   WEB_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** The people's MCP server at `/mcp` on the dashboard's server (docs/mcp.md); needs WEB. */
+  MCP: onOff.default(false),
 
   /** Base delay between automatic turns (ms). */
   LOOP_PACE_MS: z.coerce.number().int().min(10).default(3000),
@@ -118,6 +120,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     const shown = (SECRET_KEYS as readonly string[]).includes(key) ? '(hidden)' : JSON.stringify(clean[key] ?? '');
     throw new ConfigError(`config: ${key}=${shown} ${issue?.message ?? 'is invalid'}`);
   }
+  if (result.data.MCP && !result.data.WEB) throw new ConfigError('config: MCP=on needs the dashboard\'s server: set WEB=on too (it serves /mcp)');
   const problem = result.data.ENGINE === 'llm' ? llmSetupProblem(result.data) : null;
   if (problem) throw new ConfigError(`config: ENGINE=llm ${problem}`);
   return result.data;

@@ -46,6 +46,13 @@ export type UserErrorCode =
   | 'web_off'
   | 'web_too_many'
   | 'web_full'
+  // Tokens of the people's MCP server (`/mcp`).
+  | 'mcp_off'
+  | 'mcp_private_only'
+  | 'mcp_too_many'
+  | 'mcp_cap'
+  | 'bad_mcp_label'
+  | 'unknown_mcp_token'
   // Schedules and time zones.
   | 'bad_schedule'
   | 'bad_time'

@@ -24,6 +24,11 @@ import { cleanChatInput } from './sanitize.ts';
 import type { Destination } from './store/schema.ts';
 import type { Store } from './store/store.ts';
 
+/** The refusal of a message over the limit. */
+function tooLong(text: string): UserError {
+  return new UserError('too_long', `That message is ${characterCount(text)} characters; the limit is ${MAX_MESSAGE_LENGTH}. Nothing was stored: send it shorter.`);
+}
+
 /** The parts the router hands messages to. */
 export interface RouterParts {
   people: People;
@@ -145,12 +150,7 @@ export class MessageRouter implements BridgeHost {
   private async route(msg: InboundMessage): Promise<void> {
     const { host, people, poster, store } = this.parts;
     people.seen(msg);
-    if (isTooLong(msg.text)) {
-      throw new UserError(
-        'too_long',
-        `That message is ${characterCount(msg.text)} characters; the limit is ${MAX_MESSAGE_LENGTH}. Nothing was stored: send it shorter.`,
-      );
-    }
+    if (isTooLong(msg.text)) throw tooLong(msg.text);
     const rights = people.rightsOf(msg);
     const names = rights.visible().map((a) => a.name);
     const addressed = splitAddress(msg.text, names);
@@ -181,27 +181,70 @@ export class MessageRouter implements BridgeHost {
         return;
       }
       case 'question': {
-        const a = host.watch(msg, avatar.name);
-        if (!a.isPlaying()) {
-          const how = rights.mayControl(avatar) ? ` /play ${a.name} starts me.` : '';
-          poster.reply(msg, a.name, `I'm stopped, so I can't look around.${how}`);
+        const stopped = this.stoppedReply(msg, avatar.name);
+        if (stopped) {
+          poster.reply(msg, stopped.avatar, stopped.text);
           return;
         }
         // Answered in its own turn; the reply comes when the engine has it, without holding up the chat.
-        void a
-          .ask(text)
-          .then((answer) => poster.reply(msg, a.name, answer))
-          .catch((err: unknown) => this.replyError(msg, err, a.name));
+        void this.askAvatar(msg, avatar.name, text)
+          .then((answer) => poster.reply(msg, answer.avatar, answer.text))
+          .catch((err: unknown) => this.replyError(msg, err, avatar.name));
         return;
       }
       case 'direction': {
-        const mark = store.mark();
-        const reply = host.control(msg, avatar.name).addDirection(text);
-        await store.saved(mark, reply.avatar);
+        const reply = await this.direct(msg, avatar.name, text);
         poster.reply(msg, reply.avatar, reply.text);
         return;
       }
     }
+  }
+
+  /**
+   * A question or a direction for an avatar, named or the only one the sender means here, when the caller
+   * knows which it is (a tool of the people's MCP server, docs/mcp.md): taken as chat takes one of that kind,
+   * and its answer handed back instead of posted. A question waits for the avatar's answer. Never throws.
+   */
+  async answerMessage(raw: InboundMessage, avatar: string | null, kind: 'question' | 'direction'): Promise<CommandAnswer> {
+    const msg = cleanChatInput(raw);
+    try {
+      const { people } = this.parts;
+      people.seen(msg);
+      if (isTooLong(msg.text)) throw tooLong(msg.text);
+      const rights = people.rightsOf(msg);
+      const target = rights.resolve(avatar);
+      if (rights.role(target) === 'stranger') throw new UserError('stranger', STRANGER_REFUSAL);
+      const empty = emptyMessageReason(msg.text, null);
+      if (empty) throw new UserError('empty_message', empty, target.name);
+      const text = msg.text.trim();
+      const reply = kind === 'direction' ? await this.direct(msg, target.name, text) : (this.stoppedReply(msg, target.name) ?? (await this.askAvatar(msg, target.name, text)));
+      return { avatar: reply.avatar, text: reply.text, refused: false, announce: false };
+    } catch (err) {
+      return { ...this.errorAnswer(msg, err), refused: true, announce: false };
+    }
+  }
+
+  /** What a question to a stopped avatar gets (it cannot look around), or null while it plays. */
+  private stoppedReply(chat: ChatContext, name: string): { avatar: string; text: string } | null {
+    const a = this.parts.host.watch(chat, name);
+    if (a.isPlaying()) return null;
+    const how = this.parts.host.mayControl(chat, a) ? ` /play ${a.name} starts me.` : '';
+    return { avatar: a.name, text: `I'm stopped, so I can't look around.${how}` };
+  }
+
+  /** A question answered in the avatar's own short turn. */
+  private async askAvatar(chat: ChatContext, name: string, question: string): Promise<{ avatar: string; text: string }> {
+    const a = this.parts.host.watch(chat, name);
+    return { avatar: a.name, text: await a.ask(question) };
+  }
+
+  /** An owner direction stored (once it is on disk); the reply with its number. */
+  private async direct(chat: ChatContext, name: string, text: string): Promise<CommandReply> {
+    const { host, store } = this.parts;
+    const mark = store.mark();
+    const reply = host.control(chat, name).addDirection(text);
+    await store.saved(mark, reply.avatar);
+    return reply;
   }
 
   private replyError(chat: ChatContext, err: unknown, avatar: string | null = null): void {

@@ -195,6 +195,27 @@ export const StreamSchema = z.object({
 });
 export type Stream = z.infer<typeof StreamSchema>;
 
+/**
+ * A token of the people's MCP server (docs/mcp.md): it acts as `identity` speaking from its direct-message
+ * chat `dest` with mindlink. Only the SHA-256 of the token is kept; the token itself was shown once.
+ */
+export const McpTokenSchema = z.object({
+  /** SHA-256 of the token, base64url. */
+  hash: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+  /** Person id of whoever asked for it. */
+  person: z.string(),
+  /** The chat identity it acts as. */
+  identity: IdentitySchema,
+  /** That identity's direct-message chat with mindlink (`console` for the console): its rights are those there. */
+  dest: DestinationSchema,
+  /** The name its person gave it (`laptop`), unique among theirs: `/mcp revoke laptop`. */
+  label: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/),
+  createdAt: z.string(),
+  /** When it was last used (to the nearest few minutes), ISO; absent until it is. */
+  lastUsedAt: z.string().optional(),
+});
+export type McpToken = z.infer<typeof McpTokenSchema>;
+
 /** `state.json`: everything but the outbox and the goal record. */
 /** Report the second of two entries with the same key (`avatars.1.name: duplicate avatar "demo"`). */
 function unique<T>(key: (item: T) => string, field: string, what: string) {
@@ -224,6 +245,8 @@ export const StateFileSchema = z.object({
    * platform that does not replay what came while mindlink was down (Discord). Absent in older files.
    */
   readMarks: keyedRecord(DestinationSchema, z.string().regex(/^\d{1,25}$/)).default(() => keyed<string>()),
+  /** Tokens of the people's MCP server, hashed (docs/mcp.md). Absent in older files. */
+  mcpTokens: z.array(McpTokenSchema).default([]),
 });
 export type StateFile = z.infer<typeof StateFileSchema>;
 
