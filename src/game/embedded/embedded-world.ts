@@ -305,6 +305,14 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
     return this.#request('hunger', { username });
   }
 
+  /**
+   * Kill a player, as the `/kill` command does (admin; tests and the operator): it dies ("<player> was
+   * killed") and respawns at the spawn once its client asks.
+   */
+  kill(username: string): Promise<void> {
+    return this.#request('kill', { username });
+  }
+
   /** Spawn a mob (`cow`, `pig`, `sheep`, `chicken`, `zombie`) with its feet at a position; resolves with its entity id. */
   spawnMob(name: string, pos: Vec3Like): Promise<number> {
     return this.#request('spawnMob', { name, x: pos.x, y: pos.y, z: pos.z });
