@@ -15,10 +15,10 @@ import { cleanLine } from '../sanitize.ts';
 import type { AvatarGame, GameCapabilities, GameEvents, GameState, Snapshot } from './game.ts';
 import { guardBot, type PacketFault } from './packet-guard.ts';
 import type { PasswordBook } from './passwords.ts';
-import { asleepStatus, classifyKick, downPhrase, reasonText, serverWords } from './refusals.ts';
+import { classifyKick, downPhrase, reasonText, serverWords } from './refusals.ts';
 import { answerServerAsks } from './server-asks.ts';
-import { ServerProbeError, statusPing } from './server-probe.ts';
-import { sessionAuth, SignInError, type JavaSession, type MicrosoftSignIn } from './sign-in.ts';
+import { prepareJoin } from './join-prep.ts';
+import { sessionAuth, type JavaSession, type MicrosoftSignIn } from './sign-in.ts';
 import { SkillGate } from './skill-gate.ts';
 import { takeSnapshot } from './snapshot.ts';
 import { topDownMap, type TopDownMap } from './top-down.ts';
@@ -214,51 +214,21 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     if (this.#stopping) return;
     this.#state = 'connecting';
     const attempt = ++this.#attemptNo;
-    void this.#prepare().then(
-      (ready) => {
-        if (ready && attempt === this.#attemptNo && !this.#stopping) this.#join(ready.version, ready.session);
+    const { host, port, username, version } = this.#opts;
+    const signIn = this.#opts.auth === 'microsoft' ? this.#opts.signIn : undefined;
+    void prepareJoin({ host, port, username, version, server: this.#server, signIn }, (code) => this.emit('signInCode', code)).then(
+      (p) => {
+        if (p.kind === 'giveUp') this.#giveUp(p.line, p.status);
+        else if (p.kind === 'retry') {
+          this.#downReason = p.down;
+          this.#scheduleRetry(p.code);
+        } else if (attempt === this.#attemptNo && !this.#stopping) this.#join(p.version, p.session);
       },
       (err: unknown) => {
         this.#log.error({ err }, 'preparing the connection failed');
         if (attempt === this.#attemptNo) this.#scheduleRetry('preparation failed');
       },
     );
-  }
-
-  /**
-   * What a join needs that may take a while: the version (a status ping, when not known) and the
-   * Microsoft session (from the cache, or a code the owner uses). Undefined when the attempt is over
-   * (a retry is scheduled, or the game gave up).
-   */
-  async #prepare(): Promise<{ version: string; session: JavaSession | undefined } | undefined> {
-    const { host, port, username } = this.#opts;
-    let version = this.#opts.version;
-    if (!version) {
-      try {
-        version = (await statusPing({ host, port }, 10_000)).version;
-      } catch (err) {
-        if (!(err instanceof ServerProbeError)) throw err;
-        if (err.code === 'unsupported_version') {
-          this.#giveUp(`${this.#server} cannot be played: ${err.message}`, `${this.#server} cannot be played`);
-          return undefined;
-        }
-        // Said as a dropped connection says it (`the server cannot be reached: ECONNREFUSED`).
-        this.#downReason = err.code === 'asleep' ? asleepStatus(this.#server, username) : `the server cannot be reached: ${err.errno ?? err.code}`;
-        this.#scheduleRetry(err.code);
-        return undefined;
-      }
-    }
-    const signIn = this.#opts.auth === 'microsoft' ? this.#opts.signIn : undefined;
-    if (!signIn) return { version, session: undefined };
-    try {
-      const session = await signIn.session((code) => this.emit('signInCode', code));
-      return { version, session };
-    } catch (err) {
-      if (!(err instanceof SignInError)) throw err;
-      const again = err.code === 'no_minecraft' ? ' asks for a code again: sign in with the Microsoft account that owns Minecraft' : err.code === 'codes_expired' ? ' sends a new code' : ' tries again';
-      this.#giveUp(`${username} could not join ${this.#server}: ${err.message}. /play ${username}${again}.`, `the Microsoft sign-in failed: ${err.message}`);
-      return undefined;
-    }
   }
 
   #join(version: string, session: JavaSession | undefined): void {
