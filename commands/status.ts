@@ -21,7 +21,7 @@ export const status: Command<typeof options> = {
     const wait = a.waitReason();
     const down = a.downReason();
     const refused = a.stopReason();
-    const stateText = wait ? `${state} (${wait})` : down ? `${state} to reconnect (${down})` : refused ? `${state} (${refused})` : state;
+    const stateText = state === 'dead' ? 'dead — respawning' : wait ? `${state} (${wait})` : down ? `${state} to reconnect (${down})` : refused ? `${state} (${refused})` : state;
     const lines: string[] = [];
     if (goal) {
       const who = goal.setBy === 'self' ? 'chosen by me' : `set by ${host.personName(goal.setById)}`;

@@ -102,6 +102,10 @@ function install(serv, { registry, Item, seed, worldFolder, spawn, viewDistance 
       deaths.kill(player(username));
       return true;
     },
+    /** Leave players' respawn requests unanswered, or answer them again (tests); how many were left unanswered. */
+    holdRespawns({ hold }) {
+      return deaths.holdRespawns(hold);
+    },
     /** Spawn a mob (cow, pig, sheep, chicken, zombie) with its feet at x y z; its entity id. */
     spawnMob({ name, x, y, z }) {
       const mob = mobs.spawn(name, { x, y, z });

@@ -41,6 +41,8 @@ function respawn(serv, { spawn, windows }) {
   const nbtChat = serv.supportFeature('chatPacketsUseNbtComponents');
   /** Players whose respawn is under way (a second request meanwhile is the same one). @type {WeakSet<Player>} */
   const respawning = new WeakSet();
+  /** While respawns are held (tests of a server that does not answer): the requests left unanswered so far. @type {number | null} */
+  let held = null;
 
   /** A chat component as NBT (1.20.3+ chat packets). @param {ChatComponent} c @returns {any} */
   const toNbt = (c) =>
@@ -126,6 +128,10 @@ function respawn(serv, { spawn, windows }) {
       'client_command',
       guard('respawn: a respawn request', (/** @type {{ actionId?: unknown }} */ data) => {
         if (data?.actionId !== 'perform_respawn' || player.health > 0 || respawning.has(player)) return;
+        if (held !== null) {
+          held++;
+          return;
+        }
         respawning.add(player);
         // As a behaviour, so that the plugins that reset something on a respawn (hunger.cjs) hear of it.
         void player
@@ -140,6 +146,16 @@ function respawn(serv, { spawn, windows }) {
     /** Kill a player, as the `/kill` command does ("<player> was killed"). @param {Player} player */
     kill(player) {
       if (player.health > 0) player.takeDamage({ damage: Math.max(20, player.health) });
+    },
+    /**
+     * Leave respawn requests unanswered from now on (`hold`), or answer them again; returns how many were left
+     * unanswered since the hold began.
+     * @param {boolean} hold
+     */
+    holdRespawns(hold) {
+      const ignored = held ?? 0;
+      held = hold ? ignored : null;
+      return ignored;
     },
   };
 }

@@ -1,0 +1,111 @@
+/**
+ * An avatar's game when its avatar dies, on the embedded world: `dead` with a snapshot where it lies, back
+ * in the game at the spawn within 10 s with what killed it and where; on a server that leaves its respawn
+ * requests unanswered it asks again, and joins again when it stays dead; an avatar that left the game dead
+ * joins dead and comes back.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Death } from '../../src/game/game.ts';
+import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
+import { runSkill } from '../../skills/run.ts';
+import { nextEvent, skillNamed, waitFor, worldPerFile } from './helpers.ts';
+
+const shared = worldPerFile('respawn');
+const { log, games } = shared;
+
+/** A game on the world with its own respawn and join pace (not started; stopped after the file). */
+function pacedGame(username: string, opts: { respawn?: { retryMs: number; stuckMs: number }; spawnTimeoutMs?: number } = {}): MineflayerGame {
+  const w = shared.world;
+  const game = new MineflayerGame({ username, host: w.host, port: w.port, version: w.version, log, capabilities: EMBEDDED_CAPABILITIES, reconnect: { minMs: 200, maxMs: 1000 }, ...opts });
+  games.push(game);
+  return game;
+}
+
+const atSpawn = (game: MineflayerGame): boolean => {
+  const p = game.snapshot()?.position;
+  return !!p && Math.hypot(p.x - 0.5, p.z - 0.5) < 1.5;
+};
+
+describe('an avatar that dies', () => {
+  it('GIVEN an avatar carrying dirt 30 blocks from the spawn WHEN the world kills it THEN it is dead where it lies, and within 10 s back at the spawn, killed there, with its dirt, and acts again', async () => {
+    const { game } = await shared.avatar('kit', 30, 5, [['dirt', 5]]);
+    const died = nextEvent<[Death]>(game, 'died', 10_000);
+    const back = nextEvent<[Death]>(game, 'respawned', 10_000, () => `kit is ${game.state}`);
+    await shared.world.kill('kit');
+    const [death] = await died;
+    expect(death.position).toEqual({ x: 30, y: 64, z: 5 });
+    expect(game.state).toBe('dead');
+    expect(game.snapshot()?.health).toBe(0);
+    expect(game.bot).toBeUndefined();
+    const [respawned] = await back;
+    expect(respawned).toEqual({ cause: 'killed', position: { x: 30, y: 64, z: 5 } });
+    expect(game.state).toBe('connected');
+    expect(atSpawn(game)).toBe(true);
+    expect(game.snapshot()).toMatchObject({ health: 20, food: 20, inventory: { dirt: 5 } });
+    const walked = await runSkill(skillNamed('go_to'), game, { x: 4, y: 64, z: 4 }, new AbortController().signal);
+    expect(walked, JSON.stringify(walked)).toMatchObject({ ok: true });
+  });
+
+  it('GIVEN night and an avatar with 2 health WHEN a zombie reaches it THEN it is slain by the zombie and back at the spawn', async () => {
+    const { game } = await shared.avatar('zoe', -30, 10);
+    try {
+      await shared.world.command('time set 14000');
+      await shared.world.setHunger('zoe', { health: 2 });
+      await waitFor(() => game.snapshot()?.health === 2, 10_000, "zoe's health at 2");
+      const back = nextEvent<[Death]>(game, 'respawned', 30_000, () => `zoe is ${game.state}`);
+      await shared.world.spawnMob('zombie', { x: -28.5, y: 64, z: 10.5 });
+      const [death] = await back;
+      expect(death).toEqual({ cause: 'slain by Zombie', position: expect.objectContaining({ y: 64 }) });
+      expect(Math.hypot(death.position.x + 30, death.position.z - 10)).toBeLessThan(4);
+      expect(atSpawn(game)).toBe(true);
+    } finally {
+      await shared.world.clearMobs();
+      await shared.world.command('time set 1000');
+    }
+  });
+
+  it('GIVEN a server that leaves respawn requests unanswered WHEN the avatar dies THEN it stays dead asking again, joins again once it has been dead too long, and is back once the server answers', async () => {
+    const game = pacedGame('una', { respawn: { retryMs: 500, stuckMs: 4000 } });
+    const connected = nextEvent(game, 'connected', 30_000);
+    await game.start();
+    await connected;
+    await shared.world.holdRespawns(true);
+    try {
+      const left = nextEvent<[string]>(game, 'disconnected', 30_000, () => `una is ${game.state}`);
+      await shared.world.kill('una');
+      await waitFor(() => game.state === 'dead', 10_000, 'una dead');
+      const [reason] = await left;
+      expect(reason).toBe('respawn timeout');
+      expect(await shared.world.holdRespawns(true)).toBeGreaterThanOrEqual(3);
+      expect(game.downReason).toBe('it stayed dead: the server did not respawn it');
+      // It joins again, dead.
+      await waitFor(() => game.state === 'dead', 30_000, () => `una to join again, dead (she is ${game.state}, ${game.downReason})`);
+    } finally {
+      await shared.world.holdRespawns(false);
+    }
+    await waitFor(() => game.state === 'connected', 30_000, () => `una back (she is ${game.state}, ${game.downReason})`);
+    expect(atSpawn(game)).toBe(true);
+    expect(game.snapshot()?.health).toBe(20);
+  });
+
+  it('GIVEN an avatar that left the game dead (its world saved it so) WHEN it joins again THEN it joins dead, asks to respawn and is back at the spawn', async () => {
+    const first = pacedGame('ned');
+    const connected = nextEvent(first, 'connected', 30_000);
+    await first.start();
+    await connected;
+    await shared.world.holdRespawns(true);
+    const again = pacedGame('ned');
+    try {
+      await shared.world.kill('ned');
+      await waitFor(() => first.state === 'dead', 10_000, 'ned dead');
+      await first.stop();
+      await again.start();
+      await waitFor(() => again.state === 'dead', 30_000, () => `ned to join dead (he is ${again.state}, ${again.downReason})`);
+    } finally {
+      await shared.world.holdRespawns(false);
+    }
+    await waitFor(() => again.state === 'connected', 30_000, () => `ned back (he is ${again.state}, ${again.downReason})`);
+    expect(atSpawn(again)).toBe(true);
+    expect(again.snapshot()?.health).toBe(20);
+  });
+});
