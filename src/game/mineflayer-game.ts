@@ -12,7 +12,7 @@ import pf from 'mineflayer-pathfinder';
 import { backoffMs } from '../backoff.ts';
 import { forAvatar, type Logger } from '../logger.ts';
 import { cleanLine } from '../sanitize.ts';
-import type { AvatarGame, GameCapabilities, GameEvents, GameState, Snapshot } from './game.ts';
+import type { AvatarGame, Death, GameCapabilities, GameEvents, GameState, Snapshot } from './game.ts';
 import { DefaultMineflayerGameOptions, type MineflayerGameOptions } from './game-options.ts';
 import { guardBot, type PacketFault } from './packet-guard.ts';
 import { classifyKick, downPhrase, reasonText, serverWords } from './refusals.ts';
@@ -70,6 +70,8 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
   #player: string | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
   #joinWatch: JoinWatch | undefined;
+  /** The last death not said yet (`respawned`): said once the avatar is back, by the join when it joined dead. */
+  #unsaid: Death | undefined;
   /** The stop under way, if any: a second stop and a start wait for it. */
   #leaving: Promise<void> | undefined;
 
@@ -257,6 +259,9 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
         this.#log.info({ position: bot.entity.position.floored().toString(), player: bot.username }, 'spawned');
         if (session && !session.known && bot.username !== username) this.emit('playingAs', bot.username); // once per profile
         this.emit('connected');
+        const back = this.#unsaid;
+        this.#unsaid = undefined;
+        if (back) this.emit('respawned', back);
       })();
     });
     bot.on('kicked', (reason) => {
@@ -320,15 +325,19 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
         const joined = this.#bot === bot;
         this.#log.info({ ...death }, joined ? 'died' : 'joined dead; asking to respawn');
         this.#state = 'dead';
+        // Joined dead: the death it left with (it stayed dead), else one while mindlink was away.
+        this.#unsaid = joined ? death : (this.#unsaid ?? { ...death, cause: 'while I was away' });
         if (!joined) return;
         this.gate.abortCurrent(new Error('died'));
         this.emit('died', death);
       },
       alive: (death) => {
         if (this.#attempt !== bot || this.#stopping) return;
-        // One that joined dead goes on joining: its join's own spawn handler takes it from here.
-        this.#state = this.#bot === bot ? 'connected' : 'connecting';
-        if (this.#bot !== bot) return;
+        // One that joined dead goes on joining: its join says it is back, once it is in the game.
+        if (this.#bot !== bot) this.#state = 'connecting';
+        if (this.#bot !== bot || !this.#unsaid) return;
+        this.#unsaid = undefined;
+        this.#state = 'connected';
         this.#log.info({ position: bot.entity.position.floored().toString() }, 'respawned');
         this.emit('respawned', death);
       },

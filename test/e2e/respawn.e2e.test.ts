@@ -80,7 +80,7 @@ describe('mindlink with avatar hosts when demo dies', () => {
     }
   }, 600_000);
 
-  it('GIVEN demo died while mindlink was down (the world saved it dead) WHEN mindlink starts THEN demo is back in the game', async () => {
+  it('GIVEN demo died while mindlink was down (the world saved it dead) WHEN mindlink starts THEN demo is back in the game and says once it died while away', async () => {
     dir = await mkdtemp(join(tmpdir(), 'mindlink-e2e-respawn-'));
     const first = startMindlink({ DATA_DIR: dir, AVATAR_HOSTS: '2' });
     started.push(first);
@@ -107,7 +107,8 @@ describe('mindlink with avatar hosts when demo dies', () => {
     await second.line(/^\[mindlink\] ready — playing: demo$/, 120_000);
     const status = await untilPlaying(second, 90_000);
     expect(status.join('\n')).not.toMatch(/did not spawn in time|dead/);
-    // It was dead when it joined (the world kept its death).
+    // It was dead when it joined (the world kept its death), and says so once.
     await joinedDead;
+    expect(second.lines.filter((l) => DIED.test(l))).toEqual([expect.stringMatching(/^\[demo\] I died \(while I was away\) at /)]);
   }, 600_000);
 });

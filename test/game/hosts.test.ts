@@ -100,16 +100,26 @@ describe('avatar hosts', () => {
     const connected = once(eve, 'connected');
     await eve.start();
     await connected;
+    // A teleport while the server still finishes the login can be undone by the client's own position: again until it holds.
     const spot = { x: 20.5, y: 64, z: 20.5 };
-    await world.teleport('eve', spot);
-    await waitFor(() => eve.snapshot()?.position.x === spot.x && eve.snapshot()?.position.z === spot.z, 20_000, () => `eve at ${JSON.stringify(spot)} (she is at ${JSON.stringify(eve.snapshot()?.position)})`);
+    const there = (): boolean => eve.snapshot()?.position.x === spot.x && eve.snapshot()?.position.z === spot.z;
+    for (let tries = 0; !there(); tries++) {
+      if (tries === 5) throw new Error(`eve did not stay at ${JSON.stringify(spot)} (she is at ${JSON.stringify(eve.snapshot()?.position)})`);
+      await world.teleport('eve', spot);
+      const retry = Date.now() + 5000;
+      while (!there() && Date.now() < retry) await new Promise((r) => setTimeout(r, 50));
+    }
     const died = nextEvent<[Death]>(eve, 'died', 10_000);
     const back = nextEvent<[Death]>(eve, 'respawned', 10_000, () => `eve is ${eve.state}`);
+    // What the core shows as she dies (she may be back before the kill's own answer arrives).
+    let dead: unknown;
+    eve.once('died', () => {
+      dead = { state: eve.state, health: eve.snapshot()?.health };
+    });
     await world.kill('eve');
     const [death] = await died;
     expect(death.position).toEqual({ x: 20, y: 64, z: 20 });
-    expect(eve.state).toBe('dead');
-    expect(eve.snapshot()?.health).toBe(0);
+    expect(dead).toEqual({ state: 'dead', health: 0 });
     expect(await back).toEqual([{ cause: 'killed', position: { x: 20, y: 64, z: 20 } }]);
     expect(eve.state).toBe('connected');
     await waitFor(() => eve.snapshot()?.health === 20, 10_000, () => `eve's snapshot at full health (${JSON.stringify(eve.snapshot())})`);

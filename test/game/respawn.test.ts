@@ -31,12 +31,15 @@ describe('an avatar that dies', () => {
     const { game } = await shared.avatar('kit', 30, 5, [['dirt', 5]]);
     const died = nextEvent<[Death]>(game, 'died', 10_000);
     const back = nextEvent<[Death]>(game, 'respawned', 10_000, () => `kit is ${game.state}`);
+    // What the game shows as it dies (it may be back before the kill's own answer arrives).
+    let dead: unknown;
+    game.once('died', () => {
+      dead = { state: game.state, health: game.snapshot()?.health, bot: game.bot };
+    });
     await shared.world.kill('kit');
     const [death] = await died;
     expect(death.position).toEqual({ x: 30, y: 64, z: 5 });
-    expect(game.state).toBe('dead');
-    expect(game.snapshot()?.health).toBe(0);
-    expect(game.bot).toBeUndefined();
+    expect(dead).toEqual({ state: 'dead', health: 0, bot: undefined });
     const [respawned] = await back;
     expect(respawned).toEqual({ cause: 'killed', position: { x: 30, y: 64, z: 5 } });
     expect(game.state).toBe('connected');
@@ -64,16 +67,19 @@ describe('an avatar that dies', () => {
     }
   });
 
-  it('GIVEN a server that leaves respawn requests unanswered WHEN the avatar dies THEN it stays dead asking again, joins again once it has been dead too long, and is back once the server answers', async () => {
+  it('GIVEN a server that leaves respawn requests unanswered WHEN the avatar dies THEN it stays dead asking again, joins again once it has been dead too long, and once the server answers is back, saying the death it left with', async () => {
     const game = pacedGame('una', { respawn: { retryMs: 500, stuckMs: 4000 } });
+    let diedAt: Death['position'] | undefined;
     const connected = nextEvent(game, 'connected', 30_000);
     await game.start();
     await connected;
     await shared.world.holdRespawns(true);
     try {
       const left = nextEvent<[string]>(game, 'disconnected', 30_000, () => `una is ${game.state}`);
+      const died = nextEvent<[Death]>(game, 'died', 10_000);
       await shared.world.kill('una');
-      await waitFor(() => game.state === 'dead', 10_000, 'una dead');
+      diedAt = (await died)[0].position;
+      expect(game.state).toBe('dead');
       const [reason] = await left;
       expect(reason).toBe('respawn timeout');
       expect(await shared.world.holdRespawns(true)).toBeGreaterThanOrEqual(3);
@@ -83,28 +89,35 @@ describe('an avatar that dies', () => {
     } finally {
       await shared.world.holdRespawns(false);
     }
-    await waitFor(() => game.state === 'connected', 30_000, () => `una back (she is ${game.state}, ${game.downReason})`);
+    const [back] = await nextEvent<[Death]>(game, 'respawned', 30_000, () => `una is ${game.state} (${game.downReason})`);
+    // The death it left with, said once it is back.
+    expect(back).toEqual({ cause: 'killed', position: diedAt });
+    expect(game.state).toBe('connected');
     expect(atSpawn(game)).toBe(true);
     expect(game.snapshot()?.health).toBe(20);
   });
 
-  it('GIVEN an avatar that left the game dead (its world saved it so) WHEN it joins again THEN it joins dead, asks to respawn and is back at the spawn', async () => {
+  it('GIVEN an avatar that left the game dead (its world saved it so) WHEN it joins again THEN it joins dead, asks to respawn, and is back at the spawn saying it died while it was away', async () => {
     const first = pacedGame('ned');
     const connected = nextEvent(first, 'connected', 30_000);
     await first.start();
     await connected;
     await shared.world.holdRespawns(true);
     const again = pacedGame('ned');
+    let diedAt: Death['position'] | undefined;
     try {
+      const died = nextEvent<[Death]>(first, 'died', 10_000);
       await shared.world.kill('ned');
-      await waitFor(() => first.state === 'dead', 10_000, 'ned dead');
+      diedAt = (await died)[0].position;
       await first.stop();
       await again.start();
       await waitFor(() => again.state === 'dead', 30_000, () => `ned to join dead (he is ${again.state}, ${again.downReason})`);
     } finally {
       await shared.world.holdRespawns(false);
     }
-    await waitFor(() => again.state === 'connected', 30_000, () => `ned back (he is ${again.state}, ${again.downReason})`);
+    const [back] = await nextEvent<[Death]>(again, 'respawned', 30_000, () => `ned is ${again.state} (${again.downReason})`);
+    expect(back).toEqual({ cause: 'while I was away', position: diedAt });
+    expect(again.state).toBe('connected');
     expect(atSpawn(again)).toBe(true);
     expect(again.snapshot()?.health).toBe(20);
   });
