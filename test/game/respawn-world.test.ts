@@ -7,7 +7,7 @@
 import { once } from 'node:events';
 import mineflayer, { type Bot } from 'mineflayer';
 import { describe, expect, it } from 'vitest';
-import { held, teleportAndSettle, waitFor, worldPerFile } from './helpers.ts';
+import { held, nextEvent, teleportAndSettle, waitFor, worldPerFile } from './helpers.ts';
 
 const shared = worldPerFile('respawn-world');
 
@@ -108,6 +108,14 @@ describe('dying in the embedded world', () => {
       await once(back, 'spawn');
       expect(deadOnJoin).toBe(true);
       await waitFor(() => atSpawn(back) && back.health === 20, 10_000, () => `ida at the spawn (at ${back.entity.position}, health ${back.health})`);
+      // Her first look ends her login, and the server sends her her position once more: the spawn (she was sent
+      // back to where she died).
+      const where = (): string => `ida at ${back.entity.position}`;
+      await nextEvent(back, 'forcedMove', 10_000, where);
+      const sent = nextEvent(back, 'forcedMove', 10_000, where);
+      await back.look(Math.PI / 2, 0.3, true);
+      await sent;
+      expect(atSpawn(back), `ida at ${back.entity.position}`).toBe(true);
     } finally {
       await quit(back);
     }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Death } from '../../src/game/game.ts';
 import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { runSkill } from '../../skills/run.ts';
-import { nextEvent, skillNamed, waitFor, worldPerFile } from './helpers.ts';
+import { nextEvent, skillNamed, teleportAndSettle, waitFor, worldPerFile } from './helpers.ts';
 
 const shared = worldPerFile('respawn');
 const { log, games } = shared;
@@ -102,6 +102,7 @@ describe('an avatar that dies', () => {
     const connected = nextEvent(first, 'connected', 30_000);
     await first.start();
     await connected;
+    await teleportAndSettle(shared.world, first, { x: 25.5, y: 64, z: -25.5 });
     await shared.world.holdRespawns(true);
     const again = pacedGame('ned');
     let diedAt: Death['position'] | undefined;
@@ -120,5 +121,13 @@ describe('an avatar that dies', () => {
     expect(again.state).toBe('connected');
     expect(atSpawn(again)).toBe(true);
     expect(again.snapshot()?.health).toBe(20);
+    // His first steps end his login: the server moves him nowhere (he was sent back to where he died).
+    const moved: string[] = [];
+    again.bot!.on('forcedMove', () => {
+      moved.push(again.bot!.entity.position.floored().toString());
+    });
+    const walked = await runSkill(skillNamed('go_to'), again, { x: 3, y: 64, z: 3 }, new AbortController().signal);
+    expect(walked, JSON.stringify(walked)).toMatchObject({ ok: true });
+    expect(moved.filter((p) => p.startsWith('(25,')), `forced moves: ${moved.join(' ')}`).toEqual([]);
   });
 });

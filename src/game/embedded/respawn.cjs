@@ -7,7 +7,8 @@
  *     ("demo was slain by Zombie"); the others see it fall (flying-squid's entity status);
  *   - its client's respawn request (`client_command`, perform_respawn) brings it back at the world spawn with
  *     full health and food, keeping its inventory and experience; a living player's request is ignored;
- *   - a player saved dead (the world stopped, or it left, before it asked) joins dead and respawns the same way.
+ *   - a player saved dead (the world stopped, or it left, before it asked) joins dead and respawns the same way
+ *     (and stays at the spawn when its login ends).
  *
  * flying-squid 1.12.0 never respawned anyone: it waits for `client_command` action 0, but its packet reader
  * names the action (`perform_respawn`); its respawn packet has the shape of versions before 1.20.5 and it
@@ -41,6 +42,10 @@ function respawn(serv, { spawn, windows }) {
   const nbtChat = serv.supportFeature('chatPacketsUseNbtComponents');
   /** Players whose respawn is under way (a second request meanwhile is the same one). @type {WeakSet<Player>} */
   const respawning = new WeakSet();
+  /** Players whose login is under way, and those of them that respawned meanwhile (they joined dead). @type {WeakSet<Player>} */
+  const loggingIn = new WeakSet();
+  /** @type {WeakSet<Player>} */
+  const respawnedInLogin = new WeakSet();
   /** While respawns are held (tests of a server that does not answer): the requests left unanswered so far. @type {number | null} */
   let held = null;
 
@@ -99,10 +104,25 @@ function respawn(serv, { spawn, windows }) {
     player._client.write('held_item_slot', { slot: player.heldItemSlot });
     player.setXp(player.xp);
     player.updateAndSpawn();
+    if (loggingIn.has(player)) respawnedInLogin.add(player);
     await player.worldSendRestOfChunks();
   }
 
   serv.on('newPlayer', (/** @type {Player} */ player) => {
+    // flying-squid's login ends, once the client first moves, by sending the player the position it logged in at
+    // again (against falling through the world). A player that joined dead first moves after its respawn, and was
+    // put back where it died: after a respawn during the login, that send is of the position the player has now.
+    const login = player.login;
+    player.login = async () => {
+      loggingIn.add(player);
+      try {
+        await login();
+      } finally {
+        loggingIn.delete(player);
+      }
+    };
+    const sendSelfPosition = player.sendSelfPosition;
+    player.sendSelfPosition = (pos) => sendSelfPosition(respawnedInLogin.has(player) && loggingIn.has(player) ? player.position : pos);
     /** The killer of the damage being dealt now, for the death it may bring. @type {DeathCause | null} */
     let cause = null;
     const takeDamage = player.takeDamage;
