@@ -22,16 +22,18 @@ export interface DeathWatchOptions {
   retryMs?: number;
   /** Dead this long: {@link DeathWatchOptions.stuck}. */
   stuckMs?: number;
+  /** Wait at most this long after a respawn for the bot to move (a server that sends no position then). */
+  moveWaitMs?: number;
   /** The bot died (its health reached 0, or it joined dead); `death.cause` is what is known so far. */
   died(death: Death): void;
-  /** The bot is alive again (it spawned, and the chunks around it came), back from `death` (its cause as the server said it). */
+  /** The bot is alive again (it spawned, the chunks around it came and it can move), back from `death` (its cause as the server said it). */
   alive(death: Death): void;
   /** The bot has been dead for `stuckMs`: the server does not respawn it. */
   stuck(): void;
 }
 
 /** Defaults of {@link DeathWatchOptions}. */
-export const DefaultDeathWatchOptions = { retryMs: 5000, stuckMs: 60_000 } satisfies Required<Pick<DeathWatchOptions, 'retryMs' | 'stuckMs'>>;
+export const DefaultDeathWatchOptions = { retryMs: 5000, stuckMs: 60_000, moveWaitMs: 5000 } satisfies Required<Pick<DeathWatchOptions, 'retryMs' | 'stuckMs' | 'moveWaitMs'>>;
 
 /** prismarine-chat's types declare an ES default export; its CommonJS module is the loader itself. */
 const chatLoader = prismarineChat as unknown as (registry: Bot['registry']) => typeof prismarineChat.ChatMessage;
@@ -118,17 +120,35 @@ export function watchDeaths(bot: Bot, options: DeathWatchOptions): DeathWatch {
     retry = setInterval(ask, o.retryMs);
     stuck = setTimeout(() => o.stuck(), o.stuckMs);
   });
+  // mineflayer holds its physics after a respawn until it has answered the server's position (1.5 s after a
+  // death): the bot cannot move before that.
+  let moving = true;
+  bot.on('respawn', () => {
+    moving = false;
+  });
+  bot.on('forcedMove', () => {
+    moving = true;
+  });
+  const canMove = (): Promise<void> =>
+    moving
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const done = (): void => {
+            clearTimeout(bound);
+            bot.off('forcedMove', done);
+            resolve();
+          };
+          const bound = setTimeout(done, o.moveWaitMs);
+          bot.on('forcedMove', done);
+        });
   bot.on('spawn', () => {
     if (!death) return;
     const back = { ...death, cause: cause() };
     settle();
-    // Back once the world around the respawn point is there (and only if it did not die again meanwhile).
-    void bot
-      .waitForChunksToLoad()
-      .catch((err: unknown) => o.log.debug({ err }, 'waiting for chunks failed'))
-      .then(() => {
-        if (!death) o.alive(back);
-      });
+    // Back once the world around the respawn point is there and it can move (and only if it did not die again meanwhile).
+    void Promise.all([bot.waitForChunksToLoad().catch((err: unknown) => o.log.debug({ err }, 'waiting for chunks failed')), canMove()]).then(() => {
+      if (!death) o.alive(back);
+    });
   });
   bot.once('end', settle);
   return {

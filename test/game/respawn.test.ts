@@ -45,8 +45,19 @@ describe('an avatar that dies', () => {
     expect(game.state).toBe('connected');
     expect(atSpawn(game)).toBe(true);
     expect(game.snapshot()).toMatchObject({ health: 20, food: 20, inventory: { dirt: 5 } });
-    const walked = await runSkill(skillNamed('go_to'), game, { x: 4, y: 64, z: 4 }, new AbortController().signal);
-    expect(walked, JSON.stringify(walked)).toMatchObject({ ok: true });
+    const bot = game.bot!;
+    const seen: string[] = [];
+    bot.on('path_update', (r: { status: string; path: unknown[] }) => {
+      seen.push(`path ${r.status} ${r.path.length} from ${bot.entity.position}`);
+    });
+    bot.on('forcedMove', () => {
+      seen.push(`forced to ${bot.entity.position}`);
+    });
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(new Error('20 s')), 20_000);
+    const walked = await runSkill(skillNamed('go_to'), game, { x: 4, y: 64, z: 4 }, stop.signal);
+    clearTimeout(timer);
+    expect(walked, `${JSON.stringify(walked)}; kit at ${bot.entity.position}; ${seen.join('; ')}`).toMatchObject({ ok: true });
   });
 
   it('GIVEN night and an avatar with 2 health WHEN a zombie reaches it THEN it is slain by the zombie and back at the spawn', async () => {
