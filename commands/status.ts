@@ -21,7 +21,7 @@ export const status: Command<typeof options> = {
     const wait = a.waitReason();
     const down = a.downReason();
     const refused = a.stopReason();
-    const reason = wait ? `${state} (${wait})` : down ? `${state} to reconnect (${down})` : refused ? `${state} (${refused})` : state;
+    const reason = state === 'dead' ? 'dead — respawning' : wait ? `${state} (${wait})` : down ? `${state} to reconnect (${down})` : refused ? `${state} (${refused})` : state;
     // With several servers, which one it is on (the dashboard shows it too).
     const stateText = host.servers.count() > 1 ? `${reason} · on ${a.record.server}` : reason;
     const lines: string[] = [];

@@ -13,7 +13,7 @@ import type { Backoff } from '../backoff.ts';
 import { TurnInterruptedError, type Engine } from '../engines/engine.ts';
 import { ProviderRefusedError } from '../errors.ts';
 import { forAvatar, type Logger } from '../logger.ts';
-import type { Snapshot } from '../game/game.ts';
+import type { Death, Snapshot } from '../game/game.ts';
 import type { Avatar, Destination, ParkedGoal } from '../store/store.ts';
 import { decideCrash } from './decide.ts';
 import { GoalStore, type GoalOrigin } from './goal-store.ts';
@@ -76,7 +76,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
 
   /** The state to show: `waiting` while playing but out of the game. */
   get displayState(): DisplayState {
-    return shown(this.state.value, this.deps.game.state === 'connected');
+    return shown(this.state.value, this.deps.game.state);
   }
 
   /** Start (or resume) the loop: the first turn resumes the saved goal, or chooses one. */
@@ -85,6 +85,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     this.state.move(started, this.rec.goal !== null);
     this.turns.begin();
     this.deps.game.on('connected', this.onConnected);
+    this.deps.game.on('respawned', this.onRespawned);
     this.deps.game.on('whispered', this.onWhisper);
     this.deps.game.on('ended', this.onEnded);
     this.deps.game.on('failed', this.onFailed);
@@ -114,6 +115,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     this.clearTimer();
     if (s.aborted) this.turns.abort(new Error(reason));
     this.deps.game.off('connected', this.onConnected);
+    this.deps.game.off('respawned', this.onRespawned);
     this.deps.game.off('whispered', this.onWhisper);
     this.deps.game.off('ended', this.onEnded);
     this.deps.game.off('failed', this.onFailed);
@@ -186,6 +188,13 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   private readonly onConnected = (): void => {
     this.measureBaseline();
     this.wake();
+  };
+
+  /** Back after a death: one line in the chats, and the goal goes on (a server that drops the inventory on death lost its baseline). */
+  private readonly onRespawned = (death: Death): void => {
+    const { x, y, z } = death.position;
+    this.deps.post('info', `I died (${death.cause}) at ${x} ${y} ${z}; back at spawn.`);
+    this.onConnected();
   };
 
   /** In the game again: the goal's baseline is measured if it has none, or if the inventory lost it. */

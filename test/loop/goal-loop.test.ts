@@ -363,6 +363,29 @@ describe('goal loop', () => {
     expect(r.kind).toBe('continue');
   });
 
+  it('GIVEN a working avatar WHEN it dies in the game THEN it shows dead and is sent no prompt; WHEN it respawns THEN one chat line says so and the same goal goes on at once', async () => {
+    const h = await harness(() => 'STATUS: working');
+    const d0 = await start(h);
+    h.loop.setOwnerGoal('collect 3 oak logs', 'owner1');
+    const t = await turn(h, d0);
+    const death = { cause: 'slain by Zombie', position: { x: 10, y: 64, z: -3 } };
+    h.game.die(death);
+    expect(h.loop.displayState).toBe('dead');
+    const n = h.engine.requests.length;
+    await vi.advanceTimersByTimeAsync(t.next + 10 * MAX);
+    expect(h.engine.requests.length).toBe(n);
+    expect(h.posts).toEqual([]);
+    const scheduled = once(h.loop, 'turnScheduled');
+    h.game.respawn(death);
+    expect(h.loop.displayState).toBe('working');
+    const [delay] = (await scheduled) as [number];
+    expect(delay).toBe(0);
+    expect(h.posts).toEqual([{ kind: 'info', text: 'I died (slain by Zombie) at 10 64 -3; back at spawn.', ping: null }]);
+    const r = await turn(h, 0);
+    expect(r.kind).toBe('continue');
+    expect(r.req.goal?.text).toBe('collect 3 oak logs');
+  });
+
   it('GIVEN the provider refuses THEN the avatar stops with a chat line and sends no further requests', async () => {
     const h = await harness(() => new ProviderRefusedError('insufficient_quota: You exceeded your current quota'));
     const d0 = await start(h);
