@@ -7,7 +7,9 @@
  */
 import { relative } from 'node:path';
 import type { AvatarManager, AvatarUsage } from './avatars/manager.ts';
-import { llmSetupProblem, type Config } from './config.ts';
+import { childEnvironment, llmSetupProblem, type Config } from './config.ts';
+import { AGENT_KINDS } from './engines/agents/agent-cli.ts';
+import { agentMissing } from './engines/agents/agents.ts';
 import type { EngineKind } from './engines/engine.ts';
 import type { Prices } from './engines/llm/usage.ts';
 import { UserError } from './errors.ts';
@@ -197,14 +199,17 @@ export interface CommandHost {
 }
 
 /**
- * Whether the llm engine's commands (`/engine`, `/usage`) are worth offering: it is configured, or an
- * avatar uses it. The command menus and `/help` both ask this, so they agree.
+ * Whether the model engines' commands (`/engine`, `/usage`) are worth offering: the llm engine is configured,
+ * an agent CLI is installed, or an avatar uses an engine other than the scripted one. The command menus and
+ * `/help` both ask this, so they agree.
  *
  * @example
  * llmOffered(config, core.avatars.all()) // → false with no LLM_MODEL and no llm avatar
  */
 export function llmOffered(config: Config, avatars: readonly Pick<Avatar, 'engine'>[]): boolean {
-  return llmSetupProblem(config) === null || avatars.some((a) => a.engine === 'llm');
+  if (llmSetupProblem(config) === null || avatars.some((a) => a.engine !== 'scripted')) return true;
+  const setup = { agentsDir: config.AGENTS_DIR, baseEnv: childEnvironment() };
+  return AGENT_KINDS.some((kind) => agentMissing(kind, setup) === null);
 }
 
 /** What the router needs from `commands/`: run one invocation against the host. */

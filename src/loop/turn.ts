@@ -197,7 +197,9 @@ export class Turns {
       kind,
       status: report.status,
       actions: reply.actions ?? [],
-      says: (report.text.split('\n').find((l) => l.trim()) ?? '').trim(),
+      says: [...(reply.thoughts ?? []).map((t) => cleanLine(t).replace(/\s+/g, ' ').trim()), (report.text.split('\n').find((l) => l.trim()) ?? '').trim()]
+        .filter((l) => l !== '')
+        .join(' … '),
     });
 
     const worldChanged = before !== this.progressMark(await this.deps.task.read());

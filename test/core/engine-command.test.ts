@@ -106,7 +106,7 @@ describe('/engine and /usage', () => {
     await r.line(/^\[bob\] The llm engine is not set up: it needs LLM_MODEL/);
     expect(r.core.avatars.get('bob')).toBeUndefined();
     r.send('/engine turbo');
-    await r.line(/^\[mindlink\] engine: the engine is "scripted" or "llm"\. Usage: \/engine <scripted\|llm> \[avatar\]$/);
+    await r.line(/^\[mindlink\] engine: the engine is one of: scripted, llm, opencode, claude-code, pi\. Usage: \/engine <scripted\|llm\|opencode\|claude-code\|pi> \[avatar\]$/);
   });
 
   it('GIVEN the llm engine is configured WHEN an admin creates bob with engine:llm THEN bob is an llm avatar and plays through the model', async () => {
