@@ -22,7 +22,7 @@ import { createEngineProvider } from '../../src/engines/index.ts';
 import { UserError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
-import { FakeOpenAI, lastMessage, lastUserText } from '../fakes/openai-api.ts';
+import { FakeOpenAI, lastMessage, lastUserText, textOf } from '../fakes/openai-api.ts';
 import { collectLines, waitFor } from '../game/helpers.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -115,7 +115,7 @@ describe('/engine and /usage', () => {
     r.send('/avatar create bob engine:llm');
     await r.line(/^\[bob\] Created bob on embedded \(llm engine\), linked to this chat\. \/play bob starts it\.$/);
     r.send('/play bob');
-    await waitFor(() => llm.requests.some((q) => q.body.messages[0]?.content?.startsWith('You are bob,') === true), 20_000, 'a request for bob');
+    await waitFor(() => llm.requests.some((q) => textOf(q.body.messages[0]?.content).startsWith('You are bob,')), 20_000, 'a request for bob');
     r.send('/usage bob');
     await r.line(/^\[bob\] (Usage of bob \(llm engine, fake-model\):|bob \(llm engine, fake-model\) has used no model tokens yet\.)$/);
   });

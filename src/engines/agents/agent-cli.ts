@@ -101,6 +101,8 @@ export interface RunResult {
   /** The agent's text parts, in order (the last one is its reply). */
   texts: string[];
   usage: RunUsage;
+  /** What the whole session cost so far, for a CLI that reports that rather than the run's cost (Claude Code). */
+  sessionCostUsd?: number | undefined;
   /** Tokens of the last request's context. */
   contextTokens?: number | undefined;
   failure?: RunFailure | undefined;

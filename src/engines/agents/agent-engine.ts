@@ -41,10 +41,11 @@ export function agentHomeOf(dataDir: string, kind: AgentKind): string {
   return join(dataDir, 'agents', kind);
 }
 
-/** One finished run: how it ended, what it said and cost. */
+/** One finished run: how it ended, what it said and cost, and whether it began a new session. */
 interface Ran {
   exit: CliExit;
   result: RunResult;
+  fresh: boolean;
 }
 
 /** A skill call as the thought stream shows it; a built-in tool too. */
@@ -140,7 +141,9 @@ export class AgentEngine implements Engine {
       await endpoint.close();
     }
     const { exit, result } = ran;
-    if (!question && (result.sessionId !== undefined || result.contextTokens !== undefined)) this.saved.ran(result.sessionId, result.contextTokens);
+    // A CLI that reports the session's running cost: the run cost the difference (a question's fork starts from it too).
+    if (result.sessionCostUsd !== undefined) usage.costUsd += Math.max(0, result.sessionCostUsd - (ran.fresh ? 0 : this.saved.costUsd));
+    if (!question && (result.sessionId !== undefined || result.contextTokens !== undefined)) this.saved.ran(result.sessionId, result.contextTokens, result.sessionCostUsd);
     const used: TurnUsage = { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, requests: usage.requests, ...(usage.costUsd > 0 ? { costUsd: usage.costUsd } : {}) };
     if (signal.aborted) {
       if (!question) this.heard.unshift(...heard.slice(-HEARD_KEPT));
@@ -192,7 +195,7 @@ export class AgentEngine implements Engine {
       const command = this.cli.command(spec, this.location, log);
       log.debug({ kind: req.kind, resume }, 'agent run');
       const exit = await runCli(command, { signal, timeoutMs: setup.timeoutMs, stdout: (l) => reader.stdout(l), stderr: (l) => reader.stderr(l), log });
-      return { exit, result: reader.result(exit) };
+      return { exit, result: reader.result(exit), fresh: resume === undefined };
     } finally {
       // What it left in its TMPDIR (a socket after a kill, an extracted library) goes with the run.
       rmSync(tmp, { recursive: true, force: true });

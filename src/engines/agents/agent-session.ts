@@ -22,6 +22,8 @@ const SessionFileSchema = z.object({
   contextTokens: z.number().int().min(0),
   /** The session before the last rotation, kept for a look. */
   previous: z.string().nullable(),
+  /** What the session cost so far, for a CLI that reports its sessions' running total (Claude Code). */
+  costUsd: z.number().min(0).default(0),
 });
 type SessionFile = z.infer<typeof SessionFileSchema>;
 
@@ -45,7 +47,7 @@ export class AgentSession {
   /** The session of `engine` saved in `dir` (a missing or unreadable file starts a new one; an unreadable one is moved aside). */
   static open(dir: string, engine: string, log: Logger, now: () => number = Date.now): AgentSession {
     const file = join(dir, `${engine}-session.json`);
-    const fresh = (): SessionFile => ({ version: 1, id: null, startedAt: now(), contextTokens: 0, previous: null });
+    const fresh = (): SessionFile => ({ version: 1, id: null, startedAt: now(), contextTokens: 0, previous: null, costUsd: 0 });
     if (!existsSync(file)) return new AgentSession(file, log, now, fresh());
     let problem: string | undefined;
     try {
@@ -71,16 +73,22 @@ export class AgentSession {
     return { startedAt: this.data.startedAt, size: this.data.contextTokens * CHARS_PER_TOKEN };
   }
 
-  /** A run of this session ended: its id (as the CLI named it) and the size of its last context. */
-  ran(id: string | undefined, contextTokens: number | undefined): void {
+  /** The session's running cost as last reported (0 for a new one). */
+  get costUsd(): number {
+    return this.data.costUsd;
+  }
+
+  /** A run of this session ended: its id (as the CLI named it), the size of its last context, its running cost when the CLI reports one. */
+  ran(id: string | undefined, contextTokens: number | undefined, sessionCostUsd?: number): void {
     if (id !== undefined) this.data.id = id;
     if (contextTokens !== undefined && contextTokens > 0) this.data.contextTokens = contextTokens;
+    if (sessionCostUsd !== undefined) this.data.costUsd = Math.max(this.data.costUsd, sessionCostUsd);
     this.save();
   }
 
   /** Start a new session next run (between turns only); the old id is kept as `previous`. */
   reset(): void {
-    this.data = { version: 1, id: null, startedAt: this.now(), contextTokens: 0, previous: this.data.id ?? this.data.previous };
+    this.data = { version: 1, id: null, startedAt: this.now(), contextTokens: 0, previous: this.data.id ?? this.data.previous, costUsd: 0 };
     this.save();
   }
 

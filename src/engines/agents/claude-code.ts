@@ -141,8 +141,9 @@ class ClaudeReader implements RunReader {
         promptTokens: num(usage?.input_tokens) + num(usage?.cache_creation_input_tokens) + num(usage?.cache_read_input_tokens),
         completionTokens: num(usage?.output_tokens),
         requests: this.messages.size,
-        ...(cost !== undefined ? { costUsd: cost } : {}),
       },
+      // Its total_cost_usd is the session's running total (restored on --resume), not the run's.
+      sessionCostUsd: cost,
       contextTokens: this.contextTokens,
     };
     if (this.texts.length === 0 && typeof r?.result === 'string' && r.result.trim() && r.is_error !== true) result.texts.push(r.result);

@@ -10,7 +10,7 @@
  * `DATA_DIR/agents/pi/agent`. It answers exit code 0 even when the model
  * call failed: the last assistant message says so.
  */
-import { existsSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
@@ -155,6 +155,28 @@ function writeAgentFiles(agentDir: string, spec: RunSpec, log: Logger): void {
   if (JSON.stringify(next) !== JSON.stringify(models)) writeAtomicSync(modelsPath, `${JSON.stringify(next, null, 2)}\n`);
 }
 
+/** pi's session file of `id` (`sessions/<cwd>/<time>_<id>.jsonl`), or undefined. */
+function sessionFile(agentDir: string, id: string): string | undefined {
+  const root = join(agentDir, 'sessions');
+  if (!existsSync(root)) return undefined;
+  for (const folder of readdirSync(root)) {
+    const dir = join(root, folder);
+    const name = existsSync(dir) ? readdirSync(dir).find((n) => n.endsWith(`_${id}.jsonl`)) : undefined;
+    if (name) return join(dir, name);
+  }
+  return undefined;
+}
+
+/**
+ * How a run uses its session: resumes it; or, for a question, forks it into the run's temp folder (gone with
+ * the run: pi cannot fork without keeping the fork); or keeps none.
+ */
+function sessionArgs(spec: RunSpec, agentDir: string): string[] {
+  if (!spec.ephemeral) return spec.resume ? ['--session', spec.resume] : [];
+  const file = spec.resume ? sessionFile(agentDir, spec.resume) : undefined;
+  return file ? ['--fork', file, '--session-dir', spec.dirs.tmp] : ['--no-session'];
+}
+
 /**
  * pi.
  *
@@ -194,7 +216,7 @@ export const pi: AgentCli = {
         '-e',
         EXTENSION,
         ...(spec.setup.models.pi ? ['--model', spec.setup.models.pi] : spec.setup.openai ? ['--provider', PROVIDER, '--model', spec.setup.openai.model] : []),
-        ...(spec.resume ? (spec.ephemeral ? ['--fork', spec.resume, '--no-session'] : ['--session', spec.resume]) : spec.ephemeral ? ['--no-session'] : []),
+        ...sessionArgs(spec, agentDir),
       ],
       cwd: work,
       env: {
