@@ -21,10 +21,8 @@ import type { Skill, SkillRegistry } from '../../../src/game/skill.ts';
 import { silentLogger } from '../../../src/logger.ts';
 import { renderPrompt } from '../../../src/loop/prompts.ts';
 import { TaskFile } from '../../../src/task/task-file.ts';
-import { FakeAnthropic, ANTHROPIC_ERRORS, blockText, type AnthropicReply } from '../../fakes/anthropic-api.ts';
 import { FakeGame, snapshotOf } from '../../fakes/fake-game.ts';
-import { FakeOpenAI, allTexts, textOf, type FakeReply } from '../../fakes/openai-api.ts';
-import { AGENTS_DIR, anthropicCollector, defaultPlaces, openaiCollector, processesIn, suite } from './agent-helpers.ts';
+import { AGENTS_DIR, defaultPlaces, fakeModel, processesIn, suite, type FakeModel } from './agent-helpers.ts';
 
 const log = silentLogger();
 
@@ -57,37 +55,17 @@ function request(kind: TurnRequest['kind'], goal: string | null, message?: strin
   return { ...base, prompt: renderPrompt(base), completion: () => ({ checkable: false }) };
 }
 
-/** What each CLI's fake model is: its requests' tool names, user texts and all texts, whatever the API. */
-interface Model {
-  count(): number;
-  toolNames(n: number): string[];
-  system(n: number): string;
-  texts(n: number): string[];
-  /** The next requests are answered by this (`ok`: the collector). */
-  answer(how: 'ok' | 'hang' | 'refuse' | 'unavailable'): void;
-  nth(n: number): Promise<unknown>;
-}
-
 for (const kind of AGENT_KINDS) {
   const s = suite(kind);
   describe.skipIf(s.skip)(`the ${s.title} engine against a fake model`, () => {
-    let openai: FakeOpenAI;
-    let anthropic: FakeAnthropic;
+    let m: FakeModel;
     let data: string;
     let game: FakeGame;
     let before: Record<string, number | null>;
     const engines: AgentEngine[] = [];
     const avatarDir = (): string => join(data, 'avatars', 'steve');
 
-    const setup = (): AgentSetup => ({
-      agentsDir: AGENTS_DIR,
-      dataDir: data,
-      timeoutMs: 120_000,
-      models: kind === 'claude-code' ? { 'claude-code': 'claude-sonnet-4-5' } : {},
-      openai: { baseURL: openai.baseURL, model: 'fake-model', apiKey: 'sk-fake', priceIn: 3, priceOut: 15 },
-      anthropic: { apiKey: 'sk-ant-fake', baseURL: anthropic.baseURL },
-      baseEnv: childEnvironment(),
-    });
+    const setup = (): AgentSetup => ({ agentsDir: AGENTS_DIR, dataDir: data, timeoutMs: 120_000, ...m.setup, baseEnv: childEnvironment() });
     const engine = (): AgentEngine => {
       const cli = AGENT_CLIS[kind];
       const location = cli.locate(setup());
@@ -98,57 +76,19 @@ for (const kind of AGENT_KINDS) {
     };
     const sessionId = (): string | null => (JSON.parse(readFileSync(join(avatarDir(), `${kind}-session.json`), 'utf8')) as { id: string | null }).id;
 
-    const model = (): Model => {
-      if (kind === 'claude-code') {
-        const replies: Record<string, AnthropicReply | undefined> = { hang: { hang: true }, refuse: { error: ANTHROPIC_ERRORS.creditTooLow }, unavailable: { error: ANTHROPIC_ERRORS.overloaded } };
-        return {
-          count: () => anthropic.requests.length,
-          toolNames: (n) => (anthropic.requests[n - 1]?.body.tools ?? []).map((t) => t.name).filter((t) => !/Placeholder/.test(t)),
-          system: (n) => blockText(anthropic.requests[n - 1]?.body.system),
-          texts: (n) => (anthropic.requests[n - 1]?.body.messages ?? []).map((m) => blockText(m.content)),
-          answer: (how) => {
-            const fixed = replies[how];
-            anthropic.script = fixed ? () => fixed : anthropicCollector();
-          },
-          nth: (n) => anthropic.nthRequest(n),
-        };
-      }
-      const replies: Record<string, FakeReply | undefined> = {
-        hang: { hang: true },
-        refuse: { error: { status: 429, code: 'insufficient_quota', type: 'insufficient_quota', message: 'You exceeded your current quota, please check your plan and billing details.' } },
-        unavailable: { error: { status: 503, type: 'server_error', message: 'The server is overloaded', retryAfter: '0' } },
-      };
-      return {
-        count: () => openai.requests.length,
-        toolNames: (n) => (openai.requests[n - 1]?.body.tools ?? []).map((t) => t.function.name),
-        system: (n) => textOf(openai.requests[n - 1]?.body.messages.find((m) => m.role === 'system')?.content),
-        texts: (n) => {
-          const r = openai.requests[n - 1];
-          return r ? allTexts(r) : [];
-        },
-        answer: (how) => {
-          const fixed = replies[how];
-          openai.script = fixed ? () => fixed : openaiCollector();
-        },
-        nth: (n) => openai.nthRequest(n),
-      };
-    };
-
     beforeAll(() => {
       before = defaultPlaces();
     });
 
     beforeEach(async () => {
-      openai = await FakeOpenAI.start(openaiCollector());
-      anthropic = await FakeAnthropic.start(anthropicCollector());
+      m = await fakeModel(kind);
       data = mkdtempSync(join(tmpdir(), `mindlink-${kind}-`));
       game = new FakeGame('steve', { snap: snapshotOf() });
     });
 
     afterEach(async () => {
       for (const e of engines.splice(0)) e.close();
-      await openai.close();
-      await anthropic.close();
+      await m.close();
       rmSync(data, { recursive: true, force: true });
     });
 
@@ -158,7 +98,6 @@ for (const kind of AGENT_KINDS) {
     });
 
     it('GIVEN "collect 2 oak logs" THEN the CLI calls mindlink\'s collect over MCP (its only tools), reads the result, says done; usage, cost and its commentary come back; the next turn and a restarted engine resume the same session', async () => {
-      const m = model();
       const e = engine();
       const reply = await e.turn(request('continue', 'collect 2 oak logs'), new AbortController().signal);
       expect(reply.report).toMatchObject({ status: 'done', text: 'I have the 2 logs now.' });
@@ -190,7 +129,6 @@ for (const kind of AGENT_KINDS) {
     });
 
     it('GIVEN a question THEN its run may only look, it sees the session so far, and the session is left as it was', async () => {
-      const m = model();
       const e = engine();
       await e.turn(request('continue', 'collect 2 oak logs'), new AbortController().signal);
       const id = sessionId();
@@ -208,7 +146,6 @@ for (const kind of AGENT_KINDS) {
     });
 
     it('GIVEN a rotated session, or a saved one the CLI no longer has THEN the next turn starts a new session and goes on', async () => {
-      const m = model();
       const e = engine();
       await e.turn(request('continue', 'collect 2 oak logs'), new AbortController().signal);
       const id = sessionId();
@@ -232,7 +169,6 @@ for (const kind of AGENT_KINDS) {
     });
 
     it('GIVEN the model provider out of credit THEN the turn throws the refusal at once and no further request is sent', async () => {
-      const m = model();
       m.answer('refuse');
       const turn = engine().turn(request('continue', 'collect 2 oak logs'), new AbortController().signal);
       await expect(turn).rejects.toBeInstanceOf(ProviderRefusedError);
@@ -245,7 +181,6 @@ for (const kind of AGENT_KINDS) {
     });
 
     it('GIVEN the model provider down past the CLI\'s retries THEN the turn ends as working, saying why', async () => {
-      const m = model();
       m.answer('unavailable');
       const reply = await engine().turn(request('continue', 'collect 2 oak logs'), new AbortController().signal);
       expect(reply.report.status).toBe('working');
@@ -254,7 +189,6 @@ for (const kind of AGENT_KINDS) {
     });
 
     it('GIVEN a stop while the model is thinking THEN the turn is interrupted, the CLI and all it started are gone, and no further request comes', async () => {
-      const m = model();
       m.answer('hang');
       const stop = new AbortController();
       const turn = engine().turn(request('continue', 'collect 2 oak logs'), stop.signal);

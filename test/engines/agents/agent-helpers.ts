@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import { childEnvironment, parseConfig } from '../../../src/config.ts';
 import { AGENT_CLIS } from '../../../src/engines/agents/agents.ts';
 import type { AgentKind } from '../../../src/engines/agents/agent-cli.ts';
-import { bringsToolResult, userTexts, type AnthropicReply, type RecordedMessagesRequest } from '../../fakes/anthropic-api.ts';
-import { lastMessage, textOf, type FakeReply, type RecordedRequest } from '../../fakes/openai-api.ts';
+import type { AgentSetup } from '../../../src/engines/agents/agent-cli.ts';
+import { ANTHROPIC_ERRORS, FakeAnthropic, blockText, bringsToolResult, userTexts, type AnthropicReply, type RecordedMessagesRequest } from '../../fakes/anthropic-api.ts';
+import { FakeOpenAI, allTexts, lastMessage, textOf, type FakeReply, type RecordedRequest } from '../../fakes/openai-api.ts';
 
 /** Where `npm run agents:install` puts the CLIs (the config's default). */
 export const AGENTS_DIR = parseConfig({}).AGENTS_DIR;
@@ -106,4 +107,82 @@ export function defaultPlaces(): Record<string, number | null> {
 /** Files in `dir` whose names look like what opencode extracts into its temp folder (`.…-00000000.so`). */
 export function strayLibraries(dir: string): string[] {
   return existsSync(dir) ? readdirSync(dir).filter((n) => /^\..*\.so$/.test(n)) : [];
+}
+
+/** How the fake model answers the next requests: the collector, never, out of credit, or overloaded. */
+export type Answer = 'collect' | 'hang' | 'refuse' | 'unavailable';
+
+/** A CLI's fake model, whichever API it speaks, seen the same way by the tests. */
+export interface FakeModel {
+  /** The config keys that point mindlink at it (and name the model). */
+  env: Record<string, string>;
+  /** The same for an engine built by hand. */
+  setup: Pick<AgentSetup, 'models' | 'openai' | 'anthropic'>;
+  /** Requests so far. */
+  count(): number;
+  /** The tools offered in the n-th request (1-based). */
+  toolNames(n: number): string[];
+  /** The n-th request's system prompt. */
+  system(n: number): string;
+  /** Every message's text in the n-th request. */
+  texts(n: number): string[];
+  /** Every tool result the model was given, in order. */
+  toolResults(): string[];
+  answer(how: Answer): void;
+  /** Resolves once the n-th request came. */
+  nth(n: number): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/**
+ * The fake model a CLI talks to: Anthropic's Messages API for Claude Code, an OpenAI-compatible one for the others.
+ *
+ * @example
+ * const model = await fakeModel('pi'); // model.env → LLM_BASE_URL, LLM_MODEL, …
+ */
+export async function fakeModel(kind: AgentKind): Promise<FakeModel> {
+  if (kind === 'claude-code') {
+    const api = await FakeAnthropic.start(anthropicCollector());
+    const fixed: Record<Answer, AnthropicReply | undefined> = { collect: undefined, hang: { hang: true }, refuse: { error: ANTHROPIC_ERRORS.creditTooLow }, unavailable: { error: ANTHROPIC_ERRORS.overloaded } };
+    return {
+      env: { ANTHROPIC_BASE_URL: api.baseURL, ANTHROPIC_API_KEY: 'sk-ant-fake', CLAUDE_MODEL: 'claude-sonnet-4-5' },
+      setup: { models: { 'claude-code': 'claude-sonnet-4-5' }, openai: undefined, anthropic: { apiKey: 'sk-ant-fake', baseURL: api.baseURL } },
+      count: () => api.requests.length,
+      toolNames: (n) => (api.requests[n - 1]?.body.tools ?? []).map((t) => t.name).filter((t) => !/Placeholder/.test(t)),
+      system: (n) => blockText(api.requests[n - 1]?.body.system),
+      texts: (n) => (api.requests[n - 1]?.body.messages ?? []).map((m) => blockText(m.content)),
+      toolResults: () => api.requests.flatMap((r) => { const last = r.body.messages[r.body.messages.length - 1]; return last && Array.isArray(last.content) ? last.content.filter((b) => b.type === 'tool_result').map((b) => blockText(b.content)) : []; }),
+      answer: (how) => {
+        const reply = fixed[how];
+        api.script = reply ? () => reply : anthropicCollector();
+      },
+      nth: (n) => api.nthRequest(n),
+      close: () => api.close(),
+    };
+  }
+  const api = await FakeOpenAI.start(openaiCollector());
+  const fixed: Record<Answer, FakeReply | undefined> = {
+    collect: undefined,
+    hang: { hang: true },
+    refuse: { error: { status: 429, code: 'insufficient_quota', type: 'insufficient_quota', message: 'You exceeded your current quota, please check your plan and billing details.' } },
+    unavailable: { error: { status: 503, type: 'server_error', message: 'The server is overloaded', retryAfter: '0' } },
+  };
+  return {
+    env: { LLM_BASE_URL: api.baseURL, LLM_MODEL: 'fake-model', LLM_API_KEY: 'sk-fake', LLM_PRICE_IN: '3', LLM_PRICE_OUT: '15' },
+    setup: { models: {}, openai: { baseURL: api.baseURL, model: 'fake-model', apiKey: 'sk-fake', priceIn: 3, priceOut: 15 }, anthropic: {} },
+    count: () => api.requests.length,
+    toolNames: (n) => (api.requests[n - 1]?.body.tools ?? []).map((t) => t.function.name),
+    system: (n) => textOf(api.requests[n - 1]?.body.messages.find((m) => m.role === 'system')?.content),
+    texts: (n) => {
+      const r = api.requests[n - 1];
+      return r ? allTexts(r) : [];
+    },
+    toolResults: () => api.requests.flatMap((r) => { const last = lastMessage(r); return last?.role === 'tool' ? [textOf(last.content)] : []; }),
+    answer: (how) => {
+      const reply = fixed[how];
+      api.script = reply ? () => reply : openaiCollector();
+    },
+    nth: (n) => api.nthRequest(n),
+    close: () => api.close(),
+  };
 }
