@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { InboundMessage } from '../../../src/chat.ts';
 import { parseConfig } from '../../../src/config.ts';
 import type { Mindlink } from '../../../src/core.ts';
 import type { AgentKind } from '../../../src/engines/agents/agent-cli.ts';
@@ -101,6 +102,10 @@ export function agentEndToEnd(kind: AgentKind): void {
       const done = performance.now();
       expect(r.core.avatars.snapshot('demo')?.inventory.oak_log ?? 0).toBeGreaterThanOrEqual(before + 2);
       expect(model.toolResults().some((t) => /^ok done: /.test(t))).toBe(true);
+      // The thought stream has the turn: the tool call and the agent's words around it.
+      const owner: InboundMessage = { platform: 'console', from: 'console:local', fromName: 'console', dest: 'console', chatKind: 'console', messageId: null, text: '' };
+      const thoughts = (await r.core.dashboard.details(owner, 'demo')).thoughts?.map((t) => t.text) ?? [];
+      expect(thoughts.some((t) => / · collect ok · done — Going for the logs\. … I have the 2 logs now\.$/.test(t)), JSON.stringify(thoughts)).toBe(true);
       r.send('/usage');
       await r.until(() => r.lines.some((l) => l.startsWith('[demo] in all: ')), '/usage');
       expect(r.lines).toContain(`[demo] Usage of demo (${kind} engine):`);
