@@ -134,6 +134,11 @@ export interface AgentCli {
   locate(setup: Pick<AgentSetup, 'agentsDir' | 'baseEnv'>): CliLocation | null;
   /** The run's command (its config files are written under `spec.dirs.home` first). */
   command(spec: RunSpec, cli: CliLocation, log: Logger): CliCommand;
+  /**
+   * The interactive sign-in (`npm run agents:login -- <engine>`), in the same confined folders as the runs, so the
+   * credentials land under `DATA_DIR/agents/<engine>/`; `hint` says what to do in it. No prompt, no stdin.
+   */
+  signIn(setup: AgentSetup, dirs: Pick<AgentDirs, 'home' | 'tmp'>, cli: CliLocation): { command: Omit<CliCommand, 'input'>; hint: string };
   reader(log: Logger): RunReader;
 }
 

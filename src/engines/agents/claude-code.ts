@@ -26,6 +26,7 @@ import {
   shortLine,
   str,
   type AgentCli,
+  type AgentSetup,
   type CliLocation,
   type RunFailure,
   type RunReader,
@@ -164,6 +165,24 @@ class ClaudeReader implements RunReader {
   }
 }
 
+/** Claude Code's folders, all under `home` (`DATA_DIR/agents/claude-code`), and what it is told to leave alone. */
+function homeEnv(setup: AgentSetup, home: string, tmp: string): Record<string, string> {
+  return {
+    ...setup.baseEnv,
+    HOME: ensureDir(join(home, 'home')),
+    CLAUDE_CONFIG_DIR: ensureDir(join(home, 'config')),
+    XDG_CONFIG_HOME: join(home, 'home', '.config'),
+    XDG_DATA_HOME: join(home, 'home', '.local', 'share'),
+    XDG_STATE_HOME: join(home, 'home', '.local', 'state'),
+    XDG_CACHE_HOME: join(home, 'cache'),
+    TMPDIR: tmp,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    ...(setup.anthropic.apiKey ? { ANTHROPIC_API_KEY: setup.anthropic.apiKey } : {}),
+    ...(setup.anthropic.baseURL ? { ANTHROPIC_BASE_URL: setup.anthropic.baseURL } : {}),
+  };
+}
+
 /**
  * Claude Code.
  *
@@ -193,21 +212,10 @@ export const claudeCode: AgentCli = {
     const model = setup.models['claude-code'];
     const session = spec.resume ? ['--resume', spec.resume, ...(spec.ephemeral ? ['--fork-session'] : [])] : [];
     const env: Record<string, string> = {
-      ...setup.baseEnv,
-      HOME: ensureDir(join(home, 'home')),
-      CLAUDE_CONFIG_DIR: ensureDir(join(home, 'config')),
-      XDG_CONFIG_HOME: join(home, 'home', '.config'),
-      XDG_DATA_HOME: join(home, 'home', '.local', 'share'),
-      XDG_STATE_HOME: join(home, 'home', '.local', 'state'),
-      XDG_CACHE_HOME: join(home, 'cache'),
-      TMPDIR: tmp,
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_AUTOUPDATER: '1',
+      ...homeEnv(setup, home, tmp),
       CLAUDE_CODE_MAX_RETRIES: String(CLI_RETRIES),
       MCP_TOOL_TIMEOUT: String(setup.timeoutMs),
       MINDLINK_MCP_SECRET: spec.mcp.secret,
-      ...(setup.anthropic.apiKey ? { ANTHROPIC_API_KEY: setup.anthropic.apiKey } : {}),
-      ...(setup.anthropic.baseURL ? { ANTHROPIC_BASE_URL: setup.anthropic.baseURL } : {}),
     };
     return {
       command: cli.command,
@@ -237,6 +245,13 @@ export const claudeCode: AgentCli = {
       cwd: work,
       env,
       input: spec.prompt,
+    };
+  },
+
+  signIn(setup, { home, tmp }, cli) {
+    return {
+      command: { command: cli.command, args: [...cli.prefix, 'auth', 'login'], cwd: ensureDir(join(home, 'home')), env: homeEnv(setup, home, tmp) },
+      hint: 'Sign in with your Anthropic account (a Claude subscription or a Console account); or set ANTHROPIC_API_KEY instead.',
     };
   },
 

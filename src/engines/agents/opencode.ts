@@ -28,6 +28,7 @@ import {
   shortLine,
   str,
   type AgentCli,
+  type AgentSetup,
   type CliLocation,
   type RunFailure,
   type RunReader,
@@ -157,6 +158,33 @@ function config(spec: RunSpec): Record<string, unknown> {
 }
 
 /**
+ * opencode's folders, all under `home` (`DATA_DIR/agents/opencode/home`), and what it is told to leave alone. Its
+ * config folder holds an empty node_modules and a lock naming its plugin package: opencode then skips the npm
+ * install it otherwise starts there on every run.
+ */
+function homeEnv(setup: AgentSetup, home: string, tmp: string): Record<string, string> {
+  const root = join(home, 'home');
+  const configDir = ensureDir(join(root, '.config', 'opencode'));
+  ensureDir(join(configDir, 'node_modules'));
+  const lock = join(configDir, 'package-lock.json');
+  if (!existsSync(lock)) writeFileSync(lock, JSON.stringify({ packages: { '': { dependencies: { '@opencode-ai/plugin': '*' } } } }));
+  return {
+    ...setup.baseEnv,
+    HOME: root,
+    XDG_CONFIG_HOME: join(root, '.config'),
+    XDG_DATA_HOME: join(root, '.local', 'share'),
+    XDG_CACHE_HOME: join(root, '.cache'),
+    XDG_STATE_HOME: join(root, '.local', 'state'),
+    TMPDIR: tmp,
+    OPENCODE_DISABLE_AUTOUPDATE: '1',
+    OPENCODE_DISABLE_PROJECT_CONFIG: '1',
+    OPENCODE_DISABLE_CLAUDE_CODE: '1',
+    OPENCODE_DISABLE_SHARE: '1',
+    OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+  };
+}
+
+/**
  * opencode.
  *
  * @example
@@ -178,29 +206,11 @@ export const opencode: AgentCli = {
 
   command(spec: RunSpec, cli: CliLocation): CliCommand {
     const { home, tmp, work } = spec.dirs;
-    const root = join(home, 'home');
-    const configDir = ensureDir(join(root, '.config', 'opencode'));
-    // An empty node_modules and a lock naming its plugin package: opencode then skips the npm install it
-    // otherwise starts in its config folder on every run.
-    ensureDir(join(configDir, 'node_modules'));
-    const lock = join(configDir, 'package-lock.json');
-    if (!existsSync(lock)) writeFileSync(lock, JSON.stringify({ packages: { '': { dependencies: { '@opencode-ai/plugin': '*' } } } }));
     const usesEndpoint = !spec.setup.models.opencode && spec.setup.openai !== undefined;
     const env: Record<string, string> = {
-      ...spec.setup.baseEnv,
-      HOME: root,
-      XDG_CONFIG_HOME: join(root, '.config'),
-      XDG_DATA_HOME: join(root, '.local', 'share'),
-      XDG_CACHE_HOME: join(root, '.cache'),
-      XDG_STATE_HOME: join(root, '.local', 'state'),
-      TMPDIR: tmp,
+      ...homeEnv(spec.setup, home, tmp),
       OPENCODE_CONFIG_CONTENT: JSON.stringify(config(spec)),
-      OPENCODE_DISABLE_AUTOUPDATE: '1',
-      OPENCODE_DISABLE_PROJECT_CONFIG: '1',
-      OPENCODE_DISABLE_CLAUDE_CODE: '1',
-      OPENCODE_DISABLE_SHARE: '1',
-      OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
-      // The model list comes from models.dev; the llm engine's endpoint is described in full above.
+      // The model list comes from models.dev; the llm engine's endpoint is described in full in the config.
       ...(usesEndpoint ? { OPENCODE_DISABLE_MODELS_FETCH: '1' } : {}),
       MINDLINK_MCP_SECRET: spec.mcp.secret,
       MINDLINK_LLM_API_KEY: spec.setup.openai?.apiKey ?? 'none',
@@ -212,6 +222,13 @@ export const opencode: AgentCli = {
       cwd: work,
       env,
       input: spec.prompt,
+    };
+  },
+
+  signIn(setup, { home, tmp }, cli) {
+    return {
+      command: { command: cli.command, args: [...cli.prefix, 'auth', 'login'], cwd: ensureDir(join(home, 'home')), env: homeEnv(setup, home, tmp) },
+      hint: 'Pick a provider and sign in (or paste its API key); then set OPENCODE_MODEL=<provider>/<model>.',
     };
   },
 

@@ -26,6 +26,7 @@ import {
   shortLine,
   str,
   type AgentCli,
+  type AgentSetup,
   type CliLocation,
   type RunFailure,
   type RunReader,
@@ -177,6 +178,11 @@ function sessionArgs(spec: RunSpec, agentDir: string): string[] {
   return file ? ['--fork', file, '--session-dir', spec.dirs.tmp] : ['--no-session'];
 }
 
+/** pi's folders, all under `home` (`DATA_DIR/agents/pi`). */
+function homeEnv(setup: AgentSetup, home: string, tmp: string): Record<string, string> {
+  return { ...setup.baseEnv, HOME: ensureDir(join(home, 'home')), PI_CODING_AGENT_DIR: ensureDir(join(home, 'agent')), PI_OFFLINE: '1', PI_TELEMETRY: '0', TMPDIR: tmp };
+}
+
 /**
  * pi.
  *
@@ -220,18 +226,20 @@ export const pi: AgentCli = {
       ],
       cwd: work,
       env: {
-        ...spec.setup.baseEnv,
-        HOME: ensureDir(join(home, 'home')),
-        PI_CODING_AGENT_DIR: agentDir,
-        PI_OFFLINE: '1',
-        PI_TELEMETRY: '0',
-        TMPDIR: tmp,
+        ...homeEnv(spec.setup, home, tmp),
         MINDLINK_MCP_URL: spec.mcp.url,
         MINDLINK_MCP_SECRET: spec.mcp.secret,
         MINDLINK_MCP_TIMEOUT_MS: String(spec.setup.timeoutMs),
         MINDLINK_LLM_API_KEY: spec.setup.openai?.apiKey ?? 'none',
       },
       input: spec.prompt,
+    };
+  },
+
+  signIn(setup, { home, tmp }, cli) {
+    return {
+      command: { command: cli.command, args: [...cli.prefix, '--no-extensions', '--no-skills', '--no-context-files'], cwd: ensureDir(join(home, 'home')), env: homeEnv(setup, home, tmp) },
+      hint: 'Type /login and pick a provider (a subscription or an API key), then /quit; then set PI_MODEL=<provider>/<model>.',
     };
   },
 
