@@ -23,11 +23,12 @@ export const avatar: Command<typeof options> = {
   options,
   positional: ['name', 'server', 'engine'],
   async run({ host, chat }, { name, server, engine }) {
-    // Offer only what can run here: llm once it is configured (asked for anyway, its refusal says what it needs,
-    // as an agent engine's does when its CLI is not installed).
+    // Offer only what can run here: llm once it is configured, an agent engine once its CLI is installed (asked for
+    // anyway, each refusal says what it needs).
     const kind = engine === undefined ? undefined : ENGINE_KINDS.find((e) => e === engine.toLowerCase());
     if (engine !== undefined && !kind) {
-      const offered = ENGINE_KINDS.filter((e) => e !== 'llm' || host.llm().model !== undefined);
+      const { model, agents } = host.llm();
+      const offered = ENGINE_KINDS.filter((e) => e === 'scripted' || (e === 'llm' ? model !== undefined : agents.includes(e)));
       throw new UserError('unknown_engine', `There is no "${engine}" engine here; engines: ${offered.join(', ')}.`);
     }
     const created = await host.createAvatar(chat, name, { ...(server ? { server } : {}), ...(kind ? { engine: kind } : {}) });

@@ -6,7 +6,7 @@
  * done after the result, the live processes working in a folder, and the
  * places the CLIs write to when they are not confined.
  */
-import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { childEnvironment, parseConfig } from '../../../src/config.ts';
@@ -80,6 +80,17 @@ export function processesIn(dir: string): { pid: number; cmd: string }[] {
     }
   }
   return out;
+}
+
+/**
+ * An `AGENTS_DIR` where pi looks installed (its `cli.js` is there, and does nothing): for tests of what is offered
+ * when a CLI is there, without installing it.
+ */
+export function standInAgentsDir(dir: string): string {
+  const cli = join(dir, 'pi', 'node_modules', '@mariozechner', 'pi-coding-agent', 'dist');
+  mkdirSync(cli, { recursive: true });
+  writeFileSync(join(cli, 'cli.js'), '');
+  return dir;
 }
 
 /** The places the CLIs write to by default (their home folders and temp files), each with its mtime, or null when absent. */
