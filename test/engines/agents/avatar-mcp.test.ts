@@ -122,7 +122,8 @@ describe("an avatar's MCP server (SDK client, Streamable HTTP)", () => {
     expect(a.endpoint.secret).not.toBe(b.endpoint.secret);
     await expect(client(b.endpoint.url, a.endpoint.secret)).rejects.toThrow(/401|unauthorized/i);
     await expect(client(b.endpoint.url, undefined)).rejects.toThrow(/401|unauthorized/i);
-    await expect(client(b.endpoint.url, `${b.endpoint.secret.slice(0, -1)}0`)).rejects.toThrow(/401|unauthorized/i);
+    const wrong = `${b.endpoint.secret.slice(0, -1)}${b.endpoint.secret.endsWith('0') ? '1' : '0'}`;
+    await expect(client(b.endpoint.url, wrong)).rejects.toThrow(/401|unauthorized/i);
     const raw = await fetch(b.endpoint.url, {
       method: 'POST',
       headers: { authorization: `Bearer ${a.endpoint.secret}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },

@@ -1,5 +1,5 @@
 /**
- * The agent engines with the real CLIs (opencode, Claude Code, pi, as
+ * The agent engine suite shared by `<cli>-engine.test.ts` (one file per CLI, so they run side by side): the agent engines with the real CLIs (opencode, Claude Code, pi, as
  * `npm run agents:install` puts them in `agents/`) against our fake model
  * APIs (OpenAI-compatible for opencode and pi, Anthropic's Messages API for
  * Claude Code), the game being the loop tests' FakeGame with a `collect`
@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { z } from 'zod';
 import { childEnvironment } from '../../../src/config.ts';
 import { AGENT_CLIS } from '../../../src/engines/agents/agents.ts';
-import { AGENT_KINDS, type AgentKind, type AgentSetup } from '../../../src/engines/agents/agent-cli.ts';
+import type { AgentKind, AgentSetup } from '../../../src/engines/agents/agent-cli.ts';
 import { AgentEngine } from '../../../src/engines/agents/agent-engine.ts';
 import { TurnInterruptedError, type TurnRequest } from '../../../src/engines/engine.ts';
 import { ProviderRefusedError } from '../../../src/errors.ts';
@@ -55,7 +55,13 @@ function request(kind: TurnRequest['kind'], goal: string | null, message?: strin
   return { ...base, prompt: renderPrompt(base), completion: () => ({ checkable: false }) };
 }
 
-for (const kind of AGENT_KINDS) {
+/**
+ * The engine suite of one CLI.
+ *
+ * @example
+ * agentEngineSuite('pi');
+ */
+export function agentEngineSuite(kind: AgentKind): void {
   const s = suite(kind);
   describe.skipIf(s.skip)(`the ${s.title} engine against a fake model`, () => {
     let m: FakeModel;
@@ -205,17 +211,3 @@ for (const kind of AGENT_KINDS) {
     });
   });
 }
-
-describe('the agent engines with a CLI missing', () => {
-  it('GIVEN no CLI in AGENTS_DIR nor on PATH THEN the engine is refused, naming the npm package to install', async () => {
-    const { createAgentEngine } = await import('../../../src/engines/agents/agents.ts');
-    const empty = mkdtempSync(join(tmpdir(), 'mindlink-noagents-'));
-    const ctx = { avatar: 'steve', game: new FakeGame('steve'), log, skills: givingRegistry(new FakeGame('steve')), task: new TaskFile(empty, 'steve') };
-    const setup: AgentSetup = { agentsDir: empty, dataDir: empty, timeoutMs: 60_000, models: {}, anthropic: {}, baseEnv: { PATH: empty } };
-    for (const kind of AGENT_KINDS satisfies readonly AgentKind[]) {
-      const { name, version } = AGENT_CLIS[kind].npm;
-      expect(() => createAgentEngine(kind, ctx, setup)).toThrow(`The ${kind} engine needs its CLI (npm package ${name}@${version}), which is not installed: run \`npm run agents:install -- ${kind}\``);
-    }
-    rmSync(empty, { recursive: true, force: true });
-  });
-});
