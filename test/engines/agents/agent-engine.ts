@@ -71,7 +71,8 @@ export function agentEngineSuite(kind: AgentKind): void {
     const engines: AgentEngine[] = [];
     const avatarDir = (): string => join(data, 'avatars', 'steve');
 
-    const setup = (): AgentSetup => ({ agentsDir: AGENTS_DIR, dataDir: data, timeoutMs: 120_000, ...m.setup, baseEnv: childEnvironment() });
+    let timeoutMs = 120_000;
+    const setup = (): AgentSetup => ({ agentsDir: AGENTS_DIR, dataDir: data, timeoutMs, ...m.setup, baseEnv: childEnvironment() });
     const engine = (): AgentEngine => {
       const cli = AGENT_CLIS[kind];
       const location = cli.locate(setup());
@@ -88,6 +89,7 @@ export function agentEngineSuite(kind: AgentKind): void {
 
     beforeEach(async () => {
       m = await fakeModel(kind);
+      timeoutMs = 120_000;
       data = mkdtempSync(join(tmpdir(), `mindlink-${kind}-`));
       game = new FakeGame('steve', { snap: snapshotOf() });
     });
@@ -208,6 +210,14 @@ export function agentEngineSuite(kind: AgentKind): void {
       expect(m.count()).toBe(1);
       // Nothing is left in its temp folders either (a socket, an extracted library).
       expect(readdirSync(join(data, 'agents', kind, 'tmp'))).toEqual([]);
+    });
+
+    it('GIVEN a CLI still running at the turn\'s time limit THEN it is killed with all it started, and the turn ends as working, saying so', async () => {
+      m.answer('hang');
+      timeoutMs = 5000;
+      const reply = await engine().turn(request('continue', 'collect 2 oak logs'), new AbortController().signal);
+      expect(reply.report).toMatchObject({ status: 'working', text: `(${kind} did not finish its turn within 5 s, so it was stopped)` });
+      expect(processesIn(avatarDir())).toEqual([]);
     });
   });
 }
