@@ -1,16 +1,20 @@
 import { z } from 'zod';
+import { ENGINE_KINDS } from '../src/command-words.ts';
 import type { Command } from './command.ts';
 
 const options = z.object({
-  engine: z.enum(['scripted', 'llm'], { error: 'the engine is "scripted" or "llm"' }),
+  engine: z.enum(ENGINE_KINDS, { error: `the engine is one of: ${ENGINE_KINDS.join(', ')}` }),
   avatar: z.string().optional(),
 });
 
-/** `/engine <scripted|llm> [avatar]`: the owner or an admin switches an avatar's engine; stored, so it survives a restart. */
+/**
+ * `/engine <scripted|llm|opencode|claude-code|pi> [avatar]`: the owner or an admin switches an avatar's engine; stored,
+ * so it survives a restart. An engine that cannot run here (no model set, its CLI not installed) is refused, naming what it needs.
+ */
 export const engine: Command<typeof options> = {
   name: 'engine',
   description: "Switch an avatar's engine (owner or admin)",
-  usage: '<scripted|llm> [avatar]',
+  usage: `<${ENGINE_KINDS.join('|')}> [avatar]`,
   access: 'own',
   llmOnly: true,
   options,

@@ -7,7 +7,9 @@
  */
 import { relative } from 'node:path';
 import type { AvatarManager, AvatarUsage } from './avatars/manager.ts';
-import { llmSetupProblem, type Config } from './config.ts';
+import { childEnvironment, llmSetupProblem, type Config } from './config.ts';
+import { AGENT_KINDS, type AgentKind } from './engines/agents/agent-cli.ts';
+import { agentMissing } from './engines/agents/agents.ts';
 import type { EngineKind } from './engines/engine.ts';
 import type { Prices } from './engines/llm/usage.ts';
 import { UserError } from './errors.ts';
@@ -137,8 +139,10 @@ export interface LlmInfo {
   model: string | undefined;
   /** `LLM_PRICE_IN` / `LLM_PRICE_OUT`. */
   prices: Prices;
-  /** Whether /engine and /usage are worth offering: the engine is configured, or an avatar uses it. */
+  /** Whether /engine and /usage are worth offering: the engine is configured, an agent CLI is installed, or an avatar uses a model engine. */
   offered: boolean;
+  /** The agent engines whose CLI is installed here. */
+  agents: readonly string[];
 }
 
 /**
@@ -201,14 +205,26 @@ export interface CommandHost {
 }
 
 /**
- * Whether the llm engine's commands (`/engine`, `/usage`) are worth offering: it is configured, or an
- * avatar uses it. The command menus and `/help` both ask this, so they agree.
+ * Whether the model engines' commands (`/engine`, `/usage`) are worth offering: the llm engine is configured,
+ * an agent CLI is installed, or an avatar uses an engine other than the scripted one. The command menus and
+ * `/help` both ask this, so they agree.
  *
  * @example
  * llmOffered(config, core.avatars.all()) // → false with no LLM_MODEL and no llm avatar
  */
 export function llmOffered(config: Config, avatars: readonly Pick<Avatar, 'engine'>[]): boolean {
-  return llmSetupProblem(config) === null || avatars.some((a) => a.engine === 'llm');
+  return llmSetupProblem(config) === null || avatars.some((a) => a.engine !== 'scripted') || installedAgents(config).length > 0;
+}
+
+/**
+ * The agent engines whose CLI is installed here (in `AGENTS_DIR` or on PATH).
+ *
+ * @example
+ * installedAgents(config) // → ['claude-code'] after `npm run agents:install -- claude-code`
+ */
+export function installedAgents(config: Config): AgentKind[] {
+  const setup = { agentsDir: config.AGENTS_DIR, baseEnv: childEnvironment() };
+  return AGENT_KINDS.filter((kind) => agentMissing(kind, setup) === null);
 }
 
 /** What the router needs from `commands/`: run one invocation against the host. */
@@ -367,6 +383,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       model: config.LLM_MODEL,
       prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT },
       offered: llmOffered(config, avatars.all()),
+      agents: installedAgents(config),
     }),
     async openThoughts(chat, avatar) {
       if (!links.isLinkedTo(avatar.name, chat.dest)) {

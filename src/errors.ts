@@ -37,6 +37,7 @@ export type UserErrorCode =
   | 'no_such_parked'
   | 'unknown_engine'
   | 'llm_not_configured'
+  | 'agent_not_installed'
   // The skills an avatar wrote and kept.
   | 'unknown_skill'
   // Chats: links, threads, DMs, the dashboard.

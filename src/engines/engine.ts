@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import type { AvatarGame } from '../game/game.ts';
 import type { SkillRegistry } from '../game/skill.ts';
 import type { TaskFile } from '../task/task-file.ts';
+import type { EngineKind } from './kinds.ts';
 
 /** Why the loop is prompting. */
 export type TurnKind = 'choose' | 'continue' | 'blocked' | 'wrapup' | 'resume' | 'fresh' | 'question' | 'direction';
@@ -101,6 +102,8 @@ export interface TurnReply {
   usage?: TurnUsage;
   /** The skills run during the turn, in order, when the engine reports them (the thought stream shows them). */
   actions?: { skill: string; ok: boolean; code: string }[];
+  /** What the engine said between its tool calls, before its reply (an agent's running commentary; the thought stream shows it). */
+  thoughts?: string[];
 }
 
 /** Tokens one turn cost, as the provider reported them. */
@@ -109,6 +112,8 @@ export interface TurnUsage {
   completionTokens: number;
   /** Requests sent in the turn (one per tool step); 1 when absent. */
   requests?: number;
+  /** What the turn cost in USD when the engine says so itself (an agent CLI reports its own figure). */
+  costUsd?: number;
 }
 
 /**
@@ -170,8 +175,8 @@ export interface EngineContext {
   task: TaskFile;
 }
 
-/** The engine kinds an avatar record names. */
-export type EngineKind = 'scripted' | 'llm';
+/** The engine kinds an avatar record names (`kinds.ts`). */
+export type { EngineKind } from './kinds.ts';
 
 /**
  * Builds the engine of an avatar (the core calls it once per avatar).

@@ -3,6 +3,8 @@
  */
 import { llmSetupProblem, type Config } from '../config.ts';
 import { UserError } from '../errors.ts';
+import { agentSetup, createAgentEngine } from './agents/agents.ts';
+import { isAgentKind } from './agents/agent-cli.ts';
 import type { EngineProvider } from './engine.ts';
 import { avatarDirOf, createLlmEngine, type LlmEngineOptions } from './llm/llm-engine.ts';
 import { DEFAULT_RETRY } from './llm/transport.ts';
@@ -36,15 +38,18 @@ export function llmOptions(config: Config): { ok: true; options: Omit<LlmEngineO
 
 /**
  * The production engine provider: `scripted` always; `llm` when the model is configured
- * (otherwise a refusal naming the missing key, so nothing is created or switched).
+ * (otherwise a refusal naming the missing key, so nothing is created or switched); an agent engine
+ * (`opencode`, `claude-code`, `pi`) when its CLI is installed (otherwise a refusal naming its npm package).
  *
  * @example
  * const core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills });
  */
 export function createEngineProvider(config: Config): EngineProvider {
   const llm = llmOptions(config);
+  const agents = agentSetup(config);
   return (kind, ctx) => {
     if (kind === 'scripted') return createScriptedEngine(ctx);
+    if (isAgentKind(kind)) return createAgentEngine(kind, ctx, agents);
     if (!llm.ok) throw new UserError('llm_not_configured', `The llm engine is not set up: it ${llm.problem}.`, ctx.avatar);
     return createLlmEngine(ctx, { ...llm.options, avatarDir: avatarDirOf(config.DATA_DIR, ctx.avatar) });
   };

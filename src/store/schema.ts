@@ -3,6 +3,7 @@
  * Each file is validated after read; a file that does not match stops start-up.
  */
 import { z } from 'zod';
+import { ENGINE_KINDS } from '../engines/kinds.ts';
 import { keyed, keyedRecord } from '../keyed.ts';
 import { WHOLE_COLLECTION } from './quarantine.ts';
 
@@ -53,7 +54,13 @@ export const LoopStateSchema = z.enum(['stopped', 'choosing', 'working', 'wrapup
 export type LoopState = z.infer<typeof LoopStateSchema>;
 
 /** Tokens an engine used (prompt, completion, requests). */
-export const UsageSchema = z.object({ promptTokens: z.number(), completionTokens: z.number(), requests: z.number() });
+export const UsageSchema = z.object({
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  requests: z.number(),
+  /** USD the engines reported themselves (an agent CLI's own figure), when any did. */
+  costUsd: z.number().optional(),
+});
 export type Usage = z.infer<typeof UsageSchema>;
 
 export const GoalSchema = z.object({
@@ -111,7 +118,7 @@ export const AvatarSchema = z.object({
   server: z.string(),
   /** Person id of the owner. */
   owner: z.string(),
-  engine: z.enum(['scripted', 'llm']),
+  engine: z.enum(ENGINE_KINDS),
   /** Whether the owner wants it playing (resumed on restart). */
   playing: z.boolean(),
   state: LoopStateSchema,

@@ -10,6 +10,9 @@ export interface UsageTotals {
   requests: number;
 }
 
+/** Tokens counted, and the USD the engines reported themselves (an agent CLI's own figure) when any did. */
+export type CountedUsage = UsageTotals & { costUsd?: number | undefined };
+
 /** Prices per million tokens; either may be unknown. */
 export interface Prices {
   inPerMillion?: number | undefined;
@@ -34,8 +37,9 @@ export function addUsage(a: UsageTotals, b: { promptTokens: number; completionTo
   return a;
 }
 
-/** The cost in the prices' currency, or null when no price is set. */
-export function costOf(u: UsageTotals, prices: Prices): number | null {
+/** The cost the engines reported (agent CLIs), else the cost at the prices' rates; null when neither is known. */
+export function costOf(u: CountedUsage, prices: Prices): number | null {
+  if (u.costUsd !== undefined) return u.costUsd;
   if (prices.inPerMillion === undefined && prices.outPerMillion === undefined) return null;
   return (u.promptTokens * (prices.inPerMillion ?? 0) + u.completionTokens * (prices.outPerMillion ?? 0)) / 1_000_000;
 }
@@ -46,12 +50,12 @@ export function formatTokens(n: number): string {
 }
 
 /**
- * `12,345 in + 678 out tokens (9 requests) ≈ $0.0023` — the cost part only when prices are set.
+ * `12,345 in + 678 out tokens (9 requests) ≈ $0.0023` — the cost part only when it is known (reported, or prices set).
  *
  * @example
  * formatUsage({ promptTokens: 5000, completionTokens: 200, requests: 2 }, { inPerMillion: 0.15, outPerMillion: 0.6 });
  */
-export function formatUsage(u: UsageTotals, prices: Prices): string {
+export function formatUsage(u: CountedUsage, prices: Prices): string {
   const cost = costOf(u, prices);
   const base = `${formatTokens(u.promptTokens)} in + ${formatTokens(u.completionTokens)} out tokens (${formatTokens(u.requests)} request${u.requests === 1 ? '' : 's'})`;
   return cost === null ? base : `${base} ≈ $${cost < 0.01 ? cost.toFixed(4) : cost.toFixed(2)}`;
