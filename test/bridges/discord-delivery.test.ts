@@ -199,6 +199,7 @@ describe('Discord delivery', () => {
       runCommand: async () => {},
       notRead: async () => {},
       answerCommand: async () => ({ avatar: null, text: '', refused: false, announce: false }),
+      press: async () => ({ kind: 'refused', avatar: null, text: '' }),
       avatarNames: () => [],
       isLinked: () => false,
     };
