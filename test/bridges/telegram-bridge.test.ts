@@ -94,6 +94,7 @@ function textOf(e: Event): string {
   if (e.type === 'message') return e.msg.text;
   if (e.type === 'command') return `/${e.inv.name} ${e.inv.argsText ?? ''}`;
   if (e.type === 'notRead') return `not read: ${e.what}`;
+  if (e.type === 'press') return `pressed ${e.press.action}`;
   return `moved ${e.from} → ${e.to}`;
 }
 
