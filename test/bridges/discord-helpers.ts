@@ -80,3 +80,14 @@ export async function startMindlink(
   await core.addBridge(bridge, { perChatIntervalMs: 0, globalPerSecond: 45, coalesce: true, backoff: { minMs: 200, maxMs: 1000 } });
   return { core, bridge };
 }
+
+/** What a message's first embed (a card) shows, as lines: its title, its description, then `name: value` per field, then its footer. */
+export function cardText(body: { embeds?: unknown[] }): string {
+  const embed = (body.embeds?.[0] ?? {}) as { title?: string; description?: string; fields?: { name: string; value: string }[]; footer?: { text: string } };
+  return [embed.title, embed.description, ...(embed.fields ?? []).map((f) => `${f.name}: ${f.value}`), embed.footer?.text].filter((l) => l !== undefined).join('\n');
+}
+
+/** The custom ids of the buttons a message shows. */
+export function buttonsOf(body: { components?: unknown[] }): string[] {
+  return (body.components ?? []).flatMap((row) => ((row as { components?: { custom_id?: string }[] }).components ?? []).map((b) => b.custom_id ?? ''));
+}

@@ -386,8 +386,10 @@ describe('mindlink over Telegram when a group is upgraded to a supergroup', () =
     const arrived = tg.sent.slice(sentBefore).filter((m) => m.chat_id === supergroup.id);
     expect(arrived.map((m) => m.plain)).toEqual(['[steve] first news', '[steve] Alice Done: get 3 logs', '[steve] last news']);
     expect(arrived[1]?.mentions).toEqual([alice.id]);
-    // Alice's DM got each post once too (nothing dropped or doubled), in one message: none of them pings her there.
-    expect(tg.sent.slice(sentBefore).filter((m) => m.chat_id === alice.id).map((m) => m.plain)).toEqual(['[steve] first news\nDone: get 3 logs\nlast news']);
+    // Alice's DM got each post once too (nothing dropped or doubled), none pinging her there; the Done keeps its buttons, so it is not merged.
+    const inDm = tg.sent.slice(sentBefore).filter((m) => m.chat_id === alice.id);
+    expect(inDm.map((m) => m.plain)).toEqual(['[steve] first news', '[steve] Done: get 3 logs', '[steve] last news']);
+    expect(inDm[1]?.reply_markup).toEqual({ inline_keyboard: [[{ text: 'New goal…', callback_data: 'newgoal:steve' }, { text: 'Status', callback_data: 'status:steve' }]] });
     expect(linksOf(`telegram:${old.id}`)).toEqual([]);
     expect(linksOf(`telegram:${supergroup.id}`)).toEqual(['steve control']);
     expect(ml.core.outbox.pending('telegram')).toEqual([]);
