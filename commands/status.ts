@@ -1,16 +1,10 @@
 import { z } from 'zod';
-import type { Card, CardAction, ChatContext } from '../src/chat.ts';
-import { cardAction, formatUsage } from '../src/command-words.ts';
+import type { Card } from '../src/chat.ts';
+import { formatUsage, statusActions } from '../src/command-words.ts';
 import { plainGoal } from '../src/text.ts';
-import type { Command, CommandHost, WatchedAvatar } from './command.ts';
+import type { Command } from './command.ts';
 
 const options = z.object({ avatar: z.string().optional() });
-
-/** The buttons of a status card: who may steer the avatar from here gets Play or Stop, Refresh and Goal…; anyone else Refresh. */
-function actions(host: CommandHost, chat: ChatContext, a: WatchedAvatar): CardAction[] {
-  if (!host.mayControl(chat, a)) return [cardAction('refresh', a.name)];
-  return [cardAction(a.isPlaying() ? 'stop' : 'play', a.name), cardAction('refresh', a.name), cardAction('goal', a.name)];
-}
 
 /**
  * `/status [avatar]`: state (and the server, where there are several), goal (who set it), position, health, food and a
@@ -75,7 +69,8 @@ export const status: Command<typeof options> = {
       fields.push({ name: 'In the game', value: 'not right now (connecting)' });
     }
     fields.push({ name: 'Server', value: a.record.server, inline: true });
-    const card: Card = { title: a.name, state, summary: reason, fields, actions: actions(host, chat, a) };
+    // Who may steer it from here gets Play or Stop, Refresh and Goal…; anyone else Refresh.
+    const card: Card = { title: a.name, state, summary: reason, fields, actions: statusActions(a.name, a.isPlaying(), host.mayControl(chat, a)) };
     return { avatar: a.name, text: lines.join('\n'), card };
   },
 };

@@ -10,18 +10,20 @@ import type { Card, CardAction } from './store/schema.ts';
 
 /**
  * What a button does. On a `/status` card: `play`, `stop`, `refresh` and `goal` (asks for the goal
- * first), each then showing the card again as the avatar is now. On a `Done:` post: `newgoal` (asks
- * for the goal) and `status` (a `/status` card of its own).
+ * first), each then showing the card again as the avatar is now, with the same buttons; `view` is the
+ * refresh of a card with no others (one made for someone who may only watch). On a `Done:` post:
+ * `newgoal` (asks for the goal) and `status` (a `/status` card of its own).
  */
-export type ActionKind = 'play' | 'stop' | 'refresh' | 'goal' | 'newgoal' | 'status';
+export type ActionKind = 'play' | 'stop' | 'refresh' | 'view' | 'goal' | 'newgoal' | 'status';
 
-const KINDS: readonly ActionKind[] = ['play', 'stop', 'refresh', 'goal', 'newgoal', 'status'];
+const KINDS: readonly ActionKind[] = ['play', 'stop', 'refresh', 'view', 'goal', 'newgoal', 'status'];
 
 /** The label and look of each kind. */
 const LOOK: Record<ActionKind, Pick<CardAction, 'label' | 'style'>> = {
   play: { label: 'Play', style: 'primary' },
   stop: { label: 'Stop', style: 'danger' },
   refresh: { label: 'Refresh', style: 'secondary' },
+  view: { label: 'Refresh', style: 'secondary' },
   goal: { label: 'Goal…', style: 'secondary' },
   newgoal: { label: 'New goal…', style: 'primary' },
   status: { label: 'Status', style: 'secondary' },
@@ -58,7 +60,20 @@ export function asksForGoal(kind: ActionKind): boolean {
 
 /** Whether a press of this kind shows the pressed card again as the avatar is now (else it answers with a message of its own). */
 export function updatesCard(kind: ActionKind): boolean {
-  return kind === 'play' || kind === 'stop' || kind === 'refresh' || kind === 'goal';
+  return kind === 'play' || kind === 'stop' || kind === 'refresh' || kind === 'view' || kind === 'goal';
+}
+
+/**
+ * The buttons of a status card: with `controls` (made for someone who may steer the avatar) Play or Stop
+ * (by whether it plays), Refresh and Goal…; else Refresh alone. A card shown again after a press keeps
+ * the buttons it had, whoever pressed (each press is checked on its own).
+ *
+ * @example
+ * statusActions('steve', true, true).map((a) => a.id) // → ['stop:steve', 'refresh:steve', 'goal:steve']
+ */
+export function statusActions(avatar: string, playing: boolean, controls: boolean): CardAction[] {
+  if (!controls) return [cardAction('view', avatar)];
+  return [cardAction(playing ? 'stop' : 'play', avatar), cardAction('refresh', avatar), cardAction('goal', avatar)];
 }
 
 /**

@@ -4,7 +4,7 @@
  * rights, the same reply, nothing held in memory between the card and the press. A button on a `/status`
  * card then shows that card again as the avatar is now; `Goal…` and `New goal…` ask for the goal first.
  */
-import { asksForGoal, cardAction, parseActionId, updatesCard, type PressedAction } from './cards.ts';
+import { asksForGoal, cardAction, parseActionId, statusActions, updatesCard, type PressedAction } from './cards.ts';
 import type { ActionPress, CommandAnswer, CommandInvocation, PressOutcome } from './chat.ts';
 import type { CommandHost } from './command-host.ts';
 import { cutText, oneLine } from './text.ts';
@@ -29,6 +29,7 @@ function invocation(press: ActionPress, action: PressedAction): CommandInvocatio
     case 'stop':
       return { ...base, name: action.kind, options: { avatar: action.avatar } };
     case 'refresh':
+    case 'view':
     case 'status':
       return { ...base, name: 'status', options: { avatar: action.avatar } };
     case 'goal':
@@ -58,10 +59,12 @@ export async function pressAction(press: ActionPress, parts: PressParts): Promis
   const answer = await parts.answer(invocation(press, action));
   if (answer.refused) return { kind: 'refused', avatar: answer.avatar, text: answer.text };
   if (!updatesCard(action.kind)) return { kind: 'answer', answer };
-  // The card again, as the avatar is now (a refresh is that alone).
-  const fresh = action.kind === 'refresh' ? answer : await parts.answer(invocation(press, { kind: 'refresh', avatar: action.avatar }));
+  // The card again, as the avatar is now (a refresh is that alone), with the buttons it had.
+  const refresh = action.kind === 'refresh' || action.kind === 'view';
+  const fresh = refresh ? answer : await parts.answer(invocation(press, { kind: 'refresh', avatar: action.avatar }));
   if (fresh.refused || !fresh.card || fresh.avatar === null) return { kind: 'answer', answer };
-  const did = action.kind === 'refresh' ? '' : action.kind === 'goal' ? answer.text : `${oneLine(press.fromName)} pressed ${cardAction(action.kind, fresh.avatar).label}: ${answer.text}`;
-  const card = did ? { ...fresh.card, footer: cutText(oneLine(did), FOOTER_MAX) } : fresh.card;
+  const actions = statusActions(fresh.avatar, fresh.card.state !== 'stopped', action.kind !== 'view');
+  const did = refresh ? '' : action.kind === 'goal' ? answer.text : `${oneLine(press.fromName)} pressed ${cardAction(action.kind, fresh.avatar).label}: ${answer.text}`;
+  const card = { ...fresh.card, actions, ...(did ? { footer: cutText(oneLine(did), FOOTER_MAX) } : {}) };
   return { kind: 'update', avatar: fresh.avatar, text: fresh.text, card, note: did };
 }
