@@ -10,70 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Chat, Message, User } from 'grammy/types';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { TelegramBridge } from '../../bridges/telegram/telegram-bridge.ts';
 import { commandList, menuEntries } from '../../commands/index.ts';
-import { parseConfig } from '../../src/config.ts';
-import { Mindlink } from '../../src/core.ts';
-import type { GameProvider } from '../../src/game/game.ts';
-import { createDispatcher } from '../../commands/index.ts';
-import { createSkillRegistry } from '../../skills/index.ts';
-import { silentLogger } from '../../src/logger.ts';
-import { FakeGame } from '../fakes/fake-game.ts';
 import { FakeTelegram, groupChat, privateChat, user, type SentMessage } from '../fakes/telegram-api.ts';
-import { TestEngine, type Script } from '../fakes/test-engine.ts';
-
-/** The avatar's mind for these tests: answers questions, finishes any "logs" goal at once, works on the rest. */
-const script: Script = (req) => {
-  if (req.kind === 'question') return "I'm at 0 64 0, next to a birch.\nSTATUS: working";
-  if (req.kind === 'wrapup') return 'Lesson: logs are near spawn.\nSTATUS: working';
-  if (req.goal && /logs/.test(req.goal.text)) return 'Got them all.\nSTATUS: done';
-  return 'Working on it.\nSTATUS: working';
-};
-
-const games: GameProvider = {
-  create: (avatar) => new FakeGame(avatar.name),
-  close: async () => {},
-};
-
-interface Running {
-  core: Mindlink;
-  bridge: TelegramBridge;
-}
-
-/** Start mindlink as `src/main.ts` does, with the Telegram bridge pointed at the fake. */
-async function startMindlink(tg: FakeTelegram, dataDir: string, env: Record<string, string> = {}): Promise<Running> {
-  const config = parseConfig({
-    DATA_DIR: dataDir,
-    CONSOLE: 'off',
-    LOG_LEVEL: 'silent',
-    TELEGRAM_TOKEN: tg.token,
-    TELEGRAM_API_ROOT: tg.apiRoot,
-    LOOP_PACE_MS: '50',
-    LOOP_MAX_PACE_MS: '400',
-    ...env,
-  });
-  const log = silentLogger();
-  const core = await Mindlink.start({
-    config,
-    skills: createSkillRegistry,
-    commands: createDispatcher(),
-    log,
-    games,
-    engines: () => new TestEngine(script),
-    // Goals here cannot be checked against a world; the engine's word is taken.
-    checkGoal: () => ({ checkable: false }),
-  });
-  const bridge = new TelegramBridge({
-    token: tg.token,
-    apiRoot: tg.apiRoot,
-    log,
-    commands: menuEntries(commandList('telegram')),
-    maxRetryAfterSeconds: 2,
-  });
-  // Production pacing, but no 1 s per-chat gap (it only slows the test) and short retry backoffs.
-  await core.addBridge(bridge, { perChatIntervalMs: 0, groupPerMinute: 60, globalPerSecond: 30, coalesce: true, backoff: { minMs: 200, maxMs: 1000 } });
-  return { core, bridge };
-}
+import { startMindlink, type Running } from './telegram-helpers.ts';
 
 const alice = user(1001, 'Alice');
 const bob = user(1002, 'Bob');
