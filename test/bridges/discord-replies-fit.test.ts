@@ -96,4 +96,13 @@ describe('replies that fit the reader', () => {
     expect(dm).not.toMatch(/I don't know you/);
     expect(dm).toBe("No avatar of yours answers here. An avatar shared with you on a Discord server answers in that server's channels; /help lists what you can do here.");
   });
+
+  it('GIVEN the admin in a DM and in a server channel THEN /help lists /share, /unshare and /verbose only in the channel, where they work; a member without Manage Server never sees /share', async () => {
+    const inChannel = helpNames(await wholeHelp(alice, general));
+    expect(inChannel).toEqual(expect.arrayContaining(['share', 'unshare', 'verbose']));
+    const inDm = helpNames(await wholeHelp(alice, fake.dmChannel(alice)));
+    expect(inDm).toContain('status');
+    for (const name of ['share', 'unshare', 'verbose', 'pair']) expect(inDm).not.toContain(name);
+    expect(helpNames(await wholeHelp(bob, general))).not.toContain('share');
+  });
 });
