@@ -201,7 +201,7 @@ describe('mindlink over Telegram across a restart', () => {
       tg.failNext('sendMessage', { kind: 'rate_limit', retryAfter: 3 });
       const posted = new Promise<void>((resolve) => {
         const check = (): void => {
-          if (ml?.core.outbox.pending('telegram').length === 2) {
+          if (ml?.core.outbox.pending('telegram').length === 3) {
             ml.core.outbox.off('posted', check);
             resolve();
           }
@@ -211,6 +211,9 @@ describe('mindlink over Telegram across a restart', () => {
       const mark = tg.calls.length;
       const m2 = tg.sendText({ chat: aliceDm, from: alice, text: 'where are you, steve?' });
       const m3 = tg.sendText({ chat: aliceDm, from: alice, text: '/status steve' });
+      // A Done: waits too: its buttons are kept with it in the outbox.
+      await vi.waitFor(() => expect(ml?.core.outbox.pending('telegram')).toHaveLength(2), { timeout: 10_000 });
+      ml?.core.poster.about('steve', 'done', 'Done: get 3 logs', null);
       await posted;
       await tg.waitForCall('sendMessage', (c) => c.params.chat_id === alice.id, { since: mark });
       const callsBefore = tg.calls.filter((c) => c.method === 'sendMessage').length;
@@ -224,10 +227,14 @@ describe('mindlink over Telegram across a restart', () => {
       await ml.core.idle();
       expect(r2.plain).toMatch(/^\[steve\] I'm stopped/);
       expect(r3.plain).toMatch(/^\[steve\] stopped/);
+      // The card and the Done: came back from the outbox with their buttons.
+      expect(r3.reply_markup).toEqual({ inline_keyboard: [[{ text: 'Play', callback_data: 'play:steve' }, { text: 'Refresh', callback_data: 'refresh:steve' }, { text: 'Goal…', callback_data: 'goal:steve' }]] });
+      const done = await tg.waitForMessage((s) => s.chat_id === alice.id && s.plain === '[steve] Done: get 3 logs');
+      expect(done.reply_markup).toEqual({ inline_keyboard: [[{ text: 'New goal…', callback_data: 'newgoal:steve' }, { text: 'Status', callback_data: 'status:steve' }]] });
       for (const id of [m1.message_id, m2.message_id, m3.message_id]) {
         expect(tg.sent.filter((s) => s.chat_id === alice.id && s.reply_to === id)).toHaveLength(1);
       }
-      expect(tg.calls.filter((c) => c.method === 'sendMessage').length).toBe(callsBefore + 2);
+      expect(tg.calls.filter((c) => c.method === 'sendMessage').length).toBe(callsBefore + 3);
       expect(ml.core.outbox.pending('telegram')).toEqual([]);
     } finally {
       await ml?.core.stop();
