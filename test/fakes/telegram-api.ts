@@ -31,6 +31,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { BotCommand, CallbackQuery, Chat, ForceReply, InlineKeyboardMarkup, Message, MessageEntity, Update, User } from 'grammy/types';
 import { Buttons, markupProblem, type ApiResult, type CallbackAnswer, type ChatAction, type MessageEdit } from './telegram/buttons.ts';
 import { renderTelegramHtml } from './telegram/html.ts';
+import { SendLimits, type Limits } from './telegram/limits.ts';
+import { asNumber } from './telegram/params.ts';
 import { UpdateQueue } from './telegram/updates.ts';
 import { supergroupChat, type ApiCall, type InjectedFailure, type SentMessage } from './telegram/world.ts';
 
@@ -41,12 +43,6 @@ export { groupChat, privateChat, supergroupChat, user, type ApiCall, type Inject
 
 interface Waiter {
   check(): boolean;
-}
-
-function asNumber(v: unknown): number | undefined {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-  return undefined;
 }
 
 /** Options of {@link FakeTelegram.start}. */
@@ -95,10 +91,8 @@ export class FakeTelegram {
   private readonly migrated = new Map<number, number>();
   private readonly messageSeq = new Map<number, number>();
   private outage: { failure: InjectedFailure; until: number } | null = null;
-  private limits: { perChatMs: number; groupPerMinute: number; globalPerSecond: number } | null = null;
-  private readonly lastSendTo = new Map<number, number>();
-  private readonly groupSends = new Map<number, number[]>();
-  private globalSends: number[] = [];
+  /** Telegram's send limits, while they are enforced. */
+  private readonly limits = new SendLimits();
   /** Chat id → when its last 429 allows the next send (epoch ms). */
   private readonly retryUntil = new Map<number, number>();
   /** The updates waiting for the bot, and its long polls. */
@@ -154,8 +148,8 @@ export class FakeTelegram {
    * limits: two messages to one chat closer than `perChatMs`, more than
    * `groupPerMinute` to one group in a minute, more than `globalPerSecond` in a second.
    */
-  enforceRateLimits(limits: { perChatMs: number; groupPerMinute: number; globalPerSecond: number } | null): void {
-    this.limits = limits;
+  enforceRateLimits(limits: Limits | null): void {
+    this.limits.set(limits);
   }
 
   /** From now on every `sendMessage` to `chatId` answers 403 "bot was blocked by the user". */
@@ -425,22 +419,6 @@ export class FakeTelegram {
     this.events.emit('change');
   }
 
-  /** Whether a send to `chatId` now goes over the enforced limits (and, if not, count it). */
-  private overLimit(chatId: number): boolean {
-    if (!this.limits) return false;
-    const now = Date.now();
-    const last = this.lastSendTo.get(chatId);
-    this.globalSends = this.globalSends.filter((t) => now - t < 1000);
-    const group = (this.groupSends.get(chatId) ?? []).filter((t) => now - t < 60_000);
-    if (last !== undefined && now - last < this.limits.perChatMs) return true;
-    if (chatId < 0 && group.length >= this.limits.groupPerMinute) return true;
-    if (this.globalSends.length >= this.limits.globalPerSecond) return true;
-    this.lastSendTo.set(chatId, now);
-    this.globalSends.push(now);
-    if (chatId < 0) this.groupSends.set(chatId, [...group, now]);
-    return false;
-  }
-
   private sendMessage(params: Record<string, unknown>, res: ServerResponse): void {
     const chatId = asNumber(params.chat_id);
     const text = typeof params.text === 'string' ? params.text : '';
@@ -457,7 +435,7 @@ export class FakeTelegram {
       this.apiError(res, 403, 'Forbidden: bot was blocked by the user');
       return;
     }
-    if (this.overLimit(chatId)) {
+    if (this.limits.over(chatId)) {
       this.rateLimited.pacing += 1;
       this.retryUntil.set(chatId, Date.now() + 1000);
       this.apiError(res, 429, 'Too Many Requests: retry after 1', { retry_after: 1 });

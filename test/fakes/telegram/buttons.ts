@@ -7,6 +7,7 @@
  */
 import type { BotCommand, CallbackQuery, InlineKeyboardMarkup, Message, User } from 'grammy/types';
 import { renderTelegramHtml } from './html.ts';
+import { asNumber, structured } from './params.ts';
 
 /** A Bot API answer: the result, or an error as Telegram words it. */
 export type ApiResult = { ok: true; result: unknown } | { ok: false; code: number; description: string };
@@ -37,22 +38,6 @@ export interface ChatAction {
 }
 
 const bad = (description: string): ApiResult => ({ ok: false, code: 400, description: `Bad Request: ${description}` });
-
-function asNumber(v: unknown): number | undefined {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-  return undefined;
-}
-
-/** Telegram sends structured parameters of a form-encoded call as JSON strings. */
-function structured<T>(v: unknown): T | undefined {
-  if (typeof v !== 'string') return v as T | undefined;
-  try {
-    return JSON.parse(v) as T;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Why Telegram would refuse a `reply_markup`, or null: an inline keyboard's buttons need a text and

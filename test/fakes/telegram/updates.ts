@@ -6,18 +6,13 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Update } from 'grammy/types';
+import { asNumber } from './params.ts';
 
 interface PendingPoll {
   offset: number;
   limit: number;
   res: ServerResponse;
   timer: NodeJS.Timeout;
-}
-
-function asNumber(v: unknown): number | undefined {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-  return undefined;
 }
 
 export class UpdateQueue {
