@@ -99,7 +99,7 @@ export interface ControlledAvatar extends WatchedAvatar {
   addDirection(text: string): CommandReply;
   /**
    * Resolves once the turn that takes in the latest goal or direction (the one the sender's message woke)
-   * has ended, or the loop stopped; null while it is stopped (no turn comes).
+   * has ended, or the loop stopped; null when there is none to wait for (stopped, or that turn is over).
    */
   wokenTurn(): Promise<void> | null;
   /** Drop parked goals by their positions in the list (1 is the oldest), or all; the goals dropped. Throws UserError for a position not in the list. */

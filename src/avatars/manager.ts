@@ -375,7 +375,7 @@ export class AvatarManager {
     return this.runtime(name).loop.ask(question);
   }
 
-  /** The turn that takes in an avatar's latest owner goal or direction, ended (`GoalLoop.wokenTurn`); null while it is stopped. */
+  /** The turn that takes in an avatar's latest owner goal or direction, ended (`GoalLoop.wokenTurn`); null when none is to come. */
   wokenTurn(name: string): Promise<void> | null {
     return this.runtimes.get(name)?.loop.wokenTurn() ?? null;
   }

@@ -129,12 +129,12 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
 
   /**
    * Resolves once the turn that takes in the latest owner goal or direction has ended (or the loop halted):
-   * the one turn someone waits on (the chat shows typing meanwhile). Null while the loop does not run.
+   * the one turn someone waits on (the chat shows typing meanwhile). Null when there is none to wait for: the
+   * loop does not run, or that turn is over already.
    */
   wokenTurn(): Promise<void> | null {
-    if (!this.state.value.active) return null;
     const turn = this.ownerTurn;
-    if (this.lastEnded >= turn) return Promise.resolve();
+    if (!this.state.value.active || this.lastEnded >= turn) return null;
     return new Promise((done) => this.turnWaiters.add({ turn, done }));
   }
 

@@ -310,7 +310,7 @@ describe('goal loop', () => {
     expect(w.req.message).toBe('stay near the village');
   });
 
-  it('GIVEN an owner direction THEN wokenTurn resolves once the turn that took it in has ended, not before; while stopped no turn comes', async () => {
+  it('GIVEN an owner direction THEN wokenTurn resolves once the turn that took it in has ended, not before; after it, or while stopped, there is none', async () => {
     let release = (): void => {};
     const gate = new Promise<void>((r) => (release = r));
     const h = await harness(async (req) => {
@@ -333,8 +333,9 @@ describe('goal loop', () => {
     release();
     await woken;
     expect(ended).toBe(true);
-    // An automatic turn is no one's: nothing waits on it.
+    // An automatic turn is no one's: nothing waits on it, and once the woken turn is over there is nothing to wait for.
     expect(h.engine.requests).toHaveLength(2);
+    expect(h.loop.wokenTurn()).toBeNull();
     await h.loop.stop();
     expect(h.loop.wokenTurn()).toBeNull();
   });
