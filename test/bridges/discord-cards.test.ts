@@ -174,10 +174,26 @@ describe('cards and buttons over Discord (real core, real discord.js, fake Disco
   });
 
   it('GIVEN a goal written in the channel THEN typing shows while the turn it woke runs', async () => {
-    const before = fake.typings.length;
-    const ack = await say(general, alice, 'Goal: dig a moat');
-    expect(ack.content).toBe('[steve] New goal from alice: dig a moat.');
-    const typed = await fake.waitFor(() => fake.typings.slice(before).find((t) => t.channelId === general.id), 'typing for the woken turn');
-    expect(typed).toBeDefined();
+    const engine = ml.engines.get('steve');
+    if (!engine) throw new Error('no engine for steve');
+    // The turn on the new goal waits until the test lets it go, so it is surely running while we look.
+    const original = engine.script;
+    let release = (): void => {};
+    const gate = new Promise<void>((r) => (release = r));
+    engine.script = async (req, n) => {
+      if (req.goal?.text !== 'dig a moat') return original(req, n);
+      await gate;
+      return 'Digging.\nSTATUS: working';
+    };
+    try {
+      const before = fake.typings.length;
+      const ack = await say(general, alice, 'Goal: dig a moat');
+      expect(ack.content).toBe('[steve] New goal from alice: dig a moat.');
+      const typed = await fake.waitFor(() => fake.typings.slice(before).find((t) => t.channelId === general.id), 'typing for the woken turn');
+      expect(typed.channelId).toBe(general.id);
+    } finally {
+      release();
+      engine.script = original;
+    }
   });
 });
