@@ -117,15 +117,18 @@ async function show(deps: PressDeps, query: CallbackQuery, card: Message, outcom
     case 'update': {
       if (!answered) await api.answerCallbackQuery(query.id, outcome.note ? { text: clip(outcome.note, ANSWER_TEXT_MAX) } : {});
       const keyboard = cardKeyboard(outcome.card);
+      const text = html(outcome.avatar, cardText(outcome.text, outcome.card));
+      const options = { parse_mode: 'HTML' as const, link_preview_options: { is_disabled: true }, ...(keyboard ? { reply_markup: keyboard } : {}) };
       try {
-        await api.editMessageText(card.chat.id, card.message_id, html(outcome.avatar, cardText(outcome.text, outcome.card)), {
-          parse_mode: 'HTML',
-          link_preview_options: { is_disabled: true },
-          ...(keyboard ? { reply_markup: keyboard } : {}),
-        });
+        await api.editMessageText(card.chat.id, card.message_id, text, options);
       } catch (err) {
+        if (!(err instanceof GrammyError && err.error_code === 400)) throw err;
         // A refresh that finds nothing changed: the card is right as it is.
-        if (!(err instanceof GrammyError && err.error_code === 400 && /message is not modified/i.test(err.description))) throw err;
+        if (/message is not modified/i.test(err.description)) return;
+        // A card Telegram no longer lets us edit: the card as it is now comes under it instead.
+        deps.log.info({ err: safeError(err), chat: card.chat.id }, 'telegram: a card could not be edited; sending it again');
+        const sent = await api.sendMessage(card.chat.id, text, { ...options, ...replyToCard });
+        deps.sent(card.chat.id, sent.message_id, outcome.avatar);
       }
       return;
     }

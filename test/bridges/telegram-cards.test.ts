@@ -88,6 +88,16 @@ describe('cards and buttons over Telegram (real core, real grammy, fake Bot API)
     expect(playing()).toBe(true);
   });
 
+  it('GIVEN a card Telegram no longer lets the bot edit THEN a press sends the card as it is now under it instead', async () => {
+    const card = await say(aliceDm, alice, '/status');
+    tg.failNext('editMessageText', { kind: 'error', code: 400, description: "Bad Request: message can't be edited" });
+    const q = tg.pressButton({ from: alice, message: card, data: 'refresh:steve' });
+    const again = await tg.waitForMessage((m) => m.chat_id === alice.id && m.reply_to === card.message.message_id);
+    await answerOf(q);
+    expect(again.plain).toMatch(/^\[steve\] (working|choosing|wrapup)/);
+    expect(buttons(again)).toEqual(['stop:steve', 'refresh:steve', 'goal:steve']);
+  });
+
   it('GIVEN a card in the group WHEN a member who may only watch presses Stop or Goal… THEN she alone gets the refusal as an alert, and nothing changes', async () => {
     const card = await say(group, alice, '/status');
     expect(buttons(card)).toEqual(['stop:steve', 'refresh:steve', 'goal:steve']);
