@@ -85,11 +85,12 @@ export class MessageRouter implements BridgeHost {
   /** A button pressed on a card: the command it stands for, with the presser's rights (`src/press.ts`). Never throws. */
   async press(raw: ActionPress): Promise<PressOutcome> {
     const press = cleanChatInput(raw);
-    return pressAction(press, {
-      host: this.parts.host,
-      answer: (inv) => this.answer(inv),
-      failure: (chat, err) => this.errorAnswer(chat, err),
-    });
+    const failure = (chat: ChatContext, err: unknown): { avatar: string | null; text: string } => this.errorAnswer(chat, err);
+    try {
+      return await pressAction(press, { host: this.parts.host, answer: (inv) => this.answer(inv), failure });
+    } catch (err) {
+      return { kind: 'refused', ...failure(press, err) };
+    }
   }
 
   /**
