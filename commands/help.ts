@@ -4,8 +4,9 @@ import type { Command, CommandHost } from './command.ts';
 
 const options = z.object({ topic: z.string().optional() });
 
-/** Whether the asker may run the command from this chat (what /help lists). */
+/** Whether the asker may run the command from this chat (what /help lists): its access, and where it can work at all. */
 function mayRun(command: Command, host: CommandHost, chat: ChatContext): boolean {
+  if (command.offered && !command.offered(host, chat)) return false;
   switch (command.access) {
     case 'anyone':
       return true;

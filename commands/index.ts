@@ -117,6 +117,27 @@ export function menuEntries(list: readonly Command[]): { name: string; descripti
   return out;
 }
 
+/** A command menu entry: a typed name and what it does. */
+export type MenuEntry = ReturnType<typeof menuEntries>[number];
+
+/**
+ * Telegram's menus per kind of chat (docs/telegram.md "The command menu"): a private chat offers every
+ * command; a group offers what its members use (watching and steering avatars: `anyone`, `known` and
+ * `control` commands); a group's administrators also get what sets an avatar up there (links, digests,
+ * schedules, admin commands). `/pair` stays in private chats.
+ *
+ * @example
+ * telegramMenus(commandList('telegram')).groups.map((e) => e.name) // → ['play', 'stop', 'status', 'goal', …, 'help']
+ */
+export function telegramMenus(list: readonly Command[]): { private: MenuEntry[]; groups: MenuEntry[]; groupAdmins: MenuEntry[] } {
+  const inGroups = list.filter((c) => !c.privateOnly);
+  return {
+    private: menuEntries(list),
+    groups: menuEntries(inGroups.filter((c) => c.access === 'anyone' || c.access === 'known' || c.access === 'control')),
+    groupAdmins: menuEntries(inGroups),
+  };
+}
+
 /**
  * The production dispatcher over {@link commands}, for the core.
  *

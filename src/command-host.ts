@@ -25,7 +25,7 @@ import type { Sight } from './rights.ts';
 import type { ScheduleDesk } from './schedule/desk.ts';
 import type { ServerDesk } from './servers/desk.ts';
 import type { Sharing, ShareMade, ShareRequest, UnshareRequest } from './sharing.ts';
-import type { Avatar, Destination, Identity, ParkedGoal, Share } from './store/schema.ts';
+import type { Avatar, Card, Destination, Identity, ParkedGoal, Share } from './store/schema.ts';
 import { notedReply } from './task/directions.ts';
 import { cutText, oneLine, plainGoal } from './text.ts';
 import type { ThoughtStream } from './thought-stream.ts';
@@ -53,6 +53,8 @@ export interface CommandReply {
    * where mindlink can reach one, and is never posted to the group.
    */
   private?: boolean;
+  /** The reply as a card (`/status`), for platforms that show one; `text` stays its plain form (the console). */
+  card?: Card;
 }
 
 /** An avatar the sender may see from this chat. */
@@ -99,6 +101,11 @@ export interface ControlledAvatar extends WatchedAvatar {
   setGoal(text: string): CommandReply;
   /** Store an owner direction from the sender (TASK.md follows; a playing loop takes it in); the reply with its number. */
   addDirection(text: string): CommandReply;
+  /**
+   * Resolves once the turn that takes in the latest goal or direction (the one the sender's message woke)
+   * has ended, or the loop stopped; null when there is none to wait for (stopped, or that turn is over).
+   */
+  wokenTurn(): Promise<void> | null;
   /** Drop parked goals by their positions in the list (1 is the oldest), or all; the goals dropped. Throws UserError for a position not in the list. */
   unpark(which: readonly number[] | 'all'): ParkedGoal[];
   /** Drop one of the skills it kept (its owner, a pilot or an admin). Throws UserError when it keeps none of that name. */
@@ -181,6 +188,8 @@ export interface CommandHost {
   setOwner(chat: ChatContext, avatar: WatchedAvatar, identity: string): string;
   /** Try a pairing code; the reply text. */
   pair(chat: ChatContext, code: string): string;
+  /** Whether a pairing code waits to be used (mindlink has no chat admin yet): only then can `/pair` work. */
+  pairingOpen(): boolean;
   /** Scheduled goals, time zones and digests (owner and admin rights checked there). */
   readonly schedules: ScheduleDesk;
   /** The llm engine's model, prices, and whether its commands are offered. */
@@ -322,6 +331,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
         const { n, dropped } = avatars.addDirection(record.name, text, people.rightsOf(chat).author(record)?.id ?? null);
         return { avatar: record.name, text: notedReply(n, dropped) };
       },
+      wokenTurn: () => avatars.wokenTurn(record.name),
       unpark: (which) => avatars.unpark(record.name, which),
       async removeLearnedSkill(name) {
         if (!(await learned.remove(record.name, name))) throw noSkill(record, name);
@@ -377,6 +387,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       return people.personName(person.id);
     },
     pair: (chat, code) => pairing.pair(chat, code),
+    pairingOpen: () => pairing.code !== null,
     schedules,
     servers,
     llm: () => ({

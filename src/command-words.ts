@@ -7,6 +7,7 @@
  * (`.dependency-cruiser.cjs`) lets `commands/` import from `src/` only this file, the host and the
  * shared contracts.
  */
+export { statusActions } from './cards.ts';
 export { closestName, isTooLong, MAX_MESSAGE_LENGTH } from './loop/classify.ts';
 export { cleanText } from './sanitize.ts';
 export { ENGINE_KINDS } from './engines/kinds.ts';

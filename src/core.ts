@@ -157,7 +157,7 @@ export class Mindlink {
     const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, servers, defaultServer: () => registry.defaultId(), config, sharing, thoughts, openThread, web, learned, mcp: mcpTokens });
     const dashboard = new Dashboard({ people, avatars, store, recent, schedules: desk, prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT } });
     const readMarks = new ReadMarks(store);
-    const router = new MessageRouter({ people, links, readMarks, poster, commands: opts.commands, host, log, store, recent });
+    const router = new MessageRouter({ people, links, readMarks, poster, commands: opts.commands, host, log, store, recent, typing: (dest) => couriers.typing(dest) });
     const couriers = new Couriers(outbox, log, {
       onUndeliverable: (dest, reason) => {
         links.unlinkDest(dest, reason);

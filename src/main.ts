@@ -8,7 +8,7 @@ import { ConsoleBridge } from '../bridges/console.ts';
 import { DiscordBridge } from '../bridges/discord/discord-bridge.ts';
 import { TelegramBridge } from '../bridges/telegram/telegram-bridge.ts';
 import { WebBridge, WebPortInUseError } from '../bridges/web/web-bridge.ts';
-import { commandList, createDispatcher, menuEntries } from '../commands/index.ts';
+import { commandList, createDispatcher, telegramMenus } from '../commands/index.ts';
 import { createSkillRegistry, skills as skillList } from '../skills/index.ts';
 import { Reflexes } from '../skills/reflexes.ts';
 import { loadConfig, type Config } from './config.ts';
@@ -119,11 +119,14 @@ async function main(): Promise<void> {
   const llm = llmOffered(config, core.avatars.all());
   if (consoleBridge) await core.addBridge(consoleBridge);
   if (config.TELEGRAM_TOKEN) {
+    // Each kind of chat gets the menu of what works there (docs/telegram.md "The command menu").
+    const menus = telegramMenus(commandList('telegram', { llm, mcp: config.MCP }));
     const telegram = new TelegramBridge({
       token: config.TELEGRAM_TOKEN,
       apiRoot: config.TELEGRAM_API_ROOT,
       log: log.child({ bridge: 'telegram' }),
-      commands: menuEntries(commandList('telegram', { llm, mcp: config.MCP })),
+      commands: menus.private,
+      groupMenus: { groups: menus.groups, groupAdmins: menus.groupAdmins },
       nameOf: (identity) => running.people.personOf(identity)?.name,
     });
     const started = core.addBridge(telegram, { perChatIntervalMs: 1000, groupPerMinute: 20, globalPerSecond: 30, coalesce: true });

@@ -5,16 +5,19 @@
  * once, classified (README "Talking to an avatar") and handed to the command
  * host: a lone `stop` runs the `/stop` command, `Goal: …` the host's `setGoal`
  * (as `/goal` does), a question the host's `ask` in its own short turn,
- * anything else the host's `addDirection`. Commands go to the dispatcher.
- * Every reply and every error goes back to the chat here, the one catch of
- * this boundary.
+ * anything else the host's `addDirection`. Commands go to the dispatcher, and
+ * so do buttons pressed on cards (`src/press.ts`). While someone waits on the
+ * engine (a question's answer, the turn their goal or direction woke), their
+ * chat shows typing. Every reply and every error goes back to the chat here,
+ * the one catch of this boundary.
  */
 import type { Logger } from 'pino';
-import type { BridgeHost, ChatContext, CommandAnswer, CommandInvocation, InboundMessage, Platform } from './chat.ts';
+import type { ActionPress, BridgeHost, ChatContext, CommandAnswer, CommandInvocation, InboundMessage, Platform, PressOutcome } from './chat.ts';
 import type { CommandDispatcher, CommandHost, CommandReply } from './command-host.ts';
 import { errorRef, UserError } from './errors.ts';
 import { characterCount, classifyMessage, emptyMessageReason, isTooLong, MAX_MESSAGE_LENGTH, splitAddress, unknownAddress } from './loop/classify.ts';
 import type { Poster } from './outbox/poster.ts';
+import { pressAction } from './press.ts';
 import { replyPrivately } from './private-reply.ts';
 import type { Links } from './people/links.ts';
 import { STRANGER_REFUSAL, type People } from './people/people.ts';
@@ -43,6 +46,8 @@ export interface RouterParts {
   store: Store;
   /** Each avatar's latest lines for the dashboard: a reply that tells a change to the avatar is one of them. */
   recent: RecentActivity;
+  /** Show typing in a chat until the returned function is called (a no-op where its platform has none). */
+  typing(dest: Destination): () => void;
 }
 
 /**
@@ -79,7 +84,18 @@ export class MessageRouter implements BridgeHost {
   private async runCleaned(inv: CommandInvocation): Promise<void> {
     const answer = await this.answer(inv);
     if (answer.private) replyPrivately(this.parts.poster, inv, answer);
-    else this.parts.poster.reply(inv, answer.avatar, answer.text);
+    else this.parts.poster.reply(inv, answer.avatar, answer.text, answer.card);
+  }
+
+  /** A button pressed on a card: the command it stands for, with the presser's rights (`src/press.ts`). Never throws. */
+  async press(raw: ActionPress): Promise<PressOutcome> {
+    const press = cleanChatInput(raw);
+    const failure = (chat: ChatContext, err: unknown): { avatar: string | null; text: string } => this.errorAnswer(chat, err);
+    try {
+      return await pressAction(press, { host: this.parts.host, answer: (inv) => this.answer(inv), failure });
+    } catch (err) {
+      return { kind: 'refused', ...failure(press, err) };
+    }
   }
 
   /**
@@ -101,7 +117,7 @@ export class MessageRouter implements BridgeHost {
       this.noteNews(reply);
       const announce = reply.announce === true;
       if (announce) this.announceAtOrigin(inv, reply);
-      return { avatar: reply.avatar, text: reply.text, refused: false, announce, private: reply.private === true };
+      return { avatar: reply.avatar, text: reply.text, refused: false, announce, private: reply.private === true, ...(reply.card ? { card: reply.card } : {}) };
     } catch (err) {
       return { ...this.errorAnswer(inv, err), refused: true, announce: false };
     }
@@ -172,12 +188,14 @@ export class MessageRouter implements BridgeHost {
       case 'goal': {
         if (!text.trim()) throw new UserError('empty_goal', 'Say what the goal is, e.g. "Goal: collect 10 oak logs".', avatar.name);
         const mark = store.mark();
-        const reply = host.control(msg, avatar.name).setGoal(text);
+        const a = host.control(msg, avatar.name);
+        const reply = a.setGoal(text);
         await store.saved(mark, reply.avatar);
         this.noteNews(reply);
         // A goal is announced as `/goal`'s reply is.
         this.announceAtOrigin(msg, reply);
         poster.reply(msg, reply.avatar, reply.text);
+        this.typeUntil(msg.dest, a.wokenTurn());
         return;
       }
       case 'question': {
@@ -187,14 +205,23 @@ export class MessageRouter implements BridgeHost {
           return;
         }
         // Answered in its own turn; the reply comes when the engine has it, without holding up the chat.
+        // The chat shows typing meanwhile, ended before the answer is posted (the answer ends it on the platform).
+        const typed = this.parts.typing(msg.dest);
         void this.askAvatar(msg, avatar.name, text)
-          .then((answer) => poster.reply(msg, answer.avatar, answer.text))
-          .catch((err: unknown) => this.replyError(msg, err, avatar.name));
+          .then((answer) => {
+            typed();
+            poster.reply(msg, answer.avatar, answer.text);
+          })
+          .catch((err: unknown) => {
+            typed();
+            this.replyError(msg, err, avatar.name);
+          });
         return;
       }
       case 'direction': {
         const reply = await this.direct(msg, avatar.name, text);
         poster.reply(msg, reply.avatar, reply.text);
+        this.typeUntil(msg.dest, host.control(msg, avatar.name).wokenTurn());
         return;
       }
     }
@@ -245,6 +272,12 @@ export class MessageRouter implements BridgeHost {
     const reply = host.control(chat, name).addDirection(text);
     await store.saved(mark, reply.avatar);
     return reply;
+  }
+
+  /** The chat shows typing until the turn the sender's message woke has ended (none when no turn comes: a stopped avatar). */
+  private typeUntil(dest: Destination, turn: Promise<void> | null): void {
+    if (!turn) return;
+    void turn.finally(this.parts.typing(dest));
   }
 
   private replyError(chat: ChatContext, err: unknown, avatar: string | null = null): void {

@@ -40,6 +40,12 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private crashes: number[] = [];
+  /** The number of the turn that takes in the latest owner goal or direction (the one an owner's message woke). */
+  private ownerTurn = 0;
+  /** The number of the last turn that ended. */
+  private lastEnded = 0;
+  /** Who waits for a turn to end (see {@link GoalLoop.wokenTurn}). */
+  private readonly turnWaiters = new Set<{ turn: number; done: () => void }>();
 
   constructor(deps: GoalLoopDeps) {
     super();
@@ -119,6 +125,33 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     this.deps.game.off('whispered', this.onWhisper);
     this.deps.game.off('ended', this.onEnded);
     this.deps.game.off('failed', this.onFailed);
+    // No turn comes after a halt: whoever waits for one waits no more.
+    this.release(() => true);
+  }
+
+  /**
+   * Resolves once the turn that takes in the latest owner goal or direction has ended (or the loop halted):
+   * the one turn someone waits on (the chat shows typing meanwhile). Null when there is none to wait for: the
+   * loop does not run, or that turn is over already.
+   */
+  wokenTurn(): Promise<void> | null {
+    const turn = this.ownerTurn;
+    if (!this.state.value.active || this.lastEnded >= turn) return null;
+    return new Promise((done) => this.turnWaiters.add({ turn, done }));
+  }
+
+  /** Turn `n` ended: the waits for it and for earlier turns end. */
+  private turnEnded(n: number): void {
+    this.lastEnded = Math.max(this.lastEnded, n);
+    this.release((turn) => turn <= n);
+  }
+
+  private release(which: (turn: number) => boolean): void {
+    for (const w of [...this.turnWaiters]) {
+      if (!which(w.turn)) continue;
+      this.turnWaiters.delete(w);
+      w.done();
+    }
   }
 
   /**
@@ -149,6 +182,8 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
    */
   setOwnerGoal(text: string, setById: string | null, origin: GoalOrigin = {}): ParkedGoal | null {
     const parked = this.goals.setOwnerGoal(this.rec, text, setById, this.deps.game.snapshot(), origin);
+    // The running turn (if any) is aborted: the next one takes the goal in.
+    this.ownerTurn = this.state.value.turns + 1;
     this.turns.ownerGoal();
     if (this.state.move(ownerGoalSet).aborted) this.turns.abort(new Error('new owner goal'));
     this.wakeWhenSaved();
@@ -166,6 +201,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
 
   /** A new owner direction arrived: the next turn carries it (every owner message goes straight to the agent). */
   directionAdded(text: string): void {
+    this.ownerTurn = this.state.value.turns + 1;
     this.state.move(directionGiven, text);
     this.wakeWhenSaved();
   }
@@ -245,9 +281,11 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
 
   /** One turn, then the next one scheduled: at once after a wake that came meanwhile. */
   private async turn(): Promise<void> {
+    const n = this.state.value.turns;
     const delay = await this.take();
     const wake = this.state.value.wake;
     const s = this.state.move(turnOver);
+    this.turnEnded(n);
     if (delay !== null && s.active) this.schedule(wake ? 0 : delay);
   }
 

@@ -257,6 +257,38 @@ export const StateFileSchema = z.object({
 });
 export type StateFile = z.infer<typeof StateFileSchema>;
 
+/** The states a card can show (a loop's phase, or `waiting` while it is out of the game): the platform shows each as a colour. */
+export const CardStateSchema = z.enum(['stopped', 'choosing', 'working', 'wrapup', 'waiting', 'dead']);
+
+/**
+ * A button on a card. Its `id` carries all it needs (`stop:steve`, see `src/cards.ts`), so a press on an
+ * old card works after a restart; Telegram's callback data holds at most 64 bytes.
+ */
+export const CardActionSchema = z.object({
+  id: z.string().min(1).max(64),
+  label: z.string().min(1).max(40),
+  style: z.enum(['primary', 'secondary', 'danger']),
+});
+export type CardAction = z.infer<typeof CardActionSchema>;
+
+/**
+ * What a reply or post looks like beyond its text, for platforms that show more (docs/discord.md
+ * "Cards and buttons"): a title with the state as a colour, named fields, a footer and buttons. A post
+ * with buttons only (`Done: …`) has no title and no fields. The text stays the plain form (the console).
+ */
+export const CardSchema = z.object({
+  /** The avatar it shows, by name. */
+  title: z.string().optional(),
+  state: CardStateSchema.optional(),
+  /** One line under the title (the state in words, the server). */
+  summary: z.string().optional(),
+  fields: z.array(z.object({ name: z.string(), value: z.string(), inline: z.boolean().optional() })).default([]),
+  /** The last press and what it did (`alice: Stopped.`). */
+  footer: z.string().optional(),
+  actions: z.array(CardActionSchema).default([]),
+});
+export type Card = z.infer<typeof CardSchema>;
+
 export const PostSchema = z.object({
   id: z.string(),
   dest: DestinationSchema,
@@ -277,6 +309,8 @@ export const PostSchema = z.object({
    * the next attempt, after a restart too, sends only the rest.
    */
   sent: z.object({ parts: z.array(z.string()), messageIds: z.array(z.string()) }).optional(),
+  /** Its card (a `/status`, the buttons of a `Done:`), shown where the platform can; absent in older files. */
+  card: CardSchema.optional(),
 });
 export type Post = z.infer<typeof PostSchema>;
 

@@ -310,6 +310,36 @@ describe('goal loop', () => {
     expect(w.req.message).toBe('stay near the village');
   });
 
+  it('GIVEN an owner direction THEN wokenTurn resolves once the turn that took it in has ended, not before; after it, or while stopped, there is none', async () => {
+    let release = (): void => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const h = await harness(async (req) => {
+      if (req.kind === 'direction') await gate;
+      return 'Working.\nSTATUS: working';
+    });
+    const first = await turn(h, await start(h));
+    const scheduled = once(h.loop, 'turnScheduled');
+    h.loop.directionAdded('stay near the village');
+    const woken = h.loop.wokenTurn();
+    let ended = false;
+    void woken?.then(() => (ended = true));
+    // The direction wakes the loop once it is saved; its turn runs and waits on the engine.
+    expect(await scheduled).toEqual([0]);
+    await vi.advanceTimersByTimeAsync(0);
+    const req = await h.engine.nextTurn(2);
+    expect(req.kind).toBe('direction');
+    await vi.advanceTimersByTimeAsync(first.next);
+    expect(ended).toBe(false);
+    release();
+    await woken;
+    expect(ended).toBe(true);
+    // An automatic turn is no one's: nothing waits on it, and once the woken turn is over there is nothing to wait for.
+    expect(h.engine.requests).toHaveLength(2);
+    expect(h.loop.wokenTurn()).toBeNull();
+    await h.loop.stop();
+    expect(h.loop.wokenTurn()).toBeNull();
+  });
+
   it('GIVEN an engine that says "working" for ever while nothing changes THEN after 8 such turns the next prompt is the blocked one and the owner is told once', async () => {
     const h = await harness((req) => (req.kind === 'blocked' ? 'Trying elsewhere.\nSTATUS: working' : 'Thinking.\nSTATUS: working'));
     const d0 = await start(h);
