@@ -79,7 +79,7 @@ export async function startMindlink(
     apiUrl: config.DISCORD_API_URL,
     guildId: config.DISCORD_GUILD_ID,
     log,
-    commands: commandList('discord', { llm: llmOffered(config, core.avatars.all()) }),
+    commands: commandList('discord', { llm: llmOffered(config, core.avatars.all()), mcp: config.MCP }),
     maxRetryAfterSeconds: 2,
     ...bridgeOptions,
   });
