@@ -93,11 +93,11 @@ export const commands: readonly Command[] = [
 /**
  * The commands offered on a platform: its command menu, and what `/help` chooses from. `llm: false`
  * leaves out the llm engine's commands (`/engine`, `/usage`) where it is neither configured nor used
- * (`llmOffered` of `src/command-host.ts`), and `mcp: false` the MCP tokens' (`/mcp …`) where MCP is
- * off, as `/help` does.
+ * (`llmOffered` of `src/command-host.ts`); the MCP tokens' (`/mcp …`) come only with `mcp: true`, where MCP is
+ * on, as `/help` offers them.
  */
 export function commandList(platform: Platform, opts: { llm?: boolean; mcp?: boolean } = {}): Command[] {
-  return commands.filter((c) => (!c.platforms || c.platforms.includes(platform)) && (opts.llm !== false || !c.llmOnly) && (opts.mcp !== false || !c.mcpOnly));
+  return commands.filter((c) => (!c.platforms || c.platforms.includes(platform)) && (opts.llm !== false || !c.llmOnly) && (opts.mcp === true || !c.mcpOnly));
 }
 
 /**
