@@ -1,6 +1,6 @@
 /**
  * What an open 3D view costs the core (part of `npm run bench -- web`): the real process (the embedded
- * world, demo working on the scripted engine) and a real headless Chromium, one page switched between the
+ * world, demo walking back and forth) and a real headless Chromium, one page switched between the
  * dashboard's rows (no 3D view) and demo's world view (its map and its 3D view), several rounds each; the
  * core's event-loop delay from its own `health` lines. Run with the avatars in the core's process (where
  * the blocks are read on the core's event loop) and on an avatar host. Also the 3D stream's bytes.
@@ -13,9 +13,12 @@ import { launchChromium } from '../test/bridges/browser.ts';
 import { startMindlink, type MindlinkProcess } from '../test/e2e/process.ts';
 
 /** How often the core logs its health (ms): one reading per health line. */
-const HEALTH_MS = 5000;
-/** Rounds per condition; each round drops the reading taken across the switch and keeps the next two. */
-const ROUNDS = 4;
+const HEALTH_MS = 2000;
+/**
+ * Rounds per condition; each round drops the reading taken across the switch and keeps the next two. The
+ * conditions take turns none, view, view, none … so that what demo happens to be doing falls on both alike.
+ */
+const ROUNDS = 12;
 
 interface Health {
   loopDelayP50Ms: number;
@@ -78,27 +81,35 @@ async function oneRun(browser: Browser, hosts: number): Promise<void> {
     await m.line(/^\[demo\] New goal \(my choice\): /, 60_000);
     const page = await ctx.newPage();
     const origin = await signIn(m, page);
+    // demo walks back and forth 16 blocks, a new leg every reading (before it arrives), in both conditions alike.
+    let leg = 0;
+    const walk = (): void => m.send(`Goal: go to ${leg % 2 ? -8 : 8} 64 ${leg++ % 2 ? -3 : 3}`);
+    const reading = (): Promise<Health> => {
+      walk();
+      return nextHealth(m);
+    };
     const samples: Record<'none' | 'view', Health[]> = { none: [], view: [] };
     for (let round = 0; round < ROUNDS * 2; round++) {
-      const condition = round % 2 === 0 ? 'none' : 'view';
+      const condition = [0, 3].includes(round % 4) ? 'none' : 'view';
       if (condition === 'none') await page.goto(`${origin}/`);
       else {
         await page.goto(`${origin}/avatar/demo/world`);
         await page.locator('[data-scene-caption]').filter({ hasText: /^demo at / }).waitFor({ timeout: 30_000 });
       }
-      await nextHealth(m);
-      samples[condition].push(await nextHealth(m), await nextHealth(m));
+      await reading();
+      samples[condition].push(await reading(), await reading());
     }
     const none = median(samples.none.map((h) => h.loopDelayP99Ms));
     const view = median(samples.view.map((h) => h.loopDelayP99Ms));
     const cpu = (c: 'none' | 'view'): string => `${median(samples[c].map((h) => h.cpuPct)).toFixed(0)}%`;
     const where = hosts > 1 ? `demo on an avatar host (AVATAR_HOSTS=${hosts})` : 'demo in the core’s process (AVATAR_HOSTS=1)';
-    console.log(`3D view, ${where}: core event-loop p99 (median of ${samples.none.length} ${HEALTH_MS / 1000}-s readings each) none ${none.toFixed(1)} ms, one view open ${view.toFixed(1)} ms: ×${(view / none).toFixed(2)}; core CPU ${cpu('none')} → ${cpu('view')}`);
+    console.log(`3D view, ${where}: core event-loop p99 (median of ${samples.none.length} ${HEALTH_MS / 1000}-s readings each, demo walking) none ${none.toFixed(1)} ms, one view open ${view.toFixed(1)} ms: ×${(view / none).toFixed(2)}; core CPU ${cpu('none')} → ${cpu('view')}`);
     if (hosts === 1) {
       await page.goto(`${origin}/`);
       const cookie = (await ctx.cookies(origin)).map((c) => `${c.name}=${c.value}`).join('; ');
-      const bytes = await streamBytes(origin, cookie);
-      console.log(`3D stream: ${bytes.first.toLocaleString('en-US')} bytes in its first 2 s (pose and every block in reach), then ${Math.round(bytes.perSecond).toLocaleString('en-US')} bytes/s while demo works (poses and changed blocks only)`);
+      const walking = setInterval(walk, HEALTH_MS);
+      const bytes = await streamBytes(origin, cookie).finally(() => clearInterval(walking));
+      console.log(`3D stream: ${bytes.first.toLocaleString('en-US')} bytes in its first 2 s (pose and every block in reach), then ${Math.round(bytes.perSecond).toLocaleString('en-US')} bytes/s while demo walks (poses and changed blocks only)`);
     }
   } finally {
     await ctx.close();

@@ -74,7 +74,8 @@ function lookAt(eye, target) {
  * triangles (`{ positions, colors }`, three floats per vertex each); `draw(camera)` draws every layer.
  */
 export function renderer(canvas, { sky = [0.62, 0.78, 0.95], fog = [11, 17] } = {}) {
-  const gl = canvas.getContext('webgl', { antialias: true, alpha: false, preserveDrawingBuffer: true });
+  // No antialiasing (costly where WebGL runs on the CPU); the drawing kept after it is shown, so a picture can be taken of it.
+  const gl = canvas.getContext('webgl', { antialias: false, alpha: false, preserveDrawingBuffer: true });
   if (!gl) return null;
   const program = gl.createProgram();
   gl.attachShader(program, compile(gl, gl.VERTEX_SHADER, VERTEX));

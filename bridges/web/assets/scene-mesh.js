@@ -28,13 +28,31 @@ export function opaque(name) {
   return name !== undefined && !PLANT.test(name) && !SEE_THROUGH.test(name);
 }
 
-/** Growable lists of floats for the renderer. */
-function buffers() {
-  return { positions: [], colors: [] };
+/** Growable arrays of floats for the renderer: positions and colours, three per vertex. */
+function buffers(vertices = 4096) {
+  return { positions: new Float32Array(vertices * 3), colors: new Float32Array(vertices * 3), n: 0 };
+}
+
+function vertex(b, [x, y, z], r, g, bl) {
+  if (b.n * 3 + 3 > b.positions.length) {
+    for (const k of ['positions', 'colors']) {
+      const bigger = new Float32Array(b[k].length * 2);
+      bigger.set(b[k]);
+      b[k] = bigger;
+    }
+  }
+  const i = b.n * 3;
+  b.positions[i] = x;
+  b.positions[i + 1] = y;
+  b.positions[i + 2] = z;
+  b.colors[i] = r;
+  b.colors[i + 1] = g;
+  b.colors[i + 2] = bl;
+  b.n += 1;
 }
 
 function finish(b) {
-  return { positions: new Float32Array(b.positions), colors: new Float32Array(b.colors) };
+  return { positions: b.positions.subarray(0, b.n * 3), colors: b.colors.subarray(0, b.n * 3) };
 }
 
 /** A small steady variation per block, so a flat field of one colour still shows its blocks. */
@@ -44,16 +62,13 @@ function grain(x, y, z) {
 }
 
 function quad(b, corners, rgb, light) {
-  for (const i of [0, 1, 2, 0, 2, 3]) {
-    b.positions.push(...corners[i]);
-    b.colors.push(rgb[0] * light, rgb[1] * light, rgb[2] * light);
-  }
+  const [r, g, bl] = [rgb[0] * light, rgb[1] * light, rgb[2] * light];
+  for (const i of [0, 1, 2, 0, 2, 3]) vertex(b, corners[i], r, g, bl);
 }
 
-/** The faces of a box from `lo` to `hi` (each `[x, y, z]`), turned by `yaw` about its vertical axis. */
-function box(b, lo, hi, rgb, yaw = 0, skip = () => false) {
-  const cx = (lo[0] + hi[0]) / 2;
-  const cz = (lo[2] + hi[2]) / 2;
+/** The faces of a box from `lo` to `hi` (each `[x, y, z]`), turned by `yaw` about the vertical line through `pivot` (`[x, z]`, its own centre by default). */
+function box(b, lo, hi, rgb, yaw = 0, skip = () => false, pivot = [(lo[0] + hi[0]) / 2, (lo[2] + hi[2]) / 2]) {
+  const [cx, cz] = pivot;
   const [s, c] = [Math.sin(yaw), Math.cos(yaw)];
   const turn = ([x, y, z]) => [cx + (x - cx) * c + (z - cz) * s, y, cz - (x - cx) * s + (z - cz) * c];
   FACES.forEach(([, corners], f) => {
@@ -66,7 +81,7 @@ const DIRT = rgbOf('dirt');
 
 /** The blocks' triangles: `blocks` maps `x,y,z` to a palette index. */
 export function blockMesh(blocks, palette) {
-  const b = buffers();
+  const b = buffers(blocks.size * 12);
   for (const [key, p] of blocks) {
     const name = palette[p];
     const [x, y, z] = key.split(',').map(Number);
@@ -107,7 +122,7 @@ const KINDS = {
 
 /** The creatures near the avatar as boxes; with `self`, the avatar too (a body, and a head with a dark face the way it looks). */
 export function thingMesh(entities, pose, self) {
-  const b = buffers();
+  const b = buffers(256);
   for (const e of entities) {
     const k = KINDS[e.kind] ?? KINDS.other;
     const { x, y, z } = e.position;
@@ -116,9 +131,9 @@ export function thingMesh(entities, pose, self) {
   if (self && pose) {
     const { x, y, z, yaw } = pose;
     box(b, [x - 0.3, y, z - 0.2], [x + 0.3, y + 1.35, z + 0.2], [0.92, 0.93, 0.95], yaw);
-    // The head: its north face (−z before turning) is the face, drawn dark.
+    // The head: its north side (−z before turning) is the face, drawn dark.
     box(b, [x - 0.25, y + 1.35, z - 0.25], [x + 0.25, y + 1.85, z + 0.25], [0.96, 0.84, 0.7], yaw, (f) => f === 5);
-    box(b, [x - 0.25, y + 1.35, z - 0.26], [x + 0.25, y + 1.85, z - 0.25], [0.2, 0.16, 0.13], yaw, (f) => f !== 5);
+    box(b, [x - 0.25, y + 1.35, z - 0.26], [x + 0.25, y + 1.85, z - 0.25], [0.2, 0.16, 0.13], yaw, (f) => f !== 5, [x, z]);
   }
   return finish(b);
 }
