@@ -147,7 +147,7 @@ describe('the 3D view’s stream', () => {
     await waitFor(() => w.web.scenes.size === 0, 10_000, 'the views to be dropped');
   });
 
-  it('GIVEN a watcher of a linked chat and a stranger THEN the watcher sees demo in 3D, the stranger gets the chat’s refusal and no pose, and nobody without a session gets anything', async () => {
+  it('GIVEN a watcher of a linked chat and a stranger THEN the watcher sees demo in 3D until unlinked, the stranger gets the chat’s refusal and no pose, and nobody without a session gets anything', async () => {
     const watcher = await openScene(w, await w.signIn(watcherGroup));
     expect(await watcher.next('pose')).toMatchObject({ name: 'demo', pose: { x: 0.5, y: 64, z: 0.5 } });
     const strangers = await w.signIn(stranger);
@@ -160,6 +160,11 @@ describe('the 3D view’s stream', () => {
     expect(theirs.seen.map((e) => e.event)).toEqual(['problem']);
     expect((await w.request('/api/avatars/demo/scene')).status).toBe(401);
     expect((await w.request('/api/avatars/no%20such/scene', { session: admin })).status).toBe(404);
+    // Unlinked from the watcher's chat: the open view is told so in the same words, and gets no more of demo.
+    w.core.links.unlink('demo', 'telegram:-500');
+    const lost = (await watcher.next('problem')) as { text: string };
+    expect(lost.text).toMatch(/^No avatar of yours answers here\./);
+    w.core.links.link('demo', 'telegram:-500', 'watch');
     watcher.close();
     theirs.close();
     await waitFor(() => w.web.scenes.size === 0, 10_000, 'the views to be dropped');

@@ -100,7 +100,7 @@ export function renderer(canvas, { sky = [0.62, 0.78, 0.95], fog = [11, 17] } = 
       gl.bufferData(gl.ARRAY_BUFFER, mesh.colors, gl.DYNAMIC_DRAW);
       layer.count = mesh.positions.length / 3;
     },
-    /** `camera`: `{ eye: [x, y, z], target: [x, y, z] }`. */
+    /** `camera`: `{ eye: [x, y, z], target: [x, y, z] }`; null draws only the sky (nothing to show). */
     draw(camera) {
       const dpr = window.devicePixelRatio || 1;
       const width = Math.min(1280, Math.round((canvas.clientWidth || 640) * dpr));
@@ -109,6 +109,7 @@ export function renderer(canvas, { sky = [0.62, 0.78, 0.95], fog = [11, 17] } = 
       gl.viewport(0, 0, width, height);
       gl.clearColor(sky[0], sky[1], sky[2], 1);
       gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+      if (!camera) return;
       const matrix = multiply(perspective((70 * Math.PI) / 180, width / height, 0.05, 64), lookAt(camera.eye, camera.target));
       gl.uniformMatrix4fv(u.viewProjection, false, matrix);
       gl.uniform3fv(u.eye, camera.eye);

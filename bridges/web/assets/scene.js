@@ -57,7 +57,7 @@ export function sceneView(name) {
   const draw = () => {
     queued = false;
     gl.set('things', thingMesh(entities, pose, mode === 'behind'));
-    if (pose) gl.draw(cameraOf(pose, mode, blocks, palette));
+    gl.draw(pose ? cameraOf(pose, mode, blocks, palette) : null);
     caption.textContent = problem ?? (pose ? `${name} at ${Math.floor(pose.x)} ${Math.floor(pose.y)} ${Math.floor(pose.z)} · facing ${heading(pose.yaw)} · ${entities.length} ${entities.length === 1 ? 'creature' : 'creatures'} near` : `${name} is not in the game right now.`);
   };
   const redraw = () => {
