@@ -5,7 +5,10 @@ import type { Command } from './command.ts';
 
 const options = z.object({ avatar: z.string().optional() });
 
-/** `/status [avatar]`: state (and the server, where there are several), goal (who set it), position, health, food and a short inventory. */
+/**
+ * `/status [avatar]`: state (and the server, where there are several), goal (who set it), position, health, food and a
+ * short inventory; for a hybrid avatar, who played its last turn.
+ */
 export const status: Command<typeof options> = {
   name: 'status',
   description: "Show an avatar's state, goal, position, health, food and inventory",
@@ -32,7 +35,10 @@ export const status: Command<typeof options> = {
       lines.push(`${stateText} · no goal${state === 'choosing' ? ' (choosing one)' : ''}`);
     }
     const tokens = a.usage().current;
-    if (goal && tokens) lines.push(`tokens this goal: ${formatUsage(tokens, host.llm().prices)}`);
+    if (goal && tokens && tokens.requests > 0) lines.push(`tokens this goal: ${formatUsage(tokens, host.llm().prices)}`);
+    // A hybrid avatar: who played its last turn, the scripted engine or the model.
+    const by = a.lastPlayedBy();
+    if (by) lines.push(`last turn: ${by.model ? `the model (${by.engine} engine)` : 'scripted'} · ${a.record.engine} engine`);
     if (parked.length > 0) lines.push(`parked: ${parked.map((p) => plainGoal(p.text, 60)).join('; ')}`);
     const snap = a.snapshot();
     if (snap) {

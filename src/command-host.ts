@@ -8,7 +8,8 @@
 import { relative } from 'node:path';
 import type { AvatarManager, AvatarUsage } from './avatars/manager.ts';
 import { llmSetupProblem, type Config } from './config.ts';
-import type { EngineKind } from './engines/engine.ts';
+import type { EngineKind, PlayedBy } from './engines/engine.ts';
+import { needsModel } from './engines/kinds.ts';
 import type { Prices } from './engines/llm/usage.ts';
 import { UserError } from './errors.ts';
 import { impossibleGoal } from './goals/goal-language.ts';
@@ -29,9 +30,10 @@ import { cutText, oneLine, plainGoal } from './text.ts';
 import type { ThoughtStream } from './thought-stream.ts';
 import type { SkillLibrary, KeptSkillCode } from './learned/library.ts';
 import type { KeptSkill } from './learned/manifest.ts';
+import type { RecentActivity } from './recent.ts';
 import type { WebAccess } from './web-access.ts';
 
-export type { KeptSkill, KeptSkillCode };
+export type { KeptSkill, KeptSkillCode, PlayedBy };
 
 /** A command's reply: the text, and the avatar it is about (console prefix `[name] `), or null (`[mindlink] `). */
 export interface CommandReply {
@@ -62,8 +64,10 @@ export interface WatchedAvatar {
   isPlaying(): boolean;
   /** What it sees and carries now; undefined while stopped or out of the game. */
   snapshot(): Snapshot | undefined;
-  /** The model tokens it used: in all, on its current goal, on its ended goals. */
+  /** The model tokens it used (and a hybrid avatar's turns by who played them): in all, on its current goal, on its ended goals. */
   usage(): AvatarUsage;
+  /** Who played its last turn since mindlink started, when its engine says (a hybrid avatar: the scripted engine or a model). */
+  lastPlayedBy(): PlayedBy | undefined;
   /** While it is `waiting` to reconnect: why it left the game, in a short plain phrase. */
   downReason(): string | undefined;
   /** While it is `waiting` for something else (a Microsoft sign-in): what, in a short plain phrase. */
@@ -204,7 +208,7 @@ export interface CommandHost {
  * llmOffered(config, core.avatars.all()) // → false with no LLM_MODEL and no llm avatar
  */
 export function llmOffered(config: Config, avatars: readonly Pick<Avatar, 'engine'>[]): boolean {
-  return llmSetupProblem(config) === null || avatars.some((a) => a.engine === 'llm');
+  return llmSetupProblem(config) === null || avatars.some((a) => needsModel(a.engine));
 }
 
 /** What the router needs from `commands/`: run one invocation against the host. */
@@ -247,6 +251,8 @@ export interface CommandHostParts {
   web: WebAccess;
   /** The skills avatars wrote and kept. */
   learned: SkillLibrary;
+  /** What each avatar did lately (who played its last turn); absent, nobody is said to have. */
+  recent?: RecentActivity;
 }
 
 /**
@@ -255,7 +261,7 @@ export interface CommandHostParts {
  * @example
  * const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned });
  */
-export function createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned }: CommandHostParts): CommandHost {
+export function createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, recent }: CommandHostParts): CommandHost {
   const noSkill = (record: Avatar, name: string): UserError =>
     new UserError('unknown_skill', `${record.name} keeps no skill called ${cutText(oneLine(name), 40)}: /skills ${record.name} lists them.`, record.name);
   const watched = (chat: ChatContext, record: Avatar): WatchedAvatar => ({
@@ -266,6 +272,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     isPlaying: () => avatars.isPlaying(record.name),
     snapshot: () => avatars.snapshot(record.name),
     usage: () => avatars.usage(record.name),
+    lastPlayedBy: () => recent?.lastPlayedBy(record.name),
     downReason: () => avatars.downReason(record.name),
     waitReason: () => avatars.waitReason(record.name),
     stopReason: () => avatars.stopReason(record.name),

@@ -9,7 +9,7 @@
  */
 export { closestName, isTooLong, MAX_MESSAGE_LENGTH } from './loop/classify.ts';
 export { cleanText } from './sanitize.ts';
-export { formatUsage } from './engines/llm/usage.ts';
+export { formatTurns, formatUsage } from './engines/llm/usage.ts';
 export { impossibleGoal } from './goals/goal-language.ts';
 export { formatRun } from './schedule/runs.ts';
 export { formatAddress } from './servers/address.ts';

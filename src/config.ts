@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { ENGINE_KINDS, needsModel, type EngineKind } from './engines/kinds.ts';
 import { ConfigError } from './errors.ts';
 import { identityProblem } from './store/schema.ts';
 
@@ -32,7 +33,8 @@ export const ConfigSchema = z.object({
   DATA_DIR: z.string().default('data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CONSOLE: onOff.default(true),
-  ENGINE: z.enum(['scripted', 'llm']).default('scripted'),
+  /** The engine of new avatars; unset: `hybrid` when the model is configured, else `scripted` (see {@link parseConfig}). */
+  ENGINE: z.enum(ENGINE_KINDS).optional(),
   ADMINS: z
     .string()
     .default('')
@@ -94,8 +96,8 @@ export const ConfigSchema = z.object({
   AVATAR_HOSTS: z.coerce.number().int().min(1).max(64).default(availableParallelism()),
 });
 
-/** The parsed configuration. */
-export type Config = z.infer<typeof ConfigSchema>;
+/** The parsed configuration: every key with its default, `ENGINE` decided. */
+export type Config = Omit<z.infer<typeof ConfigSchema>, 'ENGINE'> & { ENGINE: EngineKind };
 
 /** Keys whose values are secrets: never logged, never shown in chat. */
 export const SECRET_KEYS = ['TELEGRAM_TOKEN', 'DISCORD_TOKEN', 'LLM_API_KEY'] as const;
@@ -118,9 +120,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     const shown = (SECRET_KEYS as readonly string[]).includes(key) ? '(hidden)' : JSON.stringify(clean[key] ?? '');
     throw new ConfigError(`config: ${key}=${shown} ${issue?.message ?? 'is invalid'}`);
   }
-  const problem = result.data.ENGINE === 'llm' ? llmSetupProblem(result.data) : null;
-  if (problem) throw new ConfigError(`config: ENGINE=llm ${problem}`);
-  return result.data;
+  const model = llmSetupProblem(result.data);
+  const chosen = result.data.ENGINE;
+  if (chosen && needsModel(chosen) && model) throw new ConfigError(`config: ENGINE=${chosen} ${model}`);
+  // New avatars play hybrid once a model is there to ask; without one, scripted.
+  return { ...result.data, ENGINE: chosen ?? (model ? 'scripted' : 'hybrid') };
 }
 
 /** Hosts that need no API key: this machine and the local network (Ollama, LM Studio, llama.cpp…). */
@@ -145,7 +149,7 @@ function isLocalHost(hostname: string): boolean {
  * @example
  * const problem = llmSetupProblem(config); // 'needs LLM_MODEL (the model name at LLM_BASE_URL)'
  */
-export function llmSetupProblem(config: Config): string | null {
+export function llmSetupProblem(config: Pick<Config, 'LLM_MODEL' | 'LLM_API_KEY' | 'LLM_BASE_URL'>): string | null {
   if (!config.LLM_MODEL) return 'needs LLM_MODEL (the model name at LLM_BASE_URL, e.g. gpt-4o-mini or llama3.1)';
   if (!config.LLM_API_KEY && !isLocalHost(new URL(config.LLM_BASE_URL).hostname)) {
     return `needs LLM_API_KEY for ${new URL(config.LLM_BASE_URL).host} (only a server on this machine or the local network can go without)`;

@@ -3,7 +3,9 @@
  */
 import { llmSetupProblem, type Config } from '../config.ts';
 import { UserError } from '../errors.ts';
-import type { EngineProvider } from './engine.ts';
+import type { EngineContext, EngineProvider } from './engine.ts';
+import { createHybridEngine } from './hybrid.ts';
+import type { EngineKind } from './kinds.ts';
 import { avatarDirOf, createLlmEngine, type LlmEngineOptions } from './llm/llm-engine.ts';
 import { DEFAULT_RETRY } from './llm/transport.ts';
 import { createScriptedEngine } from './scripted.ts';
@@ -34,18 +36,24 @@ export function llmOptions(config: Config): { ok: true; options: Omit<LlmEngineO
   };
 }
 
+/** The engine that plays a hybrid avatar's model turns (any engine that asks a model can stand here). */
+export const HYBRID_MODEL: EngineKind = 'llm';
+
 /**
- * The production engine provider: `scripted` always; `llm` when the model is configured
- * (otherwise a refusal naming the missing key, so nothing is created or switched).
+ * The production engine provider: `scripted` always; `llm`, and `hybrid` (the scripted engine and
+ * {@link HYBRID_MODEL} together), when the model is configured (otherwise a refusal naming the missing
+ * key, so nothing is created or switched).
  *
  * @example
  * const core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills });
  */
 export function createEngineProvider(config: Config): EngineProvider {
   const llm = llmOptions(config);
-  return (kind, ctx) => {
+  const build = (kind: EngineKind, ctx: EngineContext): ReturnType<EngineProvider> => {
     if (kind === 'scripted') return createScriptedEngine(ctx);
-    if (!llm.ok) throw new UserError('llm_not_configured', `The llm engine is not set up: it ${llm.problem}.`, ctx.avatar);
+    if (!llm.ok) throw new UserError('llm_not_configured', `The ${kind} engine is not set up: it ${llm.problem}.`, ctx.avatar);
+    if (kind === 'hybrid') return createHybridEngine(ctx, { scripted: createScriptedEngine(ctx), model: build(HYBRID_MODEL, ctx) });
     return createLlmEngine(ctx, { ...llm.options, avatarDir: avatarDirOf(config.DATA_DIR, ctx.avatar) });
   };
+  return build;
 }

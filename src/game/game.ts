@@ -41,8 +41,24 @@ export interface Snapshot {
   /** Notable block name → distance of the nearest one (logs, ores, water, crafting table…). */
   nearbyBlocks: Record<string, number>;
   nearbyEntities: NearbyEntity[];
+  /**
+   * Free-standing columns near the avatar (`src/game/columns.ts`): what a goal such as "build a pillar of 3 dirt"
+   * is checked against. Absent where the game does not read them (a test double).
+   */
+  columns?: BlockColumn[];
   /** Epoch ms. */
   takenAt: number;
+}
+
+/** A free-standing column of one kind of block: at least 2 high, nothing solid beside any of its blocks. */
+export interface BlockColumn {
+  /** The block's registry name (`dirt`). */
+  block: string;
+  height: number;
+  /** Its lowest block. */
+  x: number;
+  y: number;
+  z: number;
 }
 
 /** The connection state of one avatar's game. */
@@ -187,6 +203,7 @@ export function emptySnapshot(): Snapshot {
     dimension: 'overworld',
     nearbyBlocks: {},
     nearbyEntities: [],
+    columns: [],
     takenAt: Date.now(),
   };
 }

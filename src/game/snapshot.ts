@@ -9,7 +9,8 @@ import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
 import { cleanLine } from '../sanitize.ts';
 import { nearestOfEach } from './block-search.ts';
-import type { NearbyEntity, Snapshot } from './game.ts';
+import { standingColumns } from './columns.ts';
+import type { BlockColumn, NearbyEntity, Snapshot } from './game.ts';
 
 /** How far the snapshot looks for notable blocks and entities. */
 export const SNAPSHOT_RADIUS = 32;
@@ -40,6 +41,8 @@ interface BlockCache {
 }
 
 const blockCaches = new WeakMap<Bot, BlockCache>();
+/** The columns each bot's last full snapshot read (reused by the frequent snapshots that reuse blocks). */
+const columnCaches = new WeakMap<Bot, BlockColumn[]>();
 const groupIds = new WeakMap<Bot, Array<{ group: string; ids: number[] }>>();
 
 const PASSIVE_TYPES = new Set(['animal', 'passive', 'water_creature', 'ambient']);
@@ -132,7 +135,19 @@ export function nearbyEntities(bot: Bot, radius = SNAPSHOT_RADIUS): NearbyEntity
 }
 
 /**
- * Read a snapshot of a spawned bot (`reuseBlocks`: the nearest blocks as last read, see {@link nearbyBlocks}).
+ * The free-standing columns near the bot ({@link standingColumns}), read afresh (a pillar placed a moment ago is
+ * in it), or as last read when `reuse` is set.
+ */
+function columnsNear(bot: Bot, reuse: boolean): BlockColumn[] {
+  const cached = columnCaches.get(bot);
+  if (reuse && cached) return cached.map((c) => ({ ...c }));
+  const columns = standingColumns(bot);
+  columnCaches.set(bot, columns);
+  return columns.map((c) => ({ ...c }));
+}
+
+/**
+ * Read a snapshot of a spawned bot (`reuseBlocks`: the nearest blocks and columns as last read, see {@link nearbyBlocks}).
  *
  * @example
  * const s = takeSnapshot(bot); s.inventory.oak_log // → 3
@@ -150,6 +165,7 @@ export function takeSnapshot(bot: Bot, opts: { reuseBlocks?: boolean } = {}): Sn
     dimension: dim,
     nearbyBlocks: nearbyBlocks(bot, false, opts.reuseBlocks === true),
     nearbyEntities: nearbyEntities(bot),
+    columns: columnsNear(bot, opts.reuseBlocks === true),
     takenAt: Date.now(),
   };
 }

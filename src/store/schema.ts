@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { keyed, keyedRecord } from '../keyed.ts';
+import { ENGINE_KINDS } from '../engines/kinds.ts';
 import { WHOLE_COLLECTION } from './quarantine.ts';
 
 /** A chat identity: `telegram:<userId>`, `discord:<userId>` or `console:local`. */
@@ -52,8 +53,12 @@ export type Destination = z.infer<typeof DestinationSchema>;
 export const LoopStateSchema = z.enum(['stopped', 'choosing', 'working', 'wrapup']);
 export type LoopState = z.infer<typeof LoopStateSchema>;
 
-/** Tokens an engine used (prompt, completion, requests). */
-export const UsageSchema = z.object({ promptTokens: z.number(), completionTokens: z.number(), requests: z.number() });
+/** Turns of a hybrid avatar by who played them: the scripted engine, or a model (absent for other engines). */
+export const TurnCountsSchema = z.object({ scripted: z.number(), model: z.number() });
+export type TurnCounts = z.infer<typeof TurnCountsSchema>;
+
+/** Tokens an engine used (prompt, completion, requests), and a hybrid avatar's turns by who played them. */
+export const UsageSchema = z.object({ promptTokens: z.number(), completionTokens: z.number(), requests: z.number(), turns: TurnCountsSchema.optional() });
 export type Usage = z.infer<typeof UsageSchema>;
 
 export const GoalSchema = z.object({
@@ -111,7 +116,7 @@ export const AvatarSchema = z.object({
   server: z.string(),
   /** Person id of the owner. */
   owner: z.string(),
-  engine: z.enum(['scripted', 'llm']),
+  engine: z.enum(ENGINE_KINDS),
   /** Whether the owner wants it playing (resumed on restart). */
   playing: z.boolean(),
   state: LoopStateSchema,

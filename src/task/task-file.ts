@@ -6,8 +6,12 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KeyedQueue } from '../keyed-queue.ts';
+import { cutOnWord, oneLine } from '../text.ts';
 import { writeAtomic } from '../store/atomic-write.ts';
 import { initialTask, MINDLINK_SECTIONS, ownPart, regions, renderTask, withSections, type MindlinkParts } from './task-md.ts';
+
+/** Most characters of one lesson in a prompt. */
+const LESSON_MAX = 110;
 
 /** One queue per file path, so writes to one file never overlap (even from two TaskFile objects). */
 const files = new KeyedQueue();
@@ -101,6 +105,24 @@ export class TaskFile {
       const existing = await readIfExists(this.labPath);
       const lead = existing === null || existing === '' ? '' : existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
       await appendFile(this.labPath, `${lead}## ${now.toISOString()}\n${entry.trim()}\n`, 'utf8');
+    });
+  }
+
+  /**
+   * The last `n` lessons of the lab log, oldest first, each one line of at most `max` characters (a leading
+   * `Lesson:` left out): what the choose and resume prompts carry. None when there is no lab log yet.
+   *
+   * @example
+   * await task.lessons(5) // → ['"collect 3 oak logs" done in 12 s with 2 collect runs; that works here.']
+   */
+  lessons(n: number, max = LESSON_MAX): Promise<string[]> {
+    return files.run(this.labPath, async () => {
+      const text = (await readIfExists(this.labPath)) ?? '';
+      const entries = text
+        .split(/^## .*$/m)
+        .map((e) => oneLine(e).replace(/\s+/g, ' ').replace(/^lesson\s*:\s*/i, '').trim())
+        .filter((e) => e !== '');
+      return entries.slice(-n).map((e) => cutOnWord(e, max));
     });
   }
 
