@@ -21,6 +21,22 @@ interface ColumnLike {
   getBlockStateId(pos: { x: number; y: number; z: number }): number;
 }
 
+/** Per registry: 1 for each block state that is a full solid block, else 0. */
+const solidByRegistry = new WeakMap<object, Uint8Array>();
+
+function solidStates(bot: Bot): Uint8Array {
+  const registry = bot.registry;
+  let table = solidByRegistry.get(registry);
+  if (!table) {
+    const states = registry.blocksByStateId as Record<number, { boundingBox?: string } | undefined>;
+    const ids = Object.keys(states).map(Number);
+    table = new Uint8Array(Math.max(0, ...ids) + 1);
+    for (const id of ids) if (states[id]?.boundingBox === 'block') table[id] = 1;
+    solidByRegistry.set(registry, table);
+  }
+  return table;
+}
+
 /**
  * The free-standing columns within {@link COLUMN_RADIUS} blocks across and {@link COLUMN_REACH} up or down of
  * the bot's feet, tallest first (then nearest), at most 8.
@@ -31,32 +47,33 @@ interface ColumnLike {
 export function standingColumns(bot: Bot): BlockColumn[] {
   const feet = bot.entity.position.floored();
   const world = bot.world as unknown as { getColumn(cx: number, cz: number): ColumnLike | undefined };
-  const registry = bot.registry;
+  const solid = solidStates(bot);
   const game = bot.game as { minY?: number; height?: number };
   const minY = game.minY ?? 0;
   const maxY = minY + (game.height ?? 256) - 1;
-  const chunks = new Map<string, ColumnLike | undefined>();
+  // The chunk columns the search touches (one block beyond it on each side), looked up once each.
+  const cx0 = Math.floor((feet.x - COLUMN_RADIUS - 1) / 16);
+  const cz0 = Math.floor((feet.z - COLUMN_RADIUS - 1) / 16);
+  const spanX = Math.floor((feet.x + COLUMN_RADIUS + 1) / 16) - cx0 + 1;
+  const spanZ = Math.floor((feet.z + COLUMN_RADIUS + 1) / 16) - cz0 + 1;
+  const chunks: (ColumnLike | undefined)[] = [];
+  for (let i = 0; i < spanX; i++) for (let j = 0; j < spanZ; j++) chunks[i * spanZ + j] = world.getColumn(cx0 + i, cz0 + j);
   const pos = { x: 0, y: 0, z: 0 };
-  /** The solid block's name at x y z, or null where it is not solid (air, plants, water) or not loaded. */
-  const solidAt = (x: number, y: number, z: number): string | null => {
-    if (y < minY || y > maxY) return null;
+  /** The state id at x y z when it is a solid block, or -1 (air, plants, water, not loaded). */
+  const solidAt = (x: number, y: number, z: number): number => {
+    if (y < minY || y > maxY) return -1;
     const cx = Math.floor(x / 16);
     const cz = Math.floor(z / 16);
-    const key = `${cx},${cz}`;
-    let column = chunks.get(key);
-    if (!chunks.has(key)) {
-      column = world.getColumn(cx, cz);
-      chunks.set(key, column);
-    }
-    if (!column) return null;
+    const column = chunks[(cx - cx0) * spanZ + (cz - cz0)];
+    if (!column) return -1;
     pos.x = x - cx * 16;
     pos.y = y;
     pos.z = z - cz * 16;
-    const block = registry.blocksByStateId[column.getBlockStateId(pos)];
-    return block && block.boundingBox === 'block' ? block.name : null;
+    const state = column.getBlockStateId(pos);
+    return solid[state] === 1 ? state : -1;
   };
-  const free = (x: number, y: number, z: number): boolean =>
-    solidAt(x + 1, y, z) === null && solidAt(x - 1, y, z) === null && solidAt(x, y, z + 1) === null && solidAt(x, y, z - 1) === null;
+  const free = (x: number, y: number, z: number): boolean => solidAt(x + 1, y, z) < 0 && solidAt(x - 1, y, z) < 0 && solidAt(x, y, z + 1) < 0 && solidAt(x, y, z - 1) < 0;
+  const nameOf = (state: number): string => bot.registry.blocksByStateId[state]?.name ?? 'unknown';
 
   const found: BlockColumn[] = [];
   const bottom = Math.max(minY, feet.y - COLUMN_REACH);
@@ -65,14 +82,15 @@ export function standingColumns(bot: Bot): BlockColumn[] {
     for (let z = feet.z - COLUMN_RADIUS; z <= feet.z + COLUMN_RADIUS; z++) {
       let run: BlockColumn | null = null;
       for (let y = bottom; y <= top + 1; y++) {
-        const name = y <= top ? solidAt(x, y, z) : null;
-        const standing = name !== null && free(x, y, z);
-        if (run && standing && name === run.block) {
+        const state = y <= top ? solidAt(x, y, z) : -1;
+        const standing = state >= 0 && free(x, y, z);
+        const name = standing ? nameOf(state) : null;
+        if (run && name === run.block) {
           run.height++;
           continue;
         }
         if (run && run.height >= 2) found.push(run);
-        run = standing && name ? { block: name, height: 1, x, y, z } : null;
+        run = name ? { block: name, height: 1, x, y, z } : null;
       }
     }
   }

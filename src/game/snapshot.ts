@@ -41,8 +41,28 @@ interface BlockCache {
 }
 
 const blockCaches = new WeakMap<Bot, BlockCache>();
-/** The columns each bot's last full snapshot read (reused by the frequent snapshots that reuse blocks). */
-const columnCaches = new WeakMap<Bot, BlockColumn[]>();
+/**
+ * The columns each bot read last, with where it stood and how many block changes it had seen then: read again only
+ * once a block changed in its world or it moved (the frequent snapshots that reuse blocks take them as they are).
+ */
+const columnCaches = new WeakMap<Bot, { changes: number; x: number; y: number; z: number; columns: BlockColumn[] }>();
+/** Block changes (and chunk loads) each bot has seen since the count began. */
+const blockChanges = new WeakMap<Bot, { n: number }>();
+
+function changesSeen(bot: Bot): number {
+  let seen = blockChanges.get(bot);
+  if (!seen) {
+    const counter = { n: 0 };
+    const bump = (): void => {
+      counter.n++;
+    };
+    bot.on('blockUpdate', bump);
+    bot.on('chunkColumnLoad', bump);
+    blockChanges.set(bot, counter);
+    seen = counter;
+  }
+  return seen.n;
+}
 const groupIds = new WeakMap<Bot, Array<{ group: string; ids: number[] }>>();
 
 const PASSIVE_TYPES = new Set(['animal', 'passive', 'water_creature', 'ambient']);
@@ -135,14 +155,18 @@ export function nearbyEntities(bot: Bot, radius = SNAPSHOT_RADIUS): NearbyEntity
 }
 
 /**
- * The free-standing columns near the bot ({@link standingColumns}), read afresh (a pillar placed a moment ago is
- * in it), or as last read when `reuse` is set.
+ * The free-standing columns near the bot ({@link standingColumns}): read afresh once a block changed or the bot
+ * moved since the last reading (a pillar placed a moment ago is in it), else as last read; as last read whenever
+ * `reuse` is set.
  */
 function columnsNear(bot: Bot, reuse: boolean): BlockColumn[] {
+  const changes = changesSeen(bot);
+  const feet = bot.entity.position.floored();
   const cached = columnCaches.get(bot);
-  if (reuse && cached) return cached.map((c) => ({ ...c }));
+  const same = cached && cached.changes === changes && cached.x === feet.x && cached.y === feet.y && cached.z === feet.z;
+  if (cached && (reuse || same)) return cached.columns.map((c) => ({ ...c }));
   const columns = standingColumns(bot);
-  columnCaches.set(bot, columns);
+  columnCaches.set(bot, { changes, x: feet.x, y: feet.y, z: feet.z, columns });
   return columns.map((c) => ({ ...c }));
 }
 

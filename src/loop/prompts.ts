@@ -18,7 +18,7 @@ export const NUDGES = {
 /** Most characters of ambitions quoted in a choose prompt. */
 const AMBITIONS_MAX = 800;
 /** Most characters of one lesson quoted in a prompt. */
-const LESSON_MAX = 110;
+const LESSON_MAX = 100;
 /** Most characters of open direction listed in full in a resume prompt (the rest is in TASK.md). */
 const RESUME_DIRECTIONS_MAX = 2000;
 
@@ -89,7 +89,7 @@ function chooseBody(req: Req): string[] {
 function lessonsBlock(req: Req): string[] {
   const lessons = req.lessons ?? [];
   if (lessons.length === 0) return [];
-  return [`What your last goals taught you (lab log, newest last):\n${lessons.map((l) => `- ${cutText(l, LESSON_MAX)}`).join('\n')}`];
+  return [`Lessons of your last goals (newest last):\n${lessons.map((l) => `- ${cutText(l, LESSON_MAX)}`).join('\n')}`];
 }
 
 function continueBody(req: Req): string[] {

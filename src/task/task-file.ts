@@ -11,7 +11,7 @@ import { writeAtomic } from '../store/atomic-write.ts';
 import { initialTask, MINDLINK_SECTIONS, ownPart, regions, renderTask, withSections, type MindlinkParts } from './task-md.ts';
 
 /** Most characters of one lesson in a prompt. */
-const LESSON_MAX = 110;
+const LESSON_MAX = 100;
 
 /** One queue per file path, so writes to one file never overlap (even from two TaskFile objects). */
 const files = new KeyedQueue();
@@ -110,7 +110,8 @@ export class TaskFile {
 
   /**
    * The last `n` lessons of the lab log, oldest first, each one line of at most `max` characters (a leading
-   * `Lesson:` left out): what the choose and resume prompts carry. None when there is no lab log yet.
+   * `Lesson:` left out): what the choose and resume prompts carry. A lesson written again in those `n` is said
+   * once, where it came last, with how often (`(3 times)`). None when there is no lab log yet.
    *
    * @example
    * await task.lessons(5) // → ['"collect 3 oak logs" done in 12 s with 2 collect runs; that works here.']
@@ -120,9 +121,17 @@ export class TaskFile {
       const text = (await readIfExists(this.labPath)) ?? '';
       const entries = text
         .split(/^## .*$/m)
-        .map((e) => oneLine(e).replace(/\s+/g, ' ').replace(/^lesson\s*:\s*/i, '').trim())
-        .filter((e) => e !== '');
-      return entries.slice(-n).map((e) => cutOnWord(e, max));
+        .map((e) => oneLine(e).replace(/^lesson\s*:\s*/i, '').trim())
+        .filter((e) => e !== '')
+        .slice(-n);
+      const times = new Map<string, number>();
+      for (const e of entries) times.set(e, (times.get(e) ?? 0) + 1);
+      return entries
+        .filter((e, i) => entries.lastIndexOf(e) === i)
+        .map((e) => {
+          const n = times.get(e) ?? 1;
+          return n > 1 ? `${cutOnWord(e, max - 10)} (${n} times)` : cutOnWord(e, max);
+        });
     });
   }
 

@@ -285,6 +285,16 @@ describe('TaskFile', () => {
     );
   });
 
+  it('GIVEN a lab log of seven entries THEN its lessons are the last five, one line each, short, a repeated one said once with how often; none without a lab log', async () => {
+    const task = new TaskFile(join(root, 'lessons'), 'l');
+    expect(await task.lessons(5)).toEqual([]);
+    const entries = ['First.', 'Second.', 'Lesson: trees are\neast of spawn.', 'Same again.', 'Same again.', `Lesson: ${'long words '.repeat(30)}`, 'Same again.'];
+    for (const [i, e] of entries.entries()) await task.appendLab(e, new Date(Date.UTC(2026, 11, i + 1)));
+    const lessons = await task.lessons(5);
+    expect(lessons).toEqual(['trees are east of spawn.', expect.stringMatching(/^long words long words .*…$/) as unknown as string, 'Same again. (3 times)']);
+    expect(lessons[1]?.length).toBeLessThanOrEqual(100);
+  });
+
   it('GIVEN an update with nothing new THEN the file is not rewritten', async () => {
     const task = new TaskFile(root, 'steve');
     await task.update(none);

@@ -5,8 +5,8 @@
  * its own beside the built-in ones. Which of them a turn carries is decided
  * per turn ({@link learnedTools}), so a request stays small: `write_skill`
  * only where the built-in skills are not enough (a goal outside the goal
- * language, a blocked route, a handed-over turn, a wrap-up), kept skills
- * only when their words fit the goal.
+ * language, a blocked route, a handed-over turn), kept skills only when
+ * their words fit the goal.
  */
 import { z } from 'zod';
 import { parseGoal } from '../../goals/goal-language.ts';
@@ -71,12 +71,12 @@ export const NO_LEARNED_TOOLS: LearnedTools = { schemas: [], kept: new Set(), wr
 
 /**
  * Whether a turn offers `write_skill`: an acting turn on which the built-in skills fall short, or may have (the goal is
- * outside the goal language, the route is blocked, another engine hands the turn over), or the wrap-up, when a
- * script that worked may be kept.
+ * outside the goal language, the route is blocked, another engine hands the turn over). A wrap-up does not: a skill
+ * that worked was kept when it was written, and the wrap-up's lesson is words.
  */
 function offersWrite(req: TurnRequest): boolean {
-  if (req.kind === 'question') return false;
-  if (req.kind === 'blocked' || req.kind === 'wrapup' || req.handover) return true;
+  if (req.kind === 'question' || req.kind === 'wrapup') return false;
+  if (req.kind === 'blocked' || req.handover) return true;
   return req.goal !== null && parseGoal(req.goal.text).kind === 'unknown';
 }
 
