@@ -108,7 +108,7 @@ export default async function bench(): Promise<void> {
 /** Goals each curriculum run plays. */
 const CURRICULUM_GOALS = 20;
 /** The longest a curriculum run may take before its figures are read as they are. */
-const CURRICULUM_MAX_MS = 20 * 60_000;
+const CURRICULUM_MAX_MS = 40 * 60_000;
 
 /** One engine's curriculum run. */
 interface CurriculumFigures {

@@ -146,13 +146,14 @@ export class HybridMemory {
 }
 
 /**
- * The handover in words, for the model's prompt: one short paragraph.
+ * The handover in words, for the model's prompt: one short paragraph; on a turn that acts, where to turn when the
+ * tools fall short.
  *
  * @example
- * handoverText({ why: 'the goal is outside …', tried: [] })
+ * handoverText({ why: 'the goal is outside …', tried: [] }, true)
  * // → 'This turn is yours: the goal is outside …. If your tools cannot do it in one call, write_skill can make one that does.'
  */
-export function handoverText(h: Handover): string {
+export function handoverText(h: Handover, acts: boolean): string {
   const tried = h.tried.length > 0 ? ` It tried: ${h.tried.join('; ')}.` : '';
-  return `This turn is yours: ${h.why}.${tried} If your tools cannot do it in one call, write_skill can make one that does.`;
+  return `This turn is yours: ${h.why}.${tried}${acts ? ' If your tools cannot do it in one call, write_skill can make one that does.' : ''}`;
 }

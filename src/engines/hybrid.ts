@@ -47,7 +47,7 @@ function duration(ms: number): string {
 /** The request with the handover said in its prompt, before the protocol reminder that ends it. */
 function handedOver(req: TurnRequest, memory: HybridMemory, why: string): TurnRequest {
   const handover = memory.handover(req, why);
-  const text = handoverText(handover);
+  const text = handoverText(handover, req.kind !== 'wrapup');
   const at = req.prompt.lastIndexOf(PROTOCOL_HELP);
   const prompt = at >= 0 ? `${req.prompt.slice(0, at)}${text}\n\n${req.prompt.slice(at)}` : `${req.prompt}\n\n${text}`;
   return { ...req, handover, prompt };

@@ -3,7 +3,7 @@
  * mindlink's sections, the avatar's own rewrites and lab-log entries. What the
  * file says is `task-md.ts`'s job (pure text functions).
  */
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KeyedQueue } from '../keyed-queue.ts';
 import { cutOnWord, oneLine } from '../text.ts';
@@ -12,6 +12,30 @@ import { initialTask, MINDLINK_SECTIONS, ownPart, regions, renderTask, withSecti
 
 /** Most characters of one lesson in a prompt. */
 const LESSON_MAX = 100;
+
+/** How much of the end of the lab log is read for its last lessons. */
+const LAB_TAIL_BYTES = 32 * 1024;
+
+/** The last `bytes` of a file as text (all of it when shorter), and whether it was cut; empty when there is no file. */
+async function readTail(path: string, bytes: number): Promise<{ text: string; cut: boolean }> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { text: '', cut: false };
+    throw err;
+  }
+  try {
+    const { size } = await handle.stat();
+    const start = Math.max(0, size - bytes);
+    const buffer = Buffer.alloc(size - start);
+    await handle.read(buffer, 0, buffer.length, start);
+    // A cut UTF-8 character at the start becomes U+FFFD; it is in the entry that is dropped.
+    return { text: buffer.toString('utf8'), cut: start > 0 };
+  } finally {
+    await handle.close();
+  }
+}
 
 /** One queue per file path, so writes to one file never overlap (even from two TaskFile objects). */
 const files = new KeyedQueue();
@@ -118,9 +142,12 @@ export class TaskFile {
    */
   lessons(n: number, max = LESSON_MAX): Promise<string[]> {
     return files.run(this.labPath, async () => {
-      const text = (await readIfExists(this.labPath)) ?? '';
+      // Only the end of a long lab log is read: the last lessons are there.
+      const { text, cut } = await readTail(this.labPath, LAB_TAIL_BYTES);
       const entries = text
         .split(/^## .*$/m)
+        // Where the tail was cut, its first entry begins mid-way: only whole entries count.
+        .slice(cut ? 1 : 0)
         .map((e) => oneLine(e).replace(/^lesson\s*:\s*/i, '').trim())
         .filter((e) => e !== '')
         .slice(-n);
