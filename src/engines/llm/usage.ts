@@ -63,12 +63,13 @@ export function formatTurns(t: TurnTotals): string {
 
 /**
  * `12,345 in + 678 out tokens (9 requests) ≈ $0.0023` — the cost part only when prices are set; a hybrid
- * avatar's turns after it (` · turns: 40 scripted, 3 model`).
+ * avatar's turns after it (` · turns: 40 scripted, 3 model`), and `no model tokens` before them when it sent no request.
  *
  * @example
  * formatUsage({ promptTokens: 5000, completionTokens: 200, requests: 2 }, { inPerMillion: 0.15, outPerMillion: 0.6 });
  */
 export function formatUsage(u: UsageTotals & { turns?: TurnTotals | undefined }, prices: Prices): string {
+  if (u.turns && u.requests === 0) return `no model tokens · ${formatTurns(u.turns)}`;
   const cost = costOf(u, prices);
   const base = `${formatTokens(u.promptTokens)} in + ${formatTokens(u.completionTokens)} out tokens (${formatTokens(u.requests)} request${u.requests === 1 ? '' : 's'})`;
   const priced = cost === null ? base : `${base} ≈ $${cost < 0.01 ? cost.toFixed(4) : cost.toFixed(2)}`;
