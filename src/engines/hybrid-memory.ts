@@ -89,7 +89,7 @@ export class HybridMemory {
       case 'choose':
         return { side: 'scripted' };
       case 'wrapup':
-        return (this.wrapped(req)?.modelTurns ?? 0) > 0 ? { side: 'model', why: 'the model worked on this goal, so it writes the lesson' } : { side: 'scripted' };
+        return (this.wrapped(req)?.modelTurns ?? 0) > 0 ? { side: 'model', why: 'you worked on this goal, so you write its lesson' } : { side: 'scripted' };
       default: {
         if (!req.goal) return { side: 'scripted' };
         if (parseGoal(req.goal.text).kind === 'unknown') return { side: 'model', why: OUTSIDE };
