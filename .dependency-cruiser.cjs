@@ -106,6 +106,14 @@ module.exports = {
       to: { path: '^(src|bridges|commands|skills)/' },
     },
     {
+      name: 'pi-extension-alone',
+      comment:
+        "The pi extension (src/engines/agents/pi-extension.ts) is loaded by pi, in pi's own process: it imports the MCP SDK only, none of mindlink's modules.",
+      severity: 'error',
+      from: { path: '^src/engines/agents/pi-extension\\.ts$' },
+      to: { path: '^(src|bridges|commands|skills)/' },
+    },
+    {
       name: 'not-to-tests',
       comment: 'Product code never imports test code.',
       severity: 'error',

@@ -24,7 +24,7 @@ import { toolSchemas } from '../src/engines/llm/tools.ts';
 import { createGameProvider } from '../src/game/provider.ts';
 import { silentLogger } from '../src/logger.ts';
 import { Store } from '../src/store/store.ts';
-import { FakeOpenAI, lastMessage, lastUserText, messagesChars, wholeChars, type FakeReply, type FakeScript, type RecordedRequest } from '../test/fakes/openai-api.ts';
+import { FakeOpenAI, lastMessage, lastUserText, messagesChars, textOf, wholeChars, type FakeReply, type FakeScript, type RecordedRequest } from '../test/fakes/openai-api.ts';
 import { FakeGame } from '../test/fakes/fake-game.ts';
 import { curriculumModel, kindOf } from './curriculum-model.ts';
 
@@ -51,8 +51,8 @@ function model(): FakeScript {
     const text = lastUserText(req);
     const last = lastMessage(req);
     if (last?.role === 'tool') {
-      return last.content?.startsWith('failed')
-        ? { content: `That did not work: ${(last.content.split('\n')[0] ?? '').slice(0, 80)}.\nSTATUS: blocked` }
+      return textOf(last.content).startsWith('failed')
+        ? { content: `That did not work: ${(textOf(last.content).split('\n')[0] ?? '').slice(0, 80)}.\nSTATUS: blocked` }
         : { content: 'That is done; the inventory shows it.\nSTATUS: done' };
     }
     const kind = kindOf(text);

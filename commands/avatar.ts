@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { ENGINE_KINDS } from '../src/command-words.ts';
 import { UserError } from '../src/errors.ts';
 import type { Command } from './command.ts';
-
-const ENGINES = ['scripted', 'llm', 'hybrid'] as const;
 
 /** What the `/avatar` group does, for the command menus. */
 export const AVATAR_GROUP = 'Create, remove, rename or move an avatar';
@@ -24,10 +23,12 @@ export const avatar: Command<typeof options> = {
   options,
   positional: ['name', 'server', 'engine'],
   async run({ host, chat }, { name, server, engine }) {
-    // Offer only what can run here: llm and hybrid once the model is configured (asked for anyway, the refusal says what it needs).
-    const kind = engine === undefined ? undefined : ENGINES.find((e) => e === engine.toLowerCase());
+    // Offer only what can run here: llm and hybrid once the model is configured, an agent engine once its CLI is
+    // installed (asked for anyway, each refusal says what it needs).
+    const kind = engine === undefined ? undefined : ENGINE_KINDS.find((e) => e === engine.toLowerCase());
     if (engine !== undefined && !kind) {
-      const offered = ENGINES.filter((e) => e === 'scripted' || host.llm().model !== undefined);
+      const { model, agents } = host.llm();
+      const offered = ENGINE_KINDS.filter((e) => e === 'scripted' || (e === 'llm' || e === 'hybrid' ? model !== undefined : agents.includes(e)));
       throw new UserError('unknown_engine', `There is no "${engine}" engine here; engines: ${offered.join(', ')}.`);
     }
     const created = await host.createAvatar(chat, name, { ...(server ? { server } : {}), ...(kind ? { engine: kind } : {}) });

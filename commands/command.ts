@@ -62,6 +62,17 @@ export interface Command<S extends z.ZodObject = z.ZodObject> {
   access: CommandAccess;
   /** Listed by /help only once the llm engine is configured or used (`/engine`, `/usage`). */
   llmOnly?: boolean;
+  /** Listed by /help and offered in the command menus only while the people's MCP server is on (`/mcp …`, MCP=on). */
+  mcpOnly?: boolean;
+  /**
+   * Where it can work at all, beyond `access` (which /help checks anyway): `/share` needs a Discord server's
+   * channel and Manage Server, `/pair` a code waiting to be used. /help leaves it out elsewhere; absent: anywhere.
+   */
+  offered?(host: CommandHost, chat: ChatContext): boolean;
+  /** Only who may manage the Discord server can run it (`/share`): Discord's menu shows it to them alone (docs/discord.md). */
+  guildManagers?: boolean;
+  /** It belongs in a private chat with the bot (`/pair`: a code typed in a group is seen by all): group menus leave it out. */
+  privateOnly?: boolean;
   /** The reply is an acknowledgement the whole chat should see (a goal set, an avatar created); on Discord other replies go only to the sender. */
   announce?: boolean;
   /**

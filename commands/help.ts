@@ -4,8 +4,9 @@ import type { Command, CommandHost } from './command.ts';
 
 const options = z.object({ topic: z.string().optional() });
 
-/** Whether the asker may run the command from this chat (what /help lists). */
+/** Whether the asker may run the command from this chat (what /help lists): its access, and where it can work at all. */
 function mayRun(command: Command, host: CommandHost, chat: ChatContext): boolean {
+  if (command.offered && !command.offered(host, chat)) return false;
   switch (command.access) {
     case 'anyone':
       return true;
@@ -44,7 +45,7 @@ export const help: Command<typeof options> = {
   rest: 'topic',
   access: 'anyone',
   async run({ host, chat, commands }, { topic }) {
-    const all = commands.filter((c) => mayRun(c, host, chat) && (!c.llmOnly || host.llm().offered)).map((c) => ({ name: c.name, line: `/${c.name}${c.usage ? ` ${c.usage}` : ''} — ${c.description}` }));
+    const all = commands.filter((c) => mayRun(c, host, chat) && (!c.llmOnly || host.llm().offered) && (!c.mcpOnly || host.mcp.url !== null)).map((c) => ({ name: c.name, line: `/${c.name}${c.usage ? ` ${c.usage}` : ''} — ${c.description}` }));
     const wanted = topic?.trim().replace(/^\//, '').split(/\s+/)[0]?.toLowerCase().slice(0, 32);
     // `/help avatar` shows every command of the group (`/avatar create`, `/avatar remove` …).
     const some = wanted ? all.filter((c) => c.name === wanted || c.name.startsWith(`${wanted} `)) : [];

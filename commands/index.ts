@@ -17,6 +17,9 @@ import { engine } from './engine.ts';
 import { goal } from './goal.ts';
 import { help } from './help.ts';
 import { link } from './link.ts';
+import { mcpList } from './mcp-list.ts';
+import { mcpNew } from './mcp-new.ts';
+import { mcpRevoke } from './mcp-revoke.ts';
 import { owner } from './owner.ts';
 import { pair } from './pair.ts';
 import { parked } from './parked.ts';
@@ -80,6 +83,9 @@ export const commands: readonly Command[] = [
   engine,
   usage,
   web,
+  mcpNew,
+  mcpList,
+  mcpRevoke,
   pair,
   help,
 ] as const as readonly Command[];
@@ -87,10 +93,11 @@ export const commands: readonly Command[] = [
 /**
  * The commands offered on a platform: its command menu, and what `/help` chooses from. `llm: false`
  * leaves out the llm engine's commands (`/engine`, `/usage`) where it is neither configured nor used
- * (`llmOffered` of `src/command-host.ts`), as `/help` does.
+ * (`llmOffered` of `src/command-host.ts`); the MCP tokens' (`/mcp …`) come only with `mcp: true`, where MCP is
+ * on, as `/help` offers them.
  */
-export function commandList(platform: Platform, opts: { llm?: boolean } = {}): Command[] {
-  return commands.filter((c) => (!c.platforms || c.platforms.includes(platform)) && (opts.llm !== false || !c.llmOnly));
+export function commandList(platform: Platform, opts: { llm?: boolean; mcp?: boolean } = {}): Command[] {
+  return commands.filter((c) => (!c.platforms || c.platforms.includes(platform)) && (opts.llm !== false || !c.llmOnly) && (opts.mcp === true || !c.mcpOnly));
 }
 
 /**
@@ -108,6 +115,27 @@ export function menuEntries(list: readonly Command[]): { name: string; descripti
     out.push({ name: head, description: sub ? (c.groupDescription ?? c.description) : c.description });
   }
   return out;
+}
+
+/** A command menu entry: a typed name and what it does. */
+export type MenuEntry = ReturnType<typeof menuEntries>[number];
+
+/**
+ * Telegram's menus per kind of chat (docs/telegram.md "The command menu"): a private chat offers every
+ * command; a group offers what its members use (watching and steering avatars: `anyone`, `known` and
+ * `control` commands); a group's administrators also get what sets an avatar up there (links, digests,
+ * schedules, admin commands). `/pair` stays in private chats.
+ *
+ * @example
+ * telegramMenus(commandList('telegram')).groups.map((e) => e.name) // → ['play', 'stop', 'status', 'goal', …, 'help']
+ */
+export function telegramMenus(list: readonly Command[]): { private: MenuEntry[]; groups: MenuEntry[]; groupAdmins: MenuEntry[] } {
+  const inGroups = list.filter((c) => !c.privateOnly);
+  return {
+    private: menuEntries(list),
+    groups: menuEntries(inGroups.filter((c) => c.access === 'anyone' || c.access === 'known' || c.access === 'control')),
+    groupAdmins: menuEntries(inGroups),
+  };
 }
 
 /**

@@ -11,6 +11,9 @@ export const pair: Command<typeof options> = {
   options,
   positional: ['code'],
   platforms: ['telegram', 'discord'],
+  // Only while a code waits to be used (mindlink has no chat admin yet).
+  offered: (host) => host.pairingOpen(),
+  privateOnly: true,
   access: 'anyone',
   async run({ host, chat }, { code }) {
     return { avatar: null, text: host.pair(chat, code) };

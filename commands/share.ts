@@ -21,6 +21,9 @@ export const share: Command<typeof options> = {
   options,
   positional: ['role', 'server'],
   platforms: ['discord'],
+  guildManagers: true,
+  // In a Discord server's channel, by someone who may manage it and shares what they own (or, an admin, anything).
+  offered: (host, chat) => chat.guild !== undefined && chat.canManageGuild === true && (host.isAdmin(chat) || host.ownsAny(chat)),
   async run({ host, chat }, request) {
     const made = host.share(chat, request);
     const what = made.avatar ?? (made.ownOnly ? `your avatars on ${made.server} (present and future)` : `every avatar on ${made.server} (present and future)`);

@@ -17,6 +17,8 @@ export const unshare: Command<typeof options> = {
   options,
   positional: ['role', 'server'],
   platforms: ['discord'],
+  guildManagers: true,
+  offered: (host, chat) => chat.guild !== undefined && chat.canManageGuild === true && (host.isAdmin(chat) || host.ownsAny(chat)),
   async run({ host, chat }, request) {
     const removed = host.unshare(chat, request);
     if (removed.length === 0) return { avatar: request.avatar ?? null, text: 'Nothing matching is shared here.' };

@@ -37,7 +37,7 @@ export const usage: Command<typeof options> = {
       lines.push('last goals:');
       for (const g of ended) lines.push(`- ${g.outcome}: ${plainGoal(g.text, 60)} — ${formatUsage(g.usage, prices)}`);
     }
-    if (prices.inPerMillion === undefined && prices.outPerMillion === undefined) {
+    if (prices.inPerMillion === undefined && prices.outPerMillion === undefined && used.total.costUsd === undefined) {
       lines.push('(set LLM_PRICE_IN and LLM_PRICE_OUT, per million tokens, to see the cost)');
     }
     return { avatar: a.name, text: lines.join('\n') };

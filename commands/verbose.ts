@@ -16,6 +16,8 @@ export const verbose: Command<typeof options> = {
   options,
   positional: ['mode', 'avatar'],
   platforms: ['discord'],
+  // A thread opens under a channel of a Discord server, not in a DM.
+  offered: (_host, chat) => chat.guild !== undefined,
   async run({ host, chat }, { mode, avatar }) {
     const a = host.control(chat, avatar);
     if (mode === 'off') {

@@ -7,9 +7,9 @@
  * core's posts. It decides nothing about rights or goals: the core does
  * (`src/people/people.ts`, `src/rights.ts`).
  */
-import type { Destination, Identity, Post, SentParts } from './store/schema.ts';
+import type { Card, Destination, Identity, Post, SentParts } from './store/schema.ts';
 
-export type { SentParts } from './store/schema.ts';
+export type { Card, CardAction, SentParts } from './store/schema.ts';
 
 /** The platforms mindlink speaks. */
 export type Platform = 'console' | 'telegram' | 'discord' | 'web';
@@ -77,7 +77,33 @@ export interface CommandAnswer {
   announce: boolean;
   /** For the sender's eyes only (a sign-in link): never shown to a group. */
   private?: boolean;
+  /** The answer as a card (`/status`), for platforms that show one; `text` is its plain form. */
+  card?: Card;
 }
+
+/**
+ * A button pressed on one of mindlink's cards (docs/discord.md "Cards and buttons"), by the person
+ * in this context: `action` is the button's id (`stop:steve`). `text` is what a button that asks
+ * (`Goal…`) was given, once the platform asked for it.
+ */
+export interface ActionPress extends ChatContext {
+  action: string;
+  text?: string;
+}
+
+/**
+ * What a press comes to; the bridge shows it.
+ * - `refused`: only the presser sees `text` (ephemeral, an alert); nothing changed.
+ * - `ask`: the button needs text first (the goal): ask the presser with `prompt`, then press again with it.
+ * - `update`: show the pressed card again as `card` (`text` is its plain form), edited in place;
+ *   `note` is what the press did, in a few words (a toast where the platform has one).
+ * - `answer`: answer with a message of its own, as the command it stands for would be answered.
+ */
+export type PressOutcome =
+  | { kind: 'refused'; avatar: string | null; text: string }
+  | { kind: 'ask'; avatar: string; prompt: string; placeholder: string }
+  | { kind: 'update'; avatar: string; text: string; card: Card; note: string }
+  | { kind: 'answer'; answer: CommandAnswer };
 
 /** What a delivery attempt ended with. */
 export type DeliveryOutcome =
@@ -120,6 +146,12 @@ export interface Bridge {
    * restart too — sends only the rest.
    */
   deliver(post: Post, parts: string[], progress?: (sent: SentParts) => void): Promise<DeliveryOutcome>;
+  /**
+   * Show that mindlink is writing in a chat (Discord's typing indicator, Telegram's `typing` action), refreshed as
+   * the platform needs, until the returned function is called; a message the bridge delivers there meanwhile does
+   * not end it, and no indicator is sent after a message it delivers once it has ended. A platform without one leaves it out.
+   */
+  typing?(dest: Destination): () => void;
   /** Open a thread under a chat (Discord) and return its destination; a platform without threads leaves it out. */
   openThread?(dest: Destination, name: string): Promise<Destination>;
   /**
@@ -149,6 +181,11 @@ export interface BridgeHost {
   chatMoved?(from: Destination, to: Destination): void;
   /** Run a command and hand back its answer instead of posting it. Never throws. */
   answerCommand(inv: CommandInvocation): Promise<CommandAnswer>;
+  /**
+   * A button was pressed on one of mindlink's cards: it runs the command it stands for, with the presser's
+   * rights, and says how to show the outcome. Never throws.
+   */
+  press(press: ActionPress): Promise<PressOutcome>;
   /** The names of the avatars the sender may see from this chat (for autocompletion). */
   avatarNames(chat: ChatContext): string[];
   /** Whether any avatar is linked to the chat (a bridge that sees every message of a guild takes only these). */

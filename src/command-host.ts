@@ -7,9 +7,10 @@
  */
 import { relative } from 'node:path';
 import type { AvatarManager, AvatarUsage } from './avatars/manager.ts';
-import { llmSetupProblem, type Config } from './config.ts';
+import { childEnvironment, llmSetupProblem, type Config } from './config.ts';
+import { AGENT_KINDS, type AgentKind } from './engines/agents/agent-cli.ts';
+import { agentMissing } from './engines/agents/agents.ts';
 import type { EngineKind, PlayedBy } from './engines/engine.ts';
-import { needsModel } from './engines/kinds.ts';
 import type { Prices } from './engines/llm/usage.ts';
 import { UserError } from './errors.ts';
 import { impossibleGoal } from './goals/goal-language.ts';
@@ -24,7 +25,7 @@ import type { Sight } from './rights.ts';
 import type { ScheduleDesk } from './schedule/desk.ts';
 import type { ServerDesk } from './servers/desk.ts';
 import type { Sharing, ShareMade, ShareRequest, UnshareRequest } from './sharing.ts';
-import type { Avatar, Destination, Identity, ParkedGoal, Share } from './store/schema.ts';
+import type { Avatar, Card, Destination, Identity, ParkedGoal, Share } from './store/schema.ts';
 import { notedReply } from './task/directions.ts';
 import { cutText, oneLine, plainGoal } from './text.ts';
 import type { ThoughtStream } from './thought-stream.ts';
@@ -32,8 +33,10 @@ import type { SkillLibrary, KeptSkillCode } from './learned/library.ts';
 import type { KeptSkill } from './learned/manifest.ts';
 import type { RecentActivity } from './recent.ts';
 import type { WebAccess } from './web-access.ts';
+import type { McpDesk } from './people/mcp-tokens.ts';
 
 export type { KeptSkill, KeptSkillCode, PlayedBy };
+export type { McpDesk, McpTokenMade, McpTokenView } from './people/mcp-tokens.ts';
 
 /** A command's reply: the text, and the avatar it is about (console prefix `[name] `), or null (`[mindlink] `). */
 export interface CommandReply {
@@ -51,6 +54,8 @@ export interface CommandReply {
    * where mindlink can reach one, and is never posted to the group.
    */
   private?: boolean;
+  /** The reply as a card (`/status`), for platforms that show one; `text` stays its plain form (the console). */
+  card?: Card;
 }
 
 /** An avatar the sender may see from this chat. */
@@ -99,6 +104,11 @@ export interface ControlledAvatar extends WatchedAvatar {
   setGoal(text: string): CommandReply;
   /** Store an owner direction from the sender (TASK.md follows; a playing loop takes it in); the reply with its number. */
   addDirection(text: string): CommandReply;
+  /**
+   * Resolves once the turn that takes in the latest goal or direction (the one the sender's message woke)
+   * has ended, or the loop stopped; null when there is none to wait for (stopped, or that turn is over).
+   */
+  wokenTurn(): Promise<void> | null;
   /** Drop parked goals by their positions in the list (1 is the oldest), or all; the goals dropped. Throws UserError for a position not in the list. */
   unpark(which: readonly number[] | 'all'): ParkedGoal[];
   /** Drop one of the skills it kept (its owner, a pilot or an admin). Throws UserError when it keeps none of that name. */
@@ -139,8 +149,10 @@ export interface LlmInfo {
   model: string | undefined;
   /** `LLM_PRICE_IN` / `LLM_PRICE_OUT`. */
   prices: Prices;
-  /** Whether /engine and /usage are worth offering: the engine is configured, or an avatar uses it. */
+  /** Whether /engine and /usage are worth offering: the engine is configured, an agent CLI is installed, or an avatar uses a model engine. */
   offered: boolean;
+  /** The agent engines whose CLI is installed here. */
+  agents: readonly string[];
 }
 
 /**
@@ -179,6 +191,8 @@ export interface CommandHost {
   setOwner(chat: ChatContext, avatar: WatchedAvatar, identity: string): string;
   /** Try a pairing code; the reply text. */
   pair(chat: ChatContext, code: string): string;
+  /** Whether a pairing code waits to be used (mindlink has no chat admin yet): only then can `/pair` work. */
+  pairingOpen(): boolean;
   /** Scheduled goals, time zones and digests (owner and admin rights checked there). */
   readonly schedules: ScheduleDesk;
   /** The llm engine's model, prices, and whether its commands are offered. */
@@ -198,17 +212,31 @@ export interface CommandHost {
   unshare(chat: ChatContext, request: UnshareRequest): Share[];
   /** A one-time link that signs the sender in to the dashboard, seen from this chat. Throws UserError while it is off. */
   webSignIn(chat: ChatContext): string;
+  /** The sender's tokens of the people's MCP server (docs/mcp.md): made, listed and revoked by their person only. */
+  readonly mcp: McpDesk;
 }
 
 /**
- * Whether the llm engine's commands (`/engine`, `/usage`) are worth offering: it is configured, or an
- * avatar uses it. The command menus and `/help` both ask this, so they agree.
+ * Whether the model engines' commands (`/engine`, `/usage`) are worth offering: the llm engine is configured,
+ * an agent CLI is installed, or an avatar uses an engine other than the scripted one. The command menus and
+ * `/help` both ask this, so they agree.
  *
  * @example
  * llmOffered(config, core.avatars.all()) // → false with no LLM_MODEL and no llm avatar
  */
 export function llmOffered(config: Config, avatars: readonly Pick<Avatar, 'engine'>[]): boolean {
-  return llmSetupProblem(config) === null || avatars.some((a) => needsModel(a.engine));
+  return llmSetupProblem(config) === null || avatars.some((a) => a.engine !== 'scripted') || installedAgents(config).length > 0;
+}
+
+/**
+ * The agent engines whose CLI is installed here (in `AGENTS_DIR` or on PATH).
+ *
+ * @example
+ * installedAgents(config) // → ['claude-code'] after `npm run agents:install -- claude-code`
+ */
+export function installedAgents(config: Config): AgentKind[] {
+  const setup = { agentsDir: config.AGENTS_DIR, baseEnv: childEnvironment() };
+  return AGENT_KINDS.filter((kind) => agentMissing(kind, setup) === null);
 }
 
 /** What the router needs from `commands/`: run one invocation against the host. */
@@ -251,6 +279,8 @@ export interface CommandHostParts {
   web: WebAccess;
   /** The skills avatars wrote and kept. */
   learned: SkillLibrary;
+  /** Tokens of the people's MCP server. */
+  mcp: McpDesk;
   /** What each avatar did lately (who played its last turn); absent, nobody is said to have. */
   recent?: RecentActivity;
 }
@@ -259,9 +289,9 @@ export interface CommandHostParts {
  * The production command host over the core's parts.
  *
  * @example
- * const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned });
+ * const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, mcp, recent });
  */
-export function createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, recent }: CommandHostParts): CommandHost {
+export function createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, mcp, recent }: CommandHostParts): CommandHost {
   const noSkill = (record: Avatar, name: string): UserError =>
     new UserError('unknown_skill', `${record.name} keeps no skill called ${cutText(oneLine(name), 40)}: /skills ${record.name} lists them.`, record.name);
   const watched = (chat: ChatContext, record: Avatar): WatchedAvatar => ({
@@ -307,6 +337,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
         const { n, dropped } = avatars.addDirection(record.name, text, people.rightsOf(chat).author(record)?.id ?? null);
         return { avatar: record.name, text: notedReply(n, dropped) };
       },
+      wokenTurn: () => avatars.wokenTurn(record.name),
       unpark: (which) => avatars.unpark(record.name, which),
       async removeLearnedSkill(name) {
         if (!(await learned.remove(record.name, name))) throw noSkill(record, name);
@@ -362,12 +393,14 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       return people.personName(person.id);
     },
     pair: (chat, code) => pairing.pair(chat, code),
+    pairingOpen: () => pairing.code !== null,
     schedules,
     servers,
     llm: () => ({
       model: config.LLM_MODEL,
       prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT },
       offered: llmOffered(config, avatars.all()),
+      agents: installedAgents(config),
     }),
     async openThoughts(chat, avatar) {
       if (!links.isLinkedTo(avatar.name, chat.dest)) {
@@ -383,5 +416,13 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     share: (chat, request) => sharing.share(chat, request),
     unshare: (chat, request) => sharing.unshare(chat, request),
     webSignIn: (chat) => web.signInLink(chat),
+    mcp: {
+      issue: (chat, label) => mcp.issue(chat, label),
+      list: (chat) => mcp.list(chat),
+      revoke: (chat, label) => mcp.revoke(chat, label),
+      get url() {
+        return mcp.url;
+      },
+    },
   };
 }

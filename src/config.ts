@@ -8,6 +8,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
@@ -73,6 +74,21 @@ export const ConfigSchema = z.object({
   /** How long one request may take (ms) before it is retried. */
   LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
 
+  /** Where `npm run agents:install` puts the agent CLIs (docs/agents.md); a CLI on PATH is used when it is not there. */
+  AGENTS_DIR: z.string().default(fileURLToPath(new URL('../agents', import.meta.url))),
+  /** How long one turn of an agent engine may run (ms) before its CLI is killed. */
+  AGENT_TIMEOUT_MS: z.coerce.number().int().min(5000).max(3_600_000).default(600_000),
+  /** opencode's model, `provider/model` (unset: the llm engine's endpoint when LLM_MODEL is set, else opencode's default). */
+  OPENCODE_MODEL: z.string().trim().min(1).max(200).optional(),
+  /** pi's model, `provider/model` (unset: the llm engine's endpoint when LLM_MODEL is set, else pi's default). */
+  PI_MODEL: z.string().trim().min(1).max(200).optional(),
+  /** Claude Code's model (`sonnet`, `opus`, a full name; unset: its default). */
+  CLAUDE_MODEL: z.string().trim().min(1).max(200).optional(),
+  /** Claude Code's API key (unset: the sign-in made with `npm run agents:login -- claude-code`). */
+  ANTHROPIC_API_KEY: z.string().optional(),
+  /** Claude Code's endpoint, without `/v1` (unset: Anthropic's). */
+  ANTHROPIC_BASE_URL: url.optional(),
+
   /** The web dashboard (docs/dashboard.md), served by mindlink itself. */
   WEB: onOff.default(true),
   /** The address the dashboard listens on; loopback unless set otherwise. */
@@ -82,6 +98,8 @@ export const ConfigSchema = z.object({
    * free one when 4780 is taken.
    */
   WEB_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** The people's MCP server at `/mcp` on the dashboard's server (docs/mcp.md); needs WEB. */
+  MCP: onOff.default(false),
 
   /** Base delay between automatic turns (ms). */
   LOOP_PACE_MS: z.coerce.number().int().min(10).default(3000),
@@ -100,7 +118,23 @@ export const ConfigSchema = z.object({
 export type Config = Omit<z.infer<typeof ConfigSchema>, 'ENGINE'> & { ENGINE: EngineKind };
 
 /** Keys whose values are secrets: never logged, never shown in chat. */
-export const SECRET_KEYS = ['TELEGRAM_TOKEN', 'DISCORD_TOKEN', 'LLM_API_KEY'] as const;
+export const SECRET_KEYS = ['TELEGRAM_TOKEN', 'DISCORD_TOKEN', 'LLM_API_KEY', 'ANTHROPIC_API_KEY'] as const;
+
+/** What an agent CLI may take from mindlink's own environment: where programs are, the locale, proxies and certificates. */
+const CHILD_ENV_KEYS = /^(PATH|LANG|LANGUAGE|LC_[A-Z]+|TZ|(HTTPS?|ALL|NO)_PROXY|(https?|all|no)_proxy|SSL_CERT_(FILE|DIR)|NODE_EXTRA_CA_CERTS|SYSTEMROOT|WINDIR|COMSPEC|PATHEXT)$/;
+
+/**
+ * The environment an agent CLI starts from: the few keys of {@link CHILD_ENV_KEYS}, never a token, a key or a
+ * folder of mindlink's (the engine adds the CLI's own).
+ *
+ * @example
+ * spawn(cli, args, { env: { ...childEnvironment(), HOME: home } });
+ */
+export function childEnvironment(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && CHILD_ENV_KEYS.test(k)) out[k] = v;
+  return out;
+}
 
 /**
  * Parse a configuration from an environment-like record.
@@ -120,6 +154,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     const shown = (SECRET_KEYS as readonly string[]).includes(key) ? '(hidden)' : JSON.stringify(clean[key] ?? '');
     throw new ConfigError(`config: ${key}=${shown} ${issue?.message ?? 'is invalid'}`);
   }
+  if (result.data.MCP && !result.data.WEB) throw new ConfigError('config: MCP=on needs the dashboard\'s server: set WEB=on too (it serves /mcp)');
   const model = llmSetupProblem(result.data);
   const chosen = result.data.ENGINE;
   if (chosen && needsModel(chosen) && model) throw new ConfigError(`config: ENGINE=${chosen} ${model}`);

@@ -22,6 +22,7 @@ import { Couriers, type CourierTuning } from './outbox/couriers.ts';
 import { Outbox } from './outbox/outbox.ts';
 import { Poster } from './outbox/poster.ts';
 import { Links } from './people/links.ts';
+import { McpTokens } from './people/mcp-tokens.ts';
 import { ReadMarks } from './read-marks.ts';
 import { Pairing } from './people/pairing.ts';
 import { People } from './people/people.ts';
@@ -87,6 +88,8 @@ export class Mindlink {
     readonly dashboard: Dashboard,
     /** The skills avatars wrote and kept (`src/learned/`). */
     readonly learned: SkillLibrary,
+    /** Tokens of the people's MCP server (`/mcp`, docs/mcp.md). */
+    readonly mcpTokens: McpTokens,
     private readonly couriers: Couriers,
     private readonly games: GameProvider,
     private readonly log: Logger,
@@ -110,6 +113,7 @@ export class Mindlink {
     const recent = new RecentActivity(() => now().getTime());
     const web = new WebAccess({ now: () => now().getTime() });
     const learned = new SkillLibrary(config.DATA_DIR, log.child({ module: 'learned' }), now);
+    const mcpTokens = new McpTokens(store, people, { now: () => now().getTime() });
     const avatars = new AvatarManager({
       config,
       store,
@@ -151,10 +155,10 @@ export class Mindlink {
     const sharing = new Sharing(store, people, config.ADMINS, now, () => registry.defaultId());
     // The couriers exist only below; a thread is opened long after start-up.
     const openThread = (dest: Destination, name: string): Promise<Destination> => couriers.openThread(dest, name);
-    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, servers, defaultServer: () => registry.defaultId(), config, sharing, thoughts, openThread, web, learned, recent });
+    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, servers, defaultServer: () => registry.defaultId(), config, sharing, thoughts, openThread, web, learned, mcp: mcpTokens, recent });
     const dashboard = new Dashboard({ people, avatars, store, recent, schedules: desk, prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT } });
     const readMarks = new ReadMarks(store);
-    const router = new MessageRouter({ people, links, readMarks, poster, commands: opts.commands, host, log, store, recent });
+    const router = new MessageRouter({ people, links, readMarks, poster, commands: opts.commands, host, log, store, recent, typing: (dest) => couriers.typing(dest) });
     const couriers = new Couriers(outbox, log, {
       onUndeliverable: (dest, reason) => {
         links.unlinkDest(dest, reason);
@@ -163,7 +167,7 @@ export class Mindlink {
       },
       onMoved: (from, to) => links.moveDest(from, to),
     });
-    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, registry, web, dashboard, learned, couriers, opts.games, log);
+    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, registry, web, dashboard, learned, mcpTokens, couriers, opts.games, log);
     await avatars.resumeAll();
     // After the avatars resumed: a run missed while mindlink was down is made up (or skipped) now.
     await schedules.start(now());

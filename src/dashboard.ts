@@ -182,7 +182,7 @@ export class Dashboard {
     return {
       name: avatar.name,
       state,
-      status: state === 'waiting' ? 'waiting – reconnecting' : state,
+      status: state === 'waiting' ? 'waiting – reconnecting' : state === 'dead' ? 'dead – respawning' : state,
       statusDetail: down ?? null,
       goal: goal ? { line: plainGoal(goal.text), text: scrubSecrets(oneLine(goal.text)), by } : null,
       choosing: goal === null && state === 'choosing',

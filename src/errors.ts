@@ -37,6 +37,7 @@ export type UserErrorCode =
   | 'no_such_parked'
   | 'unknown_engine'
   | 'llm_not_configured'
+  | 'agent_not_installed'
   // The skills an avatar wrote and kept.
   | 'unknown_skill'
   // Chats: links, threads, DMs, the dashboard.
@@ -46,6 +47,13 @@ export type UserErrorCode =
   | 'web_off'
   | 'web_too_many'
   | 'web_full'
+  // Tokens of the people's MCP server (`/mcp`).
+  | 'mcp_off'
+  | 'mcp_private_only'
+  | 'mcp_too_many'
+  | 'mcp_cap'
+  | 'bad_mcp_label'
+  | 'unknown_mcp_token'
   // Schedules and time zones.
   | 'bad_schedule'
   | 'bad_time'

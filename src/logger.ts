@@ -45,6 +45,14 @@ export function scrubSecrets(text: string): string {
     .replace(/\b[A-Za-z0-9_-]{24,}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}\b/g, '[redacted]'); // Discord token shape
 }
 
+/** An MCP token (`src/people/mcp-tokens.ts`): shown once in its owner's chat, never in a log line. */
+const MCP_TOKEN = /\bmindlink_[A-Za-z0-9_-]{43}/g;
+
+/** A log line as written: {@link scrubSecrets}, and no MCP token. */
+function scrubLogLine(line: string): string {
+  return scrubSecrets(line).replace(MCP_TOKEN, '[redacted]');
+}
+
 /**
  * Create the root logger, writing to stderr.
  *
@@ -54,7 +62,7 @@ export function scrubSecrets(text: string): string {
 export function createLogger(level: string, opts: { pretty?: boolean; sync?: boolean } = {}): Logger {
   const pretty = opts.pretty ?? process.stderr.isTTY === true;
   const hooks = {
-    streamWrite: (s: string) => scrubSecrets(s),
+    streamWrite: scrubLogLine,
   };
   if (pretty) {
     return pino({

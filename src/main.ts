@@ -8,7 +8,7 @@ import { ConsoleBridge } from '../bridges/console.ts';
 import { DiscordBridge } from '../bridges/discord/discord-bridge.ts';
 import { TelegramBridge } from '../bridges/telegram/telegram-bridge.ts';
 import { WebBridge, WebPortInUseError } from '../bridges/web/web-bridge.ts';
-import { commandList, createDispatcher, menuEntries } from '../commands/index.ts';
+import { commandList, createDispatcher, telegramMenus } from '../commands/index.ts';
 import { createSkillRegistry, skills as skillList } from '../skills/index.ts';
 import { Reflexes } from '../skills/reflexes.ts';
 import { loadConfig, type Config } from './config.ts';
@@ -20,6 +20,7 @@ import { createHostedProvider } from './game/hosts/hosted-provider.ts';
 import { hostedSkills } from './game/hosts/remote-skills.ts';
 import { createGameProvider, type GameAttachment } from './game/provider.ts';
 import { startHealthLog } from './health.ts';
+import { PeopleMcp } from './mcp/people-server.ts';
 import { createLogger, registerSecret, routeConsoleToLog, type Logger } from './logger.ts';
 import { ensureDataDir } from './store/data-dir.ts';
 
@@ -118,11 +119,14 @@ async function main(): Promise<void> {
   const llm = llmOffered(config, core.avatars.all());
   if (consoleBridge) await core.addBridge(consoleBridge);
   if (config.TELEGRAM_TOKEN) {
+    // Each kind of chat gets the menu of what works there (docs/telegram.md "The command menu").
+    const menus = telegramMenus(commandList('telegram', { llm, mcp: config.MCP }));
     const telegram = new TelegramBridge({
       token: config.TELEGRAM_TOKEN,
       apiRoot: config.TELEGRAM_API_ROOT,
       log: log.child({ bridge: 'telegram' }),
-      commands: menuEntries(commandList('telegram', { llm })),
+      commands: menus.private,
+      groupMenus: { groups: menus.groups, groupAdmins: menus.groupAdmins },
       nameOf: (identity) => running.people.personOf(identity)?.name,
     });
     const started = core.addBridge(telegram, { perChatIntervalMs: 1000, groupPerMinute: 20, globalPerSecond: 30, coalesce: true });
@@ -146,7 +150,7 @@ async function main(): Promise<void> {
       apiUrl: config.DISCORD_API_URL,
       guildId: config.DISCORD_GUILD_ID,
       log: log.child({ bridge: 'discord' }),
-      commands: commandList('discord', { llm }),
+      commands: commandList('discord', { llm, mcp: config.MCP }),
     });
     // Discord allows 5 messages per 5 s in a channel and 50 requests per second in all.
     const started = core.addBridge(discord, { perChatIntervalMs: 1000, globalPerSecond: 45, coalesce: true });
@@ -163,7 +167,8 @@ async function main(): Promise<void> {
     }
   }
   if (config.WEB) {
-    const web = new WebBridge({ access: core.web, dashboard: core.dashboard, log: log.child({ bridge: 'web' }), host: config.WEB_HOST, port: config.WEB_PORT });
+    const mcp = config.MCP ? new PeopleMcp({ tokens: core.mcpTokens, host: core.router, log: log.child({ bridge: 'mcp' }) }) : undefined;
+    const web = new WebBridge({ access: core.web, dashboard: core.dashboard, log: log.child({ bridge: 'web' }), host: config.WEB_HOST, port: config.WEB_PORT, ...(mcp ? { mcp } : {}) });
     await core.addBridge(web).catch((err: unknown) => {
       const what = err instanceof WebPortInUseError ? err.message : `WEB_HOST=${JSON.stringify(config.WEB_HOST)} cannot be listened on: ${(err as Error).message}`;
       process.stderr.write(`config: ${what}\n`);

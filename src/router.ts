@@ -5,16 +5,19 @@
  * once, classified (README "Talking to an avatar") and handed to the command
  * host: a lone `stop` runs the `/stop` command, `Goal: …` the host's `setGoal`
  * (as `/goal` does), a question the host's `ask` in its own short turn,
- * anything else the host's `addDirection`. Commands go to the dispatcher.
- * Every reply and every error goes back to the chat here, the one catch of
- * this boundary.
+ * anything else the host's `addDirection`. Commands go to the dispatcher, and
+ * so do buttons pressed on cards (`src/press.ts`). While someone waits on the
+ * engine (a question's answer, the turn their goal or direction woke), their
+ * chat shows typing. Every reply and every error goes back to the chat here,
+ * the one catch of this boundary.
  */
 import type { Logger } from 'pino';
-import type { BridgeHost, ChatContext, CommandAnswer, CommandInvocation, InboundMessage, Platform } from './chat.ts';
+import type { ActionPress, BridgeHost, ChatContext, CommandAnswer, CommandInvocation, InboundMessage, Platform, PressOutcome } from './chat.ts';
 import type { CommandDispatcher, CommandHost, CommandReply } from './command-host.ts';
 import { errorRef, UserError } from './errors.ts';
 import { characterCount, classifyMessage, emptyMessageReason, isTooLong, MAX_MESSAGE_LENGTH, splitAddress, unknownAddress } from './loop/classify.ts';
 import type { Poster } from './outbox/poster.ts';
+import { pressAction } from './press.ts';
 import { replyPrivately } from './private-reply.ts';
 import type { Links } from './people/links.ts';
 import { STRANGER_REFUSAL, type People } from './people/people.ts';
@@ -23,6 +26,11 @@ import type { RecentActivity } from './recent.ts';
 import { cleanChatInput } from './sanitize.ts';
 import type { Destination } from './store/schema.ts';
 import type { Store } from './store/store.ts';
+
+/** The refusal of a message over the limit. */
+function tooLong(text: string): UserError {
+  return new UserError('too_long', `That message is ${characterCount(text)} characters; the limit is ${MAX_MESSAGE_LENGTH}. Nothing was stored: send it shorter.`);
+}
 
 /** The parts the router hands messages to. */
 export interface RouterParts {
@@ -38,6 +46,8 @@ export interface RouterParts {
   store: Store;
   /** Each avatar's latest lines for the dashboard: a reply that tells a change to the avatar is one of them. */
   recent: RecentActivity;
+  /** Show typing in a chat until the returned function is called (a no-op where its platform has none). */
+  typing(dest: Destination): () => void;
 }
 
 /**
@@ -74,7 +84,18 @@ export class MessageRouter implements BridgeHost {
   private async runCleaned(inv: CommandInvocation): Promise<void> {
     const answer = await this.answer(inv);
     if (answer.private) replyPrivately(this.parts.poster, inv, answer);
-    else this.parts.poster.reply(inv, answer.avatar, answer.text);
+    else this.parts.poster.reply(inv, answer.avatar, answer.text, answer.card);
+  }
+
+  /** A button pressed on a card: the command it stands for, with the presser's rights (`src/press.ts`). Never throws. */
+  async press(raw: ActionPress): Promise<PressOutcome> {
+    const press = cleanChatInput(raw);
+    const failure = (chat: ChatContext, err: unknown): { avatar: string | null; text: string } => this.errorAnswer(chat, err);
+    try {
+      return await pressAction(press, { host: this.parts.host, answer: (inv) => this.answer(inv), failure });
+    } catch (err) {
+      return { kind: 'refused', ...failure(press, err) };
+    }
   }
 
   /**
@@ -96,7 +117,7 @@ export class MessageRouter implements BridgeHost {
       this.noteNews(reply);
       const announce = reply.announce === true;
       if (announce) this.announceAtOrigin(inv, reply);
-      return { avatar: reply.avatar, text: reply.text, refused: false, announce, private: reply.private === true };
+      return { avatar: reply.avatar, text: reply.text, refused: false, announce, private: reply.private === true, ...(reply.card ? { card: reply.card } : {}) };
     } catch (err) {
       return { ...this.errorAnswer(inv, err), refused: true, announce: false };
     }
@@ -145,12 +166,7 @@ export class MessageRouter implements BridgeHost {
   private async route(msg: InboundMessage): Promise<void> {
     const { host, people, poster, store } = this.parts;
     people.seen(msg);
-    if (isTooLong(msg.text)) {
-      throw new UserError(
-        'too_long',
-        `That message is ${characterCount(msg.text)} characters; the limit is ${MAX_MESSAGE_LENGTH}. Nothing was stored: send it shorter.`,
-      );
-    }
+    if (isTooLong(msg.text)) throw tooLong(msg.text);
     const rights = people.rightsOf(msg);
     const names = rights.visible().map((a) => a.name);
     const addressed = splitAddress(msg.text, names);
@@ -172,36 +188,96 @@ export class MessageRouter implements BridgeHost {
       case 'goal': {
         if (!text.trim()) throw new UserError('empty_goal', 'Say what the goal is, e.g. "Goal: collect 10 oak logs".', avatar.name);
         const mark = store.mark();
-        const reply = host.control(msg, avatar.name).setGoal(text);
+        const a = host.control(msg, avatar.name);
+        const reply = a.setGoal(text);
         await store.saved(mark, reply.avatar);
         this.noteNews(reply);
         // A goal is announced as `/goal`'s reply is.
         this.announceAtOrigin(msg, reply);
         poster.reply(msg, reply.avatar, reply.text);
+        this.typeUntil(msg.dest, a.wokenTurn());
         return;
       }
       case 'question': {
-        const a = host.watch(msg, avatar.name);
-        if (!a.isPlaying()) {
-          const how = rights.mayControl(avatar) ? ` /play ${a.name} starts me.` : '';
-          poster.reply(msg, a.name, `I'm stopped, so I can't look around.${how}`);
+        const stopped = this.stoppedReply(msg, avatar.name);
+        if (stopped) {
+          poster.reply(msg, stopped.avatar, stopped.text);
           return;
         }
         // Answered in its own turn; the reply comes when the engine has it, without holding up the chat.
-        void a
-          .ask(text)
-          .then((answer) => poster.reply(msg, a.name, answer))
-          .catch((err: unknown) => this.replyError(msg, err, a.name));
+        // The chat shows typing meanwhile, ended before the answer is posted (the answer ends it on the platform).
+        const typed = this.parts.typing(msg.dest);
+        void this.askAvatar(msg, avatar.name, text)
+          .then((answer) => {
+            typed();
+            poster.reply(msg, answer.avatar, answer.text);
+          })
+          .catch((err: unknown) => {
+            typed();
+            this.replyError(msg, err, avatar.name);
+          });
         return;
       }
       case 'direction': {
-        const mark = store.mark();
-        const reply = host.control(msg, avatar.name).addDirection(text);
-        await store.saved(mark, reply.avatar);
+        const reply = await this.direct(msg, avatar.name, text);
         poster.reply(msg, reply.avatar, reply.text);
+        this.typeUntil(msg.dest, host.control(msg, avatar.name).wokenTurn());
         return;
       }
     }
+  }
+
+  /**
+   * A question or a direction for an avatar, named or the only one the sender means here, when the caller
+   * knows which it is (a tool of the people's MCP server, docs/mcp.md): taken as chat takes one of that kind,
+   * and its answer handed back instead of posted. A question waits for the avatar's answer. Never throws.
+   */
+  async answerMessage(raw: InboundMessage, avatar: string | null, kind: 'question' | 'direction'): Promise<CommandAnswer> {
+    const msg = cleanChatInput(raw);
+    try {
+      const { people } = this.parts;
+      people.seen(msg);
+      if (isTooLong(msg.text)) throw tooLong(msg.text);
+      const rights = people.rightsOf(msg);
+      const target = rights.resolve(avatar);
+      if (rights.role(target) === 'stranger') throw new UserError('stranger', STRANGER_REFUSAL);
+      const empty = emptyMessageReason(msg.text, null);
+      if (empty) throw new UserError('empty_message', empty, target.name);
+      const text = msg.text.trim();
+      const reply = kind === 'direction' ? await this.direct(msg, target.name, text) : (this.stoppedReply(msg, target.name) ?? (await this.askAvatar(msg, target.name, text)));
+      return { avatar: reply.avatar, text: reply.text, refused: false, announce: false };
+    } catch (err) {
+      return { ...this.errorAnswer(msg, err), refused: true, announce: false };
+    }
+  }
+
+  /** What a question to a stopped avatar gets (it cannot look around), or null while it plays. */
+  private stoppedReply(chat: ChatContext, name: string): { avatar: string; text: string } | null {
+    const a = this.parts.host.watch(chat, name);
+    if (a.isPlaying()) return null;
+    const how = this.parts.host.mayControl(chat, a) ? ` /play ${a.name} starts me.` : '';
+    return { avatar: a.name, text: `I'm stopped, so I can't look around.${how}` };
+  }
+
+  /** A question answered in the avatar's own short turn. */
+  private async askAvatar(chat: ChatContext, name: string, question: string): Promise<{ avatar: string; text: string }> {
+    const a = this.parts.host.watch(chat, name);
+    return { avatar: a.name, text: await a.ask(question) };
+  }
+
+  /** An owner direction stored (once it is on disk); the reply with its number. */
+  private async direct(chat: ChatContext, name: string, text: string): Promise<CommandReply> {
+    const { host, store } = this.parts;
+    const mark = store.mark();
+    const reply = host.control(chat, name).addDirection(text);
+    await store.saved(mark, reply.avatar);
+    return reply;
+  }
+
+  /** The chat shows typing until the turn the sender's message woke has ended (none when no turn comes: a stopped avatar). */
+  private typeUntil(dest: Destination, turn: Promise<void> | null): void {
+    if (!turn) return;
+    void turn.finally(this.parts.typing(dest));
   }
 
   private replyError(chat: ChatContext, err: unknown, avatar: string | null = null): void {

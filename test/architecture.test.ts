@@ -88,7 +88,7 @@ describe('import rules', () => {
       if (dir) await rm(dir, { recursive: true, force: true });
     });
 
-    it('THEN each is reported, and the entry point src/main.ts may wire everything, a command may use its host and an embedded-world plugin its neighbours and JSON', async () => {
+    it('THEN each is reported (the pi extension reaching mindlink too), and the entry point src/main.ts may wire everything, a command may use its host and an embedded-world plugin its neighbours and JSON', async () => {
       dir = await mkdtemp(join(tmpdir(), 'mindlink-rules-'));
       const files: Record<string, string> = {
         'src/main.ts': "import '../bridges/b.ts';\nimport '../commands/c.ts';\nimport '../skills/s.ts';\n",
@@ -113,6 +113,7 @@ describe('import rules', () => {
         'src/game/provider.ts': "import './embedded/other.cjs';\n",
         'src/game/sandbox/worker.cjs': "require('../skill.ts');\n",
         'src/game/skill.ts': 'export const skill = 1;\n',
+        'src/engines/agents/pi-extension.ts': "import '../engine.ts';\n",
       };
       for (const [path, text] of Object.entries(files)) {
         await mkdir(join(dir, dirname(path)), { recursive: true });
@@ -129,6 +130,7 @@ describe('import rules', () => {
         'game-and-engines-not-core: src/engines/engine.ts → src/people/people.ts',
         'game-and-engines-not-core: src/game/game.ts → src/core.ts',
         'no-circular: src/schedule/digests.ts → src/schedule/scheduler.ts',
+        'pi-extension-alone: src/engines/agents/pi-extension.ts → src/engines/engine.ts',
         'script-worker-plain-commonjs: src/game/sandbox/worker.cjs → src/game/skill.ts',
         'skills-only-game: skills/s.ts → src/chat.ts',
         'src-not-outward: src/core.ts → bridges/b.ts',

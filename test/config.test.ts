@@ -106,6 +106,12 @@ describe('parseConfig', () => {
     expect(err.message).not.toContain('\n');
   });
 
+  it('GIVEN MCP=on THEN it is served by the dashboard: off by default, and refused in one line without WEB', () => {
+    expect(parseConfig({}).MCP).toBe(false);
+    expect(parseConfig({ MCP: 'on' }).MCP).toBe(true);
+    expect(() => parseConfig({ MCP: 'on', WEB: 'off' })).toThrow(/^config: MCP=on needs the dashboard's server: set WEB=on too/);
+  });
+
   it('GIVEN a too-short DISCORD_TOKEN THEN the message never shows it', () => {
     const err = configError({ DISCORD_TOKEN: 'short-secret' });
     expect(err.message).toContain('DISCORD_TOKEN');

@@ -25,13 +25,14 @@ describe('secrets never reach logs or chat', () => {
     expect(scrubSecrets('123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1 and sk-abcdefghijklmnopqrstuv')).toBe('[redacted] and [redacted]');
   });
 
-  it('GIVEN the real logger in a process THEN a token in a message, an object or an error never reaches stderr', () => {
+  it('GIVEN the real logger in a process THEN a token in a message, an object or an error, or an MCP token, never reaches stderr', () => {
     const script = `
       import { createLogger, registerSecret } from './src/logger.ts';
       registerSecret('999:tok-en-value-abcdef');
       const log = createLogger('info', { pretty: false });
       log.info({ token: 'plain-token-field', url: 'https://api/bot999:tok-en-value-abcdef/x' }, 'calling 999:tok-en-value-abcdef');
       log.error({ err: new Error('failed at bot999:tok-en-value-abcdef') }, 'boom');
+      log.warn('mcp token mindlink_' + 'Ab3_-'.repeat(8) + 'xyz');
       log.flush();
     `;
     const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
@@ -41,6 +42,9 @@ describe('secrets never reach logs or chat', () => {
     expect(run.stderr).toContain('boom');
     expect(run.stderr).not.toContain('tok-en-value');
     expect(run.stderr).not.toContain('plain-token-field');
+    // An MCP token is shown once in its owner's chat (so chat posts keep it), never in a log line.
+    expect(run.stderr).toContain('mcp token [redacted]');
+    expect(run.stderr).not.toContain('Ab3_-');
   });
 });
 

@@ -30,6 +30,7 @@ function state(shares: Share[] = []): StateFile {
     shares,
     streams: [],
     readMarks: keyed<string>(),
+    mcpTokens: [],
   };
 }
 

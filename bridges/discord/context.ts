@@ -7,7 +7,9 @@ import {
   PermissionFlagsBits,
   type APIInteractionGuildMember,
   type AutocompleteInteraction,
+  type ButtonInteraction,
   type ChatInputCommandInteraction,
+  type ModalSubmitInteraction,
   type Message,
 } from 'discord.js';
 import type { ChatContext } from '../../src/chat.ts';
@@ -41,8 +43,8 @@ export function messageContext(message: Message, dest: Destination, inGuild: boo
   };
 }
 
-/** The context of a slash command or autocomplete; the permissions are those Discord computed for the member. */
-export function interactionContext(interaction: ChatInputCommandInteraction | AutocompleteInteraction): ChatContext {
+/** The context of a slash command, an autocomplete, a button press or a modal submit; the permissions are those Discord computed for the member. */
+export function interactionContext(interaction: ChatInputCommandInteraction | AutocompleteInteraction | ButtonInteraction | ModalSubmitInteraction): ChatContext {
   const guildId = interaction.guildId;
   const member = interaction.member;
   const nick = member instanceof GuildMember ? member.displayName : (member?.nick ?? null);

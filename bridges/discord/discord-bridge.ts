@@ -18,32 +18,21 @@ import {
   Partials,
   Routes,
   type APIChannel,
-  type APIMessage,
   type Interaction,
-  type RESTPostAPIChannelMessageJSONBody,
   type RESTPostAPIChannelThreadsJSONBody,
 } from 'discord.js';
 import type { Bridge, BridgeHost, DeliveryOutcome, SentParts } from '../../src/chat.ts';
 import { registerSecret, type Logger } from '../../src/logger.ts';
 import { UserError } from '../../src/errors.ts';
-import { remember } from '../../src/bounded-map.ts';
-import { fitParts } from '../../src/outbox/split.ts';
 import type { Destination, Identity, Post } from '../../src/store/schema.ts';
-import {
-  DISCORD_MAX_MESSAGE_LENGTH,
-  POST_FLAGS,
-  allowedMentions,
-  channelOf,
-  destinationOf,
-  discordUserOf,
-  escapeMaskedLinks,
-  nonceFor,
-} from './format.ts';
+import { TypingIndicator } from '../../src/typing.ts';
+import { DISCORD_MAX_MESSAGE_LENGTH, channelOf, destinationOf, discordUserOf } from './format.ts';
 import { interactionContext } from './context.ts';
 import { MessageIntake } from './intake.ts';
 import { KeyedQueue } from '../../src/keyed-queue.ts';
-import { outcomeOf, safeError } from './delivery.ts';
+import { deliverPost, safeError } from './delivery.ts';
 import { answerAutocomplete, answerSlashCommand } from './interactions.ts';
+import { answerPress } from './presses.ts';
 import { slashCommands, type SlashSource } from './slash.ts';
 
 /** How a {@link DiscordBridge} connects. */
@@ -83,6 +72,8 @@ const FATAL_CLOSE: Record<number, string> = {
 };
 /** Remembered message → avatar pairs (for replies); old entries go first. */
 const MEMORY_LIMIT = 5000;
+/** Discord shows a typing indicator about 10 s: it is sent again every 8 s while wanted. */
+const TYPING_EVERY_MS = 8000;
 
 /**
  * A Discord bot serving mindlink: guild channels, threads and DMs.
@@ -113,6 +104,8 @@ export class DiscordBridge implements Bridge {
   private readonly handlers = new Set<Promise<void>>();
   /** Messages in: which are for mindlink, in each channel's order, and what came while away. */
   private readonly intake: MessageIntake;
+  /** The typing indicators shown while someone waits on an avatar. */
+  private readonly typingIndicator: TypingIndicator;
 
   constructor(opts: DiscordBridgeOptions) {
     registerSecret(opts.token);
@@ -128,6 +121,20 @@ export class DiscordBridge implements Bridge {
       log: this.log,
       now: opts.now ?? Date.now,
     });
+    this.typingIndicator = new TypingIndicator({ send: (dest) => this.sendTyping(dest), everyMs: TYPING_EVERY_MS, log: this.log });
+  }
+
+  /** One `POST /channels/{id}/typing`. */
+  private async sendTyping(dest: Destination): Promise<void> {
+    const channelId = channelOf(dest);
+    const client = this.client;
+    if (!channelId || !client) return;
+    try {
+      await client.rest.post(Routes.channelTyping(channelId));
+    } catch (err) {
+      // Its error may carry the request: only what is safe to log leaves here.
+      throw new Error(safeError(err).message);
+    }
   }
 
   /** Whether the gateway gives message content in guild channels (false after a 4014). */
@@ -147,6 +154,7 @@ export class DiscordBridge implements Bridge {
   /** Close the gateway, then wait for the handlers still running. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.typingIndicator.stop();
     const client = this.client;
     this.client = null;
     await client?.destroy();
@@ -154,62 +162,22 @@ export class DiscordBridge implements Bridge {
   }
 
   /**
-   * Send one post: each part prefixed with `[avatar] `, the first replying to
-   * `post.replyTo` and starting with a mention of `post.ping` (the one user
-   * `allowed_mentions` lets through); every part with a nonce Discord enforces,
-   * so a send repeated after a lost answer creates no second message.
+   * Send one post (`deliverPost` of `delivery.ts`): each part prefixed with `[avatar] `, the first replying to
+   * `post.replyTo` and mentioning `post.ping` alone, a card as an embed with buttons; never overtaken by a
+   * typing indicator, and typing shown again after it while still wanted.
    */
   async deliver(post: Post, parts: string[], progress: (sent: SentParts) => void = () => {}): Promise<DeliveryOutcome> {
-    const channelId = channelOf(post.dest);
-    if (!channelId) return { ok: false, retry: false, reason: `not a Discord destination: ${post.dest}`, keepLink: true };
     const client = this.client;
     if (!client) return { ok: false, retry: true, retryAfterMs: 1000, reason: 'the Discord client is not connected' };
-    const prefix = post.avatar ? `[${post.avatar}] ` : '';
-    // In a DM the message itself notifies; a mention there would name someone the DM is not with.
-    const pinged = (await this.isDm(client, channelId, post)) ? null : discordUserOf(post.ping);
-    const mention = pinged ? `<@${pinged}> ` : '';
-    // Escaped before fitting, so the room counts the escapes too.
-    const messages = fitParts(escapeMaskedLinks(post.text), parts.map(escapeMaskedLinks), DISCORD_MAX_MESSAGE_LENGTH, prefix.length, mention.length);
-
-    // Parts an earlier attempt sent (kept in the outbox, so across a restart too) are skipped while they are still the same parts.
-    const done = post.sent;
-    const already = done && done.parts.length < messages.length && done.parts.every((p, i) => messages[i] === p) ? done : { parts: [], messageIds: [] };
-    const messageIds = [...already.messageIds];
-    for (let i = already.parts.length; i < messages.length; i += 1) {
-      const first = i === 0;
-      const body: RESTPostAPIChannelMessageJSONBody = {
-        content: `${prefix}${first ? mention : ''}${messages[i] as string}`,
-        allowed_mentions: allowedMentions(first ? pinged : null),
-        flags: POST_FLAGS,
-        nonce: nonceFor(post, i),
-        enforce_nonce: true,
-        ...(first && post.replyTo !== null && /^\d+$/.test(post.replyTo)
-          ? { message_reference: { message_id: post.replyTo, fail_if_not_exists: false } }
-          : {}),
-      };
-      try {
-        const sent = (await client.rest.post(Routes.channelMessages(channelId), { body })) as APIMessage;
-        if (post.avatar) remember(this.postAvatars, sent.id, post.avatar, MEMORY_LIMIT);
-        messageIds.push(sent.id);
-        if (i < messages.length - 1) progress({ parts: messages.slice(0, i + 1), messageIds: [...messageIds] });
-      } catch (err) {
-        return outcomeOf(err, post, this.log);
-      }
-    }
-    return { ok: true, messageIds };
+    await this.typingIndicator.settled(post.dest);
+    const outcome = await deliverPost({ client, log: this.log, postAvatars: this.postAvatars, memoryLimit: MEMORY_LIMIT }, post, parts, progress);
+    if (outcome.ok) this.typingIndicator.delivered(post.dest);
+    return outcome;
   }
 
-  /** Whether a post with a ping goes to a DM (the channel from the cache, else asked for once; a failed look-up counts as not a DM). */
-  private async isDm(client: Client, channelId: string, post: Post): Promise<boolean> {
-    if (post.ping === null) return false;
-    const cached = client.channels.cache.get(channelId);
-    if (cached) return cached.isDMBased();
-    try {
-      return (await client.channels.fetch(channelId))?.isDMBased() === true;
-    } catch (err) {
-      this.log.debug({ err: safeError(err), channel: channelId }, 'discord: channel look-up failed');
-      return false;
-    }
+  /** Show typing in a channel, thread or DM until the returned function is called (refreshed every 8 s: Discord shows it 10 s). */
+  typing(dest: Destination): () => void {
+    return this.typingIndicator.start(dest);
   }
 
   /** The DM channel with a user (`discord:<user id>`), opened if new; its destination. */
@@ -350,14 +318,20 @@ export class DiscordBridge implements Bridge {
 
   private onInteraction(interaction: Interaction): void {
     const host = this.host;
-    if (!host || (!interaction.isChatInputCommand() && !interaction.isAutocomplete())) return;
-    const chat = interactionContext(interaction);
-    const announces = (name: string): boolean => this.opts.commands.some((c) => c.name === name && c.announce === true);
-    const handler = interaction.isAutocomplete()
-      ? answerAutocomplete(host, interaction, chat, this.log)
-      : answerSlashCommand(host, interaction, chat, { deferAfterMs: this.deferAfterMs, announces });
+    if (!host) return;
+    let handler: Promise<void>;
+    if (interaction.isButton() || interaction.isModalSubmit()) {
+      // A press on one of our cards (or the goal asked for by one).
+      handler = answerPress(host, interaction, interactionContext(interaction), { deferAfterMs: this.deferAfterMs });
+    } else if (interaction.isAutocomplete()) {
+      handler = answerAutocomplete(host, interaction, interactionContext(interaction), this.log);
+    } else if (interaction.isChatInputCommand()) {
+      const announces = (name: string): boolean => this.opts.commands.some((c) => c.name === name && c.announce === true);
+      handler = answerSlashCommand(host, interaction, interactionContext(interaction), { deferAfterMs: this.deferAfterMs, announces });
+    } else return;
+    const what = interaction.isCommand() ? interaction.commandName : interaction.isButton() || interaction.isModalSubmit() ? interaction.customId : null;
     // The one catch of this boundary: an interaction that cannot be answered (expired, network) is logged.
-    this.track(handler.catch((err: unknown) => this.log.error({ err: safeError(err), command: interaction.isCommand() ? interaction.commandName : null }, 'discord interaction failed')));
+    this.track(handler.catch((err: unknown) => this.log.error({ err: safeError(err), interaction: what }, 'discord interaction failed')));
   }
 
   private track(task: Promise<void>): void {

@@ -149,14 +149,15 @@ export class MessageIntake {
     return marked(() => host.handleMessage({ ...chat, text, ...(replyToAvatar ? { replyToAvatar } : {}) }));
   }
 
-  /** The avatar whose post `message` replies to: from our own record, else from the post's `[name] ` prefix. */
+  /** The avatar whose post `message` replies to: from our own record, else from the post's `[name] ` prefix or its card's title. */
   private avatarOfReply(message: Message, botId: string): string | null {
     const ref = message.reference?.messageId;
     if (!ref) return null;
     const known = this.deps.postAvatars.get(ref);
     if (known) return known;
     const replied = message.channel.messages.cache.get(ref);
-    return replied?.author.id === botId ? avatarFromPrefix(replied.content) : null;
+    // A card (`/status`) says whose it is in its title.
+    return replied?.author.id === botId ? (avatarFromPrefix(replied.content) ?? avatarFromPrefix(`[${replied.embeds[0]?.title ?? ''}] `)) : null;
   }
 }
 

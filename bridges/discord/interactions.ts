@@ -12,6 +12,7 @@ import type { BridgeHost, ChatContext, CommandAnswer } from '../../src/chat.ts';
 import type { Logger } from '../../src/logger.ts';
 import { splitMessage } from '../../src/outbox/split.ts';
 import { DISCORD_MAX_MESSAGE_LENGTH, POST_FLAGS, escapeMaskedLinks } from './format.ts';
+import { answerMessage } from './presses.ts';
 import { commandNameOf, optionValues } from './slash.ts';
 
 /** Most suggestions Discord shows for an autocompleted option. */
@@ -52,6 +53,11 @@ export async function answerSlashCommand(
   });
   const first = await Promise.race([slow, answering]);
   clearTimeout(timer);
+  if (first !== 'slow' && first.card && !first.refused) {
+    // A card (`/status`) is one message: its embed and buttons.
+    await interaction.reply(answerMessage(first, !first.announce));
+    return;
+  }
   if (first !== 'slow') {
     const { parts, ephemeral } = shape(first);
     await interaction.reply(replyOptions(parts[0] as string, ephemeral));
@@ -62,6 +68,11 @@ export async function answerSlashCommand(
   await interaction.deferReply(publicDefer ? {} : { flags: MessageFlags.Ephemeral });
   const answer = await answering;
   const { parts, ephemeral } = shape(answer);
+  if (answer.card && !answer.refused && publicDefer === answer.announce) {
+    const { flags: _flags, ...card } = answerMessage(answer, !answer.announce);
+    await interaction.editReply(card);
+    return;
+  }
   if (publicDefer && ephemeral) {
     await interaction.deleteReply();
     for (const part of parts) await interaction.followUp(replyOptions(part, true));

@@ -9,6 +9,7 @@ import {
   ApplicationCommandOptionType,
   ApplicationCommandType,
   InteractionContextType,
+  PermissionFlagsBits,
   type APIApplicationCommandBasicOption,
   type CommandInteractionOption,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
@@ -23,7 +24,24 @@ export interface SlashSource {
   /** A sub-command's group, as the menu describes it. */
   groupDescription?: string;
   options: z.ZodObject;
+  /** Who may run it (`admin`: mindlink's admins only). */
+  access?: string;
+  /** Only who may manage the Discord server can run it. */
+  guildManagers?: boolean;
 }
+
+/**
+ * Whether a command is for those who manage a server (mindlink's admin commands, `/share`): Discord's menu
+ * shows it in a server only to members with Manage Server (`default_member_permissions`; the server's
+ * Integrations settings can allow others). In a DM with the bot every command shows, so a mindlink admin
+ * without Manage Server runs them there (docs/discord.md "The command menu").
+ */
+function forManagers(c: SlashSource): boolean {
+  return c.access === 'admin' || c.guildManagers === true;
+}
+
+/** `default_member_permissions` of Manage Server. */
+const MANAGE_GUILD = String(PermissionFlagsBits.ManageGuild);
 
 /** Option names whose values are avatar names: autocompleted from the avatars the user may see. */
 const AVATAR_OPTIONS = new Set(['avatar']);
@@ -125,19 +143,22 @@ export function slashCommands(commands: readonly SlashSource[]): RESTPostAPIChat
     options: [],
     contexts: [InteractionContextType.Guild, InteractionContextType.BotDM],
   });
+  // A group's one slash command is for managers only when every command of it is.
+  const managersOnly = (head: string): boolean => commands.filter((c) => c.name === head || c.name.startsWith(`${head} `)).every(forManagers);
   for (const c of commands) {
     const [head = '', sub, ...more] = c.name.split(' ');
     for (const part of [head, ...(sub ? [sub] : [])]) if (!NAME.test(part) || more.length > 0) throw new Error(`"${c.name}" is not a valid Discord command name`);
     const options = Object.entries(c.options.shape as Record<string, z.ZodType>).map(([key, field]) => slashOption(c.name, key, field));
     const ordered = [...options.filter((o) => o.required), ...options.filter((o) => !o.required)];
+    const permissions = managersOnly(head) ? { default_member_permissions: MANAGE_GUILD } : {};
     if (!sub) {
-      body.push({ ...chatInput(head, c.description), options: ordered });
+      body.push({ ...chatInput(head, c.description), ...permissions, options: ordered });
       continue;
     }
     // A command of a group is a sub-command of the group's one slash command.
     let group = body.find((b) => b.name === head);
     if (!group) {
-      group = chatInput(head, c.groupDescription ?? c.description);
+      group = { ...chatInput(head, c.groupDescription ?? c.description), ...permissions };
       body.push(group);
     }
     group.options?.push({ type: ApplicationCommandOptionType.Subcommand, name: sub, description: clip(c.description, MAX_DESCRIPTION), options: ordered });

@@ -4,16 +4,23 @@
  *
  * It decides nothing about rights or goals. What it owns is Telegram itself:
  * which updates are for this bot, who wrote them and where, which avatar a
- * reply answers, and what Telegram's answer to a send means for the outbox.
+ * reply answers, cards as inline keyboards and their presses (`presses.ts`),
+ * the typing action, the command menus per kind of chat, and what Telegram's
+ * answer to a send means for the outbox.
  */
 import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError } from 'grammy';
-import type { Message } from 'grammy/types';
+import type { CallbackQuery, InlineKeyboardMarkup, Message } from 'grammy/types';
 import type { Bridge, BridgeHost, ChatContext, DeliveryOutcome, SentParts } from '../../src/chat.ts';
 import { remember } from '../../src/bounded-map.ts';
 import { registerSecret, type Logger } from '../../src/logger.ts';
 import { fitParts } from '../../src/outbox/split.ts';
-import type { Identity, Post } from '../../src/store/schema.ts';
+import type { Destination, Identity, Post } from '../../src/store/schema.ts';
+import { TypingIndicator } from '../../src/typing.ts';
+import { avatarOfGoalPrompt, cardKeyboard } from './cards.ts';
+import { answerPress } from './presses.ts';
+import { messageContext, UNREAD_KINDS } from './context.ts';
+import { registerMenus, type MenuEntry } from './menus.ts';
 import {
   TELEGRAM_MAX_MESSAGE_LENGTH,
   avatarFromPrefix,
@@ -35,8 +42,10 @@ export interface TelegramBridgeOptions {
   /** The Bot API root (`TELEGRAM_API_ROOT`), e.g. `https://api.telegram.org`. */
   apiRoot: string;
   log: Logger;
-  /** The command menu, registered with `setMyCommands` (from `commands/index.ts`). */
-  commands: readonly { name: string; description: string }[];
+  /** The command menu, registered with `setMyCommands` (from `commands/index.ts`): the default, and private chats'. */
+  commands: readonly MenuEntry[];
+  /** The menus of groups, for their members and for their administrators (`telegramMenus` of `commands/index.ts`); the default menu there too when absent. */
+  groupMenus?: { groups: readonly MenuEntry[]; groupAdmins: readonly MenuEntry[] };
   /** The display name of an identity, for the mention in a `Done:` ping when the bridge has not seen the person write. */
   nameOf?: (identity: Identity) => string | undefined;
   /** Longest `retry_after` (s) waited inside a delivery; a longer one goes back to the outbox. Default 30. */
@@ -53,29 +62,14 @@ export const DefaultTelegramBridgeOptions = {
 
 /** Remembered message → avatar pairs (for replies) and names; old entries go first. */
 const MEMORY_LIMIT = 5000;
+/** Telegram shows a chat action about 5 s: it is sent again every 4 s while wanted. */
+const TYPING_EVERY_MS = 4000;
+
+
 
 /** grammy types its signal with the abort-controller polyfill; Node's own AbortSignal works the same at run time. */
 type GrammySignal = Parameters<Bot['api']['sendMessage']>[3];
 
-/** Messages that are not text, as the reply names them. Service messages (members joined, pins …) get no reply. */
-const UNREAD_KINDS: readonly (readonly [string, string])[] = [
-  ['sticker', 'a sticker'],
-  ['photo', 'a photo'],
-  ['animation', 'a GIF'],
-  ['video', 'a video'],
-  ['video_note', 'a video message'],
-  ['voice', 'a voice message'],
-  ['audio', 'an audio file'],
-  ['document', 'a file'],
-  ['location', 'a location'],
-  ['venue', 'a location'],
-  ['contact', 'a contact'],
-  ['poll', 'a poll'],
-  ['dice', 'a dice roll'],
-];
-
-/** Telegram command names: 1–32 of a–z, 0–9, `_`. */
-const COMMAND_NAME = /^[a-z0-9_]{1,32}$/;
 
 /**
  * A Telegram bot serving mindlink: private chats, groups and supergroups.
@@ -92,7 +86,8 @@ export class TelegramBridge implements Bridge {
 
   private readonly bot: Bot;
   private readonly log: Logger;
-  private readonly commands: readonly { name: string; description: string }[];
+  private readonly commands: readonly MenuEntry[];
+  private readonly groupMenus: TelegramBridgeOptions['groupMenus'];
   private readonly nameOf: ((identity: Identity) => string | undefined) | undefined;
   private readonly pollTimeoutSeconds: number;
   private host: BridgeHost | null = null;
@@ -107,12 +102,15 @@ export class TelegramBridge implements Bridge {
   private readonly names = new Map<Identity, string>();
   /** Per chat, the handling of its updates in order; chats do not wait for each other. */
   private readonly chains = new KeyedQueue();
+  /** The typing actions shown while someone waits on an avatar. */
+  private readonly typingIndicator: TypingIndicator;
 
   constructor(opts: TelegramBridgeOptions) {
     registerSecret(opts.token);
     // main.ts may already hand in a child bound to this bridge; bind once, not twice.
     this.log = opts.log.bindings().bridge === undefined ? opts.log.child({ bridge: 'telegram' }) : opts.log;
     this.commands = opts.commands;
+    this.groupMenus = opts.groupMenus;
     this.nameOf = opts.nameOf;
     this.pollTimeoutSeconds = opts.pollTimeoutSeconds ?? DefaultTelegramBridgeOptions.pollTimeoutSeconds;
     // A client timeout above the long-poll timeout, so a poll is never cut short by our side.
@@ -146,6 +144,11 @@ export class TelegramBridge implements Bridge {
       const what = UNREAD_KINDS.find(([key]) => key in ctx.message)?.[1];
       if (what) this.onNotRead(ctx.message, what);
     });
+    // A button pressed on one of our cards, in the chat's order with its messages.
+    this.bot.on('callback_query:data', (ctx) => {
+      this.onPress(ctx.callbackQuery);
+    });
+    this.typingIndicator = new TypingIndicator({ send: (dest) => this.sendTyping(dest), everyMs: TYPING_EVERY_MS, log: this.log });
     // The one boundary of grammy's middleware: a fault in one update never stops polling.
     this.bot.catch((err) => {
       this.log.error({ err: safeError(err.error), update: err.ctx.update.update_id }, 'telegram update handler failed');
@@ -168,7 +171,7 @@ export class TelegramBridge implements Bridge {
       let started = false;
       this.polling = this.bot
         .start({
-          allowed_updates: ['message'],
+          allowed_updates: ['message', 'edited_message', 'callback_query'],
           timeout: this.pollTimeoutSeconds,
           onStart: () => {
             started = true;
@@ -190,6 +193,7 @@ export class TelegramBridge implements Bridge {
   /** Stop polling (confirming what was received), then wait for the handlers still running. */
   async stop(): Promise<void> {
     this.stopping.abort();
+    this.typingIndicator.stop();
     if (this.polling) {
       try {
         await this.bot.stop();
@@ -209,7 +213,10 @@ export class TelegramBridge implements Bridge {
   async deliver(post: Post, parts: string[], progress: (sent: SentParts) => void = () => {}): Promise<DeliveryOutcome> {
     const target = parseDestination(post.dest);
     if (!target) return { ok: false, retry: false, reason: `not a Telegram destination: ${post.dest}` };
+    // A typing action in flight never lands after the message (it would show typing again once it is answered).
+    await this.typingIndicator.settled(post.dest);
     const prefix = post.avatar ? `[${post.avatar}] ` : '';
+    const keyboard = cardKeyboard(post.card);
     const mention = this.mentionFor(post, target.chatId);
     const messages = fitParts(post.text, parts, TELEGRAM_MAX_MESSAGE_LENGTH, prefix.length, mention ? mention.visibleLength + 1 : 0);
 
@@ -221,24 +228,37 @@ export class TelegramBridge implements Bridge {
       const text = messages[i] as string;
       const first = i === 0;
       const html = `${escapeHtml(prefix)}${first && mention ? `${mention.html} ` : ''}${escapeHtml(text)}`;
-      const outcome = await this.send(post, target, html, `${prefix}${text}`, first);
+      // A card's buttons go under its last part.
+      const markup = keyboard && i === messages.length - 1 ? keyboard : null;
+      const outcome = await this.send(post, target, html, `${prefix}${text}`, first, markup);
       if (!outcome.ok) return outcome;
       messageIds.push(outcome.messageId);
       if (i < messages.length - 1) progress({ parts: messages.slice(0, i + 1), messageIds: [...messageIds] });
     }
+    this.typingIndicator.delivered(post.dest);
     return { ok: true, messageIds };
   }
 
-  private async registerCommands(): Promise<void> {
-    const menu = this.commands
-      .filter((c) => COMMAND_NAME.test(c.name) && c.description.trim() !== '')
-      .map((c) => ({ command: c.name, description: c.description.slice(0, 256) }));
+  /** Show typing in a chat (or forum topic) until the returned function is called (refreshed every 4 s: Telegram shows it 5 s). */
+  typing(dest: Destination): () => void {
+    return this.typingIndicator.start(dest);
+  }
+
+  /** One `sendChatAction typing`. */
+  private async sendTyping(dest: Destination): Promise<void> {
+    const target = parseDestination(dest);
+    if (!target) return;
     try {
-      await this.bot.api.setMyCommands(menu);
+      await this.bot.api.sendChatAction(target.chatId, 'typing', target.threadId !== undefined ? { message_thread_id: target.threadId } : {}, this.signal);
     } catch (err) {
-      // The menu is a convenience: typed commands work without it.
-      this.log.warn({ err: safeError(err) }, 'telegram: setMyCommands failed');
+      // grammy's network errors carry the URL, token included: only what is safe to log leaves here.
+      throw new Error(safeError(err).message);
     }
+  }
+
+  /** The command menus, per kind of chat (`menus.ts`). */
+  private async registerCommands(): Promise<void> {
+    await registerMenus(this.bot.api, this.commands, this.groupMenus, this.log);
   }
 
   /** The mention of `post.ping` in a group; none in a private chat (the message itself notifies) or for another platform's identity. */
@@ -257,9 +277,11 @@ export class TelegramBridge implements Bridge {
     html: string,
     plain: string,
     first: boolean,
+    keyboard: InlineKeyboardMarkup | null,
   ): Promise<{ ok: true; messageId: string } | Exclude<DeliveryOutcome, { ok: true }>> {
     const common = {
       link_preview_options: { is_disabled: true },
+      ...(keyboard ? { reply_markup: keyboard } : {}),
       ...(target.threadId !== undefined ? { message_thread_id: target.threadId } : {}),
       ...(first && post.replyTo !== null && /^\d+$/.test(post.replyTo)
         ? { reply_parameters: { message_id: Number(post.replyTo), allow_sending_without_reply: true } }
@@ -282,26 +304,11 @@ export class TelegramBridge implements Bridge {
     }
   }
 
-  /**
-   * The chat context of a message from a person, or undefined for what is not people talking to
-   * their avatars (messages of other bots, channel posts).
-   */
+  /** The chat context of a message from a person (`context.ts`); the sender's name is kept for mentions. */
   private chatOf(msg: Message): ChatContext | undefined {
-    const from = msg.from;
-    if (!from || from.is_bot || msg.sender_chat !== undefined || msg.chat.type === 'channel') return undefined;
-    const identity: Identity = `telegram:${from.id}`;
-    const fromName = [from.first_name, from.last_name].filter(Boolean).join(' ') || from.username || String(from.id);
-    remember(this.names, identity, fromName, MEMORY_LIMIT);
-    const threadId = msg.is_topic_message === true ? msg.message_thread_id : undefined;
-    return {
-      platform: 'telegram',
-      from: identity,
-      fromName,
-      dest: destinationOf(msg.chat.id, threadId),
-      chatKind: msg.chat.type === 'private' ? 'private' : 'group',
-      messageId: String(msg.message_id),
-      sentAt: msg.date * 1000,
-    };
+    const chat = messageContext(msg);
+    if (chat) remember(this.names, chat.from, chat.fromName, MEMORY_LIMIT);
+    return chat;
   }
 
   /** An edit, or a message that is not text: in a DM, or as a reply to one of our posts, the core says what it reads. */
@@ -328,9 +335,24 @@ export class TelegramBridge implements Bridge {
       this.enqueue(chat.dest, () => host.runCommand({ ...chat, name, argsText: command.argsText }));
       return;
     }
-    const replyToAvatar = this.avatarOfReply(msg);
     const text = stripLeadingMention(msg.text, this.username);
+    // The answer to a goal a `Goal…` button asked for (a ForceReply) is that goal: `/goal <text> <avatar>`.
+    const asked = msg.reply_to_message?.from?.id === this.bot.botInfo.id ? avatarOfGoalPrompt(msg.reply_to_message.text) : null;
+    if (asked) {
+      this.enqueue(chat.dest, () => host.runCommand({ ...chat, name: 'goal', options: { text, avatar: asked } }));
+      return;
+    }
+    const replyToAvatar = this.avatarOfReply(msg);
     this.enqueue(chat.dest, () => host.handleMessage({ ...chat, text, ...(replyToAvatar ? { replyToAvatar } : {}) }));
+  }
+
+  /** A button pressed on one of our cards: handled in its chat's order (`presses.ts`). */
+  private onPress(query: CallbackQuery): void {
+    const host = this.host;
+    if (!host) return;
+    const key = query.message ? destinationOf(query.message.chat.id) : `telegram:${query.from.id}`;
+    const sent = (chat: number, id: number, avatar: string): void => remember(this.postAvatars, `${chat}:${id}`, avatar, MEMORY_LIMIT);
+    this.enqueue(key, () => answerPress({ api: this.bot.api, host, log: this.log, sent }, query));
   }
 
   /**

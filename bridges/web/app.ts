@@ -5,7 +5,8 @@
  * origin; every response carries a strict Content-Security-Policy (scripts and
  * styles from this origin only, Trusted Types so no script can write HTML).
  * What is done on a page goes to the core as a chat would send it: commands
- * through `answerCommand`, a direction as a message (`handleMessage`).
+ * through `answerCommand`, a direction as a message (`handleMessage`). `/mcp`
+ * is the people's MCP server (`src/mcp/people-server.ts`), with its own tokens.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
@@ -18,6 +19,7 @@ import { z } from 'zod';
 import type { BridgeHost, ChatContext } from '../../src/chat.ts';
 import type { Dashboard } from '../../src/dashboard.ts';
 import { UserError } from '../../src/errors.ts';
+import { MCP_PATH, type PeopleMcp } from '../../src/mcp/people-server.ts';
 import { SESSION_TTL_MS, type NewSession, type WebAccess, type WebSession } from '../../src/web-access.ts';
 import type { Assets } from './assets.ts';
 import type { LivePages } from './live.ts';
@@ -37,6 +39,8 @@ export interface AppParts {
   host: () => BridgeHost | undefined;
   /** Host headers the dashboard answers to (`127.0.0.1:4780` …); null: any (it listens beyond loopback on purpose). */
   allowedHosts: () => ReadonlySet<string> | null;
+  /** The people's MCP server (docs/mcp.md), when MCP=on. */
+  mcp?: PeopleMcp;
   log: Logger;
 }
 
@@ -96,6 +100,8 @@ export function createApp(parts: AppParts): Hono<Env> {
     if (!file) return c.text('Not found.', 404);
     return c.body(file.body, 200, { 'Content-Type': file.type });
   });
+  // The people's MCP server: its own bearer tokens, no cookie, no CSRF token (no browser sends its header on its own).
+  app.all(MCP_PATH, async (c) => (parts.mcp ? await parts.mcp.handle(c.req.raw) : c.json({ error: 'The MCP server is off here (MCP=off).' }, 404)));
   // The sign-in page is the page itself (it reads the token from the link); without a session it shows only that.
   app.get('/login', (c) => c.html(assets.page('index.html')));
 

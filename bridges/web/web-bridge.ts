@@ -12,6 +12,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import type { Logger } from 'pino';
 import type { Bridge, BridgeHost, DeliveryOutcome } from '../../src/chat.ts';
 import type { Dashboard } from '../../src/dashboard.ts';
+import type { PeopleMcp } from '../../src/mcp/people-server.ts';
 import type { Post } from '../../src/store/schema.ts';
 import type { WebAccess } from '../../src/web-access.ts';
 import { createApp } from './app.ts';
@@ -31,6 +32,8 @@ export interface WebBridgeOptions {
   host: string;
   /** WEB_PORT; undefined: {@link DEFAULT_WEB_PORT}, or a free port when that one is taken. */
   port: number | undefined;
+  /** The people's MCP server, served at `/mcp` (MCP=on). */
+  mcp?: PeopleMcp;
 }
 
 /** The dashboard's port is taken (WEB_PORT set to a port another program holds). */
@@ -78,6 +81,7 @@ export class WebBridge implements Bridge {
       assets: Assets.load(),
       host: () => this.core,
       allowedHosts: () => this.allowedHosts(),
+      ...(opts.mcp ? { mcp: opts.mcp } : {}),
       log: opts.log,
     });
     this.server = createAdaptorServer({ fetch: app.fetch }) as Server;
@@ -102,12 +106,15 @@ export class WebBridge implements Bridge {
     }
     this.core = core;
     this.opts.access.listening(this.origin);
+    this.opts.mcp?.listening(this.origin);
     log.info({ url: this.origin }, 'web: dashboard ready; /web in a chat gives a sign-in link');
+    if (this.opts.mcp) log.info({ url: `${this.origin}/mcp` }, 'web: MCP server ready; /mcp new in a direct message gives a token');
   }
 
   async stop(): Promise<void> {
     this.core = undefined;
     this.opts.access.listening(null);
+    this.opts.mcp?.listening(null);
     this.replies.release();
     this.live.closeAll();
     await new Promise<void>((resolve) => {

@@ -370,6 +370,11 @@ export class AvatarManager {
     return this.runtime(name).loop.ask(question);
   }
 
+  /** The turn that takes in an avatar's latest owner goal or direction, ended (`GoalLoop.wokenTurn`); null when none is to come. */
+  wokenTurn(name: string): Promise<void> | null {
+    return this.runtimes.get(name)?.loop.wokenTurn() ?? null;
+  }
+
   /** Rewrite the mindlink sections of an avatar's TASK.md from the store (no game, engine or loop needed). */
   async syncTask(name: string): Promise<void> {
     const avatar = this.get(name);

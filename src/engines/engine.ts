@@ -17,8 +17,6 @@ import type { LearnedSkills } from '../learned/learned-skills.ts';
 import type { TaskFile } from '../task/task-file.ts';
 import type { EngineKind } from './kinds.ts';
 
-export type { EngineKind } from './kinds.ts';
-
 /** Why the loop is prompting. */
 export type TurnKind = 'choose' | 'continue' | 'blocked' | 'wrapup' | 'resume' | 'fresh' | 'question' | 'direction';
 
@@ -120,6 +118,8 @@ export interface TurnReply {
   usage?: TurnUsage;
   /** The skills run during the turn, in order, when the engine reports them (the thought stream shows them). */
   actions?: { skill: string; ok: boolean; code: string }[];
+  /** What the engine said between its tool calls, before its reply (an agent's running commentary; the thought stream shows it). */
+  thoughts?: string[];
   /**
    * Which engine played the turn, set by an engine made of others (the hybrid engine): its name, and whether it
    * asked a model. `/status`, `/usage` and the thought stream show it.
@@ -143,6 +143,8 @@ export interface TurnUsage {
   completionTokens: number;
   /** Requests sent in the turn (one per tool step); 1 when absent. */
   requests?: number;
+  /** What the turn cost in USD when the engine says so itself (an agent CLI reports its own figure). */
+  costUsd?: number;
 }
 
 /**
@@ -208,6 +210,9 @@ export interface EngineContext {
    */
   learned?: LearnedSkills;
 }
+
+/** The engine kinds an avatar record names (`kinds.ts`). */
+export type { EngineKind } from './kinds.ts';
 
 /**
  * Builds the engine of an avatar (the core calls it once per avatar).

@@ -3,6 +3,8 @@
  */
 import { llmSetupProblem, type Config } from '../config.ts';
 import { UserError } from '../errors.ts';
+import { agentSetup, createAgentEngine } from './agents/agents.ts';
+import { isAgentKind } from './agents/agent-cli.ts';
 import type { EngineContext, EngineProvider } from './engine.ts';
 import { createHybridEngine } from './hybrid.ts';
 import type { EngineKind } from './kinds.ts';
@@ -42,15 +44,18 @@ export const HYBRID_MODEL: EngineKind = 'llm';
 /**
  * The production engine provider: `scripted` always; `llm`, and `hybrid` (the scripted engine and
  * {@link HYBRID_MODEL} together), when the model is configured (otherwise a refusal naming the missing
- * key, so nothing is created or switched).
+ * key, so nothing is created or switched); an agent engine (`opencode`, `claude-code`, `pi`) when its
+ * CLI is installed (otherwise a refusal naming its npm package).
  *
  * @example
  * const core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills });
  */
 export function createEngineProvider(config: Config): EngineProvider {
   const llm = llmOptions(config);
+  const agents = agentSetup(config);
   const build = (kind: EngineKind, ctx: EngineContext): ReturnType<EngineProvider> => {
     if (kind === 'scripted') return createScriptedEngine(ctx);
+    if (isAgentKind(kind)) return createAgentEngine(kind, ctx, agents);
     if (!llm.ok) throw new UserError('llm_not_configured', `The ${kind} engine is not set up: it ${llm.problem}.`, ctx.avatar);
     if (kind === 'hybrid') return createHybridEngine(ctx, { scripted: createScriptedEngine(ctx), model: build(HYBRID_MODEL, ctx) });
     return createLlmEngine(ctx, { ...llm.options, avatarDir: avatarDirOf(config.DATA_DIR, ctx.avatar) });

@@ -1,21 +1,23 @@
 /**
- * The names of the engines an avatar can have (docs/engines.md): a leaf with
- * no imports, so the configuration, the store's schema and the engine
- * contract read the same list.
+ * The engine kinds an avatar can have (docs/engines.md), in one list that the
+ * config, the store's schema, the commands and the engine provider all read:
+ * a leaf with no imports.
  */
 
-/** Every engine kind, in the order `/engine` offers them. */
-export const ENGINE_KINDS = ['scripted', 'llm', 'hybrid'] as const;
+/** The in-process engines, then the agent CLIs (`agents/`), in the order `/engine` offers them. */
+export const ENGINE_KINDS = ['scripted', 'llm', 'hybrid', 'opencode', 'claude-code', 'pi'] as const;
 
-/** The engine kinds an avatar record names. */
+/** One of {@link ENGINE_KINDS}. */
 export type EngineKind = (typeof ENGINE_KINDS)[number];
 
 /**
- * Whether an engine kind asks a model (and so needs `LLM_MODEL`, and a key for a remote endpoint).
+ * Whether an engine kind asks the llm engine's model (and so needs `LLM_MODEL`, and a key for a remote
+ * endpoint). The agent engines bring their own model through their CLI.
  *
  * @example
  * needsModel('hybrid') // → true
+ * needsModel('claude-code') // → false
  */
 export function needsModel(kind: EngineKind): boolean {
-  return kind !== 'scripted';
+  return kind === 'llm' || kind === 'hybrid';
 }

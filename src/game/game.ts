@@ -61,8 +61,19 @@ export interface BlockColumn {
   z: number;
 }
 
-/** The connection state of one avatar's game. */
-export type GameState = 'idle' | 'connecting' | 'connected' | 'down' | 'ended';
+/**
+ * The connection state of one avatar's game. `dead`: in the game but dead (health 0), its respawn asked for;
+ * it acts again once it is back (`respawned`).
+ */
+export type GameState = 'idle' | 'connecting' | 'connected' | 'dead' | 'down' | 'ended';
+
+/** A death of the avatar. Plain data. */
+export interface Death {
+  /** What killed it, in a few plain words from the server's death message (`slain by Zombie`, `killed`). */
+  cause: string;
+  /** Where it died (the block). */
+  position: Vec3Like;
+}
 
 /** Events of an {@link AvatarGame}, in the past tense. */
 export interface GameEvents {
@@ -77,6 +88,10 @@ export interface GameEvents {
    * do (a crash loop of its connection, a whitelist, a ban, a failed sign-in …).
    */
   failed: [reason: string];
+  /** The avatar died in the game (it is `dead` until it respawns). */
+  died: [death: Death];
+  /** The avatar is back in the game after a death (at its respawn point), ready to act. */
+  respawned: [death: Death];
   /** A player whispered to the avatar. */
   whispered: [from: string, text: string];
   /** A Microsoft sign-in needs its owner: the code to type at Microsoft's page (it goes to the owner only). */
@@ -108,7 +123,7 @@ export interface AvatarGame extends EventEmitter<GameEvents> {
   start(): Promise<void>;
   /** Leave the game and stop reconnecting. */
   stop(): Promise<void>;
-  /** The current snapshot, or undefined while not connected. */
+  /** The current snapshot, or undefined while not connected (while `dead`: where it lies, at health 0). */
   snapshot(): Snapshot | undefined;
   /** The live mineflayer bot while connected (for skills), else undefined. */
   readonly bot: Bot | undefined;

@@ -13,72 +13,26 @@ import { backoffMs } from '../backoff.ts';
 import { forAvatar, type Logger } from '../logger.ts';
 import { cleanLine } from '../sanitize.ts';
 import { formatAddress } from '../servers/address.ts';
-import type { AvatarGame, GameCapabilities, GameEvents, GameState, Snapshot } from './game.ts';
+import type { AvatarGame, Death, GameCapabilities, GameEvents, GameState, Snapshot } from './game.ts';
+import { DefaultMineflayerGameOptions, type MineflayerGameOptions } from './game-options.ts';
 import { guardBot, type PacketFault } from './packet-guard.ts';
-import type { PasswordBook } from './passwords.ts';
-import { prepareJoin } from './join-prep.ts';
 import { classifyKick, downPhrase, reasonText, serverWords } from './refusals.ts';
 import { answerServerAsks } from './server-asks.ts';
-import { sessionAuth, type JavaSession, type MicrosoftSignIn } from './sign-in.ts';
+import { prepareJoin } from './join-prep.ts';
+import { sessionAuth, type JavaSession } from './sign-in.ts';
 import { SkillGate } from './skill-gate.ts';
 import { takeSnapshot } from './snapshot.ts';
 import { topDownMap, type TopDownMap } from './top-down.ts';
 import { joinPathBudget } from './path-budget.ts';
 import { cacheBlocks } from './block-cache.ts';
 import { watchJoin, type JoinWatch } from './join-watch.ts';
+import { watchDeaths, type DeathWatch } from './death-watch.ts';
 import { leaveBot } from './leave-bot.ts';
 import { prepareLibraries } from './library-state.ts';
 
 const { pathfinder, Movements } = pf;
 
-/** What the embedded flying-squid world supports: crafting, smelting, hunger and mobs (mindlink's server plugins). */
-export const EMBEDDED_CAPABILITIES: GameCapabilities = Object.freeze({ crafting: true, hunger: true, mobs: true });
-/** What a vanilla (or Paper/Spigot) server supports. */
-export const VANILLA_CAPABILITIES: GameCapabilities = Object.freeze({ crafting: true, hunger: true, mobs: true });
-
-/** Options of a {@link MineflayerGame}. */
-export interface MineflayerGameOptions {
-  username: string;
-  host: string;
-  port: number;
-  /** The version to speak; empty: found by a status ping before each join. */
-  version: string;
-  /** `version` was given at `/server add`, not found by a ping (the words of a version that moved name the fix). */
-  versionPinned?: boolean;
-  /**
-   * Check `version` with a status ping before each join, and stop, saying so, when the server runs
-   * another one (a server mindlink does not run; the embedded world runs the version it was given).
-   */
-  checkVersion?: boolean;
-  log: Logger;
-  capabilities: GameCapabilities;
-  /** The server's name in mindlink, for the words of `/status` and stop lines (default `host:port`). */
-  server?: string;
-  /** The avatar's Microsoft sign-in, for `auth: 'microsoft'`. */
-  signIn?: MicrosoftSignIn;
-  /** The avatar's passwords for servers' login plugins (AuthMe); without it, prompts go unanswered. */
-  passwords?: PasswordBook;
-  /** Backoff between connection attempts: doubles from `minMs` up to `maxMs`. */
-  reconnect?: { minMs: number; maxMs: number };
-  /** Give up on an attempt that has not spawned (and loaded the chunks around it) within this time. */
-  spawnTimeoutMs?: number;
-  /** `offline` (default; the embedded world and offline-mode servers) or `microsoft`. */
-  auth?: 'offline' | 'microsoft';
-  /**
-   * Crash loop of the connection: this many packet faults (the bot failed on a packet it got) within
-   * `windowMs` make the game give up (`failed`) instead of reconnecting again.
-   */
-  faultLoop?: { count: number; windowMs: number };
-}
-
-/** Defaults of the optional {@link MineflayerGameOptions}. */
-export const DefaultMineflayerGameOptions = {
-  reconnect: { minMs: 1000, maxMs: 30_000 },
-  spawnTimeoutMs: 30_000,
-  auth: 'offline' as 'offline' | 'microsoft',
-  faultLoop: { count: 5, windowMs: 10 * 60_000 },
-} satisfies Required<Pick<MineflayerGameOptions, 'reconnect' | 'spawnTimeoutMs' | 'auth' | 'faultLoop'>>;
-
+export { DefaultMineflayerGameOptions, EMBEDDED_CAPABILITIES, VANILLA_CAPABILITIES, type MineflayerGameOptions } from './game-options.ts';
 export { isFinalKick, reasonText } from './refusals.ts';
 
 /** What `/status` says while a Microsoft sign-in waits for the owner. */
@@ -117,6 +71,8 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
   #player: string | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
   #joinWatch: JoinWatch | undefined;
+  /** The last death not said yet (`respawned`): said once the avatar is back, by the join when it joined dead. */
+  #unsaid: Death | undefined;
   /** The stop under way, if any: a second stop and a start wait for it. */
   #leaving: Promise<void> | undefined;
 
@@ -133,7 +89,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     return this.#player ?? this.#opts.username;
   }
 
-  /** `idle` before start and after stop, `connecting`, `connected`, `down` (retrying), `ended` (refused for good). */
+  /** `idle` before start and after stop, `connecting`, `connected`, `dead` (respawning), `down` (retrying), `ended` (refused for good). */
   get state(): GameState {
     return this.#state;
   }
@@ -192,9 +148,9 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     if (this.#state !== 'ended') this.#state = 'idle';
   }
 
-  /** The current snapshot, or undefined while not connected. */
+  /** The current snapshot, or undefined while not connected (while dead: where it lies). */
   snapshot(): Snapshot | undefined {
-    const bot = this.bot;
+    const bot = this.#state === 'dead' ? this.#bot : this.bot;
     if (!bot?.entity) return undefined;
     return takeSnapshot(bot);
   }
@@ -246,7 +202,9 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     this.#log.debug({ host, port, version, attempt: this.#failures + 1 }, 'connecting');
     let bot: Bot;
     try {
-      bot = mineflayer.createBot({ host, port, version, username, auth: session ? sessionAuth(session) : 'offline', hideErrors: true, logErrors: false } as Parameters<typeof mineflayer.createBot>[0]);
+      // Respawns are asked for by the death watch (mineflayer's own asks once and never again).
+      const options = { host, port, version, username, auth: session ? sessionAuth(session) : 'offline', hideErrors: true, logErrors: false, respawn: false };
+      bot = mineflayer.createBot(options as Parameters<typeof mineflayer.createBot>[0]);
     } catch (err) {
       this.#log.warn({ err }, 'could not create the bot');
       this.#scheduleRetry('create failed');
@@ -270,10 +228,11 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     bot.loadPlugin(pathfinder);
     answerServerAsks(bot, { server: this.#server, passwords: this.#opts.passwords, log: this.#log });
 
+    const deaths = this.#watchDeaths(bot);
     const watch = watchJoin(bot, spawnTimeoutMs, () => {
       if (!spawned && this.#attempt === bot) {
-        this.#log.warn({ ms: spawnTimeoutMs }, 'no spawn in time; retrying');
-        bot.end('spawn timeout');
+        this.#log.warn({ ms: spawnTimeoutMs, dead: deaths.dead }, 'no spawn in time; retrying');
+        bot.end(deaths.dead ? 'respawn timeout' : 'spawn timeout');
       }
     });
     this.#joinWatch = watch;
@@ -303,6 +262,9 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
         this.#log.info({ position: bot.entity.position.floored().toString(), player: bot.username }, 'spawned');
         if (session && !session.known && bot.username !== username) this.emit('playingAs', bot.username); // once per profile
         this.emit('connected');
+        const back = this.#unsaid;
+        this.#unsaid = undefined;
+        if (back) this.emit('respawned', back);
       })();
     });
     bot.on('kicked', (reason) => {
@@ -313,18 +275,15 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
       lastError = err;
       this.#log.debug({ err: err.message }, 'connection error');
     });
-    bot.on('death', () => {
-      this.#log.info({ position: bot.entity?.position.floored().toString() }, 'died');
-    });
     bot.on('whisper', (from, text) => {
       if (from !== this.username) this.emit('whispered', cleanLine(from), cleanLine(text));
     });
     bot.once('end', (why) => {
       if (this.#attempt !== bot) return;
       this.#attempt = undefined;
+      const wasConnected = this.#bot === bot;
       this.#bot = undefined;
       this.gate.abortCurrent(new Error('disconnected'));
-      const wasConnected = this.#state === 'connected';
       if (this.#stopping) return;
       const reason = fault ? `failed on ${fault.packet}` : (kickReason ?? lastError?.message ?? why ?? 'connection closed');
       if (fault && this.#faultLoopTripped()) {
@@ -356,6 +315,39 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
         this.emit('disconnected', reason);
       }
       this.#scheduleRetry(reason);
+    });
+  }
+
+  /** A bot's deaths: `dead` until it is back (`respawned`); one that joined dead goes on joining once it is alive. */
+  #watchDeaths(bot: Bot): DeathWatch {
+    return watchDeaths(bot, {
+      ...this.#opts.respawn,
+      log: this.#log,
+      died: (death) => {
+        if (this.#attempt !== bot || this.#stopping) return;
+        const joined = this.#bot === bot;
+        this.#log.info({ ...death }, joined ? 'died' : 'joined dead; asking to respawn');
+        this.#state = 'dead';
+        // Joined dead: the death it left with (it stayed dead), else one while mindlink was away.
+        this.#unsaid = joined ? death : (this.#unsaid ?? { ...death, cause: 'while I was away' });
+        if (!joined) return;
+        this.gate.abortCurrent(new Error('died'));
+        this.emit('died', death);
+      },
+      alive: (death) => {
+        if (this.#attempt !== bot || this.#stopping) return;
+        // One that joined dead goes on joining: its join says it is back, once it is in the game.
+        if (this.#bot !== bot) this.#state = 'connecting';
+        if (this.#bot !== bot || !this.#unsaid) return;
+        this.#unsaid = undefined;
+        this.#state = 'connected';
+        this.#log.info({ position: bot.entity.position.floored().toString() }, 'respawned');
+        this.emit('respawned', death);
+      },
+      stuck: () => {
+        this.#log.warn('still dead: the server does not respawn it; joining again');
+        bot.end('respawn timeout');
+      },
     });
   }
 

@@ -43,6 +43,7 @@ export function downPhrase(fault: { packet: string } | undefined, kickReason: st
   if (kickReason !== undefined) return `the server disconnected it: ${kickReason.slice(0, 120)}`;
   if (lastError) return `the server cannot be reached: ${(lastError as NodeJS.ErrnoException).code ?? 'connection error'}`;
   if (why === 'spawn timeout') return 'it did not spawn in time';
+  if (why === 'respawn timeout') return 'it stayed dead: the server did not respawn it';
   return 'the connection closed';
 }
 

@@ -13,7 +13,7 @@ import type { Backoff } from '../backoff.ts';
 import { TurnInterruptedError, type Engine } from '../engines/engine.ts';
 import { ProviderRefusedError } from '../errors.ts';
 import { forAvatar, type Logger } from '../logger.ts';
-import type { Snapshot } from '../game/game.ts';
+import type { Death, Snapshot } from '../game/game.ts';
 import type { Avatar, Destination, ParkedGoal } from '../store/store.ts';
 import { decideCrash } from './decide.ts';
 import { GoalStore, type GoalOrigin } from './goal-store.ts';
@@ -40,6 +40,12 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private crashes: number[] = [];
+  /** The number of the turn that takes in the latest owner goal or direction (the one an owner's message woke). */
+  private ownerTurn = 0;
+  /** The number of the last turn that ended. */
+  private lastEnded = 0;
+  /** Who waits for a turn to end (see {@link GoalLoop.wokenTurn}). */
+  private readonly turnWaiters = new Set<{ turn: number; done: () => void }>();
 
   constructor(deps: GoalLoopDeps) {
     super();
@@ -76,7 +82,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
 
   /** The state to show: `waiting` while playing but out of the game. */
   get displayState(): DisplayState {
-    return shown(this.state.value, this.deps.game.state === 'connected');
+    return shown(this.state.value, this.deps.game.state);
   }
 
   /** Start (or resume) the loop: the first turn resumes the saved goal, or chooses one. */
@@ -85,6 +91,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     this.state.move(started, this.rec.goal !== null);
     this.turns.begin();
     this.deps.game.on('connected', this.onConnected);
+    this.deps.game.on('respawned', this.onRespawned);
     this.deps.game.on('whispered', this.onWhisper);
     this.deps.game.on('ended', this.onEnded);
     this.deps.game.on('failed', this.onFailed);
@@ -114,9 +121,37 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     this.clearTimer();
     if (s.aborted) this.turns.abort(new Error(reason));
     this.deps.game.off('connected', this.onConnected);
+    this.deps.game.off('respawned', this.onRespawned);
     this.deps.game.off('whispered', this.onWhisper);
     this.deps.game.off('ended', this.onEnded);
     this.deps.game.off('failed', this.onFailed);
+    // No turn comes after a halt: whoever waits for one waits no more.
+    this.release(() => true);
+  }
+
+  /**
+   * Resolves once the turn that takes in the latest owner goal or direction has ended (or the loop halted):
+   * the one turn someone waits on (the chat shows typing meanwhile). Null when there is none to wait for: the
+   * loop does not run, or that turn is over already.
+   */
+  wokenTurn(): Promise<void> | null {
+    const turn = this.ownerTurn;
+    if (!this.state.value.active || this.lastEnded >= turn) return null;
+    return new Promise((done) => this.turnWaiters.add({ turn, done }));
+  }
+
+  /** Turn `n` ended: the waits for it and for earlier turns end. */
+  private turnEnded(n: number): void {
+    this.lastEnded = Math.max(this.lastEnded, n);
+    this.release((turn) => turn <= n);
+  }
+
+  private release(which: (turn: number) => boolean): void {
+    for (const w of [...this.turnWaiters]) {
+      if (!which(w.turn)) continue;
+      this.turnWaiters.delete(w);
+      w.done();
+    }
   }
 
   /**
@@ -147,6 +182,8 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
    */
   setOwnerGoal(text: string, setById: string | null, origin: GoalOrigin = {}): ParkedGoal | null {
     const parked = this.goals.setOwnerGoal(this.rec, text, setById, this.deps.game.snapshot(), origin);
+    // The running turn (if any) is aborted: the next one takes the goal in.
+    this.ownerTurn = this.state.value.turns + 1;
     this.turns.ownerGoal();
     if (this.state.move(ownerGoalSet).aborted) this.turns.abort(new Error('new owner goal'));
     this.wakeWhenSaved();
@@ -164,6 +201,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
 
   /** A new owner direction arrived: the next turn carries it (every owner message goes straight to the agent). */
   directionAdded(text: string): void {
+    this.ownerTurn = this.state.value.turns + 1;
     this.state.move(directionGiven, text);
     this.wakeWhenSaved();
   }
@@ -186,6 +224,13 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   private readonly onConnected = (): void => {
     this.measureBaseline();
     this.wake();
+  };
+
+  /** Back after a death: one line in the chats, and the goal goes on (a server that drops the inventory on death lost its baseline). */
+  private readonly onRespawned = (death: Death): void => {
+    const { x, y, z } = death.position;
+    this.deps.post('info', `I died (${death.cause}) at ${x} ${y} ${z}; back at spawn.`);
+    this.onConnected();
   };
 
   /** In the game again: the goal's baseline is measured if it has none, or if the inventory lost it. */
@@ -236,9 +281,11 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
 
   /** One turn, then the next one scheduled: at once after a wake that came meanwhile. */
   private async turn(): Promise<void> {
+    const n = this.state.value.turns;
     const delay = await this.take();
     const wake = this.state.value.wake;
     const s = this.state.move(turnOver);
+    this.turnEnded(n);
     if (delay !== null && s.active) this.schedule(wake ? 0 : delay);
   }
 

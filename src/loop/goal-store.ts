@@ -154,6 +154,7 @@ export class GoalStore {
       u.promptTokens += usage.promptTokens;
       u.completionTokens += usage.completionTokens;
       u.requests += usage.requests ?? 1;
+      if (usage.costUsd !== undefined) u.costUsd = (u.costUsd ?? 0) + usage.costUsd;
     };
     this.store.record.update((r) => add((r.usage[this.avatar] ??= { promptTokens: 0, completionTokens: 0, requests: 0 })));
     const goal = rec.goal;

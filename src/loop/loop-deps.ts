@@ -53,7 +53,7 @@ export interface TurnSummary {
   status: 'working' | 'done' | 'blocked';
   /** The skills run during the turn, in order (empty when the engine reports none). */
   actions: NonNullable<TurnReply['actions']>;
-  /** The first line of the reply's text. */
+  /** The first line of the reply's text, after what the engine said between its tool calls (an agent's commentary). */
   says: string;
   /** Which engine played it, when the avatar's engine is made of others (the hybrid engine). */
   playedBy?: PlayedBy;

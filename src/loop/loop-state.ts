@@ -10,13 +10,14 @@
  * owner goal from any running phase → `working`.
  */
 import type { TurnKind } from '../engines/engine.ts';
+import type { GameState } from '../game/game.ts';
 import type { Avatar, Store } from '../store/store.ts';
 
 /** What the loop does, as stored with the avatar. */
 export type LoopPhase = Avatar['state'];
 
-/** What the loop shows as its state: the stored phase, or `waiting` while the game is down. */
-export type DisplayState = LoopPhase | 'waiting';
+/** What the loop shows as its state: the stored phase, `waiting` while the game is down, `dead` while the avatar respawns. */
+export type DisplayState = LoopPhase | 'waiting' | 'dead';
 
 /** The whole loop state of one avatar. */
 export interface LoopState {
@@ -231,14 +232,15 @@ export function turnOver(s: LoopState): LoopState {
 }
 
 /**
- * The state to show: `stopped` unless the loop runs and plays; `waiting` while it is out of the game.
+ * The state to show: `stopped` unless the loop runs and plays; `dead` while the avatar is dead in the game
+ * (it respawns); `waiting` while it is out of the game.
  *
  * @example
- * shown(working, false) // → 'waiting'
+ * shown(working, 'down') // → 'waiting'
  */
-export function shown(s: LoopState, connected: boolean): DisplayState {
+export function shown(s: LoopState, game: GameState): DisplayState {
   if (!s.active || !s.playing) return 'stopped';
-  return connected ? s.phase : 'waiting';
+  return game === 'connected' ? s.phase : game === 'dead' ? 'dead' : 'waiting';
 }
 
 /** Write a state's stored part into the record (inside a store update). */

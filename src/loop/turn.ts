@@ -51,6 +51,17 @@ export function accepted(r: TurnReport): TurnReport {
 }
 
 /**
+ * What a turn said, for the thought stream: what the engine said between its tool calls (each on one line,
+ * control characters made visible), then the first line of its reply.
+ *
+ * @example
+ * turnSays(['Going for the logs.'], accepted(report)) // → 'Going for the logs. … I have them.'
+ */
+export function turnSays(thoughts: readonly string[], report: TurnReport): string {
+  return [...thoughts.map((t) => cleanLine(t).replace(/\s+/g, ' ').trim()), (report.text.split('\n').find((l) => l.trim()) ?? '').trim()].filter((l) => l !== '').join(' … ');
+}
+
+/**
  * The completion check of one turn's goal. A `done` claim is judged once: by the last answer the engine was
  * given during its turn when that answer bears the claim out (met, or a goal the game cannot check), else by
  * a check asked now.
@@ -198,7 +209,7 @@ export class Turns {
       kind,
       status: report.status,
       actions: reply.actions ?? [],
-      says: (report.text.split('\n').find((l) => l.trim()) ?? '').trim(),
+      says: turnSays(reply.thoughts ?? [], report),
       ...(reply.playedBy ? { playedBy: reply.playedBy } : {}),
     });
 

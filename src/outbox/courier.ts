@@ -262,7 +262,8 @@ export class Courier {
    */
   private nextBatch(queue: Post[]): { post: Post; ids: string[] } {
     const head = queue[0] as Post;
-    const plain = (p: Post): boolean => p.ping === null && p.replyTo === null;
+    // A post with a card (buttons, a status) goes as it is: merged, its card would be lost or land on other text.
+    const plain = (p: Post): boolean => p.ping === null && p.replyTo === null && !p.card;
     // A post partly sent already is resent alone, so its remaining parts are the same as before.
     if (!this.coalesce || queue.length < 2 || !plain(head) || head.sent) return { post: head, ids: [head.id] };
     let text = head.text;

@@ -56,6 +56,12 @@ export class Couriers {
     return bridge.openThread(dest, name);
   }
 
+  /** Show typing in a chat on its platform's bridge until the returned function is called (a no-op where it has none). */
+  typing(dest: Destination): () => void {
+    const bridge = this.running.find((b) => b.bridge.platform === platformOf(dest))?.bridge;
+    return bridge?.typing?.(dest) ?? (() => {});
+  }
+
   /**
    * The DM with a person on their platform: the console, Telegram's private chat (the user's own id), or
    * a DM channel the bridge opens (Discord). Throws where the platform's bridge is not running.

@@ -9,7 +9,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Store } from '../store/store.ts';
-import type { Destination, Identity, Post, SentParts } from '../store/schema.ts';
+import type { Card, Destination, Identity, Post, SentParts } from '../store/schema.ts';
 
 /** A platform a post can go to (the same names as a bridge's `platform`). */
 export type OutboxPlatform = 'console' | 'telegram' | 'discord' | 'web';
@@ -28,6 +28,8 @@ export interface NewPost {
   replyTo?: string | null;
   /** What the post is. */
   kind: Post['kind'];
+  /** Its card, kept with it until it is delivered (a restart included). */
+  card?: Card;
 }
 
 /**
@@ -81,6 +83,7 @@ export class Outbox extends EventEmitter<{ posted: [Post] }> {
         createdAt: new Date().toISOString(),
         attempts: 0,
         notBefore: 0,
+        ...(p.card ? { card: p.card } : {}),
       };
       d.pending.push(created);
       return created;

@@ -4,7 +4,8 @@
  * scrubbed of secrets here; platforms whose bridge is not configured get
  * nothing queued (it would never be delivered).
  */
-import type { ChatContext, Platform } from '../chat.ts';
+import { postCard } from '../cards.ts';
+import type { Card, ChatContext, Platform } from '../chat.ts';
 import type { Config } from '../config.ts';
 import type { DonePing, LoopPostKind } from '../loop/decide.ts';
 import { pingPlace } from '../people/ping-place.ts';
@@ -32,10 +33,10 @@ export class Poster {
     return this.config.DISCORD_TOKEN !== undefined;
   }
 
-  /** Post a reply into the chat a message or command came from (threaded to it). */
-  reply(chat: ChatContext, avatar: string | null, text: string): void {
+  /** Post a reply into the chat a message or command came from (threaded to it), as a card where it has one (`/status`). */
+  reply(chat: ChatContext, avatar: string | null, text: string, card?: Card): void {
     if (!this.enabled(chat.platform)) return;
-    this.outbox.post({ dest: chat.dest, avatar, text: scrubSecrets(text), replyTo: chat.messageId, ping: null, kind: 'reply' });
+    this.outbox.post({ dest: chat.dest, avatar, text: scrubSecrets(text), replyTo: chat.messageId, ping: null, kind: 'reply', ...(card ? { card: scrubCard(card) } : {}) });
   }
 
   /** Post one line to one chat (a scheduled run's acknowledgement, a digest), pinging nobody. */
@@ -46,7 +47,8 @@ export class Poster {
 
   /**
    * Post about an avatar to every chat linked to it. `ping` (an owner goal's Done): its setter is pinged once, in
-   * one of those chats (see `src/people/ping-place.ts`); the others get the same line pinging nobody.
+   * one of those chats (see `src/people/ping-place.ts`); the others get the same line pinging nobody. A `Done:` carries
+   * its buttons (`postCard` of `src/cards.ts`).
    */
   about(avatar: string, kind: LoopPostKind, text: string, ping: DonePing | null): void {
     const s = this.store.state.data;
@@ -56,7 +58,18 @@ export class Poster {
       const platform = platformOf(link.dest);
       if (!this.enabled(platform)) continue;
       const who = link.dest === place ? (person?.identities.find((i) => i.startsWith(`${platform}:`)) ?? null) : null;
-      this.outbox.post({ dest: link.dest, avatar, text: scrubSecrets(text), ping: who, replyTo: null, kind });
+      const card = postCard(avatar, kind, link.mode);
+      this.outbox.post({ dest: link.dest, avatar, text: scrubSecrets(text), ping: who, replyTo: null, kind, ...(card ? { card } : {}) });
     }
   }
+}
+
+/** A card with every secret removed from what it shows, as a post's text is. */
+function scrubCard(card: Card): Card {
+  return {
+    ...card,
+    ...(card.summary !== undefined ? { summary: scrubSecrets(card.summary) } : {}),
+    ...(card.footer !== undefined ? { footer: scrubSecrets(card.footer) } : {}),
+    fields: card.fields.map((f) => ({ ...f, value: scrubSecrets(f.value) })),
+  };
 }

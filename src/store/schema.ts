@@ -3,8 +3,8 @@
  * Each file is validated after read; a file that does not match stops start-up.
  */
 import { z } from 'zod';
-import { keyed, keyedRecord } from '../keyed.ts';
 import { ENGINE_KINDS } from '../engines/kinds.ts';
+import { keyed, keyedRecord } from '../keyed.ts';
 import { WHOLE_COLLECTION } from './quarantine.ts';
 
 /** A chat identity: `telegram:<userId>`, `discord:<userId>` or `console:local`. */
@@ -58,7 +58,14 @@ export const TurnCountsSchema = z.object({ scripted: z.number(), model: z.number
 export type TurnCounts = z.infer<typeof TurnCountsSchema>;
 
 /** Tokens an engine used (prompt, completion, requests), and a hybrid avatar's turns by who played them. */
-export const UsageSchema = z.object({ promptTokens: z.number(), completionTokens: z.number(), requests: z.number(), turns: TurnCountsSchema.optional() });
+export const UsageSchema = z.object({
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  requests: z.number(),
+  /** USD the engines reported themselves (an agent CLI's own figure), when any did. */
+  costUsd: z.number().optional(),
+  turns: TurnCountsSchema.optional(),
+});
 export type Usage = z.infer<typeof UsageSchema>;
 
 export const GoalSchema = z.object({
@@ -200,6 +207,27 @@ export const StreamSchema = z.object({
 });
 export type Stream = z.infer<typeof StreamSchema>;
 
+/**
+ * A token of the people's MCP server (docs/mcp.md): it acts as `identity` speaking from its direct-message
+ * chat `dest` with mindlink. Only the SHA-256 of the token is kept; the token itself was shown once.
+ */
+export const McpTokenSchema = z.object({
+  /** SHA-256 of the token, base64url. */
+  hash: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+  /** Person id of whoever asked for it. */
+  person: z.string(),
+  /** The chat identity it acts as. */
+  identity: IdentitySchema,
+  /** That identity's direct-message chat with mindlink (`console` for the console): its rights are those there. */
+  dest: DestinationSchema,
+  /** The name its person gave it (`laptop`), unique among theirs: `/mcp revoke laptop`. */
+  label: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/),
+  createdAt: z.string(),
+  /** When it was last used (to the nearest few minutes), ISO; absent until it is. */
+  lastUsedAt: z.string().optional(),
+});
+export type McpToken = z.infer<typeof McpTokenSchema>;
+
 /** `state.json`: everything but the outbox and the goal record. */
 /** Report the second of two entries with the same key (`avatars.1.name: duplicate avatar "demo"`). */
 function unique<T>(key: (item: T) => string, field: string, what: string) {
@@ -229,8 +257,42 @@ export const StateFileSchema = z.object({
    * platform that does not replay what came while mindlink was down (Discord). Absent in older files.
    */
   readMarks: keyedRecord(DestinationSchema, z.string().regex(/^\d{1,25}$/)).default(() => keyed<string>()),
+  /** Tokens of the people's MCP server, hashed (docs/mcp.md). Absent in older files. */
+  mcpTokens: z.array(McpTokenSchema).default([]),
 });
 export type StateFile = z.infer<typeof StateFileSchema>;
+
+/** The states a card can show (a loop's phase, or `waiting` while it is out of the game): the platform shows each as a colour. */
+export const CardStateSchema = z.enum(['stopped', 'choosing', 'working', 'wrapup', 'waiting', 'dead']);
+
+/**
+ * A button on a card. Its `id` carries all it needs (`stop:steve`, see `src/cards.ts`), so a press on an
+ * old card works after a restart; Telegram's callback data holds at most 64 bytes.
+ */
+export const CardActionSchema = z.object({
+  id: z.string().min(1).max(64),
+  label: z.string().min(1).max(40),
+  style: z.enum(['primary', 'secondary', 'danger']),
+});
+export type CardAction = z.infer<typeof CardActionSchema>;
+
+/**
+ * What a reply or post looks like beyond its text, for platforms that show more (docs/discord.md
+ * "Cards and buttons"): a title with the state as a colour, named fields, a footer and buttons. A post
+ * with buttons only (`Done: …`) has no title and no fields. The text stays the plain form (the console).
+ */
+export const CardSchema = z.object({
+  /** The avatar it shows, by name. */
+  title: z.string().optional(),
+  state: CardStateSchema.optional(),
+  /** One line under the title (the state in words, the server). */
+  summary: z.string().optional(),
+  fields: z.array(z.object({ name: z.string(), value: z.string(), inline: z.boolean().optional() })).default([]),
+  /** The last press and what it did (`alice: Stopped.`). */
+  footer: z.string().optional(),
+  actions: z.array(CardActionSchema).default([]),
+});
+export type Card = z.infer<typeof CardSchema>;
 
 export const PostSchema = z.object({
   id: z.string(),
@@ -252,6 +314,8 @@ export const PostSchema = z.object({
    * the next attempt, after a restart too, sends only the rest.
    */
   sent: z.object({ parts: z.array(z.string()), messageIds: z.array(z.string()) }).optional(),
+  /** Its card (a `/status`, the buttons of a `Done:`), shown where the platform can; absent in older files. */
+  card: CardSchema.optional(),
 });
 export type Post = z.infer<typeof PostSchema>;
 

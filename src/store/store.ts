@@ -2,7 +2,7 @@
  * The store: mindlink's lowdb files under DATA_DIR.
  *
  * - `state.json`: avatars (goal, state, parked goals, direction), persons and
- *   their identities, links, servers, guild shares.
+ *   their identities, links, servers, guild shares, MCP tokens (hashed).
  * - `outbox.json`: posts not yet accepted by their platform.
  * - `goal-record.json`: every finished goal, and engine usage.
  * - `schedules.json`: scheduled goals, daily digests, minutes played.
@@ -63,6 +63,7 @@ export class Store {
       shares: [],
       streams: [],
       readMarks: keyed<string>(),
+      mcpTokens: [],
     }), adapter);
     const outbox = await DataFile.open(join(dir, 'outbox.json'), OutboxFileSchema, () => ({
       version: 1 as const,

@@ -12,7 +12,7 @@ import { DiscordBridge, type DiscordBridgeOptions } from '../../bridges/discord/
 import { commandList } from '../../commands/index.ts';
 import type { BridgeHost } from '../../src/chat.ts';
 import { silentLogger } from '../../src/logger.ts';
-import { startMindlink, TOKEN, type Running } from './discord-helpers.ts';
+import { cardText, startMindlink, TOKEN, type Running } from './discord-helpers.ts';
 
 describe('Discord delivery', () => {
   let fake: FakeDiscord;
@@ -186,7 +186,9 @@ describe('Discord delivery', () => {
     const again = await fake.waitFor(() => (fake.identifies.length > identified && fake.liveSessions === 1 ? fake.identifies[fake.identifies.length - 1] : undefined), 'a new session');
     expect((again?.intents ?? Intent.MessageContent) & Intent.MessageContent).toBe(0);
     expect(running.bridge.hasMessageContent).toBe(false);
-    expect(await fake.slash({ user: alice, channel: general, name: 'status' }).reply()).toMatchObject({ ephemeral: true, content: expect.stringMatching(/^\[steve\] stopped/) });
+    const status = await fake.slash({ user: alice, channel: general, name: 'status' }).reply();
+    expect(status.ephemeral).toBe(true);
+    expect(cardText(status.body)).toMatch(/^steve\nstopped/);
   });
 
   it('GIVEN a token Discord refuses THEN the bridge fails to start with one clear error that does not carry the token', async () => {
@@ -199,6 +201,7 @@ describe('Discord delivery', () => {
       runCommand: async () => {},
       notRead: async () => {},
       answerCommand: async () => ({ avatar: null, text: '', refused: false, announce: false }),
+      press: async () => ({ kind: 'refused', avatar: null, text: '' }),
       avatarNames: () => [],
       isLinked: () => false,
     };
@@ -235,7 +238,7 @@ describe('Discord delivery', () => {
 
     const status = fake.slash({ user: alice, channel: general, name: 'status' });
     expect(await status.callback()).toMatchObject({ type: 5, ephemeral: true });
-    expect((await status.reply()).content).toMatch(/^\[steve\] (choosing|working)/);
+    expect(cardText((await status.reply()).body)).toMatch(/^steve\n(choosing|working)/);
 
     // /goal announces, so it is deferred in public; its refusal then replaces the public "thinking" with a private line.
     const mallory = fake.addUser('mallory');

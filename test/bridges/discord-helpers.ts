@@ -35,6 +35,8 @@ export const TOKEN = 'fake-discord-bot-token-for-tests';
 export interface Running {
   core: Mindlink;
   bridge: DiscordBridge;
+  /** Each avatar's engine, by name, as it is built. */
+  engines: Map<string, TestEngine>;
 }
 
 /** Start mindlink as `src/main.ts` does, with the Discord bridge pointed at the fake. */
@@ -56,13 +58,18 @@ export async function startMindlink(
     ...env,
   });
   const log = process.env.TEST_LOG ? createLogger(process.env.TEST_LOG, { pretty: false }) : silentLogger();
+  const engines = new Map<string, TestEngine>();
   const core = await Mindlink.start({
     config,
     skills: createSkillRegistry,
     commands: createDispatcher(),
     log,
     games: more.games ?? games,
-    engines: () => new TestEngine(more.script ?? script),
+    engines: (_kind, ctx) => {
+      const engine = new TestEngine(more.script ?? script);
+      engines.set(ctx.avatar, engine);
+      return engine;
+    },
     ...(more.now ? { now: more.now } : {}),
     // Goals here cannot be checked against a world; the engine's word is taken.
     checkGoal: () => ({ checkable: false }),
@@ -72,11 +79,22 @@ export async function startMindlink(
     apiUrl: config.DISCORD_API_URL,
     guildId: config.DISCORD_GUILD_ID,
     log,
-    commands: commandList('discord', { llm: llmOffered(config, core.avatars.all()) }),
+    commands: commandList('discord', { llm: llmOffered(config, core.avatars.all()), mcp: config.MCP }),
     maxRetryAfterSeconds: 2,
     ...bridgeOptions,
   });
   // Production pacing but no per-channel gap (it only slows the test), and short retry backoffs.
   await core.addBridge(bridge, { perChatIntervalMs: 0, globalPerSecond: 45, coalesce: true, backoff: { minMs: 200, maxMs: 1000 } });
-  return { core, bridge };
+  return { core, bridge, engines };
+}
+
+/** What a message's first embed (a card) shows, as lines: its title, its description, then `name: value` per field, then its footer. */
+export function cardText(body: { embeds?: unknown[] }): string {
+  const embed = (body.embeds?.[0] ?? {}) as { title?: string; description?: string; fields?: { name: string; value: string }[]; footer?: { text: string } };
+  return [embed.title, embed.description, ...(embed.fields ?? []).map((f) => `${f.name}: ${f.value}`), embed.footer?.text].filter((l) => l !== undefined).join('\n');
+}
+
+/** The custom ids of the buttons a message shows. */
+export function buttonsOf(body: { components?: unknown[] }): string[] {
+  return (body.components ?? []).flatMap((row) => ((row as { components?: { custom_id?: string }[] }).components ?? []).map((b) => b.custom_id ?? ''));
 }

@@ -64,11 +64,12 @@ describe('replies that fit the reader', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('GIVEN no LLM_MODEL THEN the Discord menu and the admin\'s /help list the same commands, without /engine and /usage', async () => {
+  it('GIVEN no LLM_MODEL THEN the Discord menu and the admin\'s /help list the same commands, without /engine and /usage, and /help leaves out /pair once there is an admin', async () => {
     const menu = (await fake.waitForCommands('global')).map((c) => c.name).sort();
     expect(menu).not.toContain('engine');
     expect(menu).not.toContain('usage');
-    expect(helpNames(await wholeHelp(alice, general)).sort()).toEqual(menu);
+    // No pairing code waits (ADMINS is set), so /pair can work for nobody: /help does not offer it.
+    expect(helpNames(await wholeHelp(alice, general)).sort()).toEqual(menu.filter((n) => n !== 'pair'));
   });
 
   it('GIVEN a member who may not steer steve THEN /direction, /help and a question to a stopped avatar offer nothing she cannot do', async () => {
@@ -94,5 +95,14 @@ describe('replies that fit the reader', () => {
     const dm = await say(fake.dmChannel(bob), bob, 'where are you?');
     expect(dm).not.toMatch(/I don't know you/);
     expect(dm).toBe("No avatar of yours answers here. An avatar shared with you on a Discord server answers in that server's channels; /help lists what you can do here.");
+  });
+
+  it('GIVEN the admin in a DM and in a server channel THEN /help lists /share, /unshare and /verbose only in the channel, where they work; a member without Manage Server never sees /share', async () => {
+    const inChannel = helpNames(await wholeHelp(alice, general));
+    expect(inChannel).toEqual(expect.arrayContaining(['share', 'unshare', 'verbose']));
+    const inDm = helpNames(await wholeHelp(alice, fake.dmChannel(alice)));
+    expect(inDm).toContain('status');
+    for (const name of ['share', 'unshare', 'verbose', 'pair']) expect(inDm).not.toContain(name);
+    expect(helpNames(await wholeHelp(bob, general))).not.toContain('share');
   });
 });

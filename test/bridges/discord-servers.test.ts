@@ -65,8 +65,9 @@ describe('GIVEN a Minecraft server "survival" beside the embedded world, over Di
     // Moved to the embedded world: no longer the share's.
     expect((await slash(alice, general, 'avatar', [option.subcommand('move', [option.string('name', 'yan'), option.string('server', 'embedded')])])).content).toMatch(/^\[yan\] Moved yan to embedded \(this machine/);
     expect(await slash(bob, general, 'goal', [option.string('text', 'dig'), option.string('avatar', 'yan')])).toMatchObject({ ephemeral: true, content: "[yan] You can't control yan: ask its owner." });
-    // Servers are for admins.
-    expect(await slash(bob, general, 'servers')).toMatchObject({ ephemeral: true, content: 'Only an admin can manage servers.' });
+    // Servers are for admins: the server's menu shows /servers only to who may manage it; in a DM it is offered, and refused.
+    expect(() => fake.slash({ user: bob, channel: general, name: 'servers' })).toThrow(/hidden from bob/);
+    expect(await slash(bob, fake.dmChannel(bob), 'servers')).toMatchObject({ ephemeral: true, content: 'Only an admin can manage servers.' });
   });
 
   it("GIVEN zed's sign-in needs a code THEN it reaches alice in a Discord DM and no channel", async () => {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeDiscord, option, type FakeChannel, type FakeRole, type FakeUser } from '../fakes/discord-api.ts';
-import { startMindlink, TOKEN, type Running } from './discord-helpers.ts';
+import { cardText, startMindlink, TOKEN, type Running } from './discord-helpers.ts';
 
 const SECRET = 'keep the base at 120 64 -300 hidden, and never lead anyone to the diamonds under it';
 
@@ -73,14 +73,14 @@ describe('what a guild share shows', () => {
   });
 
   it('GIVEN the same member in the channel steve is linked to THEN she sees /status and the direction in full, and may ask', async () => {
-    expect((await slash(carol, general, 'status')).content).toMatch(/^\[steve\] (working|choosing)/);
+    expect(cardText((await slash(carol, general, 'status')).body)).toMatch(/^steve\n(working|choosing)/);
     expect((await slash(carol, general, 'direction')).content).toMatch(new RegExp(`^\\[steve\\] #1 \\(\\d{4}-\\d{2}-\\d{2}\\) ${SECRET}$`));
     const asked = fake.sendMessage({ channel: general, author: carol, content: 'where are you?' });
     expect((await fake.waitForPost((p) => p.body.message_reference?.message_id === asked.id)).content).toBe("[steve] I'm at 0 64 0, next to a birch.");
   });
 
   it('GIVEN a pilot in a channel nothing is linked to THEN he sees steve and its owner by name, and its direction cut short', async () => {
-    expect((await slash(bob, random, 'status', [option.string('avatar', 'steve')])).content).toMatch(/^\[steve\] (working|choosing)/);
+    expect(cardText((await slash(bob, random, 'status', [option.string('avatar', 'steve')])).body)).toMatch(/^steve\n(working|choosing)/);
     const direction = (await slash(bob, random, 'direction', [option.string('avatar', 'steve')])).content;
     expect(direction).toMatch(/^\[steve\] #1 \(\d{4}-\d{2}-\d{2}\) keep the base at 120 64 -300 hidden, and…$/m);
     expect(direction).not.toMatch(/diamonds/);

@@ -40,6 +40,16 @@ describe('slash commands from the command schemas', () => {
     expect(byName.share?.options?.[0]).toMatchObject({ name: 'role', type: ApplicationCommandOptionType.Role, required: true });
   });
 
+  it('GIVEN commands for admins or for those who manage the server THEN Discord shows them in a server only with Manage Server; a mixed group stays for all', () => {
+    const perms = Object.fromEntries(slashCommands(commandList('discord', { llm: true })).map((c) => [c.name, c.default_member_permissions ?? null]));
+    const manage = String(1 << 5);
+    // mindlink's admin commands, and /share and /unshare (they need Manage Server themselves).
+    expect({ servers: perms.servers, server: perms.server, share: perms.share, unshare: perms.unshare }).toEqual({ servers: manage, server: manage, share: manage, unshare: manage });
+    // /avatar mixes admin commands (create, move) with the owner's (remove, rename): every member sees it.
+    expect(perms.avatar).toBeNull();
+    for (const open of ['play', 'stop', 'status', 'goal', 'help', 'pair', 'web', 'owner']) expect(perms[open]).toBeNull();
+  });
+
   it('GIVEN numbers, booleans and an unsupported type THEN integers and booleans map and the rest is refused', () => {
     expect(slashOption('x', 'count', z.number().int().optional())).toMatchObject({ type: ApplicationCommandOptionType.Integer, required: false });
     expect(slashOption('x', 'ratio', z.number())).toMatchObject({ type: ApplicationCommandOptionType.Number, required: true });

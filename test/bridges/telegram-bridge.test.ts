@@ -6,7 +6,7 @@ import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeHost, CommandAnswer, ChatContext, CommandInvocation, InboundMessage, SentParts } from '../../src/chat.ts';
+import type { ActionPress, BridgeHost, CommandAnswer, ChatContext, CommandInvocation, InboundMessage, PressOutcome, SentParts } from '../../src/chat.ts';
 import { TelegramBridge } from '../../bridges/telegram/telegram-bridge.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { Post } from '../../src/store/schema.ts';
@@ -16,7 +16,8 @@ type Event =
   | { type: 'message'; msg: InboundMessage }
   | { type: 'command'; inv: CommandInvocation }
   | { type: 'notRead'; chat: ChatContext; what: string }
-  | { type: 'moved'; from: string; to: string };
+  | { type: 'moved'; from: string; to: string }
+  | { type: 'press'; press: ActionPress };
 
 /** Records what the bridge hands the core; optionally throws once to test the handler boundary. */
 class RecordingHost implements BridgeHost {
@@ -44,6 +45,11 @@ class RecordingHost implements BridgeHost {
   async answerCommand(inv: CommandInvocation): Promise<CommandAnswer> {
     this.record({ type: 'command', inv });
     return { avatar: null, text: '', refused: false, announce: false };
+  }
+
+  async press(press: ActionPress): Promise<PressOutcome> {
+    this.record({ type: 'press', press });
+    return { kind: 'refused', avatar: null, text: 'no' };
   }
 
   avatarNames(): string[] {
@@ -88,6 +94,7 @@ function textOf(e: Event): string {
   if (e.type === 'message') return e.msg.text;
   if (e.type === 'command') return `/${e.inv.name} ${e.inv.argsText ?? ''}`;
   if (e.type === 'notRead') return `not read: ${e.what}`;
+  if (e.type === 'press') return `pressed ${e.press.action}`;
   return `moved ${e.from} → ${e.to}`;
 }
 

@@ -10,70 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Chat, Message, User } from 'grammy/types';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { TelegramBridge } from '../../bridges/telegram/telegram-bridge.ts';
 import { commandList, menuEntries } from '../../commands/index.ts';
-import { parseConfig } from '../../src/config.ts';
-import { Mindlink } from '../../src/core.ts';
-import type { GameProvider } from '../../src/game/game.ts';
-import { createDispatcher } from '../../commands/index.ts';
-import { createSkillRegistry } from '../../skills/index.ts';
-import { silentLogger } from '../../src/logger.ts';
-import { FakeGame } from '../fakes/fake-game.ts';
 import { FakeTelegram, groupChat, privateChat, user, type SentMessage } from '../fakes/telegram-api.ts';
-import { TestEngine, type Script } from '../fakes/test-engine.ts';
-
-/** The avatar's mind for these tests: answers questions, finishes any "logs" goal at once, works on the rest. */
-const script: Script = (req) => {
-  if (req.kind === 'question') return "I'm at 0 64 0, next to a birch.\nSTATUS: working";
-  if (req.kind === 'wrapup') return 'Lesson: logs are near spawn.\nSTATUS: working';
-  if (req.goal && /logs/.test(req.goal.text)) return 'Got them all.\nSTATUS: done';
-  return 'Working on it.\nSTATUS: working';
-};
-
-const games: GameProvider = {
-  create: (avatar) => new FakeGame(avatar.name),
-  close: async () => {},
-};
-
-interface Running {
-  core: Mindlink;
-  bridge: TelegramBridge;
-}
-
-/** Start mindlink as `src/main.ts` does, with the Telegram bridge pointed at the fake. */
-async function startMindlink(tg: FakeTelegram, dataDir: string, env: Record<string, string> = {}): Promise<Running> {
-  const config = parseConfig({
-    DATA_DIR: dataDir,
-    CONSOLE: 'off',
-    LOG_LEVEL: 'silent',
-    TELEGRAM_TOKEN: tg.token,
-    TELEGRAM_API_ROOT: tg.apiRoot,
-    LOOP_PACE_MS: '50',
-    LOOP_MAX_PACE_MS: '400',
-    ...env,
-  });
-  const log = silentLogger();
-  const core = await Mindlink.start({
-    config,
-    skills: createSkillRegistry,
-    commands: createDispatcher(),
-    log,
-    games,
-    engines: () => new TestEngine(script),
-    // Goals here cannot be checked against a world; the engine's word is taken.
-    checkGoal: () => ({ checkable: false }),
-  });
-  const bridge = new TelegramBridge({
-    token: tg.token,
-    apiRoot: tg.apiRoot,
-    log,
-    commands: menuEntries(commandList('telegram')),
-    maxRetryAfterSeconds: 2,
-  });
-  // Production pacing, but no 1 s per-chat gap (it only slows the test) and short retry backoffs.
-  await core.addBridge(bridge, { perChatIntervalMs: 0, groupPerMinute: 60, globalPerSecond: 30, coalesce: true, backoff: { minMs: 200, maxMs: 1000 } });
-  return { core, bridge };
-}
+import { startMindlink, type Running } from './telegram-helpers.ts';
 
 const alice = user(1001, 'Alice');
 const bob = user(1002, 'Bob');
@@ -262,7 +201,7 @@ describe('mindlink over Telegram across a restart', () => {
       tg.failNext('sendMessage', { kind: 'rate_limit', retryAfter: 3 });
       const posted = new Promise<void>((resolve) => {
         const check = (): void => {
-          if (ml?.core.outbox.pending('telegram').length === 2) {
+          if (ml?.core.outbox.pending('telegram').length === 3) {
             ml.core.outbox.off('posted', check);
             resolve();
           }
@@ -272,6 +211,9 @@ describe('mindlink over Telegram across a restart', () => {
       const mark = tg.calls.length;
       const m2 = tg.sendText({ chat: aliceDm, from: alice, text: 'where are you, steve?' });
       const m3 = tg.sendText({ chat: aliceDm, from: alice, text: '/status steve' });
+      // A Done: waits too: its buttons are kept with it in the outbox.
+      await vi.waitFor(() => expect(ml?.core.outbox.pending('telegram')).toHaveLength(2), { timeout: 10_000 });
+      ml?.core.poster.about('steve', 'done', 'Done: get 3 logs', null);
       await posted;
       await tg.waitForCall('sendMessage', (c) => c.params.chat_id === alice.id, { since: mark });
       const callsBefore = tg.calls.filter((c) => c.method === 'sendMessage').length;
@@ -285,10 +227,14 @@ describe('mindlink over Telegram across a restart', () => {
       await ml.core.idle();
       expect(r2.plain).toMatch(/^\[steve\] I'm stopped/);
       expect(r3.plain).toMatch(/^\[steve\] stopped/);
+      // The card and the Done: came back from the outbox with their buttons.
+      expect(r3.reply_markup).toEqual({ inline_keyboard: [[{ text: 'Play', callback_data: 'play:steve' }, { text: 'Refresh', callback_data: 'refresh:steve' }, { text: 'Goal…', callback_data: 'goal:steve' }]] });
+      const done = await tg.waitForMessage((s) => s.chat_id === alice.id && s.plain === '[steve] Done: get 3 logs');
+      expect(done.reply_markup).toEqual({ inline_keyboard: [[{ text: 'New goal…', callback_data: 'newgoal:steve' }, { text: 'Status', callback_data: 'status:steve' }]] });
       for (const id of [m1.message_id, m2.message_id, m3.message_id]) {
         expect(tg.sent.filter((s) => s.chat_id === alice.id && s.reply_to === id)).toHaveLength(1);
       }
-      expect(tg.calls.filter((c) => c.method === 'sendMessage').length).toBe(callsBefore + 2);
+      expect(tg.calls.filter((c) => c.method === 'sendMessage').length).toBe(callsBefore + 3);
       expect(ml.core.outbox.pending('telegram')).toEqual([]);
     } finally {
       await ml?.core.stop();
@@ -386,8 +332,10 @@ describe('mindlink over Telegram when a group is upgraded to a supergroup', () =
     const arrived = tg.sent.slice(sentBefore).filter((m) => m.chat_id === supergroup.id);
     expect(arrived.map((m) => m.plain)).toEqual(['[steve] first news', '[steve] Alice Done: get 3 logs', '[steve] last news']);
     expect(arrived[1]?.mentions).toEqual([alice.id]);
-    // Alice's DM got each post once too (nothing dropped or doubled), in one message: none of them pings her there.
-    expect(tg.sent.slice(sentBefore).filter((m) => m.chat_id === alice.id).map((m) => m.plain)).toEqual(['[steve] first news\nDone: get 3 logs\nlast news']);
+    // Alice's DM got each post once too (nothing dropped or doubled), none pinging her there; the Done keeps its buttons, so it is not merged.
+    const inDm = tg.sent.slice(sentBefore).filter((m) => m.chat_id === alice.id);
+    expect(inDm.map((m) => m.plain)).toEqual(['[steve] first news', '[steve] Done: get 3 logs', '[steve] last news']);
+    expect(inDm[1]?.reply_markup).toEqual({ inline_keyboard: [[{ text: 'New goal…', callback_data: 'newgoal:steve' }, { text: 'Status', callback_data: 'status:steve' }]] });
     expect(linksOf(`telegram:${old.id}`)).toEqual([]);
     expect(linksOf(`telegram:${supergroup.id}`)).toEqual(['steve control']);
     expect(ml.core.outbox.pending('telegram')).toEqual([]);

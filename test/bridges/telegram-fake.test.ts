@@ -82,9 +82,31 @@ describe('FakeTelegram', () => {
     expect(await call('sendMessage', { chat_id: 11, text: '<b>ok</b> &lt;', parse_mode: 'HTML' })).toMatchObject({ ok: true, result: { text: 'ok <' } });
   });
 
-  it('GIVEN setMyCommands and answerCallbackQuery THEN both succeed and the menu is kept', async () => {
+  it('GIVEN setMyCommands with and without a scope THEN each menu is kept under its scope, the default one as commands', async () => {
     expect(await call('setMyCommands', { commands: [{ command: 'goal', description: 'Set a goal' }] })).toEqual({ ok: true, result: true });
+    expect(await call('setMyCommands', { commands: [{ command: 'help', description: 'Help' }], scope: { type: 'all_group_chats' } })).toEqual({ ok: true, result: true });
     expect(tg.commands).toEqual([{ command: 'goal', description: 'Set a goal' }]);
-    expect(await call('answerCallbackQuery', { callback_query_id: '1' })).toEqual({ ok: true, result: true });
+    expect(tg.menu('all_group_chats')).toEqual([{ command: 'help', description: 'Help' }]);
+  });
+
+  it('GIVEN a callback query nobody pressed THEN answering it is refused as Telegram refuses an old or unknown query', async () => {
+    expect(await call('answerCallbackQuery', { callback_query_id: '1' })).toMatchObject({ ok: false, error_code: 400, description: expect.stringMatching(/query ID is invalid/) });
+  });
+
+  it('GIVEN a keyboard button with callback data over 64 bytes THEN sendMessage refuses it; a pressed button is answered once', async () => {
+    const long = { inline_keyboard: [[{ text: 'Stop', callback_data: `stop:${'é'.repeat(31)}` }]] };
+    expect(await call('sendMessage', { chat_id: 11, text: 'card', reply_markup: long })).toMatchObject({ ok: false, description: 'Bad Request: BUTTON_DATA_INVALID' });
+    const sent = await call('sendMessage', { chat_id: 11, text: 'card', reply_markup: { inline_keyboard: [[{ text: 'Stop', callback_data: 'stop:steve' }]] } });
+    expect(sent).toMatchObject({ ok: true, result: { reply_markup: { inline_keyboard: [[{ callback_data: 'stop:steve' }]] } } });
+    const query = tg.pressButton({ from: ann, message: tg.sent[0] ?? expect.fail('no card'), data: 'stop:steve' });
+    expect(() => tg.pressButton({ from: ann, message: tg.sent[0] ?? expect.fail('no card'), data: 'play:steve' })).toThrow(/shows no button "play:steve"/);
+    expect(await call('answerCallbackQuery', { callback_query_id: query.id, text: 'Stopped.' })).toEqual({ ok: true, result: true });
+    expect(await call('answerCallbackQuery', { callback_query_id: query.id })).toMatchObject({ ok: false, error_code: 400 });
+    // An edit that changes nothing is refused; one that does is kept, keyboard and all.
+    const same = { chat_id: 11, message_id: 1, text: 'card', reply_markup: { inline_keyboard: [[{ text: 'Stop', callback_data: 'stop:steve' }]] } };
+    expect(await call('editMessageText', same)).toMatchObject({ ok: false, description: expect.stringMatching(/message is not modified/) });
+    expect(await call('editMessageText', { ...same, text: 'card, stopped' })).toMatchObject({ ok: true, result: { text: 'card, stopped' } });
+    expect(await call('editMessageText', { ...same, message_id: 99 })).toMatchObject({ ok: false, description: 'Bad Request: message to edit not found' });
+    expect(tg.edits).toEqual([{ method: 'editMessageText', chat_id: 11, message_id: 1, plain: 'card, stopped', reply_markup: same.reply_markup }]);
   });
 });

@@ -4,12 +4,16 @@
  */
 import { WebBridge } from '../../bridges/web/web-bridge.ts';
 import type { ChatContext } from '../../src/chat.ts';
+import type { EngineProvider } from '../../src/engines/engine.ts';
 import { silentLogger } from '../../src/logger.ts';
+import { PeopleMcp } from '../../src/mcp/people-server.ts';
 import { startConsoleCore, type ConsoleCore } from '../core/console-harness.ts';
 
 export interface WebCore extends ConsoleCore {
   web: WebBridge;
   origin: string;
+  /** The people's MCP server at `/mcp`, with `MCP: 'on'` in the env. */
+  mcp: PeopleMcp | undefined;
   /** Sign in as the sender of `chat` (a link asked for there, redeemed as the login page does): the cookie header and CSRF token. */
   signIn(chat: ChatContext): Promise<Session>;
   /** Open a sign-in link as the login page does: the cookie header and CSRF token (throws when refused). */
@@ -24,10 +28,19 @@ export interface Session {
   csrf: string;
 }
 
-/** Start the core and the dashboard on `dataDir` (its clock `now` when given); the caller calls `stop()`. */
-export async function startWebCore(dataDir: string, env: Record<string, string> = {}, now?: () => Date): Promise<WebCore> {
-  const con = await startConsoleCore(dataDir, { env, ...(now ? { now } : {}) });
-  const web = new WebBridge({ access: con.core.web, dashboard: con.core.dashboard, log: silentLogger(), host: '127.0.0.1', port: 0 });
+/** What else a test may choose: the engine. */
+export interface WebCoreOptions {
+  engines?: EngineProvider;
+}
+
+/**
+ * Start the core and the dashboard on `dataDir` (its clock `now` when given; the people's MCP server too with
+ * `MCP: 'on'`); the caller calls `stop()`.
+ */
+export async function startWebCore(dataDir: string, env: Record<string, string> = {}, now?: () => Date, opts: WebCoreOptions = {}): Promise<WebCore> {
+  const con = await startConsoleCore(dataDir, { env, ...(now ? { now } : {}), ...(opts.engines ? { engines: opts.engines } : {}) });
+  const mcp = env.MCP === 'on' ? new PeopleMcp({ tokens: con.core.mcpTokens, host: con.core.router, log: silentLogger() }) : undefined;
+  const web = new WebBridge({ access: con.core.web, dashboard: con.core.dashboard, log: silentLogger(), host: '127.0.0.1', port: 0, ...(mcp ? { mcp } : {}) });
   await con.core.addBridge(web);
   const origin = web.origin;
   const request: WebCore['request'] = (path, opts = {}) =>
@@ -51,6 +64,7 @@ export async function startWebCore(dataDir: string, env: Record<string, string> 
     ...con,
     web,
     origin,
+    mcp,
     request,
     async signIn(chat) {
       return redeemLink(con.core.web.signInLink(chat));

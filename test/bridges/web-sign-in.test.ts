@@ -13,7 +13,7 @@ import { CONSOLE_CHAT, startWebCore, type Session, type WebCore } from './web-he
 
 /** A member of a Telegram group that only watches demo. */
 const watcher: ChatContext = { platform: 'telegram', from: 'telegram:43', fromName: 'Wes', dest: 'telegram:-500', chatKind: 'group', messageId: null };
-/** README "The dashboard": 3 links a minute per person, 5 sessions each. */
+/** docs/dashboard.md: 3 links a minute per person, 5 sessions each. */
 const MINUTE = 60_000;
 const LINKS_PER_MINUTE = 3;
 const SESSIONS_PER_PERSON = 5;

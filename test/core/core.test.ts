@@ -5,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConsoleBridge } from '../../bridges/console.ts';
 import type { InboundMessage } from '../../src/chat.ts';
+import { standInAgentsDir } from '../engines/agents/agent-helpers.ts';
 import { parseConfig } from '../../src/config.ts';
 import { Mindlink } from '../../src/core.ts';
 import { createDispatcher } from '../../commands/index.ts';
@@ -165,11 +166,14 @@ describe('core over the console bridge', () => {
     await r.line(/^\[mindlink\] steve: stopped \(owner console, scripted\)/);
   });
 
-  it('GIVEN an unknown engine THEN /avatar create offers only the engines that can run here (no llm without LLM_MODEL), and stores nothing', async () => {
-    const r = await startCore(await tempDir());
+  it('GIVEN an unknown engine THEN /avatar create offers only the engines that can run here (no llm without LLM_MODEL, an agent engine once its CLI is installed), and stores nothing', async () => {
+    const r = await startCore(await tempDir(), { env: { AGENTS_DIR: await tempDir() } });
     r.send('/avatar create bob engine:bogus');
     await r.line(/^\[mindlink\] There is no "bogus" engine here; engines: scripted\.$/);
     expect(r.core.avatars.get('bob')).toBeUndefined();
+    const withPi = await startCore(await tempDir(), { env: { AGENTS_DIR: standInAgentsDir(await tempDir()) } });
+    withPi.send('/avatar create bob engine:bogus');
+    await withPi.line(/^\[mindlink\] There is no "bogus" engine here; engines: scripted, pi\.$/);
   });
 
   it('GIVEN an engine that cannot be built THEN /avatar create refuses and stores nothing', async () => {

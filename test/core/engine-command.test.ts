@@ -22,7 +22,8 @@ import { createEngineProvider } from '../../src/engines/index.ts';
 import { UserError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
-import { FakeOpenAI, lastMessage, lastUserText } from '../fakes/openai-api.ts';
+import { FakeOpenAI, lastMessage, lastUserText, textOf } from '../fakes/openai-api.ts';
+import { standInAgentsDir } from '../engines/agents/agent-helpers.ts';
 import { collectLines, waitFor } from '../game/helpers.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -109,7 +110,7 @@ describe('/engine and /usage', () => {
     await r.line(/^\[demo\] The hybrid engine is not set up: it needs LLM_MODEL \(the model name at LLM_BASE_URL/);
     expect(r.core.avatars.get('demo')?.engine).toBe('scripted');
     r.send('/engine turbo');
-    await r.line(/^\[mindlink\] engine: the engine is "scripted", "llm" or "hybrid"\. Usage: \/engine <scripted\|llm\|hybrid> \[avatar\]$/);
+    await r.line(/^\[mindlink\] engine: the engine is one of: scripted, llm, hybrid, opencode, claude-code, pi\. Usage: \/engine <scripted\|llm\|hybrid\|opencode\|claude-code\|pi> \[avatar\]$/);
   });
 
   it('GIVEN a model is configured and no ENGINE THEN demo is a hybrid avatar whose scripted turns ask no model and are counted; /engine scripted and /engine hybrid switch it; bob can be created hybrid', async () => {
@@ -137,7 +138,7 @@ describe('/engine and /usage', () => {
     r.send('/avatar create bob engine:llm');
     await r.line(/^\[bob\] Created bob on embedded \(llm engine\), linked to this chat\. \/play bob starts it\.$/);
     r.send('/play bob');
-    await waitFor(() => llm.requests.some((q) => q.body.messages[0]?.content?.startsWith('You are bob,') === true), 20_000, 'a request for bob');
+    await waitFor(() => llm.requests.some((q) => textOf(q.body.messages[0]?.content).startsWith('You are bob,')), 20_000, 'a request for bob');
     r.send('/usage bob');
     await r.line(/^\[bob\] (Usage of bob \(llm engine, fake-model\):|bob \(llm engine, fake-model\) has used no model tokens yet\.)$/);
   });
@@ -155,7 +156,7 @@ describe('/engine and /usage', () => {
       throw new Error('no threads in this test');
     };
     const servers = createServerDesk({ registry: r.core.servers, people, avatars, store });
-    const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer: () => r.core.servers.defaultId(), config: r.config, sharing, thoughts: r.core.thoughts, openThread, web: r.core.web, learned: r.core.learned });
+    const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer: () => r.core.servers.defaultId(), config: r.config, sharing, thoughts: r.core.thoughts, openThread, web: r.core.web, learned: r.core.learned, mcp: r.core.mcpTokens });
     const err = await engine.run({ host, chat, commands: [engine] }, { engine: 'llm', avatar: 'demo' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
     expect((err as UserError).message).toBe("You can't control demo: ask its owner.");
@@ -196,15 +197,28 @@ describe('/engine and /usage', () => {
     await waitFor(() => (r.core.store.record.data.usage.demo?.promptTokens ?? 0) >= before + 1234, 20_000, 'the finished request counted');
   });
 
-  it('GIVEN /help THEN /engine and /usage are listed only when the llm engine is configured', async () => {
-    const plain = await startCore(await tempDir());
+  it('GIVEN /help THEN /engine and /usage are listed only when the llm engine is configured or an agent CLI is installed', async () => {
+    const plain = await startCore(await tempDir(), { AGENTS_DIR: await tempDir() });
     plain.send('/help');
     await plain.line(/^\[mindlink\] \/help \[command\] — /);
     expect(plain.lines.some((l) => l.includes('/engine'))).toBe(false);
     const llm = await fake();
-    const configured = await startCore(await tempDir(), { LLM_BASE_URL: llm.baseURL, LLM_MODEL: 'fake-model' });
+    const configured = await startCore(await tempDir(), { LLM_BASE_URL: llm.baseURL, LLM_MODEL: 'fake-model', AGENTS_DIR: await tempDir() });
     configured.send('/help');
-    await configured.line(/^\[mindlink\] \/engine <scripted\|llm\|hybrid> \[avatar\] — /);
+    await configured.line(/^\[mindlink\] \/engine <scripted\|llm\|hybrid\|opencode\|claude-code\|pi> \[avatar\] — /);
     await configured.line(/^\[mindlink\] \/usage \[avatar\] — /);
+    const agents = await startCore(await tempDir(), { AGENTS_DIR: standInAgentsDir(await tempDir()) });
+    agents.send('/help');
+    await agents.line(/^\[mindlink\] \/engine <scripted\|llm\|hybrid\|opencode\|claude-code\|pi> \[avatar\] — /);
+  });
+
+  it('GIVEN no opencode CLI WHEN /engine opencode or /avatar create … engine:opencode THEN each is refused naming the npm package to install, and nothing changes', async () => {
+    const r = await startCore(await tempDir(), { AGENTS_DIR: await tempDir() });
+    r.send('/engine opencode');
+    await r.line(/^\[demo\] The opencode engine needs its CLI \(npm package opencode-ai@1\.18\.33\), which is not installed: run `npm run agents:install -- opencode` where mindlink is installed, or put it on PATH \(docs\/agents\.md\)\.$/);
+    expect(r.core.avatars.get('demo')?.engine).toBe('scripted');
+    r.send('/avatar create bob engine:opencode');
+    await r.line(/^\[bob\] The opencode engine needs its CLI \(npm package opencode-ai@1\.18\.33\), which is not installed/);
+    expect(r.core.avatars.get('bob')).toBeUndefined();
   });
 });

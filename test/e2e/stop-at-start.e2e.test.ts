@@ -118,7 +118,10 @@ describe('stop in the first seconds after start-up (the real process)', () => {
       const stopped = await slash('stop');
       seen.push(`${sent - played} ms after /play: answered after ${Date.now() - sent} ms`);
       expect(stopped.content, `the /stop ${moment} ms after /play`).toMatch(/^\[demo\] (Stopped\.|Already stopped)/);
-      expect((await slash('status')).content, `/status after the /stop ${moment} ms after /play`).toMatch(/^\[demo\] stopped · /);
+      // On Discord /status is a card: its title is the avatar, its description the state line.
+      const card = ((await slash('status')).body as { embeds?: { title?: string; description?: string }[] }).embeds?.[0];
+      expect(card?.title, `/status after the /stop ${moment} ms after /play`).toBe('demo');
+      expect(card?.description, `/status after the /stop ${moment} ms after /play`).toMatch(/^stopped\b/);
     }
     process.stderr.write(`discord stops:\n${seen.join('\n')}\n`);
   }, 600_000);

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.ts';
 import type { Mindlink } from '../../src/core.ts';
 import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
-import { FakeOpenAI, lastMessage, lastUserText, messagesChars, wholeChars, type FakeScript } from '../fakes/openai-api.ts';
+import { FakeOpenAI, lastMessage, lastUserText, messagesChars, textOf, wholeChars, type FakeScript } from '../fakes/openai-api.ts';
 import { startWorld, tempDataDir, testLogger, waitFor } from '../game/helpers.ts';
 import { startCoreOnWorld } from '../game/core-on-world.ts';
 
@@ -181,7 +181,7 @@ describe('llm engine end to end (core + embedded world + openai client + fake en
     expect(lastUserText(resumed)).toContain('back in the game after a restart');
     expect(lastUserText(resumed)).toContain('Goal (set by your owner): collect 20 oak logs');
     // The reply to the goal's turn (or a later one) is in the resumed conversation, word for word.
-    const kept = resumed.body.messages.flatMap((m) => (m.role === 'assistant' ? [/^Still chopping \(note (\d+)\)\.\nSTATUS: working$/.exec(m.content ?? '')] : []));
+    const kept = resumed.body.messages.flatMap((m) => (m.role === 'assistant' ? [/^Still chopping \(note (\d+)\)\.\nSTATUS: working$/.exec(textOf(m.content))] : []));
     expect(kept.some((m) => m !== null && Number(m[1]) >= goalTurn)).toBe(true);
     expect(second.core.avatars.get('demo')?.goal?.text).toBe('collect 20 oak logs');
   }, 240_000);
@@ -189,7 +189,7 @@ describe('llm engine end to end (core + embedded world + openai client + fake en
   it('GIVEN a 20-turn run with tool calls and owner direction THEN no request passes the 16,000-character budget and the median whole request stays near 5,000', async () => {
     const worker: FakeScript = (req) => {
       const last = lastMessage(req);
-      if (last?.role === 'tool' && last.content?.startsWith('pos ')) return { toolCalls: [{ name: 'collect', arguments: { item: 'dirt', count: 1 } }] };
+      if (last?.role === 'tool' && textOf(last.content).startsWith('pos ')) return { toolCalls: [{ name: 'collect', arguments: { item: 'dirt', count: 1 } }] };
       if (last?.role === 'tool') return { content: `Dug some dirt and kept going; the plan in TASK.md still holds (request ${req.n}).\nSTATUS: working` };
       if (lastUserText(req).includes('You have no goal')) return { content: 'Dirt is useful for a shelter.\nGOAL: collect 40 dirt\nSTATUS: working' };
       return { toolCalls: [{ name: 'look', arguments: {} }] };

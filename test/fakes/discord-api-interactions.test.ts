@@ -217,4 +217,44 @@ describe('fake Discord interactions with the real discord.js client', () => {
     expect(() => fake.autocomplete({ user: alice, channel: general, name: 'verbose', options: [option.focused('mode', 'o')] })).toThrow(/has no autocomplete/);
     expect(run([option.string('mode', 'on'), option.string('avatar', 'steve')])).not.toThrow();
   });
+
+  it('GIVEN a message with buttons WHEN people press them THEN discord.js sees each press; an update edits the message, a modal is shown and its submit updates it too', async () => {
+    const { fake, alice, guild, general } = await h.world();
+    const bob = fake.addUser('bob');
+    fake.addMember(guild, bob);
+    const c = await h.ready(fake);
+    h.serve(c, fake, async (i) => {
+      if (i.isButton() && i.customId === 'ask') await i.showModal({ custom_id: 'asked', title: 'Your goal', components: [{ type: 18, label: 'Goal', component: { type: 4, custom_id: 'text', style: 2, required: true } }] });
+      else if (i.isButton()) await i.update({ content: `pressed ${i.customId} by ${i.user.username}`, components: [] });
+      else if (i.isModalSubmit() && i.isFromMessage()) await i.update({ content: `goal: ${i.fields.getTextInputValue('text')}` });
+    });
+    const sent = await c.rest.post(`/channels/${general.id}/messages`, {
+      body: { content: 'card', components: [{ type: 1, components: [{ type: 2, style: 4, label: 'Stop', custom_id: 'stop' }, { type: 2, style: 2, label: 'Ask', custom_id: 'ask' }] }] },
+    });
+    const card = fake.message((sent as { id: string }).id);
+    if (!card) throw new Error('the card was not posted');
+    expect(() => fake.press({ user: bob, message: card, customId: 'play' })).toThrow(/shows no button "play"/);
+    const ask = fake.press({ user: bob, message: card, customId: 'ask' });
+    expect(await ask.modal()).toMatchObject({ custom_id: 'asked', title: 'Your goal' });
+    expect(() => fake.submitModal({ user: alice, from: ask, values: { text: 'dig' } })).toThrow(/the person who opened it/);
+    expect(() => fake.submitModal({ user: bob, from: ask, values: { text: '' } })).toThrow(/must be filled/);
+    expect((await fake.submitModal({ user: bob, from: ask, values: { text: 'dig' } }).updated()).content).toBe('goal: dig');
+    const stop = await fake.press({ user: bob, message: card, customId: 'stop' }).updated();
+    expect(stop).toMatchObject({ messageId: card.id, via: 'update', content: 'pressed stop by bob' });
+    expect(fake.message(card.id)?.components).toEqual([]);
+  });
+
+  it('GIVEN a command only for those who manage the server THEN a member without Manage Server cannot run it there, the owner can, and in a DM anyone can', async () => {
+    const { fake, alice, guild, general } = await h.world();
+    const bob = fake.addUser('bob');
+    fake.addMember(guild, bob);
+    const c = await h.ready(fake);
+    await c.application.commands.set([{ name: 'servers', description: 'Servers', defaultMemberPermissions: Permission.ManageGuild }]);
+    h.serve(c, fake, async (i) => {
+      if (i.isChatInputCommand()) await i.reply('ok');
+    });
+    expect(() => fake.slash({ user: bob, channel: general, name: 'servers' })).toThrow(/hidden from bob/);
+    expect((await fake.slash({ user: alice, channel: general, name: 'servers' }).reply()).content).toBe('ok');
+    expect((await fake.slash({ user: bob, channel: fake.dmChannel(bob), name: 'servers' }).reply()).content).toBe('ok');
+  });
 });

@@ -17,9 +17,13 @@
  * ({@link FakeDiscord.failNext}): 429 with `Retry-After` (per route or
  * global), 5xx, any status, a reset connection, and "accepted, then failed"
  * (the request takes effect but its answer is lost); 403/404 channels,
- * closed DMs, gateway drops, close codes, op 7 and op 9.
+ * closed DMs, gateway drops, close codes, op 7 and op 9. Embeds, buttons and
+ * modals are checked as Discord checks them; a person can press a button a
+ * message shows them ({@link FakeDiscord.press}) and send a modal the bot
+ * showed them ({@link FakeDiscord.submitModal}); a command with
+ * `default_member_permissions` is hidden from members without them.
  *
- * Records: `requests`, `posts` (with who each pings), `edits`, `deleted`,
+ * Records: `requests`, `posts` (with who each pings), `edits`, `deleted`, `typings`,
  * `commands`, `identifies`, `resumes`, `gatewayCloses`, `heartbeats`,
  * `faults` (bugs in the fake itself, answered 500). Waits never sleep:
  * `nextMessage`, `waitForPost`, `waitForRequest`, `waitForCommands`,
@@ -42,6 +46,7 @@ import { PRIVILEGED_INTENTS, type CloseRecord, type FakeGateway, type IdentifyRe
 import { createInteraction, type InteractionOption } from './discord/interactions.ts';
 import { ChannelType, Intent, isThread, type FakeChannel, type FakeGuild, type FakeMessage, type FakeRole, type FakeUser, type Json } from './discord/model.ts';
 import { InteractionHandle } from './discord/handles.ts';
+import { createModalSubmit, createPress } from './discord/presses.ts';
 import { listen, type ListeningFake } from './discord/server.ts';
 
 export { ALL_PERMISSIONS, ChannelType, DEFAULT_EVERYONE_PERMISSIONS, EPHEMERAL, Intent, Permission } from './discord/model.ts';
@@ -220,6 +225,17 @@ export class FakeDiscord {
     return new InteractionHandle(this, state);
   }
 
+  /** A person presses the button `customId` on a message of the bot (it must show that button, to them). */
+  press(input: { user: FakeUser; message: FakeMessage | SentMessage; customId: string }): InteractionHandle {
+    const messageId = 'message' in input.message ? input.message.message.id : input.message.id;
+    return new InteractionHandle(this, createPress(this.#core, { userId: input.user.id, messageId, customId: input.customId }));
+  }
+
+  /** The person a modal was shown to (the bot answered `from` with it) fills its fields and sends it. */
+  submitModal(input: { user: FakeUser; from: InteractionHandle; values: Record<string, string> }): InteractionHandle {
+    return new InteractionHandle(this, createModalSubmit(this.#core, { userId: input.user.id, from: input.from.state, values: input.values }));
+  }
+
   /** The next matching REST request(s) fail as described (429, 5xx, any status). */
   failNext(failure: RestFailure): void {
     (failure.accepted ? this.#core.lostAnswers : this.#core.failures).push({ ...failure, left: failure.times ?? 1 });
@@ -298,6 +314,14 @@ export class FakeDiscord {
 
   get edits(): readonly MessageEdit[] {
     return this.#core.edits;
+  }
+
+  /** Every typing indicator the bot sent (`POST /channels/{id}/typing`): its channel and its place in {@link requests}. */
+  get typings(): { channelId: string; request: number }[] {
+    return this.#core.requests.flatMap((r, request) => {
+      const m = /^\/channels\/(\d+)\/typing$/.exec(r.path);
+      return m?.[1] && r.method === 'POST' && r.status === 204 ? [{ channelId: m[1], request }] : [];
+    });
   }
 
   get deleted(): readonly { channelId: string; messageId: string }[] {

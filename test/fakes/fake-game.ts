@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Bot } from 'mineflayer';
-import type { AvatarGame, GameCapabilities, GameEvents, GameState, Snapshot } from '../../src/game/game.ts';
+import type { AvatarGame, Death, GameCapabilities, GameEvents, GameState, Snapshot } from '../../src/game/game.ts';
 
 /** How a {@link FakeGame} starts out. */
 export interface FakeGameOptions {
@@ -69,7 +69,7 @@ export class FakeGame extends EventEmitter<GameEvents> implements AvatarGame {
   }
 
   snapshot(): Snapshot | undefined {
-    return this.state === 'connected' ? this.snap : undefined;
+    return this.state === 'connected' || this.state === 'dead' ? this.snap : undefined;
   }
 
   /** Simulate the server dropping the connection. */
@@ -81,6 +81,20 @@ export class FakeGame extends EventEmitter<GameEvents> implements AvatarGame {
   reconnect(): void {
     this.state = 'connected';
     this.emit('connected');
+  }
+
+  /** Simulate a death in the game: dead (at health 0) until {@link FakeGame.respawn}. */
+  die(death: Death): void {
+    this.state = 'dead';
+    this.snap = { ...this.snap, health: 0 };
+    this.emit('died', death);
+  }
+
+  /** Back at the spawn after `death`, with full health. */
+  respawn(death: Death): void {
+    this.state = 'connected';
+    this.snap = { ...this.snap, health: 20 };
+    this.emit('respawned', death);
   }
 
   /** Gain items, as if a skill ran. */

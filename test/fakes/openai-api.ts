@@ -13,10 +13,16 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** A content part of a message (some clients, pi's among them, send the text as parts). */
+export interface WirePart {
+  type: string;
+  text?: string;
+}
+
 /** A message of a request body, loosely typed (what the client sent). */
 export interface WireMessage {
-  role: 'system' | 'user' | 'assistant' | 'tool';
-  content: string | null;
+  role: 'system' | 'user' | 'assistant' | 'tool' | 'developer';
+  content: string | null | WirePart[];
   tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[];
   tool_call_id?: string;
 }
@@ -74,16 +80,27 @@ export function lastMessage(req: RecordedRequest): WireMessage | undefined {
   return req.body.messages[req.body.messages.length - 1];
 }
 
+/** A message's text, whether it came as a string or as parts. */
+export function textOf(content: WireMessage['content'] | undefined): string {
+  if (content === null || content === undefined) return '';
+  return typeof content === 'string' ? content : content.map((p) => p.text ?? '').join('');
+}
+
 /** The text of the last user message. */
 export function lastUserText(req: RecordedRequest): string {
-  return [...req.body.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  return textOf([...req.body.messages].reverse().find((m) => m.role === 'user')?.content);
+}
+
+/** Every message's text, oldest first (what a model would have read). */
+export function allTexts(req: RecordedRequest): string[] {
+  return req.body.messages.map((m) => textOf(m.content));
 }
 
 /** Characters of the request's messages that the model reads: contents, tool call names and arguments (the budget's measure). */
 export function messagesChars(req: RecordedRequest): number {
   let n = 0;
   for (const m of req.body.messages) {
-    n += m.content?.length ?? 0;
+    n += textOf(m.content).length;
     for (const c of m.tool_calls ?? []) n += c.function.name.length + c.function.arguments.length;
   }
   return n;

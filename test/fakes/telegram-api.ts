@@ -12,7 +12,11 @@
  * error, or a dropped connection. A group can be upgraded to a supergroup
  * ({@link FakeTelegram.migrateChat}): sends to its old id then fail as on
  * Telegram, and the service messages can be pushed
- * ({@link FakeTelegram.announceMigration}).
+ * ({@link FakeTelegram.announceMigration}). Inline keyboards and ForceReplies
+ * are checked; a person can press a button a bot message shows
+ * ({@link FakeTelegram.pressButton}), and the bot answers the query, edits its
+ * messages, sends chat actions and sets menus per scope (`telegram/buttons.ts`).
+ * `getUpdates` delivers only the update types the bot asked for (`allowed_updates`).
  *
  * @example
  * const tg = await FakeTelegram.start();
@@ -24,131 +28,21 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { BotCommand, Chat, Message, MessageEntity, Update, User } from 'grammy/types';
+import type { BotCommand, CallbackQuery, Chat, ForceReply, InlineKeyboardMarkup, Message, MessageEntity, Update, User } from 'grammy/types';
+import { Buttons, markupProblem, type ApiResult, type CallbackAnswer, type ChatAction, type MessageEdit } from './telegram/buttons.ts';
+import { renderTelegramHtml } from './telegram/html.ts';
+import { SendLimits, type Limits } from './telegram/limits.ts';
+import { asNumber } from './telegram/params.ts';
+import { UpdateQueue } from './telegram/updates.ts';
+import { supergroupChat, type ApiCall, type InjectedFailure, type SentMessage } from './telegram/world.ts';
 
-/** A user of the fake world. */
-export function user(id: number, firstName: string, extra: Partial<User> = {}): User {
-  return { id, is_bot: false, first_name: firstName, ...extra };
-}
+export type { CallbackAnswer, ChatAction, MessageEdit } from './telegram/buttons.ts';
 
-/** The private chat between `u` and the bot (its id is the user's id, as on Telegram). */
-export function privateChat(u: User): Chat.PrivateChat {
-  return { id: u.id, type: 'private', first_name: u.first_name };
-}
-
-/** A basic group (negative id). */
-export function groupChat(id: number, title: string): Chat.GroupChat {
-  return { id: -Math.abs(id), type: 'group', title };
-}
-
-/** A supergroup (id `-100…`). */
-export function supergroupChat(id: number, title: string): Chat.SupergroupChat {
-  return { id: Number(`-100${Math.abs(id)}`), type: 'supergroup', title };
-}
-
-/** A `sendMessage` the fake accepted. */
-export interface SentMessage {
-  chat_id: number;
-  /** The text exactly as the bot sent it (HTML source when parse_mode is HTML). */
-  text: string;
-  parse_mode: string | undefined;
-  /** The text a user sees (markup removed, entities decoded). */
-  plain: string;
-  /** User ids mentioned with `tg://user?id=` links (text mentions): the people this message notifies. */
-  mentions: number[];
-  /** The message this one replies to (from `reply_parameters` or `reply_to_message_id`), or undefined. */
-  reply_to: number | undefined;
-  allow_sending_without_reply: boolean | undefined;
-  link_preview_disabled: boolean;
-  message_thread_id: number | undefined;
-  /** `entities` the bot passed explicitly (not those parsed from HTML). */
-  entities: MessageEntity[] | undefined;
-  /** The Message the fake returned (as a user's client would see it). */
-  message: Message;
-  /** When the fake accepted it (epoch ms). */
-  acceptedAt: number;
-}
-
-/** One API call as received (failed ones included). */
-export interface ApiCall {
-  method: string;
-  params: Record<string, unknown>;
-  /** When it arrived (epoch ms). */
-  at: number;
-  /** What the fake answered: an HTTP status, or `drop`. Set once answered. */
-  outcome?: number | 'drop';
-}
-
-/** A failure to inject into the next call(s) of a method. */
-export type InjectedFailure =
-  /** No failure: answer normally (to let calls through before a scripted failure). */
-  | { kind: 'none' }
-  /** 429 Too Many Requests with `parameters.retry_after`. */
-  | { kind: 'rate_limit'; retryAfter: number }
-  /** 403 Forbidden: bot was blocked by the user. */
-  | { kind: 'blocked' }
-  /** The socket is destroyed before the call is processed (nothing happens on the fake's side). */
-  | { kind: 'drop' }
-  /** Any other API error. */
-  | { kind: 'error'; code: number; description: string };
-
-interface PendingPoll {
-  offset: number;
-  limit: number;
-  res: ServerResponse;
-  timer: NodeJS.Timeout;
-}
+export { renderTelegramHtml } from './telegram/html.ts';
+export { groupChat, privateChat, supergroupChat, user, type ApiCall, type InjectedFailure, type SentMessage } from './telegram/world.ts';
 
 interface Waiter {
   check(): boolean;
-}
-
-const HTML_TAGS = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'a', 'code', 'pre', 'span', 'tg-spoiler', 'tg-emoji', 'blockquote']);
-const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"' };
-
-/** Render Telegram HTML as a client would show it, or say why Telegram would refuse it. */
-export function renderTelegramHtml(src: string): { plain: string; mentions: number[] } | { error: string } {
-  let plain = '';
-  const mentions: number[] = [];
-  const open: string[] = [];
-  let i = 0;
-  while (i < src.length) {
-    const c = src[i] as string;
-    if (c === '<') {
-      const m = /^<(\/?)([a-z-]+)((?:\s+[a-z-]+="[^"<>]*")*)\s*>/i.exec(src.slice(i, i + 300));
-      const tag = m?.[2]?.toLowerCase();
-      if (!m || tag === undefined || !HTML_TAGS.has(tag)) {
-        return { error: `Bad Request: can't parse entities: Unsupported start tag at byte offset ${i}` };
-      }
-      if (m[1] === '/') {
-        if (open.pop() !== tag) return { error: `Bad Request: can't parse entities: Unmatched end tag at byte offset ${i}` };
-      } else {
-        open.push(tag);
-        const userId = /href="tg:\/\/user\?id=(\d+)"/.exec(m[3] ?? '')?.[1];
-        if (tag === 'a' && userId !== undefined) mentions.push(Number(userId));
-      }
-      i += m[0].length;
-    } else if (c === '&') {
-      const m = /^&(lt|gt|amp|quot|#\d+|#x[0-9a-f]+);/i.exec(src.slice(i, i + 12));
-      if (!m || m[1] === undefined) return { error: `Bad Request: can't parse entities: Character '&' is reserved at byte offset ${i}` };
-      const name = m[1].toLowerCase();
-      plain += NAMED_ENTITIES[name] ?? String.fromCodePoint(name.startsWith('#x') ? parseInt(name.slice(2), 16) : Number(name.slice(1)));
-      i += m[0].length;
-    } else if (c === '>') {
-      return { error: `Bad Request: can't parse entities: Character '>' is reserved at byte offset ${i}` };
-    } else {
-      plain += c;
-      i += 1;
-    }
-  }
-  if (open.length > 0) return { error: `Bad Request: can't parse entities: Can't find end tag corresponding to start tag "${open.at(-1) ?? ''}"` };
-  return { plain, mentions };
-}
-
-function asNumber(v: unknown): number | undefined {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-  return undefined;
 }
 
 /** Options of {@link FakeTelegram.start}. */
@@ -171,10 +65,14 @@ export class FakeTelegram {
   readonly sent: SentMessage[] = [];
   /** Every call received, in order (failed and dropped ones too). */
   readonly calls: ApiCall[] = [];
-  /** The last `setMyCommands` list, or null. */
+  /** The last `setMyCommands` list of the default scope, or null. */
   commands: BotCommand[] | null = null;
+  /** Bot messages as they are now, callback queries, edits, chat actions and menus per scope. */
+  readonly buttons = new Buttons();
   /** Highest update id the bot confirmed (by asking for a later offset). */
-  confirmedUpTo = 0;
+  get confirmedUpTo(): number {
+    return this.queue.confirmedUpTo;
+  }
   /**
    * 429s the fake answered: `injected` by {@link FakeTelegram.failNext} or an outage,
    * `pacing` because the bot went over Telegram's limits while they are enforced
@@ -193,15 +91,15 @@ export class FakeTelegram {
   private readonly migrated = new Map<number, number>();
   private readonly messageSeq = new Map<number, number>();
   private outage: { failure: InjectedFailure; until: number } | null = null;
-  private limits: { perChatMs: number; groupPerMinute: number; globalPerSecond: number } | null = null;
-  private readonly lastSendTo = new Map<number, number>();
-  private readonly groupSends = new Map<number, number[]>();
-  private globalSends: number[] = [];
+  /** Telegram's send limits, while they are enforced. */
+  private readonly limits = new SendLimits();
   /** Chat id → when its last 429 allows the next send (epoch ms). */
   private readonly retryUntil = new Map<number, number>();
-  private updates: Update[] = [];
-  private readonly polls = new Set<PendingPoll>();
-  private nextUpdateId = 1;
+  /** The updates waiting for the bot, and its long polls. */
+  private readonly queue = new UpdateQueue(
+    (res, status, body) => this.reply(res, status, body),
+    () => this.events.emit('change'),
+  );
   private port = 0;
 
   private constructor(opts: FakeTelegramOptions) {
@@ -250,8 +148,8 @@ export class FakeTelegram {
    * limits: two messages to one chat closer than `perChatMs`, more than
    * `groupPerMinute` to one group in a minute, more than `globalPerSecond` in a second.
    */
-  enforceRateLimits(limits: { perChatMs: number; groupPerMinute: number; globalPerSecond: number } | null): void {
-    this.limits = limits;
+  enforceRateLimits(limits: Limits | null): void {
+    this.limits.set(limits);
   }
 
   /** From now on every `sendMessage` to `chatId` answers 403 "bot was blocked by the user". */
@@ -284,13 +182,7 @@ export class FakeTelegram {
 
   /** Queue an update (its `update_id` is assigned) and wake a pending long poll. */
   pushUpdate(update: Omit<Update, 'update_id'>): Update {
-    const full = { ...update, update_id: this.nextUpdateId++ } as Update;
-    this.updates.push(full);
-    for (const poll of [...this.polls]) {
-      const ready = this.readyFor(poll.offset, poll.limit);
-      if (ready.length > 0) this.finishPoll(poll, { ok: true, result: ready });
-    }
-    return full;
+    return this.queue.push(update);
   }
 
   /**
@@ -314,6 +206,40 @@ export class FakeTelegram {
     if (opts.edited) this.pushUpdate({ edited_message: { ...message, edit_date: message.date } } as Omit<Update, 'update_id'>);
     else this.pushUpdate({ message } as Omit<Update, 'update_id'>);
     return message;
+  }
+
+  /**
+   * A person presses a button of a bot message (one it shows now, after any edit): the callback query
+   * is pushed as an update, and returned.
+   */
+  pressButton(opts: { from: User; message: Message | SentMessage; data: string }): CallbackQuery {
+    const message = 'message' in opts.message && 'plain' in opts.message ? opts.message.message : (opts.message as Message);
+    const query = this.buttons.press(opts.from, message.chat.id, message.message_id, opts.data);
+    this.pushUpdate({ callback_query: query } as Omit<Update, 'update_id'>);
+    return query;
+  }
+
+  /** The answers to callback queries, edits of bot messages and chat actions the bot made. */
+  get callbackAnswers(): readonly CallbackAnswer[] {
+    return this.buttons.answers;
+  }
+
+  get edits(): readonly MessageEdit[] {
+    return this.buttons.edits;
+  }
+
+  get chatActions(): readonly ChatAction[] {
+    return this.buttons.actions;
+  }
+
+  /** The menu set for a scope type (`default`, `all_private_chats`, `all_group_chats`, `all_chat_administrators`). */
+  menu(scope = 'default'): BotCommand[] | undefined {
+    return this.buttons.menus.get(scope);
+  }
+
+  /** Resolve once `probe` gives a value (checked now and after every call the fake receives). */
+  waitFor<T>(probe: () => T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
+    return this.waitUntil(probe, timeoutMs, what);
   }
 
   /**
@@ -342,7 +268,7 @@ export class FakeTelegram {
 
   /** Answer pending long polls, close every socket and the server. */
   async close(): Promise<void> {
-    for (const poll of [...this.polls]) this.finishPoll(poll, { ok: true, result: [] });
+    this.queue.close();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
     for (const s of this.sockets) s.destroy();
@@ -384,16 +310,6 @@ export class FakeTelegram {
     const id = (this.messageSeq.get(chatId) ?? 0) + 1;
     this.messageSeq.set(chatId, id);
     return id;
-  }
-
-  private readyFor(offset: number, limit: number): Update[] {
-    return this.updates.filter((u) => u.update_id >= offset).slice(0, limit);
-  }
-
-  private finishPoll(poll: PendingPoll, body: unknown, status = 200): void {
-    clearTimeout(poll.timer);
-    this.polls.delete(poll);
-    this.reply(poll.res, status, body);
   }
 
   private reply(res: ServerResponse, status: number, body: unknown): void {
@@ -467,16 +383,26 @@ export class FakeTelegram {
         this.reply(res, 200, { ok: true, result: { ...this.bot, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false } });
         return;
       case 'deleteWebhook':
-      case 'answerCallbackQuery':
         this.reply(res, 200, { ok: true, result: true });
         return;
-      case 'setMyCommands':
-        this.commands = (params.commands as BotCommand[] | undefined) ?? [];
-        this.events.emit('change');
-        this.reply(res, 200, { ok: true, result: true });
+      case 'setMyCommands': {
+        const result = this.buttons.setMyCommands(params);
+        this.commands = this.buttons.menus.get('default') ?? this.commands;
+        this.answer(res, result);
+        return;
+      }
+      case 'answerCallbackQuery':
+        this.answer(res, this.buttons.answerCallbackQuery(params));
+        return;
+      case 'editMessageText':
+      case 'editMessageReplyMarkup':
+        this.answer(res, this.buttons.edit(method, params));
+        return;
+      case 'sendChatAction':
+        this.answer(res, this.buttons.sendChatAction(params, this.calls.length - 1));
         return;
       case 'getUpdates':
-        this.getUpdates(params, res);
+        this.queue.getUpdates(params, res);
         return;
       case 'sendMessage':
         this.sendMessage(params, res);
@@ -486,57 +412,11 @@ export class FakeTelegram {
     }
   }
 
-  private getUpdates(params: Record<string, unknown>, res: ServerResponse): void {
-    const offset = asNumber(params.offset) ?? 0;
-    const limit = Math.min(100, Math.max(1, asNumber(params.limit) ?? 100));
-    const timeout = Math.max(0, asNumber(params.timeout) ?? 0);
-    if (offset > 0) {
-      // Asking for `offset` confirms every update below it: Telegram forgets them.
-      this.updates = this.updates.filter((u) => u.update_id >= offset);
-      if (offset - 1 > this.confirmedUpTo) {
-        this.confirmedUpTo = offset - 1;
-        this.events.emit('change');
-      }
-    } else if (offset < 0) {
-      this.updates = this.updates.slice(offset);
-    }
-    // Like Telegram, a newer getUpdates ends an older one with 409.
-    for (const poll of [...this.polls]) {
-      this.finishPoll(poll, { ok: false, error_code: 409, description: 'Conflict: terminated by other getUpdates request' }, 409);
-    }
-    const ready = this.readyFor(offset, limit);
-    if (ready.length > 0 || timeout === 0) {
-      this.reply(res, 200, { ok: true, result: ready });
-      return;
-    }
-    const poll: PendingPoll = {
-      offset,
-      limit,
-      res,
-      timer: setTimeout(() => this.finishPoll(poll, { ok: true, result: [] }), timeout * 1000),
-    };
-    this.polls.add(poll);
-    // The client gave up (grammy aborts the poll on stop): forget it; its updates stay queued.
-    res.on('close', () => {
-      clearTimeout(poll.timer);
-      this.polls.delete(poll);
-    });
-  }
-
-  /** Whether a send to `chatId` now goes over the enforced limits (and, if not, count it). */
-  private overLimit(chatId: number): boolean {
-    if (!this.limits) return false;
-    const now = Date.now();
-    const last = this.lastSendTo.get(chatId);
-    this.globalSends = this.globalSends.filter((t) => now - t < 1000);
-    const group = (this.groupSends.get(chatId) ?? []).filter((t) => now - t < 60_000);
-    if (last !== undefined && now - last < this.limits.perChatMs) return true;
-    if (chatId < 0 && group.length >= this.limits.groupPerMinute) return true;
-    if (this.globalSends.length >= this.limits.globalPerSecond) return true;
-    this.lastSendTo.set(chatId, now);
-    this.globalSends.push(now);
-    if (chatId < 0) this.groupSends.set(chatId, [...group, now]);
-    return false;
+  /** Answer with a Bot API result (an error as Telegram words it), and wake the waits. */
+  private answer(res: ServerResponse, result: ApiResult): void {
+    if (result.ok) this.reply(res, 200, result);
+    else this.apiError(res, result.code, result.description);
+    this.events.emit('change');
   }
 
   private sendMessage(params: Record<string, unknown>, res: ServerResponse): void {
@@ -555,12 +435,18 @@ export class FakeTelegram {
       this.apiError(res, 403, 'Forbidden: bot was blocked by the user');
       return;
     }
-    if (this.overLimit(chatId)) {
+    if (this.limits.over(chatId)) {
       this.rateLimited.pacing += 1;
       this.retryUntil.set(chatId, Date.now() + 1000);
       this.apiError(res, 429, 'Too Many Requests: retry after 1', { retry_after: 1 });
       return;
     }
+    const problem = markupProblem(params.reply_markup);
+    if (problem) {
+      this.apiError(res, 400, `Bad Request: ${problem}`);
+      return;
+    }
+    const markup = (typeof params.reply_markup === 'string' ? JSON.parse(params.reply_markup) : params.reply_markup) as InlineKeyboardMarkup | ForceReply | undefined;
     const parseMode = typeof params.parse_mode === 'string' ? params.parse_mode : undefined;
     let plain = text;
     let mentions: number[] = [];
@@ -596,7 +482,10 @@ export class FakeTelegram {
       from: this.bot,
       text: plain,
       ...(threadId !== undefined ? { message_thread_id: threadId } : {}),
+      // A message shows its inline keyboard (a ForceReply is not kept on the message).
+      ...(markup && 'inline_keyboard' in markup ? { reply_markup: markup } : {}),
     } as Message;
+    this.buttons.sent(message);
     const lpo = params.link_preview_options as { is_disabled?: boolean } | undefined;
     this.sent.push({
       chat_id: chatId,
@@ -610,6 +499,7 @@ export class FakeTelegram {
       message_thread_id: threadId,
       entities: params.entities as MessageEntity[] | undefined,
       message,
+      reply_markup: markup,
       acceptedAt: Date.now(),
     });
     this.events.emit('change');

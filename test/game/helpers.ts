@@ -194,7 +194,7 @@ export function collectLines(stream: NodeJS.ReadableStream, lines: string[]): vo
  * Teleport a player (server side) and wait until its bot stands there. A teleport sent while the server still
  * finishes the login can be overridden by the client's own position, so it is sent again until it holds.
  */
-export async function teleportAndSettle(world: EmbeddedWorld, game: MineflayerGame, to: { x: number; y: number; z: number }, ms = 20_000): Promise<void> {
+export async function teleportAndSettle(world: EmbeddedWorld, game: { readonly username: string; readonly bot: Bot | undefined }, to: { x: number; y: number; z: number }, ms = 20_000): Promise<void> {
   const deadline = Date.now() + ms;
   const there = (): boolean => {
     const e = game.bot?.entity;

@@ -6,11 +6,11 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
-import type { GameServer, Snapshot } from '../../src/game/game.ts';
+import type { Death, GameServer, Snapshot } from '../../src/game/game.ts';
 import { HOST_ENTRY } from '../../src/game/hosts/hosted-provider.ts';
 import { HostPool } from '../../src/game/hosts/pool.ts';
 import { EMBEDDED_CAPABILITIES } from '../../src/game/mineflayer-game.ts';
-import { connectedGame, startWorld, teleportAndSettle, tempDataDir, testLogger, waitFor } from './helpers.ts';
+import { connectedGame, nextEvent, startWorld, teleportAndSettle, tempDataDir, testLogger, waitFor } from './helpers.ts';
 
 const log = testLogger();
 const data = tempDataDir('hosts');
@@ -93,6 +93,37 @@ describe('avatar hosts', () => {
     expect(result).toMatchObject({ ok: false, code: 'aborted' });
     expect(ms, `the aborted collect answered after ${Math.round(ms)} ms: ${JSON.stringify(result)}`).toBeLessThan(10_000);
     await bob.stop();
+  });
+
+  it('GIVEN an avatar on a host WHEN the world kills it THEN the core sees it dead where it lies, then back in the game with what killed it and where', async () => {
+    const eve = pool.game('eve', SERVER, EMBEDDED_CAPABILITIES);
+    const connected = once(eve, 'connected');
+    await eve.start();
+    await connected;
+    // A teleport while the server still finishes the login can be undone by the client's own position: again until it holds.
+    const spot = { x: 20.5, y: 64, z: 20.5 };
+    const there = (): boolean => eve.snapshot()?.position.x === spot.x && eve.snapshot()?.position.z === spot.z;
+    for (let tries = 0; !there(); tries++) {
+      if (tries === 5) throw new Error(`eve did not stay at ${JSON.stringify(spot)} (she is at ${JSON.stringify(eve.snapshot()?.position)})`);
+      await world.teleport('eve', spot);
+      const retry = Date.now() + 5000;
+      while (!there() && Date.now() < retry) await new Promise((r) => setTimeout(r, 50));
+    }
+    const died = nextEvent<[Death]>(eve, 'died', 10_000);
+    const back = nextEvent<[Death]>(eve, 'respawned', 10_000, () => `eve is ${eve.state}`);
+    // What the core shows as she dies (she may be back before the kill's own answer arrives).
+    let dead: unknown;
+    eve.once('died', () => {
+      dead = { state: eve.state, health: eve.snapshot()?.health };
+    });
+    await world.kill('eve');
+    const [death] = await died;
+    expect(death.position).toEqual({ x: 20, y: 64, z: 20 });
+    expect(dead).toEqual({ state: 'dead', health: 0 });
+    expect(await back).toEqual([{ cause: 'killed', position: { x: 20, y: 64, z: 20 } }]);
+    expect(eve.state).toBe('connected');
+    await waitFor(() => eve.snapshot()?.health === 20, 10_000, () => `eve's snapshot at full health (${JSON.stringify(eve.snapshot())})`);
+    await eve.stop();
   });
 
   it('GIVEN two avatars started THEN they are placed on different hosts, and a bad skill call is refused there as in one process', async () => {

@@ -338,6 +338,36 @@ describe('goal loop', () => {
     expect(w.req.message).toBe('stay near the village');
   });
 
+  it('GIVEN an owner direction THEN wokenTurn resolves once the turn that took it in has ended, not before; after it, or while stopped, there is none', async () => {
+    let release = (): void => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const h = await harness(async (req) => {
+      if (req.kind === 'direction') await gate;
+      return 'Working.\nSTATUS: working';
+    });
+    const first = await turn(h, await start(h));
+    const scheduled = once(h.loop, 'turnScheduled');
+    h.loop.directionAdded('stay near the village');
+    const woken = h.loop.wokenTurn();
+    let ended = false;
+    void woken?.then(() => (ended = true));
+    // The direction wakes the loop once it is saved; its turn runs and waits on the engine.
+    expect(await scheduled).toEqual([0]);
+    await vi.advanceTimersByTimeAsync(0);
+    const req = await h.engine.nextTurn(2);
+    expect(req.kind).toBe('direction');
+    await vi.advanceTimersByTimeAsync(first.next);
+    expect(ended).toBe(false);
+    release();
+    await woken;
+    expect(ended).toBe(true);
+    // An automatic turn is no one's: nothing waits on it, and once the woken turn is over there is nothing to wait for.
+    expect(h.engine.requests).toHaveLength(2);
+    expect(h.loop.wokenTurn()).toBeNull();
+    await h.loop.stop();
+    expect(h.loop.wokenTurn()).toBeNull();
+  });
+
   it('GIVEN an engine that says "working" for ever while nothing changes THEN after 8 such turns the next prompt is the blocked one and the owner is told once', async () => {
     const h = await harness((req) => (req.kind === 'blocked' ? 'Trying elsewhere.\nSTATUS: working' : 'Thinking.\nSTATUS: working'));
     const d0 = await start(h);
@@ -389,6 +419,29 @@ describe('goal loop', () => {
     await scheduled;
     const r = await turn(h, 0);
     expect(r.kind).toBe('continue');
+  });
+
+  it('GIVEN a working avatar WHEN it dies in the game THEN it shows dead and is sent no prompt; WHEN it respawns THEN one chat line says so and the same goal goes on at once', async () => {
+    const h = await harness(() => 'STATUS: working');
+    const d0 = await start(h);
+    h.loop.setOwnerGoal('collect 3 oak logs', 'owner1');
+    const t = await turn(h, d0);
+    const death = { cause: 'slain by Zombie', position: { x: 10, y: 64, z: -3 } };
+    h.game.die(death);
+    expect(h.loop.displayState).toBe('dead');
+    const n = h.engine.requests.length;
+    await vi.advanceTimersByTimeAsync(t.next + 10 * MAX);
+    expect(h.engine.requests.length).toBe(n);
+    expect(h.posts).toEqual([]);
+    const scheduled = once(h.loop, 'turnScheduled');
+    h.game.respawn(death);
+    expect(h.loop.displayState).toBe('working');
+    const [delay] = (await scheduled) as [number];
+    expect(delay).toBe(0);
+    expect(h.posts).toEqual([{ kind: 'info', text: 'I died (slain by Zombie) at 10 64 -3; back at spawn.', ping: null }]);
+    const r = await turn(h, 0);
+    expect(r.kind).toBe('continue');
+    expect(r.req.goal?.text).toBe('collect 3 oak logs');
   });
 
   it('GIVEN the provider refuses THEN the avatar stops with a chat line and sends no further requests', async () => {

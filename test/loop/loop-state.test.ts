@@ -62,11 +62,13 @@ describe('loop state: playing and stopping', () => {
     expect(paused(turning)).toMatchObject({ playing: true, phase: 'working', active: false, aborted: true });
   });
 
-  it('GIVEN the state to show THEN stopped unless playing and running, waiting while out of the game, else the phase', () => {
-    expect(shown(working, true)).toBe('working');
-    expect(shown(working, false)).toBe('waiting');
-    expect(shown(paused(working), true)).toBe('stopped');
-    expect(shown(stopped(working), true)).toBe('stopped');
+  it('GIVEN the state to show THEN stopped unless playing and running, waiting while out of the game, dead while the avatar respawns, else the phase', () => {
+    expect(shown(working, 'connected')).toBe('working');
+    expect(shown(working, 'down')).toBe('waiting');
+    expect(shown(working, 'connecting')).toBe('waiting');
+    expect(shown(working, 'dead')).toBe('dead');
+    expect(shown(paused(working), 'connected')).toBe('stopped');
+    expect(shown(stopped(working), 'dead')).toBe('stopped');
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { GOAL_MAX, saying, type CompletionCheck } from '../../src/engines/engine.ts';
-import { accepted, turnCompletion } from '../../src/loop/turn.ts';
+import { accepted, turnCompletion, turnSays } from '../../src/loop/turn.ts';
 
 describe('an engine report entering the loop', () => {
   it('GIVEN control characters in every field THEN none is left raw, and the goal is one line', () => {
@@ -27,6 +27,14 @@ describe('an engine report entering the loop', () => {
   it(`GIVEN a goal longer than ${GOAL_MAX} characters THEN it is cut to ${GOAL_MAX}; GIVEN a blank goal THEN there is none`, () => {
     expect(accepted({ ...saying(''), goal: 'x'.repeat(GOAL_MAX + 50) }).goal?.length).toBe(GOAL_MAX);
     expect(accepted({ ...saying(''), goal: ' \n ' }).goal).toBeNull();
+  });
+});
+
+describe('what a turn said, for the thought stream', () => {
+  it("GIVEN an agent's words between its tool calls THEN they come first, one line each and cleaned, then the reply's first line", () => {
+    const report = accepted({ ...saying('I have the 2 logs now.\nMore words.'), status: 'done' });
+    expect(turnSays(['Going for\nthe logs.', '  ', 'Found a \u001b[2Jtree.'], report)).toBe('Going for the logs. … Found a ␛[2Jtree. … I have the 2 logs now.');
+    expect(turnSays([], report)).toBe('I have the 2 logs now.');
   });
 });
 

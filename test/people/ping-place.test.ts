@@ -18,6 +18,7 @@ function state(links: Link[]): StateFile {
     shares: [],
     streams: [],
     readMarks: keyed<string>(),
+    mcpTokens: [],
   };
 }
 

@@ -18,9 +18,9 @@ import { ProviderRefusedError } from '../../errors.ts';
 import type { ChatMessage, ToolSchema } from './messages.ts';
 
 /** Error codes that mean "no more credit / no access", whatever the HTTP status. */
-const REFUSAL_CODES = new Set(['insufficient_quota', 'invalid_api_key', 'billing_not_active', 'account_deactivated', 'access_terminated']);
+export const REFUSAL_CODES = new Set(['insufficient_quota', 'invalid_api_key', 'billing_not_active', 'account_deactivated', 'access_terminated']);
 /** HTTP statuses that always mean the provider will not serve this key. */
-const REFUSAL_STATUSES = new Set([401, 402, 403]);
+export const REFUSAL_STATUSES = new Set([401, 402, 403]);
 /** HTTP statuses worth another try. */
 const RETRY_STATUSES = new Set([408, 409, 429]);
 

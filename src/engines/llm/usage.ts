@@ -10,6 +10,9 @@ export interface UsageTotals {
   requests: number;
 }
 
+/** Tokens counted, and the USD the engines reported themselves (an agent CLI's own figure) when any did. */
+export type CountedUsage = UsageTotals & { costUsd?: number | undefined };
+
 /** Prices per million tokens; either may be unknown. */
 export interface Prices {
   inPerMillion?: number | undefined;
@@ -34,8 +37,9 @@ export function addUsage(a: UsageTotals, b: { promptTokens: number; completionTo
   return a;
 }
 
-/** The cost in the prices' currency, or null when no price is set. */
-export function costOf(u: UsageTotals, prices: Prices): number | null {
+/** The cost the engines reported (agent CLIs), else the cost at the prices' rates; null when neither is known. */
+export function costOf(u: CountedUsage, prices: Prices): number | null {
+  if (u.costUsd !== undefined) return u.costUsd;
   if (prices.inPerMillion === undefined && prices.outPerMillion === undefined) return null;
   return (u.promptTokens * (prices.inPerMillion ?? 0) + u.completionTokens * (prices.outPerMillion ?? 0)) / 1_000_000;
 }
@@ -62,14 +66,14 @@ export function formatTurns(t: TurnTotals): string {
 }
 
 /**
- * `12,345 in + 678 out tokens (9 requests) ≈ $0.0023` — the cost part only when prices are set; a hybrid
+ * `12,345 in + 678 out tokens (9 requests) ≈ $0.0023` — the cost part only when it is known (reported, or prices set); a hybrid
  * avatar's turns after it (` · turns: 40 scripted, 3 model`), and `no model tokens` before them when it sent no request.
  *
  * @example
  * formatUsage({ promptTokens: 5000, completionTokens: 200, requests: 2 }, { inPerMillion: 0.15, outPerMillion: 0.6 });
  */
-export function formatUsage(u: UsageTotals & { turns?: TurnTotals | undefined }, prices: Prices): string {
-  if (u.turns && u.requests === 0) return `no model tokens · ${formatTurns(u.turns)}`;
+export function formatUsage(u: CountedUsage & { turns?: TurnTotals | undefined }, prices: Prices): string {
+  if (u.turns && u.requests === 0 && u.costUsd === undefined) return `no model tokens · ${formatTurns(u.turns)}`;
   const cost = costOf(u, prices);
   const base = `${formatTokens(u.promptTokens)} in + ${formatTokens(u.completionTokens)} out tokens (${formatTokens(u.requests)} request${u.requests === 1 ? '' : 's'})`;
   const priced = cost === null ? base : `${base} ≈ $${cost < 0.01 ? cost.toFixed(4) : cost.toFixed(2)}`;

@@ -305,6 +305,23 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
     return this.#request('hunger', { username });
   }
 
+  /**
+   * Kill a player, as the `/kill` command does (admin; tests and the operator): it dies ("<player> was
+   * killed") and respawns at the spawn once its client asks.
+   */
+  kill(username: string): Promise<void> {
+    return this.#request('kill', { username });
+  }
+
+  /**
+   * Leave the players' respawn requests unanswered from now on (`true`: a server that does not respawn a dead
+   * player), or answer them again (`false`; a dead player is respawned at its client's next request).
+   * Resolves with how many requests were left unanswered since the hold began. For tests.
+   */
+  holdRespawns(hold: boolean): Promise<number> {
+    return this.#request('holdRespawns', { hold });
+  }
+
   /** Spawn a mob (`cow`, `pig`, `sheep`, `chicken`, `zombie`) with its feet at a position; resolves with its entity id. */
   spawnMob(name: string, pos: Vec3Like): Promise<number> {
     return this.#request('spawnMob', { name, x: pos.x, y: pos.y, z: pos.z });

@@ -111,7 +111,7 @@ function hunger(serv, { registry }) {
         const d = difficulty();
         if (player.health > 10 || d === 3 || (player.health > 1 && d === 2)) {
           st.timer = 0;
-          player.takeDamage({ damage: 1 });
+          player.takeDamage({ damage: 1, death: { key: 'death.attack.starve', with: [] } });
           return; // takeDamage sends the health packet
         }
         st.timer = 0;
@@ -209,13 +209,13 @@ function hunger(serv, { registry }) {
     client.on('block_dig', (/** @type {{ status: number }} */ { status }) => {
       if (status === 5) st.eating = null; // released the use key
     });
-    player.on('requestRespawn_done', () => {
+    // Before the respawn (respawn.cjs) sends the health packet, which carries the food.
+    player.on('requestRespawn', () => {
       player.food = 20;
       player.foodSaturation = 5;
       st.exhaustion = 0;
       st.timer = 0;
       st.eating = null;
-      send(player);
     });
   });
 

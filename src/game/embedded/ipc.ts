@@ -114,6 +114,9 @@ export interface PluginOps {
   clearInventory: Op<{ username: string }, void>;
   hunger: Op<{ username: string }, ServerHunger>;
   setHunger: Op<Partial<ServerHunger> & { username: string }, void>;
+  kill: Op<{ username: string }, void>;
+  /** The result: how many respawn requests were left unanswered since the hold began. */
+  holdRespawns: Op<{ hold: boolean }, number>;
   /** The result: the mob's entity id. */
   spawnMob: Op<Vec3Like & { name: string }, number>;
   mobs: Op<NoArgs, ServerMob[]>;

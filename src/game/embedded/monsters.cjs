@@ -110,7 +110,8 @@ function monsters(serv, { registry, mobs }) {
     const event = { entityId: p.id, sourceTypeId: mobs.DAMAGE.mob, sourceCauseId: mob.id + 1, sourceDirectId: mob.id + 1 };
     p._client.write('damage_event', event);
     for (const other of mob.viewers) if (other !== p) other._client.write('damage_event', event);
-    p.takeDamage({ damage: damageTo(p), velocity, maxVelocity: new Vec3(KNOCKBACK, KNOCKBACK, KNOCKBACK), sound: 'game.player.hurt' });
+    const death = { key: 'death.attack.mob', with: [{ translate: `entity.minecraft.${mob.kind.name}` }] };
+    p.takeDamage({ damage: damageTo(p), velocity, maxVelocity: new Vec3(KNOCKBACK, KNOCKBACK, KNOCKBACK), sound: 'game.player.hurt', death });
   }
 
   /** A target is a player in survival, alive, in this world. @param {Player | null} p */

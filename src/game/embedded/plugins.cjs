@@ -55,7 +55,7 @@ function install(serv, { registry, Item, seed, worldFolder, spawn, viewDistance 
   const herds = animals(serv, { registry, mobs, seed });
   const night = monsters(serv, { registry, mobs });
   combat(serv, { registry, mobs });
-  respawn(serv, { spawn });
+  const deaths = respawn(serv, { spawn, windows });
   const time = clock(serv, { worldFolder });
 
   /** @param {string} username */
@@ -96,6 +96,15 @@ function install(serv, { registry, Item, seed, worldFolder, spawn, viewDistance 
     setHunger({ username, ...values }) {
       food.set(player(username), values);
       return true;
+    },
+    /** Kill a player, as the `/kill` command does (tests; the operator): it dies, then respawns when its client asks. */
+    kill({ username }) {
+      deaths.kill(player(username));
+      return true;
+    },
+    /** Leave players' respawn requests unanswered, or answer them again (tests); how many were left unanswered. */
+    holdRespawns({ hold }) {
+      return deaths.holdRespawns(hold);
     },
     /** Spawn a mob (cow, pig, sheep, chicken, zombie) with its feet at x y z; its entity id. */
     spawnMob({ name, x, y, z }) {

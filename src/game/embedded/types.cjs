@@ -36,6 +36,17 @@
  */
 
 /**
+ * A chat component (the JSON form; respawn.cjs writes it as NBT where the version wants that).
+ * @typedef {{ text?: string, translate?: string, with?: ChatComponent[] }} ChatComponent
+ */
+
+/**
+ * What killed a player, when damage kills it: the death message's translation key and its arguments after the
+ * player's name (`death.attack.mob` with the zombie's name: "demo was slain by Zombie").
+ * @typedef {{ key: string, with: ChatComponent[] }} DeathCause
+ */
+
+/**
  * A prismarine-item Item.
  * @typedef {object} Item
  * @property {number} type
@@ -75,8 +86,19 @@
  * @property {boolean} [disconnected]
  * @property {boolean} [onGround]
  * @property {boolean} [inWater]
- * @property {(opts: { damage: number, velocity?: import('vec3').Vec3, maxVelocity?: import('vec3').Vec3, sound?: string, animation?: boolean }) => void} takeDamage
+ * @property {(opts: { damage: number, velocity?: import('vec3').Vec3, maxVelocity?: import('vec3').Vec3, sound?: string, animation?: boolean, death?: DeathCause }) => void} takeDamage
+ *   `death`: what kills it, if this damage does (respawn.cjs)
+ * @property {(health: number) => void} updateHealth sets its health and sends it its health packet
  * @property {(pos: import('vec3').Vec3) => Promise<void>} teleport
+ * @property {(pos: import('vec3').Vec3, onGround: boolean, teleport?: boolean) => Promise<unknown>} sendPosition moves it (the others are told)
+ * @property {(pos?: import('vec3').Vec3) => void} sendSelfPosition sets its position (if given) and sends it to its client
+ * @property {(entities: Array<Entity | Player>) => void} despawnEntities takes entities out of its client's view
+ * @property {() => void} _sendRespawn flying-squid's respawn packet (the shape of versions before 1.20.5)
+ * @property {number} [prevGameMode]
+ * @property {number} xp
+ * @property {(xp: number) => void} setXp sets its experience and sends it
+ * @property {(name: string, data: object, onSuccess?: (data: object) => unknown) => Promise<unknown>} behavior
+ *   emits `name` (cancellable) and `name_done` around `onSuccess`
  * @property {() => Promise<void>} worldSendRestOfChunks sends the chunks of its view it does not have yet
  * @property {() => void} updateAndSpawn spawns the entities that came near it to it (and it to the players near it), despawns those gone
  * @property {(event: string, fn: (...args: any[]) => void) => void} on

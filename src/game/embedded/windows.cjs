@@ -301,6 +301,24 @@ function createWindows(serv, { registry, Item, book }) {
       const st = sessions.get(player);
       if (st) closeContainer(player, st, { tellClient });
     },
+    /** A player died: its container and its 2×2 grid close, their items and the cursor back in its inventory. @param {Player} player */
+    died(player) {
+      const st = sessions.get(player);
+      if (!st) return;
+      closeContainer(player, st, { tellClient: true });
+      closeInventoryGrid(player, st);
+    },
+    /**
+     * A player respawned (a new player entity, as in vanilla: its window ids start again): its whole inventory
+     * window is sent, as a client that respawned expects it.
+     * @param {Player} player
+     */
+    respawned(player) {
+      const st = sessions.get(player);
+      if (!st) return;
+      st.windowCounter = 0;
+      windowItems(player, st, inventoryView(player));
+    },
     /** The container a player has open, or null. @param {Player} player */
     containerOf(player) {
       return sessions.get(player)?.container ?? null;

@@ -31,7 +31,7 @@ export interface HostRuntimeOptions {
 /** Defaults of {@link HostRuntimeOptions}. */
 export const DefaultHostRuntimeOptions = { snapshotEveryMs: 1000, aliveEveryMs: 2000 } satisfies Required<Pick<HostRuntimeOptions, 'snapshotEveryMs' | 'aliveEveryMs'>>;
 
-const EVENTS: readonly GameEventName[] = ['connected', 'disconnected', 'ended', 'failed', 'whispered'];
+const EVENTS: readonly GameEventName[] = ['connected', 'disconnected', 'ended', 'failed', 'died', 'respawned', 'whispered'];
 
 interface Hosted {
   game: AvatarGame;

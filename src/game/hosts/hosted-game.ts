@@ -83,9 +83,9 @@ export class HostedGame extends EventEmitter<GameEvents> implements AvatarGame {
     this.#snapshot = undefined;
   }
 
-  /** The host's latest snapshot while connected. */
+  /** The host's latest snapshot while connected (or dead, where it lies). */
   snapshot(): Snapshot | undefined {
-    return this.#state === 'connected' ? this.#snapshot : undefined;
+    return this.#state === 'connected' || this.#state === 'dead' ? this.#snapshot : undefined;
   }
 
   /** Run a skill on the host's game; the signal aborts it there. Never throws. */
@@ -128,7 +128,7 @@ export class HostedGame extends EventEmitter<GameEvents> implements AvatarGame {
    */
   hostLost(): void {
     if (this.#state === 'idle' || this.#state === 'ended') return;
-    const wasConnected = this.#state === 'connected';
+    const wasConnected = this.#state === 'connected' || this.#state === 'dead';
     this.#state = 'down';
     this.#downReason = HOST_RESTARTING;
     this.#snapshot = undefined;

@@ -79,6 +79,10 @@ function checkCommand(raw: unknown, index: number): Json {
     checkName(c.name, [index]);
     checkDescription(c.description, [index]);
     checkOptions(c.options, [index]);
+    const perms = c.default_member_permissions;
+    if (perms !== undefined && perms !== null && !(typeof perms === 'string' && /^\d+$/.test(perms))) {
+      throw invalid([index, 'default_member_permissions'], 'PERMISSIONS_INVALID', 'A permission bit set, as a string of digits, or null.');
+    }
   } else if (typeof c.name !== 'string' || c.name.length < 1 || c.name.length > 32) {
     throw invalid([index, 'name'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 32 in length.');
   }

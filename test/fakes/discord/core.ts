@@ -5,6 +5,7 @@
  * and event waits.
  */
 import { CommandStore } from './commands.ts';
+import type { ModalField } from './components.ts';
 import type { FakeGateway } from './gateway.ts';
 import { ApiError, checkBody, formError, missingAccess, resolvePings, unknown, type MessageBody, type Pings } from './messages.ts';
 import { Payloads } from './payloads.ts';
@@ -44,7 +45,8 @@ export interface SentMessage {
 export interface MessageEdit {
   channelId: string;
   messageId: string;
-  via: 'channel' | 'webhook';
+  /** `update`: an interaction's callback type 7 (the message a button is on). */
+  via: 'channel' | 'webhook' | 'update';
   interactionId: string | null;
   body: MessageBody;
   /** The content after the edit. */
@@ -91,7 +93,9 @@ export interface InteractionCallback {
 export interface InteractionState {
   id: string;
   token: string;
-  type: 2 | 4;
+  /** 2 a slash command, 3 a button press, 4 autocomplete, 5 a modal submit. */
+  type: 2 | 3 | 4 | 5;
+  /** The command's name, or the custom id of the button or modal. */
   name: string;
   userId: string;
   channelId: string;
@@ -100,8 +104,12 @@ export interface InteractionState {
   /** When INTERACTION_CREATE was dispatched (`performance.now()`). */
   createdAt: number;
   callback: InteractionCallback | null;
-  /** The `@original` response message (after a type 4 or 5 callback). */
+  /** The `@original` response message (after a type 4 or 5 callback; the pressed message after 6 or 7). */
   original: FakeMessage | null;
+  /** The message a pressed button (or the modal it opened) is on. */
+  message: FakeMessage | null;
+  /** The modal shown by a callback of type 9: its data and its text fields. */
+  modal: { data: Json; fields: ModalField[] } | null;
   edits: MessageEdit[];
   followUps: SentMessage[];
 }

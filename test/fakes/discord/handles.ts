@@ -40,7 +40,7 @@ export interface InteractionReply {
   body: Json;
 }
 
-/** A slash command or autocomplete interaction the test injected. */
+/** An interaction the test injected: a slash command, an autocomplete, a button press or a modal submit. */
 export class InteractionHandle {
   constructor(
     private readonly fake: HandleHost,
@@ -95,6 +95,23 @@ export class InteractionHandle {
     const cb = await this.callback();
     if (cb.type !== 8) throw new Error(`fake Discord: autocomplete of /${this.state.name} was answered with type ${cb.type}`);
     return cb.data.choices as { name: string; value: string | number }[];
+  }
+
+  /**
+   * Resolves with the pressed message as the bot left it: the callback's update (type 7), or the first
+   * `@original` edit after a deferred update (type 6).
+   */
+  async updated(): Promise<MessageEdit> {
+    const cb = await this.callback();
+    if (cb.type !== 6 && cb.type !== 7) throw new Error(`fake Discord: ${this.state.name} was answered with callback type ${cb.type}, not an update`);
+    return this.fake.waitFor(() => this.state.edits[0], `the update of the message ${this.state.name} was pressed on`);
+  }
+
+  /** Resolves with the modal the bot answered with (callback type 9). */
+  async modal(): Promise<Json> {
+    const cb = await this.callback();
+    if (cb.type !== 9 || !this.state.modal) throw new Error(`fake Discord: ${this.state.name} was answered with callback type ${cb.type}, not a modal`);
+    return this.state.modal.data;
   }
 
   /** Every edit of this interaction's messages. */

@@ -1,12 +1,17 @@
 /**
  * Interactions: INTERACTION_CREATE payloads for slash commands and
  * autocomplete (with the member's roles and permissions and resolved
- * roles/users/channels), the callback (`POST /interactions/{id}/{token}/callback`,
- * answered once), and the interaction webhook (`@original` edits and follow-ups).
+ * roles/users/channels; a command hidden by `default_member_permissions`
+ * cannot be run by a member without them), the callback
+ * (`POST /interactions/{id}/{token}/callback`, answered once, with the types
+ * each kind of interaction allows: 6 and 7 update the pressed message, 9 shows
+ * a modal), and the interaction webhook (`@original` edits and follow-ups).
+ * Button presses and modal submits are made in `presses.ts`.
  */
+import { checkModal } from './components.ts';
 import type { FakeCore, InteractionState } from './core.ts';
 import { ApiError, formError, unknown } from './messages.ts';
-import { ChannelType, EPHEMERAL, type FakeMessage, type Json } from './model.ts';
+import { ChannelType, EPHEMERAL, Permission, type FakeChannel, type FakeMessage, type FakeUser, type Json } from './model.ts';
 
 /** An option as Discord sends it in `data.options` (types: 3 string, 4 integer, 5 boolean, 6 user, 7 channel, 8 role, 10 number). */
 export interface InteractionOption {
@@ -96,36 +101,18 @@ function checkAgainstCommand(command: string, registered: Json[] | undefined, gi
   }
 }
 
-/** Creates an interaction and dispatches INTERACTION_CREATE (type 2 command, 4 autocomplete). */
-export function createInteraction(core: FakeCore, type: 2 | 4, input: InteractionInput): InteractionState {
+/** The fields every INTERACTION_CREATE carries for a user in a channel: ids, the channel, the member (with permissions) or the user. */
+export function interactionBase(core: FakeCore, type: number, channel: FakeChannel, user: FakeUser): { id: string; token: string; payload: Json } {
   const { world, payloads } = core;
-  const channel = world.channel(input.channelId);
-  const user = world.user(input.userId);
   const guildId = channel.guildId;
-  const command = core.commands.find(input.name, guildId);
-  if (!command) throw new Error(`fake Discord: no command /${input.name} is registered globally or in this channel's guild`);
-  const options = input.options ?? [];
-  if (type === 4 && !JSON.stringify(options).includes('"focused":true')) {
-    throw new Error('fake Discord: an autocomplete interaction needs one option with focused: true');
-  }
-  checkAgainstCommand(command.name, command.options, options, type === 4);
   const id = world.nextId();
   const token = `fake-interaction-token-${id}`;
-  const resolved = resolvedFor(core, guildId, options);
   const channelPayload =
     channel.type === ChannelType.DM ? { ...payloads.channel(channel), recipients: [payloads.user(user)] } : payloads.channel(channel);
   const payload: Json = {
     id,
     application_id: core.applicationId,
     type,
-    data: {
-      id: command.id,
-      name: command.name,
-      type: 1,
-      ...(options.length ? { options } : {}),
-      ...(resolved ? { resolved } : {}),
-      ...(guildId && command.guild_id ? { guild_id: guildId } : {}),
-    },
     channel_id: channel.id,
     channel: channelPayload,
     token,
@@ -147,7 +134,49 @@ export function createInteraction(core: FakeCore, type: 2 | 4, input: Interactio
   } else {
     payload.user = payloads.user(user);
   }
-  const state: InteractionState = {
+  return { id, token, payload };
+}
+
+/** Records an interaction and dispatches its INTERACTION_CREATE. */
+export function dispatchInteraction(core: FakeCore, state: InteractionState): InteractionState {
+  core.interactions.set(state.id, state);
+  core.dispatch('INTERACTION_CREATE', state.payload);
+  core.changed();
+  return state;
+}
+
+/** Creates an interaction and dispatches INTERACTION_CREATE (type 2 command, 4 autocomplete). */
+export function createInteraction(core: FakeCore, type: 2 | 4, input: InteractionInput): InteractionState {
+  const { world } = core;
+  const channel = world.channel(input.channelId);
+  const user = world.user(input.userId);
+  const guildId = channel.guildId;
+  const command = core.commands.find(input.name, guildId);
+  if (!command) throw new Error(`fake Discord: no command /${input.name} is registered globally or in this channel's guild`);
+  // Discord's client shows a command with default_member_permissions in a server only to members who have them (in a DM, to everyone).
+  const needed = command.default_member_permissions;
+  if (guildId && typeof needed === 'string') {
+    const has = world.memberPermissions(guildId, user.id);
+    if ((has & Permission.Administrator) === 0n && (has & BigInt(needed)) !== BigInt(needed)) {
+      throw new Error(`fake Discord: /${input.name} is hidden from ${user.username} here (default_member_permissions ${needed})`);
+    }
+  }
+  const options = input.options ?? [];
+  if (type === 4 && !JSON.stringify(options).includes('"focused":true')) {
+    throw new Error('fake Discord: an autocomplete interaction needs one option with focused: true');
+  }
+  checkAgainstCommand(command.name, command.options, options, type === 4);
+  const { id, token, payload } = interactionBase(core, type, channel, user);
+  const resolved = resolvedFor(core, guildId, options);
+  payload.data = {
+    id: command.id,
+    name: command.name,
+    type: 1,
+    ...(options.length ? { options } : {}),
+    ...(resolved ? { resolved } : {}),
+    ...(guildId && command.guild_id ? { guild_id: guildId } : {}),
+  };
+  return dispatchInteraction(core, {
     id,
     token,
     type,
@@ -159,13 +188,25 @@ export function createInteraction(core: FakeCore, type: 2 | 4, input: Interactio
     createdAt: performance.now(),
     callback: null,
     original: null,
+    message: null,
+    modal: null,
     edits: [],
     followUps: [],
-  };
-  core.interactions.set(id, state);
-  core.dispatch('INTERACTION_CREATE', payload);
-  core.changed();
-  return state;
+  });
+}
+
+/** The callback types each kind of interaction allows (a modal submit updates a message only when it came from a button on it). */
+function allowedCallbacks(state: InteractionState): number[] {
+  switch (state.type) {
+    case 4:
+      return [8];
+    case 3:
+      return [4, 5, 6, 7, 9];
+    case 5:
+      return state.message ? [4, 5, 6, 7] : [4, 5];
+    default:
+      return [4, 5, 9];
+  }
 }
 
 /** POST /interactions/{id}/{token}/callback. Returns the `with_response` body. */
@@ -178,8 +219,7 @@ export function interactionCallback(core: FakeCore, id: string, token: string, r
   const body = (typeof raw === 'object' && raw !== null ? raw : {}) as { type?: unknown; data?: unknown };
   const type = Number(body.type);
   const data = (typeof body.data === 'object' && body.data !== null ? body.data : {}) as Json;
-  const allowed = state.type === 4 ? [8] : [4, 5, 9];
-  if (!allowed.includes(type)) throw formError('type', 'INTERACTION_CALLBACK_TYPE_INVALID', `Callback type ${String(body.type)} is not valid here.`);
+  if (!allowedCallbacks(state).includes(type)) throw formError('type', 'INTERACTION_CALLBACK_TYPE_INVALID', `Callback type ${String(body.type)} is not valid here.`);
   const ephemeral = ((Number(data.flags ?? 0) & EPHEMERAL) !== 0);
   if (type === 8) {
     const choices = data.choices;
@@ -190,13 +230,20 @@ export function interactionCallback(core: FakeCore, id: string, token: string, r
       }
     }
   }
+  const modal = type === 9 ? { data, fields: checkModal(data) } : null;
   let message: FakeMessage | null = null;
   if (type === 4) {
     message = core.post(state.channelId, data, 'interaction', state).message;
   } else if (type === 5) {
     message = core.post(state.channelId, data, 'interaction', state, true).message;
+  } else if (type === 7 && state.message) {
+    // The pressed message, as it is now.
+    message = core.edit(state.message.channelId, state.message.id, data, 'update', state);
+  } else if (type === 6) {
+    message = state.message;
   }
   state.original = message;
+  state.modal = modal;
   state.callback = { type, data, ephemeral, afterMs };
   core.changed();
   return {
@@ -204,7 +251,7 @@ export function interactionCallback(core: FakeCore, id: string, token: string, r
       id: state.id,
       type: state.type,
       activity_instance_id: null,
-      response_message_id: message?.id ?? null,
+      response_message_id: type === 4 || type === 5 ? (message?.id ?? null) : null,
       response_message_loading: type === 5,
       response_message_ephemeral: ephemeral,
     },

@@ -2,6 +2,7 @@
  * Message bodies as Discord checks them: the 2000-character limit, empty
  * messages, `allowed_mentions` rules, and which mentions a post would ping.
  */
+import { checkComponents, checkEmbeds } from './components.ts';
 import { writtenMentions, type Json, type World } from './model.ts';
 
 export interface AllowedMentions {
@@ -87,6 +88,8 @@ export function checkBody(raw: unknown, create: boolean): MessageBody {
   if (create && content.trim() === '' && !body.embeds?.length && !body.components?.length) {
     throw new ApiError(400, { code: 50006, message: 'Cannot send an empty message' });
   }
+  checkEmbeds(body.embeds);
+  checkComponents(body.components);
   const nonce = body.nonce;
   if (nonce !== undefined && nonce !== null) {
     const ok = typeof nonce === 'string' ? nonce.length <= 25 : typeof nonce === 'number' && Number.isSafeInteger(nonce);

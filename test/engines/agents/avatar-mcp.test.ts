@@ -1,0 +1,179 @@
+/**
+ * The per-avatar MCP server an agent CLI calls, tested with the MCP SDK's own
+ * client over Streamable HTTP: the tools are the skill registry's (the llm
+ * engine's list), a call acts on the real avatar in the embedded world, the
+ * run's secret drives only its own avatar, and ending the run ends its calls.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { avatarMcpSpec, resourceUris } from '../../../src/engines/agents/avatar-mcp.ts';
+import type { TurnRequest } from '../../../src/engines/engine.ts';
+import { toolSchemas, type ToolOutcome } from '../../../src/engines/llm/tools.ts';
+import type { MineflayerGame } from '../../../src/game/mineflayer-game.ts';
+import { McpEndpoint } from '../../../src/mcp/http-endpoint.ts';
+import { TaskFile } from '../../../src/task/task-file.ts';
+import { createSkillRegistry } from '../../../skills/index.ts';
+import { waitFor, worldPerFile } from '../../game/helpers.ts';
+
+const w = worldPerFile('avatar-mcp');
+const dir = mkdtempSync(join(tmpdir(), 'mindlink-mcp-'));
+const closing: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  for (const c of closing.splice(0).reverse()) await c();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A turn request as the loop would build it (the resources read goal and direction from it). */
+function request(avatar: string): TurnRequest {
+  return {
+    kind: 'continue',
+    avatar,
+    goal: { text: 'collect 1 oak log', setBy: 'owner', baseline: {} },
+    directionSummary: '',
+    directions: [{ n: 3, text: 'stay near spawn', at: '2026-01-01' }],
+    task: '',
+    nudges: [],
+    prompt: 'Goal (set by your owner): collect 1 oak log',
+    completion: () => ({ checkable: false }),
+  };
+}
+
+/** One avatar's endpoint, as an engine run starts it. */
+async function endpointFor(game: MineflayerGame, opts: { lookOnly?: boolean; run?: AbortController } = {}) {
+  const calls: { name: string; outcome: ToolOutcome }[] = [];
+  const run = opts.run ?? new AbortController();
+  const skills = createSkillRegistry(game);
+  const task = new TaskFile(join(dir, game.username), game.username);
+  const spec = avatarMcpSpec({
+    avatar: game.username,
+    host: { skills, game, task, now: () => new Date() },
+    request: request(game.username),
+    signal: run.signal,
+    lookOnly: opts.lookOnly ?? false,
+    called: (name, outcome) => calls.push({ name, outcome }),
+  });
+  const endpoint = await McpEndpoint.start(spec, w.log);
+  closing.push(() => endpoint.close());
+  return { endpoint, calls, skills, task, run };
+}
+
+/** The SDK's client on an endpoint, with a secret. */
+async function client(url: string, secret: string | undefined): Promise<Client> {
+  const headers: Record<string, string> = secret === undefined ? {} : { Authorization: `Bearer ${secret}` };
+  const c = new Client({ name: 'test', version: '1' });
+  await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  closing.push(() => c.close());
+  return c;
+}
+
+describe("an avatar's MCP server (SDK client, Streamable HTTP)", () => {
+  it('GIVEN an avatar THEN the tools listed are the skill registry with look, rewrite_task and lab_log, as the llm engine offers them, and goal, direction and TASK.md are resources', async () => {
+    const { game } = await w.avatar('mcplist', 0, 0);
+    const { endpoint, skills, task } = await endpointFor(game);
+    const c = await client(endpoint.url, endpoint.secret);
+    const { tools } = await c.listTools();
+    const expected = toolSchemas(skills);
+    expect(tools.map((t) => t.name)).toEqual(expected.map((t) => t.function.name));
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['collect', 'go_to', 'craft', 'look', 'rewrite_task', 'lab_log']));
+    for (const t of tools) {
+      const same = expected.find((e) => e.function.name === t.name);
+      expect(t.description).toBe(same?.function.description);
+      expect(t.inputSchema).toEqual({ ...same?.function.parameters, type: 'object' });
+    }
+    const uris = resourceUris('mcplist');
+    expect((await c.listResources()).resources.map((r) => r.uri)).toEqual([uris.goal, uris.direction, uris.task]);
+    const text = async (uri: string): Promise<string> => {
+      const r = await c.readResource({ uri });
+      const first = r.contents[0];
+      return first && 'text' in first ? String(first.text) : '';
+    };
+    expect(await text(uris.goal)).toBe('collect 1 oak log\n(set by your owner)');
+    expect(await text(uris.direction)).toBe('#3 stay near spawn');
+    expect(await text(uris.task)).toBe(await task.read());
+  });
+
+  it('GIVEN an avatar among trees WHEN the client calls collect 1 oak log THEN its inventory holds one more, the answer says ok, and the engine hears of the call', async () => {
+    const { game } = await w.avatar('mcpcollect', 0, 0);
+    const { endpoint, calls } = await endpointFor(game);
+    const before = game.snapshot()?.inventory.oak_log ?? 0;
+    const c = await client(endpoint.url, endpoint.secret);
+    const r = await c.callTool({ name: 'collect', arguments: { item: 'oak_log', count: 1 } });
+    const content = r.content as { type: string; text: string }[];
+    expect(content[0]?.text).toMatch(/^ok done: /);
+    expect(r.isError).toBeFalsy();
+    expect(game.snapshot()?.inventory.oak_log ?? 0).toBeGreaterThanOrEqual(before + 1);
+    expect(calls.map((x) => [x.name, x.outcome.action?.code])).toEqual([['collect', 'done']]);
+
+    const bad = await c.callTool({ name: 'collect', arguments: { item: 42 } });
+    expect(bad.isError).toBe(true);
+    const unknown = await c.callTool({ name: 'rm_rf', arguments: {} });
+    expect(unknown.isError).toBe(true);
+    expect((unknown.content as { text: string }[])[0]?.text).toMatch(/^error: there is no tool called "rm_rf"/);
+  });
+
+  it("GIVEN two avatars' runs THEN A's secret cannot drive B (nor no secret, nor a wrong one), while B's own secret can", async () => {
+    const a = await endpointFor((await w.avatar('mcpa', 4, 0)).game);
+    const b = await endpointFor((await w.avatar('mcpb', 8, 0)).game);
+    expect(a.endpoint.secret).not.toBe(b.endpoint.secret);
+    await expect(client(b.endpoint.url, a.endpoint.secret)).rejects.toThrow(/401|unauthorized/i);
+    await expect(client(b.endpoint.url, undefined)).rejects.toThrow(/401|unauthorized/i);
+    const wrong = `${b.endpoint.secret.slice(0, -1)}${b.endpoint.secret.endsWith('0') ? '1' : '0'}`;
+    await expect(client(b.endpoint.url, wrong)).rejects.toThrow(/401|unauthorized/i);
+    const raw = await fetch(b.endpoint.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${a.endpoint.secret}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'look', arguments: {} } }),
+    });
+    expect(raw.status).toBe(401);
+    expect(b.calls).toEqual([]);
+    const own = await client(b.endpoint.url, b.endpoint.secret);
+    const look = await own.callTool({ name: 'look', arguments: {} });
+    expect((look.content as { text: string }[])[0]?.text).toMatch(/^pos /);
+    expect(a.calls).toEqual([]);
+  });
+
+  it('GIVEN a question run THEN only look is offered, and a skill call is refused without acting', async () => {
+    const { game } = await w.avatar('mcpask', 12, 0);
+    const { endpoint, calls } = await endpointFor(game, { lookOnly: true });
+    const c = await client(endpoint.url, endpoint.secret);
+    expect((await c.listTools()).tools.map((t) => t.name)).toEqual(['look']);
+    const r = await c.callTool({ name: 'collect', arguments: { item: 'oak_log', count: 1 } });
+    expect(r.isError).toBe(true);
+    expect(calls).toEqual([]);
+  });
+
+  it('GIVEN a long skill running WHEN the run ends (owner stop) THEN the call comes back aborted and nothing runs after', async () => {
+    const { game } = await w.avatar('mcpstop', 16, 0);
+    const run = new AbortController();
+    const { endpoint, calls } = await endpointFor(game, { run });
+    const c = await client(endpoint.url, endpoint.secret);
+    const far = c.callTool({ name: 'go_to', arguments: { x: 400, y: 64, z: 400 } }, undefined, { timeout: 120_000 });
+    await waitFor(() => (game.bot?.entity.position.x ?? 16) > 17, 30_000, 'mcpstop walking');
+    run.abort(new Error('owner stop'));
+    const r = await far;
+    expect((r.content as { text: string }[])[0]?.text).toMatch(/^failed aborted/);
+    expect(calls.map((x) => x.outcome.action?.code)).toEqual(['aborted']);
+  });
+
+  it('GIVEN a long skill running WHEN the CLI goes away (its connection drops as the endpoint closes) THEN the skill is aborted', async () => {
+    const { game } = await w.avatar('mcpdrop', 20, 0);
+    const { endpoint, calls } = await endpointFor(game);
+    const c = await client(endpoint.url, endpoint.secret);
+    // The client waits for its answer (it would try to reconnect); closing it at the end settles the call.
+    const far = c.callTool({ name: 'go_to', arguments: { x: -400, y: 64, z: 400 } }, undefined, { timeout: 120_000 }).then(
+      () => 'answered',
+      (err: Error) => err.message,
+    );
+    await waitFor(() => (game.bot?.entity.position.x ?? 20) < 19, 30_000, 'mcpdrop walking');
+    await endpoint.close();
+    await waitFor(() => calls.length === 1, 30_000, 'the aborted call to be reported');
+    expect(calls.map((x) => x.outcome.action?.code)).toEqual(['aborted']);
+    // The client still waits for its answer (it would try to reconnect): closing it after the test settles the call.
+    void far;
+  });
+});

@@ -1,0 +1,4 @@
+/** The pi engine with the real CLI against a fake model (`agent-engine.ts` says what is tested). */
+import { agentEngineSuite } from './agent-engine.ts';
+
+agentEngineSuite('pi');
