@@ -12,7 +12,7 @@ import { planSkill } from '../src/engines/scripted-plan.ts';
 import { checkGoal } from '../src/goals/check.ts';
 import { parseGoal } from '../src/goals/goal-language.ts';
 import { EMBEDDED_CAPABILITIES } from '../src/game/mineflayer-game.ts';
-import { lastMessage, lastUserText, type FakeReply, type FakeScript, type RecordedRequest } from '../test/fakes/openai-api.ts';
+import { lastMessage, lastUserText, textOf, type FakeReply, type FakeScript, type RecordedRequest } from '../test/fakes/openai-api.ts';
 
 /** Failed tool results in one turn after which the model reports blocked. */
 const FAILS_BEFORE_BLOCKED = 2;
@@ -34,7 +34,7 @@ function turnResults(req: RecordedRequest): string[] {
   const messages = req.body.messages;
   let i = messages.length - 1;
   while (i >= 0 && messages[i]?.role !== 'user') i--;
-  return messages.slice(i + 1).flatMap((m) => (m.role === 'tool' ? [m.content ?? ''] : []));
+  return messages.slice(i + 1).flatMap((m) => (m.role === 'tool' ? [textOf(m.content)] : []));
 }
 
 /**

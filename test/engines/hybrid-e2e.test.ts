@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.ts';
 import type { Mindlink } from '../../src/core.ts';
 import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
-import { FakeOpenAI, lastMessage, lastUserText, type FakeScript, type RecordedRequest } from '../fakes/openai-api.ts';
+import { FakeOpenAI, lastMessage, lastUserText, textOf, type FakeScript, type RecordedRequest } from '../fakes/openai-api.ts';
 import { startWorld, tempDataDir, testLogger, waitFor } from '../game/helpers.ts';
 import { startCoreOnWorld } from '../game/core-on-world.ts';
 
@@ -48,7 +48,7 @@ const builder: FakeScript = (req) => {
   if (last?.role === 'user' && text.includes('Write the lesson')) return { content: 'A pillar is one call once it is a skill.\nSTATUS: working' };
   if (!text.includes(`Goal (set by your owner): ${PILLAR}`)) return { content: 'Nothing for me here.\nSTATUS: working' };
   if (last?.role === 'tool') {
-    const result = last.content ?? '';
+    const result = textOf(last.content);
     if (result.startsWith('ok: kept') || result.startsWith('ok done')) return { content: 'The pillar stands.\nSTATUS: done' };
     if (result.startsWith('pos ')) {
       return {
