@@ -24,7 +24,9 @@ export const usage: Command<typeof options> = {
     const a = host.control(chat, avatar);
     const { model, prices } = host.llm();
     const used = a.usage();
-    const engineLine = a.record.engine === 'scripted' ? 'scripted engine' : `${a.record.engine} engine, ${model ?? 'no model set'}`;
+    // The llm and hybrid engines ask the llm engine's model; an agent engine's CLI names its own.
+    const asksModel = a.record.engine === 'llm' || a.record.engine === 'hybrid';
+    const engineLine = asksModel ? `${a.record.engine} engine, ${model ?? 'no model set'}` : `${a.record.engine} engine`;
     if (!used.total || used.total.requests === 0) {
       const turns = used.total?.turns ? ` (${formatTurns(used.total.turns)})` : '';
       return { avatar: a.name, text: `${a.name} (${engineLine}) has used no model tokens yet${turns}.` };
