@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENGINE_KINDS } from '../src/command-words.ts';
+import { ENGINE_KINDS, modelShown } from '../src/command-words.ts';
 import type { Command } from './command.ts';
 
 const options = z.object({
@@ -22,8 +22,9 @@ export const engine: Command<typeof options> = {
   positional: ['engine', 'avatar'],
   async run({ host, chat }, { engine: kind, avatar }) {
     const a = host.control(chat, avatar);
-    // The llm engine's model, which the llm and hybrid engines ask; an agent engine's CLI names its own.
-    const model = (kind === 'llm' || kind === 'hybrid') && host.llm().model ? ` (${host.llm().model})` : '';
+    const { model: llmModel, hybridModel } = host.llm();
+    const shown = modelShown(kind, llmModel, hybridModel);
+    const model = shown ? ` (${shown})` : '';
     if (a.record.engine === kind) return { avatar: a.name, text: `Already on the ${kind} engine${model}.` };
     await a.setEngine(kind);
     return { avatar: a.name, text: `Switched to the ${kind} engine${model}.${a.isPlaying() ? ' Carrying on with my goal.' : ''}` };

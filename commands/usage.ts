@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatTurns, formatUsage } from '../src/command-words.ts';
+import { formatTurns, formatUsage, modelShown } from '../src/command-words.ts';
 import { plainGoal } from '../src/text.ts';
 import type { Command } from './command.ts';
 
@@ -22,11 +22,10 @@ export const usage: Command<typeof options> = {
   positional: ['avatar'],
   async run({ host, chat }, { avatar }) {
     const a = host.control(chat, avatar);
-    const { model, prices } = host.llm();
+    const { model, prices, hybridModel } = host.llm();
     const used = a.usage();
-    // The llm and hybrid engines ask the llm engine's model; an agent engine's CLI names its own.
-    const asksModel = a.record.engine === 'llm' || a.record.engine === 'hybrid';
-    const engineLine = asksModel ? `${a.record.engine} engine, ${model ?? 'no model set'}` : `${a.record.engine} engine`;
+    const shown = modelShown(a.record.engine, model, hybridModel);
+    const engineLine = `${a.record.engine} engine${shown ? `, ${shown}` : ''}`;
     if (!used.total || used.total.requests === 0) {
       const turns = used.total?.turns ? ` (${formatTurns(used.total.turns)})` : '';
       return { avatar: a.name, text: `${a.name} (${engineLine}) has used no model tokens yet${turns}.` };

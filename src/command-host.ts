@@ -11,6 +11,7 @@ import { childEnvironment, llmSetupProblem, type Config } from './config.ts';
 import { AGENT_KINDS, type AgentKind } from './engines/agents/agent-cli.ts';
 import { agentMissing } from './engines/agents/agents.ts';
 import type { EngineKind, PlayedBy } from './engines/engine.ts';
+import type { HybridModelKind } from './engines/kinds.ts';
 import type { Prices } from './engines/llm/usage.ts';
 import { UserError } from './errors.ts';
 import { impossibleGoal } from './goals/goal-language.ts';
@@ -153,6 +154,8 @@ export interface LlmInfo {
   offered: boolean;
   /** The agent engines whose CLI is installed here. */
   agents: readonly string[];
+  /** `HYBRID_MODEL`: the engine a hybrid avatar's model turns go to. */
+  hybridModel: HybridModelKind;
 }
 
 /**
@@ -401,6 +404,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT },
       offered: llmOffered(config, avatars.all()),
       agents: installedAgents(config),
+      hybridModel: config.HYBRID_MODEL,
     }),
     async openThoughts(chat, avatar) {
       if (!links.isLinkedTo(avatar.name, chat.dest)) {

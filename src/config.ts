@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { ENGINE_KINDS, needsModel, type EngineKind } from './engines/kinds.ts';
+import { ENGINE_KINDS, HYBRID_MODEL_KINDS, needsModel, type EngineKind } from './engines/kinds.ts';
 import { ConfigError } from './errors.ts';
 import { identityProblem } from './store/schema.ts';
 
@@ -76,6 +76,11 @@ export const ConfigSchema = z.object({
 
   /** Where `npm run agents:install` puts the agent CLIs (docs/agents.md); a CLI on PATH is used when it is not there. */
   AGENTS_DIR: z.string().default(fileURLToPath(new URL('../agents', import.meta.url))),
+  /**
+   * The engine a hybrid avatar's model turns go to (docs/engines.md): the llm engine, or an agent engine
+   * (docs/agents.md), which needs its CLI but no `LLM_MODEL`.
+   */
+  HYBRID_MODEL: z.enum(HYBRID_MODEL_KINDS).default('llm'),
   /** How long one turn of an agent engine may run (ms) before its CLI is killed. */
   AGENT_TIMEOUT_MS: z.coerce.number().int().min(5000).max(3_600_000).default(600_000),
   /** opencode's model, `provider/model` (unset: the llm engine's endpoint when LLM_MODEL is set, else opencode's default). */
@@ -157,7 +162,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (result.data.MCP && !result.data.WEB) throw new ConfigError('config: MCP=on needs the dashboard\'s server: set WEB=on too (it serves /mcp)');
   const model = llmSetupProblem(result.data);
   const chosen = result.data.ENGINE;
-  if (chosen && needsModel(chosen) && model) throw new ConfigError(`config: ENGINE=${chosen} ${model}`);
+  if (chosen && needsModel(chosen, result.data.HYBRID_MODEL) && model) throw new ConfigError(`config: ENGINE=${chosen} ${model}`);
   // New avatars play hybrid once a model is there to ask; without one, scripted.
   return { ...result.data, ENGINE: chosen ?? (model ? 'scripted' : 'hybrid') };
 }

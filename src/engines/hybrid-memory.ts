@@ -146,8 +146,8 @@ export class HybridMemory {
 }
 
 /**
- * The handover in words, for the model's prompt: one short paragraph; on a turn that acts, where to turn when the
- * tools fall short.
+ * The handover in words, for the model's prompt: one short paragraph; on a turn that acts with `write_skill` at
+ * hand, where to turn when the tools fall short.
  *
  * @example
  * handoverText({ why: 'the goal is outside …', tried: [] }, true)

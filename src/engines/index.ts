@@ -38,14 +38,11 @@ export function llmOptions(config: Config): { ok: true; options: Omit<LlmEngineO
   };
 }
 
-/** The engine that plays a hybrid avatar's model turns (any engine that asks a model can stand here). */
-export const HYBRID_MODEL: EngineKind = 'llm';
-
 /**
- * The production engine provider: `scripted` always; `llm`, and `hybrid` (the scripted engine and
- * {@link HYBRID_MODEL} together), when the model is configured (otherwise a refusal naming the missing
- * key, so nothing is created or switched); an agent engine (`opencode`, `claude-code`, `pi`) when its
- * CLI is installed (otherwise a refusal naming its npm package).
+ * The production engine provider: `scripted` always; `llm` when the model is configured (otherwise a
+ * refusal naming the missing key, so nothing is created or switched); an agent engine (`opencode`,
+ * `claude-code`, `pi`) when its CLI is installed (otherwise a refusal naming its npm package); `hybrid`,
+ * the scripted engine and `HYBRID_MODEL` together, when that one can run.
  *
  * @example
  * const core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills });
@@ -56,8 +53,13 @@ export function createEngineProvider(config: Config): EngineProvider {
   const build = (kind: EngineKind, ctx: EngineContext): ReturnType<EngineProvider> => {
     if (kind === 'scripted') return createScriptedEngine(ctx);
     if (isAgentKind(kind)) return createAgentEngine(kind, ctx, agents);
+    if (kind === 'hybrid' && (llm.ok || config.HYBRID_MODEL !== 'llm')) {
+      // The model side first: an agent engine whose CLI is missing is refused before anything is built.
+      const model = build(config.HYBRID_MODEL, ctx);
+      // An agent engine's tools are its MCP server's, which has no write_skill.
+      return createHybridEngine(ctx, { scripted: createScriptedEngine(ctx), model, writeSkill: !isAgentKind(config.HYBRID_MODEL) });
+    }
     if (!llm.ok) throw new UserError('llm_not_configured', `The ${kind} engine is not set up: it ${llm.problem}.`, ctx.avatar);
-    if (kind === 'hybrid') return createHybridEngine(ctx, { scripted: createScriptedEngine(ctx), model: build(HYBRID_MODEL, ctx) });
     return createLlmEngine(ctx, { ...llm.options, avatarDir: avatarDirOf(config.DATA_DIR, ctx.avatar) });
   };
   return build;

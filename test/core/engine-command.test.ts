@@ -221,4 +221,22 @@ describe('/engine and /usage', () => {
     await r.line(/^\[bob\] The opencode engine needs its CLI \(npm package opencode-ai@1\.18\.33\), which is not installed/);
     expect(r.core.avatars.get('bob')).toBeUndefined();
   });
+
+  it('GIVEN HYBRID_MODEL=pi and no LLM_MODEL THEN /engine hybrid is refused naming pi\'s npm package while pi is missing; with pi there, demo switches to hybrid over pi, /usage names pi and /avatar create offers hybrid', async () => {
+    const missing = await startCore(await tempDir(), { HYBRID_MODEL: 'pi', AGENTS_DIR: await tempDir() });
+    missing.send('/engine hybrid');
+    await missing.line(/^\[demo\] The pi engine needs its CLI \(npm package @mariozechner\/pi-coding-agent@[\d.]+\), which is not installed/);
+    expect(missing.core.avatars.get('demo')?.engine).toBe('scripted');
+    missing.send('/avatar create bob engine:bogus');
+    await missing.line(/^\[mindlink\] There is no "bogus" engine here; engines: scripted\.$/);
+
+    const r = await startCore(await tempDir(), { HYBRID_MODEL: 'pi', AGENTS_DIR: standInAgentsDir(await tempDir()) });
+    r.send('/engine hybrid');
+    await r.line(/^\[demo\] Switched to the hybrid engine \(pi\)\. Carrying on with my goal\.$/);
+    expect(r.core.avatars.get('demo')?.engine).toBe('hybrid');
+    r.send('/usage');
+    await r.line(/^\[demo\] demo \(hybrid engine, pi\) has used no model tokens yet/);
+    r.send('/avatar create bob engine:bogus');
+    await r.line(/^\[mindlink\] There is no "bogus" engine here; engines: scripted, hybrid, pi\.$/);
+  });
 });
