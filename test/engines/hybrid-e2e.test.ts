@@ -4,6 +4,7 @@
  * client against our fake OpenAI-compatible server, scripted to act as a model would.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatContext } from '../../src/chat.ts';
 import { parseConfig } from '../../src/config.ts';
 import type { Mindlink } from '../../src/core.ts';
 import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
@@ -12,6 +13,7 @@ import { startWorld, tempDataDir, testLogger, waitFor } from '../game/helpers.ts
 import { startCoreOnWorld } from '../game/core-on-world.ts';
 
 const log = testLogger();
+const CONSOLE: ChatContext = { platform: 'console', from: 'console:local', fromName: 'console', dest: 'console', chatKind: 'console', messageId: null };
 
 /** The script a model would write for a pillar: dirt enough, then a free spot a few blocks off, stacked up. */
 const PILLAR_CODE = [
@@ -168,6 +170,9 @@ describe('hybrid engine end to end (core + embedded world + sandbox + openai cli
     first.send('/status');
     await first.until(() => first.lines.some((l) => l.startsWith('[demo] last turn: ')), '/status');
     expect(first.lines).toContain('[demo] last turn: scripted · hybrid engine');
+    // Where the platform shows /status as a card, the last turn is one of its fields.
+    const card = (await first.core.router.answerCommand({ ...CONSOLE, name: 'status' })).card;
+    expect(card?.fields).toContainEqual({ name: 'Last turn', value: 'scripted · hybrid engine' });
     await first.stop();
 
     const second = await start(data.dir, llm);
