@@ -53,10 +53,6 @@ export type Destination = z.infer<typeof DestinationSchema>;
 export const LoopStateSchema = z.enum(['stopped', 'choosing', 'working', 'wrapup']);
 export type LoopState = z.infer<typeof LoopStateSchema>;
 
-/** Turns of a hybrid avatar by who played them: the scripted engine, or a model (absent for other engines). */
-export const TurnCountsSchema = z.object({ scripted: z.number(), model: z.number() });
-export type TurnCounts = z.infer<typeof TurnCountsSchema>;
-
 /** Tokens an engine used (prompt, completion, requests), and a hybrid avatar's turns by who played them. */
 export const UsageSchema = z.object({
   promptTokens: z.number(),
@@ -64,7 +60,8 @@ export const UsageSchema = z.object({
   requests: z.number(),
   /** USD the engines reported themselves (an agent CLI's own figure), when any did. */
   costUsd: z.number().optional(),
-  turns: TurnCountsSchema.optional(),
+  /** A hybrid avatar's turns by who played them: the scripted engine, or a model (absent for other engines). */
+  turns: z.object({ scripted: z.number(), model: z.number() }).optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
