@@ -41,6 +41,11 @@ export interface Snapshot {
   /** Notable block name → distance of the nearest one (logs, ores, water, crafting table…). */
   nearbyBlocks: Record<string, number>;
   nearbyEntities: NearbyEntity[];
+  /**
+   * Free-standing columns near the avatar (`src/game/columns.ts`): what a goal such as "build a pillar of 3 dirt"
+   * is checked against. Absent where the game does not read them (a test double).
+   */
+  columns?: BlockColumn[];
   /** Epoch ms. */
   takenAt: number;
 }
@@ -71,6 +76,17 @@ export interface Scene {
   entities: NearbyEntity[];
   /** The blocks, when asked for (the last reading when asked again soon, `scene.ts`). */
   blocks: SceneBlocks | null;
+}
+
+/** A free-standing column of one kind of block: at least 2 high, nothing solid beside any of its blocks. */
+export interface BlockColumn {
+  /** The block's registry name (`dirt`). */
+  block: string;
+  height: number;
+  /** Its lowest block. */
+  x: number;
+  y: number;
+  z: number;
 }
 
 /**
@@ -236,6 +252,7 @@ export function emptySnapshot(): Snapshot {
     dimension: 'overworld',
     nearbyBlocks: {},
     nearbyEntities: [],
+    columns: [],
     takenAt: Date.now(),
   };
 }
