@@ -26,6 +26,7 @@ import type { Sight } from './rights.ts';
 import type { ScheduleDesk } from './schedule/desk.ts';
 import type { ServerDesk } from './servers/desk.ts';
 import type { Sharing, ShareMade, ShareRequest, UnshareRequest } from './sharing.ts';
+import type { DeepReadonly } from './store/readonly.ts';
 import type { Avatar, Card, Destination, Identity, ParkedGoal, Share } from './store/schema.ts';
 import { notedReply } from './task/directions.ts';
 import { cutText, oneLine, plainGoal } from './text.ts';
@@ -62,8 +63,8 @@ export interface CommandReply {
 /** An avatar the sender may see from this chat. */
 export interface WatchedAvatar {
   readonly name: string;
-  /** The stored record (read only): goal, parked goals, directions, owner, engine, server. */
-  readonly record: Readonly<Avatar>;
+  /** The stored record as it is now (read only): goal, parked goals, directions, owner, engine, server. */
+  readonly record: DeepReadonly<Avatar>;
   /** The loop state to show. */
   state(): DisplayState;
   /** Whether it plays (`state() !== 'stopped'`). */
@@ -189,7 +190,7 @@ export interface CommandHost {
   /** The chat identities of an avatar's owner, for those who may see them (its owner, admins); empty for anyone else. */
   ownerIdentities(avatar: WatchedAvatar): readonly string[];
   /** Admins: create an avatar owned by the sender, stopped, linked to this chat. */
-  createAvatar(chat: ChatContext, name: string, opts: { server?: string; engine?: Avatar['engine'] }): Promise<Readonly<Avatar>>;
+  createAvatar(chat: ChatContext, name: string, opts: { server?: string; engine?: Avatar['engine'] }): Promise<DeepReadonly<Avatar>>;
   /** Admins: give an avatar to the person behind `identity` (created if new). Returns the new owner's name. */
   setOwner(chat: ChatContext, avatar: WatchedAvatar, identity: string): string;
   /** Try a pairing code; the reply text. */
@@ -295,11 +296,14 @@ export interface CommandHostParts {
  * const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, mcp, recent });
  */
 export function createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, mcp, recent }: CommandHostParts): CommandHost {
-  const noSkill = (record: Avatar, name: string): UserError =>
+  const noSkill = (record: DeepReadonly<Avatar>, name: string): UserError =>
     new UserError('unknown_skill', `${record.name} keeps no skill called ${cutText(oneLine(name), 40)}: /skills ${record.name} lists them.`, record.name);
-  const watched = (chat: ChatContext, record: Avatar): WatchedAvatar => ({
+  const watched = (chat: ChatContext, record: DeepReadonly<Avatar>): WatchedAvatar => ({
     name: record.name,
-    record,
+    // The record as stored now (each change to it is a new one), the one given while it is gone or renamed.
+    get record() {
+      return avatars.get(record.name) ?? record;
+    },
     sight: people.rightsOf(chat).sight(record),
     state: () => avatars.displayState(record.name),
     isPlaying: () => avatars.isPlaying(record.name),
@@ -317,13 +321,13 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       return found;
     },
   });
-  const controlled = (chat: ChatContext, record: Avatar): ControlledAvatar => {
+  const controlled = (chat: ChatContext, record: DeepReadonly<Avatar>): ControlledAvatar => {
     const ownerOrAdmin = (what: string): void => {
       const role = people.rightsOf(chat).role(record);
       if (role !== 'owner' && role !== 'admin') throw new UserError('not_allowed', `Only ${record.name}'s owner or an admin can ${what}.`, record.name);
     };
-    return {
-      ...watched(chat, record),
+    // Assigned onto the watched handle, so its `record` stays the one stored now.
+    return Object.assign(watched(chat, record), {
       play: () => avatars.play(record.name),
       stop: () => avatars.stop(record.name),
       setGoal: (text) => {
@@ -354,18 +358,14 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       async remove(confirmed) {
         ownerOrAdmin('remove it');
         if (!confirmed) return null;
-        const schedulesGone = schedules.avatarRemoved(record.name);
-        const { keptIn, unlinked } = await avatars.remove(record.name);
-        return { keptIn: relative(config.DATA_DIR, keptIn), unlinked, schedules: schedulesGone };
+        const { keptIn, forgotten } = await avatars.remove(record.name);
+        return { keptIn: relative(config.DATA_DIR, keptIn), unlinked: forgotten.links ?? 0, schedules: forgotten.schedules ?? 0 };
       },
       async rename(to) {
         ownerOrAdmin('rename it');
-        const from = record.name;
-        await avatars.rename(from, to);
-        schedules.avatarRenamed(from, to);
-        return record.name;
+        return (await avatars.rename(record.name, to)).name;
       },
-    };
+    } satisfies Omit<ControlledAvatar, keyof WatchedAvatar>);
   };
   return {
     watch: (chat, name) => watched(chat, people.rightsOf(chat).resolve(name)),

@@ -1,9 +1,12 @@
 /**
  * The avatar manager: each avatar's live parts (game, engine, goal loop,
  * TASK.md), built on first need, and what can be done to an avatar — create,
- * play, stop, give a goal or a direction, ask — plus keeping TASK.md's
- * mindlink sections in step with the store. It checks no rights: the router
- * and the command host do, before calling here.
+ * play, stop, give a goal or a direction, ask, remove, rename — plus keeping
+ * TASK.md's mindlink sections in step with the store. Its records are
+ * written by their owner ({@link AvatarRecords}); the parts that keep
+ * records naming avatars (links, shares, thought streams, schedules) follow
+ * a removal or a renaming ({@link AvatarFollower}). It checks no rights: the
+ * router and the command host do, before calling here.
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
@@ -14,28 +17,49 @@ import type { SignInCode } from '../game/sign-in.ts';
 import type { SkillRegistryFactory } from '../game/skill.ts';
 import type { SkillLibrary } from '../learned/library.ts';
 import { engineContext } from './engine-context.ts';
-import { avatarUsage, type AvatarUsage } from './usage.ts';
-import { addDirection } from '../task/directions.ts';
-import { GoalLoop, type DisplayState, type DonePing, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
-import type { GoalOrigin } from '../loop/goal-store.ts';
-import { stopStored } from '../loop/loop-state.ts';
+import { avatarUsage, type AvatarUsage, type UsageBook } from './usage.ts';
+import { GoalLoop, type DisplayState, type GoalChecker, type GoalOrigin } from '../loop/goal-loop.ts';
+import type { AvatarNews } from '../loop/news.ts';
 import { TaskFile } from '../task/task-file.ts';
 import { mindlinkParts } from '../task/task-md.ts';
 import { settledWithin } from '../settle.ts';
+import type { AvatarRecords } from './avatar-records.ts';
+import type { GoalHistory } from './goal-history.ts';
 import { checkName } from './names.ts';
-import { dropParked } from './parked.ts';
-import { forgetAvatar, moveToRemoved, purgeRemoved, renameFolder, renameInRecord, renameInState, takeHistory } from './retire.ts';
-import { newAvatarRecord, type Avatar, type Destination, type ParkedGoal, type Store } from '../store/store.ts';
+import { moveToRemoved, purgeRemoved, renameFolder } from './retire.ts';
+import type { DeepReadonly } from '../store/readonly.ts';
+import type { Avatar, Destination, ParkedGoal } from '../store/schema.ts';
+import { newAvatarRecord, type Store } from '../store/store.ts';
 
 /** The longest a stop waits for the loop to halt and the bot to leave before it is answered. */
 const STOP_WAIT_MS = 1000;
 /** The longest shutdown waits for the bots to leave (each game bounds its own quit well below this). */
 const SHUTDOWN_LEAVE_WAIT_MS = 10_000;
 
+/**
+ * A part that keeps records naming avatars (links, shares, thought streams, schedules): asked to forget a
+ * removed avatar, and to follow a renamed one.
+ */
+export interface AvatarFollower {
+  /** The avatar is gone: forget it. Returns how many records went. */
+  removeAllFor(avatar: string): number;
+  /** The avatar is called `to` now. */
+  renameAvatar(from: string, to: string): void;
+}
+
 /** What the manager is built from. */
 export interface AvatarManagerDeps {
   config: Config;
+  /** Read only here (the servers, an avatar's folder): each kind of record is written by its owner. */
   store: Store;
+  /** The avatars' records, and their one writer. */
+  records: AvatarRecords;
+  /** Every ended goal. */
+  history: GoalHistory;
+  /** What each avatar used. */
+  usage: UsageBook;
+  /** Where the loops' lines and turns go, as events. */
+  news: AvatarNews;
   log: Logger;
   games: GameProvider;
   engines: EngineProvider;
@@ -43,12 +67,6 @@ export interface AvatarManagerDeps {
   /** The skills avatars wrote and kept: each avatar's engine gets its own through its context. */
   learned?: SkillLibrary;
   checkGoal: GoalChecker;
-  /** Post about an avatar to its chats (`ping`: whom an owner goal's Done pings, and where it was set). */
-  post(avatar: string, kind: LoopPostKind, text: string, ping: DonePing | null): void;
-  /** A turn of an avatar ended (the thought stream). */
-  turnEnded?(avatar: string, summary: TurnSummary): void;
-  /** An avatar's Microsoft sign-in needs a code typed by its owner (it goes to the owner's DMs only). */
-  signInCode?(avatar: string, server: string, code: SignInCode): void;
   now(): Date;
 }
 
@@ -70,32 +88,37 @@ interface Runtime {
  */
 export class AvatarManager {
   private readonly runtimes = new Map<string, Runtime>();
+  private readonly followers = new Map<string, AvatarFollower>();
 
   constructor(private readonly deps: AvatarManagerDeps) {}
 
+  /** `follower` forgets removed avatars and follows renamed ones; `what` names its count in {@link AvatarManager.remove}'s answer. */
+  followedBy(what: string, follower: AvatarFollower): void {
+    this.followers.set(what, follower);
+  }
+
   /** Build every avatar's parts and play those that were playing; one that cannot start stays stopped, the others go on. */
   async resumeAll(): Promise<void> {
-    const { store, log } = this.deps;
-    for (const a of store.state.data.avatars) {
+    const { records, log } = this.deps;
+    for (const a of records.all()) {
       try {
         this.runtime(a.name);
         if (a.playing) await this.play(a.name);
       } catch (err) {
         log.error({ err, avatar: a.name }, 'avatar cannot start; it stays stopped');
-        stopStored(store, a);
+        records.setStopped(a.name);
       }
     }
   }
 
-  /** Every avatar record. */
-  all(): Avatar[] {
-    return this.deps.store.state.data.avatars;
+  /** Every avatar record, read-only. */
+  all(): readonly DeepReadonly<Avatar>[] {
+    return this.deps.records.all();
   }
 
-  /** One avatar by name (case-insensitive). */
-  get(name: string): Avatar | undefined {
-    const n = name.toLowerCase();
-    return this.deps.store.state.data.avatars.find((a) => a.name.toLowerCase() === n);
+  /** One avatar by name (case-insensitive), read-only. */
+  get(name: string): DeepReadonly<Avatar> | undefined {
+    return this.deps.records.get(name);
   }
 
   private runtime(name: string): Runtime {
@@ -115,8 +138,9 @@ export class AvatarManager {
       this.deps.games.release?.(game);
       throw err;
     }
-    game.on('signInCode', (code) => this.deps.signInCode?.(name, server.id, code));
-    game.on('playingAs', (player) => this.deps.post(name, 'info', `${name} plays on ${server.id} as ${player}: the Minecraft name of the Microsoft account it signed in with.`, null));
+    const { news } = this.deps;
+    game.on('signInCode', (code) => news.emit('signInCode', name, server.id, code));
+    game.on('playingAs', (player) => news.post(name, 'info', `${name} plays on ${server.id} as ${player}: the Minecraft name of the Microsoft account it signed in with.`));
     const rt = this.assemble(name, game, engine, task, log);
     this.runtimes.set(name, rt);
     return rt;
@@ -131,13 +155,13 @@ export class AvatarManager {
   private assemble(name: string, game: AvatarGame, engine: Engine, task: TaskFile, log: Logger): Runtime {
     const loop = new GoalLoop({
       avatar: name,
-      store: this.deps.store,
+      goals: this.deps.records.portOf(name),
+      news: this.deps.news,
       engine,
       game,
       task,
       log,
       checkGoal: this.deps.checkGoal,
-      post: (kind, text, ping) => this.deps.post(name, kind, text, ping ?? null),
       onSelfStop: () => {
         void game.stop().catch((err: unknown) => log.error({ err }, 'leaving the game failed'));
       },
@@ -145,7 +169,6 @@ export class AvatarManager {
       pacing: { baseMs: this.deps.config.LOOP_PACE_MS, maxMs: this.deps.config.LOOP_MAX_PACE_MS },
       now: this.deps.now,
     });
-    loop.on('turnEnded', (_kind, summary) => this.deps.turnEnded?.(name, summary));
     return { game, engine, loop, task };
   }
 
@@ -163,9 +186,7 @@ export class AvatarManager {
     const wasActive = old.loop.isActive;
     if (wasActive) await old.loop.pause('engine switch');
     old.engine.close?.();
-    this.deps.store.state.update(() => {
-      avatar.engine = kind;
-    });
+    this.deps.records.setEngine(avatar.name, kind);
     const rt = this.assemble(avatar.name, old.game, engine, old.task, log);
     this.runtimes.set(avatar.name, rt);
     if (wasActive) rt.loop.start();
@@ -184,6 +205,13 @@ export class AvatarManager {
       this.deps.log.debug({ err, avatar: name }, 'no runtime');
       return 'stopped';
     }
+  }
+
+  /** The avatars on a server, and whether each plays. */
+  onServer(serverId: string): { name: string; playing: boolean }[] {
+    return this.all()
+      .filter((a) => a.server === serverId)
+      .map((a) => ({ name: a.name, playing: this.isPlaying(a.name) }));
   }
 
   /** Whether the avatar plays (its loop runs): the one meaning of "stopped" is `!isPlaying`. */
@@ -217,25 +245,22 @@ export class AvatarManager {
   }
 
   /** Create an avatar (stopped until play), owned by `ownerId`; nothing is stored if its engine or game cannot be built. */
-  async create(name: string, ownerId: string, opts: { server?: string; engine?: Avatar['engine'] }): Promise<Avatar> {
+  async create(name: string, ownerId: string, opts: { server?: string; engine?: Avatar['engine'] }): Promise<DeepReadonly<Avatar>> {
     checkName(this.all(), name);
     const servers = this.deps.store.state.data.servers;
     const server = opts.server ?? servers[0]?.id;
     if (!server || !servers.some((s) => s.id === server)) {
       throw new UserError('unknown_server', `Unknown server "${opts.server}". Servers: ${servers.map((s) => s.id).join(', ')}.`);
     }
-    const avatar = newAvatarRecord(name, ownerId, server, opts.engine ?? this.deps.config.ENGINE, false, this.deps.now());
-    this.deps.store.state.update((s) => s.avatars.push(avatar));
+    this.deps.records.add(newAvatarRecord(name, ownerId, server, opts.engine ?? this.deps.config.ENGINE, false, this.deps.now()));
     try {
       this.runtime(name);
     } catch (err) {
-      this.deps.store.state.update((s) => {
-        s.avatars = s.avatars.filter((a) => a !== avatar);
-      });
+      this.deps.records.remove(name);
       throw err;
     }
     await this.syncTask(name);
-    return avatar;
+    return this.get(name) as DeepReadonly<Avatar>;
   }
 
   /** Start an avatar: join the game and run its loop (resuming its goal). Returns false when it was playing already. */
@@ -283,14 +308,14 @@ export class AvatarManager {
   unpark(name: string, which: readonly number[] | 'all'): ParkedGoal[] {
     const avatar = this.get(name);
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
-    return dropParked(this.deps.store, avatar, which);
+    return this.deps.records.dropParked(avatar.name, which);
   }
 
   /** Store a new owner direction, write TASK.md and hand it to the avatar's loop, if it has one. Returns its number and the numbers of the older ones that no longer fit. */
   addDirection(name: string, text: string, by: string | null): { n: number; dropped: number[] } {
     const avatar = this.get(name);
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
-    const { added, dropped } = this.deps.store.state.update(() => addDirection(avatar.directions, text, by, this.deps.now()));
+    const { added, dropped } = this.deps.records.addDirection(avatar.name, text, by);
     void this.syncTask(avatar.name);
     // Only a loop that exists takes it in; one built later reads the stored book.
     this.runtimes.get(avatar.name)?.loop.directionAdded(added.text);
@@ -317,29 +342,33 @@ export class AvatarManager {
   }
 
   /**
-   * Remove an avatar: it stops and leaves the game; its record goes, with everything that names it
-   * (links, shares of it alone, thought streams, its history in the goal record); its folder moves to
-   * `DATA_DIR/removed/`, its record and history beside it, for a week. Returns that folder and how
-   * many chats it was linked to.
+   * Remove an avatar: it stops and leaves the game; its record and its history in the goal record go, and
+   * every follower forgets it (links, shares of it alone, thought streams, schedules); its folder moves to
+   * `DATA_DIR/removed/`, its record and history beside it, for a week. Returns that folder and how many
+   * records each follower forgot (`links`: the chats it was linked to).
    */
-  async remove(name: string): Promise<{ keptIn: string; unlinked: number }> {
+  async remove(name: string): Promise<{ keptIn: string; forgotten: Record<string, number> }> {
     const avatar = this.get(name);
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
+    const { records, history, usage } = this.deps;
     await this.retireRuntime(avatar.name);
-    const history = this.deps.store.record.update((r) => takeHistory(r, avatar.name));
-    const unlinked = this.deps.store.state.update((s) => forgetAvatar(s, avatar.name));
-    const keptIn = await moveToRemoved(this.deps.config.DATA_DIR, avatar, history, this.deps.now());
+    const kept = { goals: history.take(avatar.name), usage: usage.take(avatar.name) };
+    const forgotten: Record<string, number> = {};
+    for (const [what, follower] of this.followers) forgotten[what] = follower.removeAllFor(avatar.name);
+    records.remove(avatar.name);
+    const keptIn = await moveToRemoved(this.deps.config.DATA_DIR, avatar, kept, this.deps.now());
     this.deps.games.forget?.(avatar.name);
     const purged = await purgeRemoved(this.deps.config.DATA_DIR, this.deps.now());
     this.deps.log.info({ avatar: avatar.name, keptIn, purged }, 'avatar removed');
-    return { keptIn, unlinked };
+    return { keptIn, forgotten };
   }
 
   /**
-   * Give a stopped avatar a new name (one Minecraft accepts, no other avatar's): its record, links,
-   * shares, thought streams, history and folder follow. In the game it is a new player.
+   * Give a stopped avatar a new name (one Minecraft accepts, no other avatar's): its record, history,
+   * usage and folder follow, and so does every follower (links, shares, thought streams, schedules). In the
+   * game it is a new player. Returns its record under the new name.
    */
-  async rename(from: string, to: string): Promise<Avatar> {
+  async rename(from: string, to: string): Promise<DeepReadonly<Avatar>> {
     const avatar = this.get(from);
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${from}".`);
     checkName(this.all(), to, avatar);
@@ -350,19 +379,38 @@ export class AvatarManager {
     await this.retireRuntime(old);
     await renameFolder(this.deps.config.DATA_DIR, old, to);
     this.deps.games.renamed?.(old, to);
-    this.deps.store.record.update((r) => renameInRecord(r, old, to));
-    this.deps.store.state.update((s) => renameInState(s, old, to));
+    this.deps.history.rename(old, to);
+    this.deps.usage.rename(old, to);
+    this.deps.records.rename(old, to);
+    for (const follower of this.followers.values()) follower.renameAvatar(old, to);
     this.runtime(to);
-    return avatar;
+    return this.get(to) as DeepReadonly<Avatar>;
   }
 
   /** Give an avatar to another person. */
   setOwner(name: string, personId: string): void {
     const avatar = this.get(name);
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
-    this.deps.store.state.update(() => {
-      avatar.owner = personId;
-    });
+    this.deps.records.setOwner(avatar.name, personId);
+  }
+
+  /**
+   * Put a stopped avatar on another server: its game there is built at once, and when it cannot be the
+   * avatar stays where it was. Throws UserError for a playing avatar.
+   */
+  async moveTo(name: string, serverId: string): Promise<void> {
+    const avatar = this.get(name);
+    if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
+    if (this.isPlaying(avatar.name)) throw new UserError('still_playing', `${avatar.name} is playing: /stop ${avatar.name} first, then move it.`, avatar.name);
+    const from = avatar.server;
+    this.deps.records.setServer(avatar.name, serverId);
+    try {
+      await this.rebuild(avatar.name);
+    } catch (err) {
+      this.deps.records.setServer(avatar.name, from);
+      await this.rebuild(avatar.name);
+      throw err;
+    }
   }
 
   /** Ask an avatar a question in its own short turn. */
@@ -380,7 +428,7 @@ export class AvatarManager {
     const avatar = this.get(name);
     if (!avatar) return;
     try {
-      await this.taskFile(avatar.name).update(mindlinkParts(avatar, this.deps.store.record.data.goals));
+      await this.taskFile(avatar.name).update(mindlinkParts(avatar, this.deps.history.all()));
     } catch (err) {
       this.deps.log.error({ err, avatar: name }, 'TASK.md update failed');
     }

@@ -16,6 +16,7 @@ import type { Avatar } from '../../src/store/schema.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
 import { TestEngine, type Script } from '../fakes/test-engine.ts';
 import { consoleStreams } from './console-harness.ts';
+import { filesOf } from '../../src/store/files.ts';
 
 interface Running {
   core: Mindlink;
@@ -332,7 +333,7 @@ describe('restart', () => {
   it('GIVEN a stored avatar whose engine cannot be built THEN the others still start and it stays stopped', async () => {
     const dir = await tempDir();
     const first = await startCore(dir, { console: false });
-    first.core.store.state.update((s) => {
+    filesOf(first.core.store).state.update((s) => {
       s.avatars.push({ ...(s.avatars[0] as Avatar), name: 'bob', engine: 'llm', playing: true, goal: null });
     });
     await first.core.stop();
