@@ -14,7 +14,7 @@ import type { EngineKind, PlayedBy } from './engines/engine.ts';
 import type { HybridModelKind } from './engines/kinds.ts';
 import type { Prices } from './engines/llm/usage.ts';
 import { UserError } from './errors.ts';
-import { impossibleGoal } from './goals/goal-language.ts';
+import { requirePossibleGoal } from './goals/possible.ts';
 import type { ChatContext, CommandInvocation } from './chat.ts';
 import type { Snapshot } from './game/game.ts';
 import type { LoopPostKind } from './loop/decide.ts';
@@ -332,8 +332,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       stop: () => avatars.stop(record.name),
       setGoal: (text) => {
         const goal = text.replace(/\s+/g, ' ').trim();
-        const never = impossibleGoal(goal);
-        if (never) throw new UserError('impossible_goal', `I can't take that goal: ${never}. ${keptGoal(record.goal?.text)}`, record.name);
+        requirePossibleGoal(goal, (why) => `I can't take that goal: ${why}. ${keptGoal(record.goal?.text)}`, record.name);
         const by = people.ensurePerson(chat.from, chat.fromName);
         const behind = avatars.setGoal(record.name, goal, by.id, { writtenAt: chat.sentAt, byName: people.personName(by.id), setIn: chat.dest });
         const stopped = avatars.isPlaying(record.name) ? '' : ` I'm stopped: /play ${record.name} starts me.`;

@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import type { ActionPress, BridgeHost, ChatContext, CommandAnswer, CommandInvocation, InboundMessage, Platform, PressOutcome } from './chat.ts';
 import type { CommandDispatcher, CommandHost, CommandReply } from './command-host.ts';
 import { errorRef, UserError } from './errors.ts';
-import { characterCount, classifyMessage, emptyMessageReason, isTooLong, MAX_MESSAGE_LENGTH, splitAddress, unknownAddress } from './loop/classify.ts';
+import { characterCount, classifyMessage, emptyMessageReason, isTooLong, MAX_MESSAGE_LENGTH, splitAddress, unknownAddress } from './classify.ts';
 import type { Poster } from './outbox/poster.ts';
 import { pressAction } from './press.ts';
 import { replyPrivately } from './private-reply.ts';

@@ -3,7 +3,7 @@
  * the avatar manager (which builds one loop per avatar) and `goal-loop.ts`.
  */
 import type { Logger } from 'pino';
-import type { Engine, PlayedBy, TurnKind, TurnReply } from '../engines/engine.ts';
+import type { Engine } from '../engines/engine.ts';
 import type { AvatarGame, Snapshot } from '../game/game.ts';
 import type { CompletionCheck, CrashLoopLimit } from './decide.ts';
 import type { GoalPort } from './goal-port.ts';
@@ -11,6 +11,7 @@ import type { AvatarNews } from './news.ts';
 import type { TaskFile } from '../task/task-file.ts';
 
 export type { DisplayState } from './loop-state.ts';
+export type { TurnSummary } from './news.ts';
 
 /** A completion check: is the goal met in this snapshot? (`src/goals/check.ts`). */
 export type GoalChecker = (goalText: string, baseline: Record<string, number> | null, snap: Snapshot) => CompletionCheck;
@@ -45,16 +46,4 @@ export interface GoalLoopDeps {
 export interface GoalLoopEvents {
   /** The next automatic turn is due in `delayMs`. */
   turnScheduled: [delayMs: number];
-}
-
-/** What one turn did, for observers (the thought stream's one line per turn). */
-export interface TurnSummary {
-  kind: TurnKind;
-  status: 'working' | 'done' | 'blocked';
-  /** The skills run during the turn, in order (empty when the engine reports none). */
-  actions: NonNullable<TurnReply['actions']>;
-  /** The first line of the reply's text, after what the engine said between its tool calls (an agent's commentary). */
-  says: string;
-  /** Which engine played it, when the avatar's engine is made of others (the hybrid engine). */
-  playedBy?: PlayedBy;
 }

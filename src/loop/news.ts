@@ -7,9 +7,21 @@
  * relay subscribe to it themselves, so nothing in between passes a post on.
  */
 import { EventEmitter } from 'node:events';
+import type { PlayedBy, TurnKind, TurnReply } from '../engines/engine.ts';
 import type { SignInCode } from '../game/sign-in.ts';
 import type { DonePing, LoopPostKind } from './decide.ts';
-import type { TurnSummary } from './loop-deps.ts';
+
+/** What one turn did, for observers (the thought stream's one line per turn). */
+export interface TurnSummary {
+  kind: TurnKind;
+  status: 'working' | 'done' | 'blocked';
+  /** The skills run during the turn, in order (empty when the engine reports none). */
+  actions: NonNullable<TurnReply['actions']>;
+  /** The first line of the reply's text, after what the engine said between its tool calls (an agent's commentary). */
+  says: string;
+  /** Which engine played it, when the avatar's engine is made of others (the hybrid engine). */
+  playedBy?: PlayedBy;
+}
 
 /** One line about an avatar, for every chat linked to it. */
 export interface AvatarPost {

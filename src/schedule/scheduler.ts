@@ -13,7 +13,8 @@
 import { Cron } from 'croner';
 import type { Logger } from 'pino';
 import { UserError } from '../errors.ts';
-import { impossibleGoal, sameGoal } from '../goals/goal-language.ts';
+import { sameGoal } from '../goals/goal-language.ts';
+import { requirePossibleGoal } from '../goals/possible.ts';
 import { plainGoal } from '../text.ts';
 import { displayName } from '../people/people.ts';
 import { schedulePingPlace } from '../people/ping-place.ts';
@@ -131,8 +132,7 @@ export class Scheduler {
     if (!split.ok) throw new UserError('bad_schedule', `${capital(split.error)}. Nothing was scheduled.`);
     const { when, goal } = split.value;
     if (goal.length > GOAL_MAX) throw new UserError('bad_schedule', `The goal is ${goal.length} characters; the limit is ${GOAL_MAX}. Nothing was scheduled.`);
-    const never = impossibleGoal(goal);
-    if (never) throw new UserError('impossible_goal', `I could never do "${plainGoal(goal, 80)}": ${never}. Nothing was scheduled.`, input.avatar);
+    requirePossibleGoal(goal, (why) => `I could never do "${plainGoal(goal, 80)}": ${why}. Nothing was scheduled.`, input.avatar);
     const zone = this.zoneOf(input.by);
     const checked = checkCron(when.cron, zone, now);
     if (!checked.ok) throw new UserError('bad_schedule', `${capital(checked.error)}. Nothing was scheduled.`);

@@ -32,7 +32,8 @@ export function cloneData<T>(value: T): T {
   if (Array.isArray(value)) return value.map((v: unknown) => cloneData(v)) as T;
   if (value === null || typeof value !== 'object') return value;
   const copy = Object.create(Object.getPrototypeOf(value) as object | null) as Record<string, unknown>;
-  for (const [k, v] of Object.entries(value)) copy[k] = cloneData(v);
+  // Defined, not assigned: a key such as `__proto__` stays a key like any other (`src/keyed.ts`).
+  for (const [k, v] of Object.entries(value)) Object.defineProperty(copy, k, { value: cloneData(v), enumerable: true, writable: true, configurable: true });
   return copy as T;
 }
 
