@@ -4,7 +4,8 @@
  * what was written while mindlink was down; its bridge reads on from here.
  */
 import type { Platform } from './chat.ts';
-import { platformOf, type Destination } from './store/schema.ts';
+import { platformOf } from './store/destination.ts';
+import type { Destination } from './store/schema.ts';
 import type { Store } from './store/store.ts';
 import { readMarksWriter } from './store/writers/read-marks.ts';
 

@@ -8,28 +8,19 @@
  * a removal or a renaming ({@link AvatarFollower}). It checks no rights: the
  * router and the command host do, before calling here.
  */
-import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
-import type { Engine, EngineKind, EngineProvider } from '../engines/engine.ts';
+import type { EngineKind } from '../engines/engine.ts';
 import { UserError } from '../errors.ts';
-import type { AvatarGame, GameProvider, Snapshot } from '../game/game.ts';
-import type { SignInCode } from '../game/sign-in.ts';
-import type { SkillRegistryFactory } from '../game/skill.ts';
-import type { SkillLibrary } from '../learned/library.ts';
+import type { AvatarGame, Snapshot } from '../game/game.ts';
 import { engineContext } from './engine-context.ts';
-import { avatarUsage, type AvatarUsage, type UsageBook } from './usage.ts';
-import { GoalLoop, type DisplayState, type GoalChecker, type GoalOrigin } from '../loop/goal-loop.ts';
-import type { AvatarNews } from '../loop/news.ts';
-import { TaskFile } from '../task/task-file.ts';
-import { mindlinkParts } from '../task/task-md.ts';
+import { avatarUsage, type AvatarUsage } from './usage.ts';
+import type { DisplayState, GoalOrigin } from '../loop/goal-loop.ts';
 import { settledWithin } from '../settle.ts';
-import type { AvatarRecords } from './avatar-records.ts';
-import type { GoalHistory } from './goal-history.ts';
 import { checkName } from './names.ts';
 import { moveToRemoved, purgeRemoved, renameFolder } from './retire.ts';
+import { Runtimes, type AvatarParts } from './runtimes.ts';
 import type { DeepReadonly } from '../store/readonly.ts';
 import type { Avatar, Destination, ParkedGoal } from '../store/schema.ts';
-import { newAvatarRecord, type Store } from '../store/store.ts';
+import { newAvatarRecord } from '../store/store.ts';
 
 /** The longest a stop waits for the loop to halt and the bot to leave before it is answered. */
 const STOP_WAIT_MS = 1000;
@@ -47,38 +38,8 @@ export interface AvatarFollower {
   renameAvatar(from: string, to: string): void;
 }
 
-/** What the manager is built from. */
-export interface AvatarManagerDeps {
-  config: Config;
-  /** Read only here (the servers, an avatar's folder): each kind of record is written by its owner. */
-  store: Store;
-  /** The avatars' records, and their one writer. */
-  records: AvatarRecords;
-  /** Every ended goal. */
-  history: GoalHistory;
-  /** What each avatar used. */
-  usage: UsageBook;
-  /** Where the loops' lines and turns go, as events. */
-  news: AvatarNews;
-  log: Logger;
-  games: GameProvider;
-  engines: EngineProvider;
-  skills: SkillRegistryFactory;
-  /** The skills avatars wrote and kept: each avatar's engine gets its own through its context. */
-  learned?: SkillLibrary;
-  checkGoal: GoalChecker;
-  now(): Date;
-}
-
+export type { AvatarParts as AvatarManagerDeps } from './runtimes.ts';
 export type { AvatarUsage } from './usage.ts';
-
-/** One avatar's live parts. */
-interface Runtime {
-  game: AvatarGame;
-  engine: Engine;
-  loop: GoalLoop;
-  task: TaskFile;
-}
 
 /**
  * @example
@@ -87,10 +48,12 @@ interface Runtime {
  * avatars.setGoal('demo', 'collect 3 oak logs', personId);
  */
 export class AvatarManager {
-  private readonly runtimes = new Map<string, Runtime>();
+  private readonly runtimes: Runtimes;
   private readonly followers = new Map<string, AvatarFollower>();
 
-  constructor(private readonly deps: AvatarManagerDeps) {}
+  constructor(private readonly deps: AvatarParts) {
+    this.runtimes = new Runtimes(deps);
+  }
 
   /** `follower` forgets removed avatars and follows renamed ones; `what` names its count in {@link AvatarManager.remove}'s answer. */
   followedBy(what: string, follower: AvatarFollower): void {
@@ -102,7 +65,7 @@ export class AvatarManager {
     const { records, log } = this.deps;
     for (const a of records.all()) {
       try {
-        this.runtime(a.name);
+        this.runtimes.of(a.name);
         if (a.playing) await this.play(a.name);
       } catch (err) {
         log.error({ err, avatar: a.name }, 'avatar cannot start; it stays stopped');
@@ -121,57 +84,6 @@ export class AvatarManager {
     return this.deps.records.get(name);
   }
 
-  private runtime(name: string): Runtime {
-    const existing = this.runtimes.get(name);
-    if (existing) return existing;
-    const avatar = this.get(name);
-    if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
-    const server = this.deps.store.state.data.servers.find((s) => s.id === avatar.server);
-    if (!server) throw new UserError('unknown_server', `Avatar ${name} is on server "${avatar.server}", which is not configured.`);
-    const log = this.deps.log.child({ avatar: name });
-    const game = this.deps.games.create(avatar, server, log);
-    const task = new TaskFile(this.deps.store.avatarDir(name), name);
-    let engine: Engine;
-    try {
-      engine = this.deps.engines(avatar.engine, engineContext(this.deps, name, game, log, task));
-    } catch (err) {
-      this.deps.games.release?.(game);
-      throw err;
-    }
-    const { news } = this.deps;
-    game.on('signInCode', (code) => news.emit('signInCode', name, server.id, code));
-    game.on('playingAs', (player) => news.post(name, 'info', `${name} plays on ${server.id} as ${player}: the Minecraft name of the Microsoft account it signed in with.`));
-    const rt = this.assemble(name, game, engine, task, log);
-    this.runtimes.set(name, rt);
-    return rt;
-  }
-
-  /** An avatar's TASK.md and lab log (writes to one file are serialised however many of these there are). */
-  private taskFile(name: string): TaskFile {
-    return this.runtimes.get(name)?.task ?? new TaskFile(this.deps.store.avatarDir(name), name);
-  }
-
-  /** The goal loop and TASK.md of an avatar around its game and engine. */
-  private assemble(name: string, game: AvatarGame, engine: Engine, task: TaskFile, log: Logger): Runtime {
-    const loop = new GoalLoop({
-      avatar: name,
-      goals: this.deps.records.portOf(name),
-      news: this.deps.news,
-      engine,
-      game,
-      task,
-      log,
-      checkGoal: this.deps.checkGoal,
-      onSelfStop: () => {
-        void game.stop().catch((err: unknown) => log.error({ err }, 'leaving the game failed'));
-      },
-      syncTask: () => this.syncTask(name),
-      pacing: { baseMs: this.deps.config.LOOP_PACE_MS, maxMs: this.deps.config.LOOP_MAX_PACE_MS },
-      now: this.deps.now,
-    });
-    return { game, engine, loop, task };
-  }
-
   /**
    * Give an avatar another engine (`/engine`). The new engine is built first (a refusal, such as an
    * llm engine that is not configured, changes nothing), then stored; a playing avatar stays in the
@@ -180,15 +92,14 @@ export class AvatarManager {
   async switchEngine(name: string, kind: EngineKind): Promise<void> {
     const avatar = this.get(name);
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
-    const old = this.runtime(avatar.name);
+    const old = this.runtimes.of(avatar.name);
     const log = this.deps.log.child({ avatar: avatar.name });
     const engine = this.deps.engines(kind, engineContext(this.deps, avatar.name, old.game, log, old.task));
     const wasActive = old.loop.isActive;
     if (wasActive) await old.loop.pause('engine switch');
     old.engine.close?.();
     this.deps.records.setEngine(avatar.name, kind);
-    const rt = this.assemble(avatar.name, old.game, engine, old.task, log);
-    this.runtimes.set(avatar.name, rt);
+    const rt = this.runtimes.withEngine(avatar.name, engine, log);
     if (wasActive) rt.loop.start();
   }
 
@@ -200,7 +111,7 @@ export class AvatarManager {
   /** The loop state to show for an avatar (`stopped` for one whose engine or server cannot be built). */
   displayState(name: string): DisplayState {
     try {
-      return this.runtime(name).loop.displayState;
+      return this.runtimes.of(name).loop.displayState;
     } catch (err) {
       this.deps.log.debug({ err, avatar: name }, 'no runtime');
       return 'stopped';
@@ -221,27 +132,27 @@ export class AvatarManager {
 
   /** What the avatar sees and carries now, or undefined while it is stopped or out of the game. */
   snapshot(name: string): Snapshot | undefined {
-    return this.isPlaying(name) ? this.runtime(name).game.snapshot() : undefined;
+    return this.isPlaying(name) ? this.runtimes.of(name).game.snapshot() : undefined;
   }
 
   /** The avatar's game while it plays (the dashboard's world view reads its world from it), else undefined. */
   game(name: string): AvatarGame | undefined {
-    return this.isPlaying(name) ? this.runtime(name).game : undefined;
+    return this.isPlaying(name) ? this.runtimes.of(name).game : undefined;
   }
 
   /** While it plays but is out of the game (`waiting`): why it left, as its game says (see `AvatarGame.downReason`). */
   downReason(name: string): string | undefined {
-    return this.displayState(name) === 'waiting' ? this.runtime(name).game.downReason : undefined;
+    return this.displayState(name) === 'waiting' ? this.runtimes.of(name).game.downReason : undefined;
   }
 
   /** While it is `waiting` for something other than a dropped connection (a Microsoft sign-in): what. */
   waitReason(name: string): string | undefined {
-    return this.displayState(name) === 'waiting' ? this.runtime(name).game.waitReason : undefined;
+    return this.displayState(name) === 'waiting' ? this.runtimes.of(name).game.waitReason : undefined;
   }
 
   /** While it is stopped because its server refused it for good: why, as its game says (see `AvatarGame.endReason`). */
   stopReason(name: string): string | undefined {
-    return this.displayState(name) === 'stopped' ? this.runtimes.get(name)?.game.endReason : undefined;
+    return this.displayState(name) === 'stopped' ? this.runtimes.existing(name)?.game.endReason : undefined;
   }
 
   /** Create an avatar (stopped until play), owned by `ownerId`; nothing is stored if its engine or game cannot be built. */
@@ -254,7 +165,7 @@ export class AvatarManager {
     }
     this.deps.records.add(newAvatarRecord(name, ownerId, server, opts.engine ?? this.deps.config.ENGINE, false, this.deps.now()));
     try {
-      this.runtime(name);
+      this.runtimes.of(name);
     } catch (err) {
       this.deps.records.remove(name);
       throw err;
@@ -265,7 +176,7 @@ export class AvatarManager {
 
   /** Start an avatar: join the game and run its loop (resuming its goal). Returns false when it was playing already. */
   async play(name: string): Promise<boolean> {
-    const rt = this.runtime(name);
+    const rt = this.runtimes.of(name);
     if (rt.loop.isActive) return false;
     await rt.game.start();
     rt.loop.start();
@@ -274,7 +185,7 @@ export class AvatarManager {
 
   /** Stop an avatar: end the loop, leave the game; the goal is kept. Returns false when it was stopped already. */
   async stop(name: string): Promise<boolean> {
-    const rt = this.runtime(name);
+    const rt = this.runtimes.of(name);
     const wasPlaying = this.isPlaying(name);
     // The loop halts and the bot quits together; the answer waits for neither longer than STOP_WAIT_MS
     // (a bot still settling after its spawn, or a server that does not close the connection, goes on leaving).
@@ -291,14 +202,14 @@ export class AvatarManager {
    * parked behind an older message's (see `GoalStore.setOwnerGoal`).
    */
   setGoal(name: string, text: string, setById: string | null, origin: GoalOrigin = {}): ParkedGoal | null {
-    const parked = this.runtime(name).loop.setOwnerGoal(text, setById, origin);
+    const parked = this.runtimes.of(name).loop.setOwnerGoal(text, setById, origin);
     void this.syncTask(name);
     return parked;
   }
 
   /** Park an owner goal beside the running one; it is offered again when the avatar chooses. */
   parkGoal(name: string, text: string, setById: string | null, reason: string, setIn?: Destination): void {
-    this.runtime(name).loop.parkGoal(text, setById, reason, setIn);
+    this.runtimes.of(name).loop.parkGoal(text, setById, reason, setIn);
   }
 
   /**
@@ -318,27 +229,14 @@ export class AvatarManager {
     const { added, dropped } = this.deps.records.addDirection(avatar.name, text, by);
     void this.syncTask(avatar.name);
     // Only a loop that exists takes it in; one built later reads the stored book.
-    this.runtimes.get(avatar.name)?.loop.directionAdded(added.text);
+    this.runtimes.existing(avatar.name)?.loop.directionAdded(added.text);
     return { n: added.n, dropped: dropped.map((d) => d.n) };
-  }
-
-  /** An avatar's live parts are done with: its loop and game stopped, TASK.md written, the engine closed, the game released. */
-  private async retireRuntime(name: string): Promise<void> {
-    const rt = this.runtimes.get(name);
-    if (!rt) return;
-    this.runtimes.delete(name);
-    await rt.loop.stop('removed');
-    await rt.game.stop().catch((err: unknown) => this.deps.log.warn({ err, avatar: name }, 'leaving the game failed'));
-    await rt.task.idle();
-    rt.engine.close?.();
-    this.deps.games.release?.(rt.game);
-    rt.game.removeAllListeners();
   }
 
   /** Build a stopped avatar's live parts anew from its record (its server changed); throws UserError when they cannot be. */
   async rebuild(name: string): Promise<void> {
-    await this.retireRuntime(name);
-    this.runtime(name);
+    await this.runtimes.retire(name);
+    this.runtimes.of(name);
   }
 
   /**
@@ -351,7 +249,7 @@ export class AvatarManager {
     const avatar = this.get(name);
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
     const { records, history, usage } = this.deps;
-    await this.retireRuntime(avatar.name);
+    await this.runtimes.retire(avatar.name);
     const kept = { goals: history.take(avatar.name), usage: usage.take(avatar.name) };
     const forgotten: Record<string, number> = {};
     for (const [what, follower] of this.followers) forgotten[what] = follower.removeAllFor(avatar.name);
@@ -376,14 +274,14 @@ export class AvatarManager {
       throw new UserError('still_playing', `Stop ${avatar.name} first (/stop ${avatar.name}): only a stopped avatar can be renamed.`, avatar.name);
     }
     const old = avatar.name;
-    await this.retireRuntime(old);
+    await this.runtimes.retire(old);
     await renameFolder(this.deps.config.DATA_DIR, old, to);
     this.deps.games.renamed?.(old, to);
     this.deps.history.rename(old, to);
     this.deps.usage.rename(old, to);
     this.deps.records.rename(old, to);
     for (const follower of this.followers.values()) follower.renameAvatar(old, to);
-    this.runtime(to);
+    this.runtimes.of(to);
     return this.get(to) as DeepReadonly<Avatar>;
   }
 
@@ -415,32 +313,26 @@ export class AvatarManager {
 
   /** Ask an avatar a question in its own short turn. */
   async ask(name: string, question: string): Promise<string> {
-    return this.runtime(name).loop.ask(question);
+    return this.runtimes.of(name).loop.ask(question);
   }
 
   /** The turn that takes in an avatar's latest owner goal or direction, ended (`GoalLoop.wokenTurn`); null when none is to come. */
   wokenTurn(name: string): Promise<void> | null {
-    return this.runtimes.get(name)?.loop.wokenTurn() ?? null;
+    return this.runtimes.existing(name)?.loop.wokenTurn() ?? null;
   }
 
   /** Rewrite the mindlink sections of an avatar's TASK.md from the store (no game, engine or loop needed). */
-  async syncTask(name: string): Promise<void> {
-    const avatar = this.get(name);
-    if (!avatar) return;
-    try {
-      await this.taskFile(avatar.name).update(mindlinkParts(avatar, this.deps.history.all()));
-    } catch (err) {
-      this.deps.log.error({ err, avatar: name }, 'TASK.md update failed');
-    }
+  syncTask(name: string): Promise<void> {
+    return this.runtimes.syncTask(name);
   }
 
   /** Process shutdown: every loop pauses between turns (the stored `playing` flag is kept), every avatar leaves its game and its TASK.md writes end. */
   async shutdown(): Promise<void> {
-    const runtimes = [...this.runtimes.values()];
+    const runtimes = this.runtimes.all();
     await Promise.all(runtimes.map((rt) => rt.loop.pause('shutdown')));
     const left = Promise.all(runtimes.map((rt) => rt.game.stop().catch((err: unknown) => this.deps.log.warn({ err }, 'leaving the game failed'))));
     if (!(await settledWithin(left, SHUTDOWN_LEAVE_WAIT_MS))) this.deps.log.warn({ waitedMs: SHUTDOWN_LEAVE_WAIT_MS }, 'some avatars had not left the game; stopping anyway');
     // TASK.md rewrites started by the last turns and directions (not awaited where they began) end before the stop does.
-    await Promise.all(this.all().map((a) => this.taskFile(a.name).idle()));
+    await Promise.all(this.all().map((a) => this.runtimes.taskFile(a.name).idle()));
   }
 }

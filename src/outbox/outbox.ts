@@ -12,7 +12,7 @@ import type { Store } from '../store/store.ts';
 import type { Card, Destination, Identity, Post, SentParts } from '../store/schema.ts';
 import { outboxWriter } from '../store/writers/outbox.ts';
 
-import { platformOf, type OutboxPlatform } from '../store/schema.ts';
+import { platformOf, type OutboxPlatform } from '../store/destination.ts';
 
 export { platformOf, type OutboxPlatform };
 

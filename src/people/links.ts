@@ -7,7 +7,8 @@
  */
 import type { Logger } from 'pino';
 import type { DeepReadonly } from '../store/readonly.ts';
-import { platformOf, type Destination, type Identity, type Link } from '../store/schema.ts';
+import { platformOf } from '../store/destination.ts';
+import type { Destination, Identity, Link } from '../store/schema.ts';
 import type { Store } from '../store/store.ts';
 import { linksWriter } from '../store/writers/links.ts';
 

@@ -7,7 +7,8 @@
  */
 import type { Platform } from '../chat.ts';
 import type { DeepReadonly } from '../store/readonly.ts';
-import { platformOf, type Destination, type Identity, type Link, type StateFile } from '../store/schema.ts';
+import { platformOf } from '../store/destination.ts';
+import type { Destination, Identity, Link, StateFile } from '../store/schema.ts';
 
 /** state.json, read-only. */
 type State = DeepReadonly<StateFile>;

@@ -50,23 +50,6 @@ export const TypedIdentitySchema = z.string().superRefine((value, ctx) => {
 export const DestinationSchema = z.string().regex(/^(console|telegram:-?\d+(:\d+)?|discord:\d+|web:[A-Za-z0-9_-]{1,64})$/);
 export type Destination = z.infer<typeof DestinationSchema>;
 
-/** A platform a post can go to (the same names as a bridge's `platform`). */
-export type OutboxPlatform = 'console' | 'telegram' | 'discord' | 'web';
-
-/**
- * The platform of a destination.
- *
- * @example
- * platformOf('telegram:-100123') // → 'telegram'
- */
-export function platformOf(dest: Destination): OutboxPlatform {
-  if (dest === 'console') return 'console';
-  if (dest.startsWith('telegram:')) return 'telegram';
-  if (dest.startsWith('discord:')) return 'discord';
-  if (dest.startsWith('web:')) return 'web';
-  throw new Error(`not a destination: ${dest}`);
-}
-
 export const LoopStateSchema = z.enum(['stopped', 'choosing', 'working', 'wrapup']);
 export type LoopState = z.infer<typeof LoopStateSchema>;
 

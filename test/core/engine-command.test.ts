@@ -13,7 +13,7 @@ import { engine } from '../../commands/engine.ts';
 import { createDispatcher } from '../../commands/index.ts';
 import { createSkillRegistry } from '../../skills/index.ts';
 import { createServerDesk } from '../../src/servers/desk.ts';
-import { createCommandHost } from '../../src/command-host.ts';
+import { createCommandHost } from '../../src/host.ts';
 import { createScheduleDesk } from '../../src/schedule/desk.ts';
 import { Sharing } from '../../src/sharing.ts';
 import { parseConfig, type Config } from '../../src/config.ts';
