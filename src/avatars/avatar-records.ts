@@ -10,7 +10,7 @@
 import type { EngineKind } from '../engines/engine.ts';
 import { UserError } from '../errors.ts';
 import type { GoalPort } from '../loop/goal-port.ts';
-import { changed, directionsRetired, measured, ownerGoalSet, parkedAside } from '../loop/goal-moves.ts';
+import { changed, directionsRetired, measured, ownerGoalSet, parkedAside, toMeasure } from '../loop/goal-moves.ts';
 import type { DeepReadonly } from '../store/readonly.ts';
 import type { Avatar, Direction, ParkedGoal } from '../store/schema.ts';
 import type { Store } from '../store/store.ts';
@@ -139,11 +139,11 @@ export class AvatarRecords {
         if (change.kind === 'keep') return;
         this.history.append(this.change(name, (a) => changed(a, change, snap, now())));
       },
-      measureBaseline: (snap) => {
-        const rec = this.record(name);
-        return rec.goal ? this.change(name, (a) => measured(a, snap)) : undefined;
+      measureBaseline: (snap) => (toMeasure(this.record(name).goal, snap) ? this.change(name, (a) => measured(a, snap)) : undefined),
+      retireDirections: (numbers) => {
+        const open = this.record(name).directions.open;
+        return numbers.some((n) => open.some((d) => d.n === n)) ? this.change(name, (a) => directionsRetired(a, numbers, now())) : [];
       },
-      retireDirections: (numbers) => (numbers.length === 0 ? [] : this.change(name, (a) => directionsRetired(a, numbers, now()))),
       recordUsage: (used) => {
         this.usage.addTokens(name, used);
         if (this.record(name).goal) this.change(name, (a) => a.goal && addTokens((a.goal.usage ??= noUsage()), used));

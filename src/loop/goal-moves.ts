@@ -11,6 +11,7 @@ import type { Snapshot } from '../game/game.ts';
 import { baselineGone } from '../goals/check.ts';
 import { sameGoal } from '../goals/goal-language.ts';
 import { keyed } from '../keyed.ts';
+import type { DeepReadonly } from '../store/readonly.ts';
 import type { Avatar, Destination, DoneDirection, Goal, GoalRecordEntry, ParkedGoal } from '../store/schema.ts';
 import { completeDirection } from '../task/directions.ts';
 import type { GoalChange } from './decide.ts';
@@ -56,16 +57,27 @@ function park(a: Avatar, goal: Goal, reason: string, now: Date): GoalRecordEntry
 }
 
 /**
+ * Whether a goal's baseline is to be measured now: it has none (set while out of the game), or the
+ * inventory no longer holds it.
+ *
+ * @example
+ * toMeasure(rec.goal, snap) // → true for a goal set while the avatar was away
+ */
+export function toMeasure(goal: DeepReadonly<Goal> | null, snap: Snapshot): boolean {
+  return goal !== null && (!goal.baseline || baselineGone(goal.text, goal.baseline, snap));
+}
+
+/**
  * Back in the game: a goal set while out of the game gets its baseline now, and a baseline the inventory
- * no longer holds is measured again. Returns the baseline it replaced (null: it had none), or undefined
- * when nothing changed.
+ * no longer holds is measured again (see {@link toMeasure}). Returns the baseline it replaced (null: it had
+ * none), or undefined when nothing changed.
  *
  * @example
  * measured(draft, snap) // → { oak_log: 3 } when the logs the goal was measured against are gone
  */
 export function measured(a: Avatar, snap: Snapshot): Record<string, number> | null | undefined {
   const goal = a.goal;
-  if (!goal || (goal.baseline && !baselineGone(goal.text, goal.baseline, snap))) return undefined;
+  if (!goal || !toMeasure(goal, snap)) return undefined;
   const was = goal.baseline;
   goal.baseline = keyed(snap.inventory);
   return was;

@@ -33,24 +33,34 @@ export interface RecordWriter<T> {
 }
 
 /**
- * The writer of the fields `keys` of one file.
+ * The writer of the fields `keys` of one file. Its draft is those fields and nothing else: reading or
+ * changing another field of the file through it throws.
  *
  * @example
  * const links = recordWriter(store, 'state', ['links']);
  * links.update((d) => d.links.push(link));
  */
 export function recordWriter<F extends keyof FileData, K extends keyof FileData[F]>(store: Store, file: F, keys: readonly K[]): RecordWriter<Pick<FileData[F], K>> {
-  void keys;
   const data = filesOf(store)[file] as unknown as {
     data: Pick<FileData[F], K>;
     update<R>(fn: (draft: Pick<FileData[F], K>) => R): R;
     flush(): Promise<void>;
   };
+  const owned = new Set<PropertyKey>(keys);
+  const refuse = (key: PropertyKey): never => {
+    throw new Error(`the writer of ${[...owned].join(', ')} in ${file} cannot reach ${String(key)}`);
+  };
+  // The draft of the whole file, narrowed to the owned fields.
+  const narrowed = (draft: Pick<FileData[F], K>): Pick<FileData[F], K> =>
+    new Proxy(draft, {
+      get: (target, key, receiver) => (typeof key === 'string' && !owned.has(key) ? refuse(key) : Reflect.get(target, key, receiver)),
+      set: (target, key, value, receiver) => (owned.has(key) ? Reflect.set(target, key, value, receiver) : refuse(key)),
+    });
   return {
     get value() {
       return data.data as DeepReadonly<Pick<FileData[F], K>>;
     },
-    update: (fn) => data.update(fn),
+    update: (fn) => data.update((draft) => fn(narrowed(draft))),
     flush: () => data.flush(),
   };
 }
