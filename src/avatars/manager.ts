@@ -199,7 +199,7 @@ export class AvatarManager {
 
   /**
    * Replace an avatar's goal with an owner goal (its Done pings `setById` in `origin.setIn`); returns a scheduled goal
-   * parked behind an older message's (see `GoalStore.setOwnerGoal`).
+   * parked behind an older message's (see `ownerGoalSet` of `src/loop/goal-moves.ts`).
    */
   setGoal(name: string, text: string, setById: string | null, origin: GoalOrigin = {}): ParkedGoal | null {
     const parked = this.runtimes.of(name).loop.setOwnerGoal(text, setById, origin);

@@ -180,7 +180,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   /**
    * Replace the goal with an owner goal. The running turn is aborted (its reply is stale and ignored);
    * the next turn starts at once. Works while stopped too (kept for /play). Returns a scheduled goal
-   * that came after the message and is parked behind it (see `GoalStore.setOwnerGoal`).
+   * that came after the message and is parked behind it (see `ownerGoalSet` of `src/loop/goal-moves.ts`).
    */
   setOwnerGoal(text: string, setById: string | null, origin: GoalOrigin = {}): ParkedGoal | null {
     const parked = this.goals.setOwnerGoal(text, setById, this.deps.game.snapshot(), origin);
