@@ -133,6 +133,7 @@ export class Mindlink {
       },
       onMoved: (from, to) => links.moveDest(from, to),
     });
+    // The relay listens for sign-in codes on the news by itself.
     new SignInRelay({ store, poster, news, openDm: (identity) => couriers.openDm(identity), enabled: (platform) => poster.enabled(platform), log: log.child({ module: 'sign-in' }) });
     const pairing = new Pairing(store, people, log, config);
     const web = new WebAccess({ now: () => now().getTime() });
@@ -194,7 +195,7 @@ export class Mindlink {
       recent,
     });
     const dashboard = new Dashboard({ people, avatars, store, recent, schedules: desk, prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT } });
-    const router = new MessageRouter({ people, links, readMarks, poster, commands: opts.commands, host, log, store, recent, typing: (dest) => couriers.typing(dest) });
+    const router = new MessageRouter({ people, links, readMarks, poster, outbox, commands: opts.commands, host, log, store, recent, typing: (dest) => couriers.typing(dest) });
     const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, registry, web, dashboard, learned, mcpTokens, couriers, opts.games, log);
     await avatars.resumeAll();
     // After the avatars resumed: a run missed while mindlink was down is made up (or skipped) now.

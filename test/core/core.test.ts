@@ -287,6 +287,15 @@ describe('rights', () => {
     expect(r.core.outbox.pending('telegram')).toEqual([]);
   });
 
+  it('GIVEN posts waiting for a group WHEN the platform says the group moved THEN its links and its waiting posts follow it at once', async () => {
+    const r = await startCore(await tempDir(), { console: false, env: { TELEGRAM_TOKEN: '123:secret-token' } });
+    r.core.links.link('demo', 'telegram:-4200', 'control');
+    r.core.poster.about('demo', 'info', 'hello', null);
+    r.core.router.chatMoved('telegram:-4200', 'telegram:-1004200');
+    expect([r.core.links.isLinkedTo('demo', 'telegram:-4200'), r.core.links.isLinkedTo('demo', 'telegram:-1004200')]).toEqual([false, true]);
+    expect(r.core.outbox.pending('telegram').map((p) => [p.dest, p.text])).toEqual([['telegram:-1004200', 'hello']]);
+  });
+
   it('GIVEN a pairing code THEN a wrong code is refused and rate-limited, the right one makes an admin once', async () => {
     const r = await startCore(await tempDir(), { console: false, env: TOKEN });
     const code = r.core.pairing.code as string;
