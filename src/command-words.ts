@@ -8,7 +8,7 @@
  * shared contracts.
  */
 export { statusActions } from './cards.ts';
-export { closestName, isTooLong, MAX_MESSAGE_LENGTH } from './loop/classify.ts';
+export { closestName, isTooLong, MAX_MESSAGE_LENGTH } from './classify.ts';
 export { cleanText } from './sanitize.ts';
 export { ENGINE_KINDS, modelShown } from './engines/kinds.ts';
 export { formatTurns, formatUsage } from './engines/llm/usage.ts';

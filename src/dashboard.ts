@@ -26,7 +26,9 @@ import { formatRun } from './schedule/runs.ts';
 import type { ScheduleDesk } from './schedule/desk.ts';
 import { DEFAULT_PORT, formatAddress } from './servers/address.ts';
 import type { Server } from './store/schema.ts';
-import type { Avatar, Store } from './store/store.ts';
+import type { DeepReadonly } from './store/readonly.ts';
+import type { Avatar } from './store/schema.ts';
+import type { Store } from './store/store.ts';
 import { oneLine, plainGoal } from './text.ts';
 
 /** Items a row shows; the rest are counted. */
@@ -185,7 +187,7 @@ export class Dashboard {
     return { name: avatar.name, scene: (await game?.scene?.(SCENE_RADIUS, withBlocks)) ?? null };
   }
 
-  private row(viewer: ChatContext, avatar: Avatar): AvatarRow {
+  private row(viewer: ChatContext, avatar: DeepReadonly<Avatar>): AvatarRow {
     const { avatars, people, store } = this.parts;
     const state = avatars.displayState(avatar.name);
     const down = avatars.downReason(avatar.name);
@@ -225,7 +227,7 @@ function serverText(server: Server | undefined, id: string, admin: boolean): str
 }
 
 /** `/usage`'s figures for the page: in all and on the current goal, or one line saying there are none. */
-function usageLines(avatars: AvatarManager, avatar: Avatar, prices: Prices): string[] {
+function usageLines(avatars: AvatarManager, avatar: DeepReadonly<Avatar>, prices: Prices): string[] {
   const used = avatars.usage(avatar.name);
   if (!used.total || used.total.requests === 0) return [`No model tokens used yet (${avatar.engine} engine).`];
   const lines = [`in all: ${formatUsage(used.total, prices)}`];

@@ -15,7 +15,8 @@ import type { Logger } from 'pino';
 import type { ActionPress, BridgeHost, ChatContext, CommandAnswer, CommandInvocation, InboundMessage, Platform, PressOutcome } from './chat.ts';
 import type { CommandDispatcher, CommandHost, CommandReply } from './command-host.ts';
 import { errorRef, UserError } from './errors.ts';
-import { characterCount, classifyMessage, emptyMessageReason, isTooLong, MAX_MESSAGE_LENGTH, splitAddress, unknownAddress } from './loop/classify.ts';
+import { characterCount, classifyMessage, emptyMessageReason, isTooLong, MAX_MESSAGE_LENGTH, splitAddress, unknownAddress } from './classify.ts';
+import type { Outbox } from './outbox/outbox.ts';
 import type { Poster } from './outbox/poster.ts';
 import { pressAction } from './press.ts';
 import { replyPrivately } from './private-reply.ts';
@@ -39,6 +40,8 @@ export interface RouterParts {
   /** Where each chat was read up to, for a bridge that reads on after a restart. */
   readMarks: ReadMarks;
   poster: Poster;
+  /** The posts on their way: those for a chat that moved follow it. */
+  outbox: Outbox;
   commands: CommandDispatcher;
   host: CommandHost;
   log: Logger;
@@ -161,6 +164,8 @@ export class MessageRouter implements BridgeHost {
   /** The platform announced a chat's new address: its links and pending posts follow it. */
   chatMoved(from: Destination, to: Destination): void {
     this.parts.links.moveDest(from, to);
+    const posts = this.parts.outbox.moveDest(from, to).length;
+    if (posts > 0) this.parts.log.info({ from, to, posts }, 'chat moved: its pending posts follow it');
   }
 
   private async route(msg: InboundMessage): Promise<void> {
