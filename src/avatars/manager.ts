@@ -10,7 +10,7 @@
  */
 import type { EngineKind } from '../engines/engine.ts';
 import { UserError } from '../errors.ts';
-import type { AvatarGame, Snapshot } from '../game/game.ts';
+import type { AvatarGame, SayOutcome, Snapshot } from '../game/game.ts';
 import { engineContext } from './engine-context.ts';
 import { avatarUsage, type AvatarUsage } from './usage.ts';
 import type { DisplayState, GoalOrigin } from '../loop/goal-loop.ts';
@@ -309,6 +309,18 @@ export class AvatarManager {
       await this.rebuild(avatar.name);
       throw err;
     }
+  }
+
+  /** Whether the avatar's game reports the public chat it hears (the chat relay asks, for the avatars it relays). */
+  hearChat(name: string, on: boolean): void {
+    this.runtimes.hearChat(name, on);
+  }
+
+  /** Say one line in the game's chat through the avatar, paced; `not_in_game` while it is stopped or out of the game. */
+  async say(name: string, line: string): Promise<SayOutcome> {
+    const game = this.game(name);
+    if (!game?.say || game.state !== 'connected') return 'not_in_game';
+    return game.say(line);
   }
 
   /** Ask an avatar a question in its own short turn. */
