@@ -37,7 +37,9 @@ describe('the game’s chat over Telegram (real world, real grammy, fake Bot API
     await send(group, alice, '/play digger');
     await waitFor(() => ml.core.avatars.game('digger')?.state === 'connected', 60_000, 'digger in the game');
     ann = mineflayer.createBot({ username: 'ann', host: w.world.host, port: w.world.port, version: w.world.version, auth: 'offline', hideErrors: true });
-    ann.on('messagestr', (text) => annHeard.push(text));
+    ann.on('messagestr', (text) => {
+      annHeard.push(text);
+    });
     await once(ann, 'spawn');
   }, 180_000);
 

@@ -17,7 +17,9 @@ describe('the game’s chat, on the embedded world', () => {
     eve.on('heard', (line) => heard.push(line));
     // What eve's client shows, hearing or not: a line there has been through her chat listener too.
     const shown: string[] = [];
-    eve.bot?.on('messagestr', (text) => shown.push(text));
+    eve.bot?.on('messagestr', (text) => {
+      shown.push(text);
+    });
     const fred = await connectedGame(w.world, 'fred', w.log);
     w.games.push(fred);
     fred.bot?.chat('not heard yet');
@@ -42,7 +44,9 @@ describe('the game’s chat, on the embedded world', () => {
     const hal = await connectedGame(w.world, 'hal', w.log);
     w.games.push(hal);
     const shown: string[] = [];
-    hal.bot?.on('messagestr', (text) => shown.push(text));
+    hal.bot?.on('messagestr', (text) => {
+      shown.push(text);
+    });
     const outcomes = await Promise.all(Array.from({ length: 7 }, (_, i) => gus.say(`line ${i + 1}`)));
     expect(outcomes).toEqual(['said', 'said', 'said', 'said', 'said', 'said', 'busy']);
     await waitFor(() => shown.includes('<gus> line 6'), 20_000, 'hal to see the sixth line');

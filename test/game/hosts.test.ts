@@ -148,7 +148,9 @@ describe('avatar hosts', () => {
     await waitFor(() => fay.state === 'connected', 60_000, 'fay to join');
     const gil = await connectedGame(world, 'gil', log);
     const shown: string[] = [];
-    gil.bot?.on('messagestr', (text) => shown.push(text));
+    gil.bot?.on('messagestr', (text) => {
+      shown.push(text);
+    });
     gil.bot?.chat('hello fay');
     await waitFor(() => heard.some((l) => l.text === 'hello fay'), 20_000, 'fay to hear gil');
     expect(heard.filter((l) => l.from !== null)).toEqual([{ from: 'gil', text: 'hello fay' }]);
