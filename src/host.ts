@@ -157,7 +157,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
         }
         const outcome = await avatars.say(record.name, line);
         if (outcome === 'not_in_game') {
-          const how = avatars.isPlaying(record.name) ? 'I will be back in a moment' : `/play ${record.name} starts me`;
+          const how = avatars.isPlaying(record.name) ? 'I am waiting to join it again' : `/play ${record.name} starts me`;
           throw new UserError('not_in_game', `I'm not in the game right now (${how}). Nothing was said.`, record.name);
         }
         if (outcome === 'busy') throw new UserError('chat_busy', 'I still have lines to say before this one: say it again in a few seconds. Nothing was said.', record.name);
