@@ -24,6 +24,8 @@ import { owner } from './owner.ts';
 import { pair } from './pair.ts';
 import { parked } from './parked.ts';
 import { play } from './play.ts';
+import { relay } from './relay.ts';
+import { say } from './say.ts';
 import { schedule } from './schedule.ts';
 import { schedules } from './schedules.ts';
 import { serverAdd } from './server-add.ts';
@@ -57,6 +59,7 @@ export const commands: readonly Command[] = [
   direction,
   parked,
   unpark,
+  say,
   skills,
   skillShow,
   skillRemove,
@@ -74,6 +77,7 @@ export const commands: readonly Command[] = [
   share,
   unshare,
   verbose,
+  relay,
   owner,
   schedule,
   schedules,

@@ -123,6 +123,21 @@ export interface ControlledAvatar extends WatchedAvatar {
   remove(confirmed: boolean): Promise<AvatarRemoved | null>;
   /** Its owner or an admin renames it while it is stopped, to a name Minecraft accepts; the new name. Throws UserError otherwise. */
   rename(to: string): Promise<string>;
+  /**
+   * Say one line in the game's chat through it (`/say`), paced; resolves with the line once said. Throws UserError,
+   * saying nothing, for what Minecraft's chat does not take (over 256 characters, line breaks, control characters),
+   * for a server command (a line starting with `/`) unless its owner allows them, and while it is out of the game.
+   */
+  say(text: string): Promise<string>;
+  /** Whether `/say` sends server commands through it (its owner allowed them). */
+  takesSayCommands(): boolean;
+  /** Its owner or an admin lets `/say` send server commands through it, or not; whether that changed. Throws UserError for anyone else. */
+  allowSayCommands(on: boolean): boolean;
+  /**
+   * Relay the public chat it hears in the game into this chat, a Discord channel or Telegram chat linked to it
+   * (on), or end that (off); whether that changed. Throws UserError where no such chat is.
+   */
+  relayChat(on: boolean): boolean;
 }
 
 /** What removing an avatar did. */

@@ -40,8 +40,10 @@ import { SignInRelay } from './sign-in-relay.ts';
 import { ThoughtStream } from './thought-stream.ts';
 import { Store, type StoreOptions } from './store/store.ts';
 import { Dashboard } from './dashboard.ts';
+import { GameChat } from './game-chat/game-chat.ts';
 import { RecentActivity } from './recent.ts';
 import { WebAccess } from './web-access.ts';
+import type { Destination } from './store/schema.ts';
 
 /** How to start the core. */
 export interface MindlinkOptions {
@@ -93,6 +95,8 @@ export class Mindlink {
     readonly learned: SkillLibrary,
     /** Tokens of the people's MCP server (`/mcp`, docs/mcp.md). */
     readonly mcpTokens: McpTokens,
+    /** The game's chat: `/relay` into linked chats, and which avatars' `/say` takes server commands. */
+    readonly gameChat: GameChat,
     private readonly couriers: Couriers,
     private readonly games: GameProvider,
     private readonly log: Logger,
@@ -119,24 +123,11 @@ export class Mindlink {
     const usage = new UsageBook(store);
     const records = new AvatarRecords(store, history, usage, now);
     const mcpTokens = new McpTokens(store, people, { now: () => now().getTime() });
-    // What the loops tell: the poster, the thought streams, the recent lines and the sign-in relay listen.
+    // What the loops tell: the poster, the thought streams, the recent lines, the sign-in relay and the chat relay listen.
     const news = new AvatarNews();
     const poster = new Poster(store, outbox, config, news);
     const thoughts = new ThoughtStream({ store, news, post: (dest, avatar, text) => poster.to(dest, avatar, text), now: () => now().getTime() });
     const recent = new RecentActivity(() => now().getTime(), news);
-    const couriers = new Couriers(outbox, log, {
-      onUndeliverable: (dest, reason) => {
-        links.unlinkDest(dest, reason);
-        outbox.dropDest(dest);
-        thoughts.dropDest(dest);
-        readMarks.forget(dest);
-      },
-      onMoved: (from, to) => links.moveDest(from, to),
-    });
-    // The relay listens for sign-in codes on the news by itself.
-    new SignInRelay({ store, poster, news, openDm: (identity) => couriers.openDm(identity), enabled: (platform) => poster.enabled(platform), log: log.child({ module: 'sign-in' }) });
-    const pairing = new Pairing(store, people, log, config);
-    const web = new WebAccess({ now: () => now().getTime() });
     const learned = new SkillLibrary(config.DATA_DIR, log.child({ module: 'learned' }), now);
     const avatars = new AvatarManager({
       config,
@@ -153,6 +144,28 @@ export class Mindlink {
       checkGoal: opts.checkGoal ?? defaultCheckGoal,
       now,
     });
+    // The chat relay tells the avatars whose games listen to the game's chat.
+    const gameChat = new GameChat({ store, news, avatars, post: (dest, avatar, text) => poster.to(dest, avatar, text), now });
+    // A chat that moved (a Telegram group that became a supergroup) takes its links, relays and waiting posts along.
+    const chatMoved = (from: Destination, to: Destination): number => {
+      links.moveDest(from, to);
+      gameChat.moveDest(from, to);
+      return outbox.moveDest(from, to).length;
+    };
+    const couriers = new Couriers(outbox, log, {
+      onUndeliverable: (dest, reason) => {
+        links.unlinkDest(dest, reason);
+        outbox.dropDest(dest);
+        thoughts.dropDest(dest);
+        gameChat.dropDest(dest);
+        readMarks.forget(dest);
+      },
+      onMoved: (from, to) => void chatMoved(from, to),
+    });
+    // The relay listens for sign-in codes on the news by itself.
+    new SignInRelay({ store, poster, news, openDm: (identity) => couriers.openDm(identity), enabled: (platform) => poster.enabled(platform), log: log.child({ module: 'sign-in' }) });
+    const pairing = new Pairing(store, people, log, config);
+    const web = new WebAccess({ now: () => now().getTime() });
     const registry = new ServerRegistry({ store, config, now, avatars, embedded: () => opts.games.embedded?.() });
     firstStart({ config, people, servers: registry, records, links }, now());
     const sharing = new Sharing(store, people, config.ADMINS, now, () => registry.defaultId());
@@ -175,6 +188,7 @@ export class Mindlink {
     avatars.followedBy('links', links);
     avatars.followedBy('shares', sharing);
     avatars.followedBy('streams', thoughts);
+    avatars.followedBy('relays', gameChat);
     avatars.followedBy('schedules', schedules);
     const desk = createScheduleDesk({ scheduler: schedules, people, store });
     const host = createCommandHost({
@@ -193,10 +207,11 @@ export class Mindlink {
       learned,
       mcp: mcpTokens,
       recent,
+      gameChat,
     });
     const dashboard = new Dashboard({ people, avatars, store, recent, schedules: desk, prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT } });
-    const router = new MessageRouter({ people, links, readMarks, poster, outbox, commands: opts.commands, host, log, store, recent, typing: (dest) => couriers.typing(dest) });
-    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, registry, web, dashboard, learned, mcpTokens, couriers, opts.games, log);
+    const router = new MessageRouter({ people, links, readMarks, poster, chatMoved, commands: opts.commands, host, log, store, recent, typing: (dest) => couriers.typing(dest) });
+    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, registry, web, dashboard, learned, mcpTokens, gameChat, couriers, opts.games, log);
     await avatars.resumeAll();
     // After the avatars resumed: a run missed while mindlink was down is made up (or skipped) now.
     await schedules.start(now());
@@ -220,6 +235,7 @@ export class Mindlink {
     this.stopping = true;
     this.schedules.stop();
     this.thoughts.stop();
+    this.gameChat.stop();
     await this.avatars.shutdown();
     // The changes the chats were told about are written before anything else can hold up the stop (the world's
     // quit, a chat platform); the last flush below writes what came after, and reports a disk that still refuses.

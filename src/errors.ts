@@ -38,6 +38,11 @@ export type UserErrorCode =
   | 'unknown_engine'
   | 'llm_not_configured'
   | 'agent_not_installed'
+  // The game's chat (`/say`, `/relay`): a line it cannot take, a server command not allowed, out of the game, lines waiting.
+  | 'bad_chat_line'
+  | 'game_command'
+  | 'not_in_game'
+  | 'chat_busy'
   // The skills an avatar wrote and kept.
   | 'unknown_skill'
   // Chats: links, threads, DMs, the dashboard.

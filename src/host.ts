@@ -10,6 +10,8 @@ import type { ChatContext } from './chat.ts';
 import { installedAgents, llmOffered, type CommandHost, type ControlledAvatar, type WatchedAvatar } from './command-host.ts';
 import type { Config } from './config.ts';
 import { UserError } from './errors.ts';
+import type { GameChat } from './game-chat/game-chat.ts';
+import { chatLineProblem } from './game/in-game-chat.ts';
 import { requirePossibleGoal } from './goals/possible.ts';
 import type { SkillLibrary } from './learned/library.ts';
 import type { Links } from './people/links.ts';
@@ -60,15 +62,17 @@ export interface CommandHostParts {
   mcp: McpDesk;
   /** What each avatar did lately (who played its last turn); absent, nobody is said to have. */
   recent?: RecentActivity;
+  /** The game's chat: relays into linked chats, and which avatars' `/say` takes server commands. */
+  gameChat: GameChat;
 }
 
 /**
  * The production command host over the core's parts.
  *
  * @example
- * const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, mcp, recent });
+ * const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, mcp, recent, gameChat });
  */
-export function createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, mcp, recent }: CommandHostParts): CommandHost {
+export function createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, mcp, recent, gameChat }: CommandHostParts): CommandHost {
   const noSkill = (record: DeepReadonly<Avatar>, name: string): UserError =>
     new UserError('unknown_skill', `${record.name} keeps no skill called ${cutText(oneLine(name), 40)}: /skills ${record.name} lists them.`, record.name);
   const watched = (chat: ChatContext, record: DeepReadonly<Avatar>): WatchedAvatar => ({
@@ -122,7 +126,10 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
         if (!(await learned.remove(record.name, name))) throw noSkill(record, name);
       },
       link: (mode) => links.link(record.name, chat.dest, mode, chat.guild, dmWith(chat)),
-      unlink: () => links.unlink(record.name, chat.dest),
+      unlink: () => {
+        gameChat.relayOff(record.name, chat.dest);
+        return links.unlink(record.name, chat.dest);
+      },
       async setEngine(kind) {
         ownerOrAdmin('change its engine');
         await avatars.switchEngine(record.name, kind);
@@ -136,6 +143,38 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       async rename(to) {
         ownerOrAdmin('rename it');
         return (await avatars.rename(record.name, to)).name;
+      },
+      async say(text) {
+        const line = text.trim();
+        const problem = chatLineProblem(line);
+        if (problem) throw new UserError('bad_chat_line', `${problem} Nothing was said.`, record.name);
+        if (line.startsWith('/') && !gameChat.takesCommands(record.name)) {
+          throw new UserError(
+            'game_command',
+            `A line starting with / is a server command, run as ${record.name}: its owner can allow them with /say commands on ${record.name}. Nothing was said.`,
+            record.name,
+          );
+        }
+        const outcome = await avatars.say(record.name, line);
+        if (outcome === 'not_in_game') {
+          const how = avatars.isPlaying(record.name) ? 'I am waiting to join it again' : `/play ${record.name} starts me`;
+          throw new UserError('not_in_game', `I'm not in the game right now (${how}). Nothing was said.`, record.name);
+        }
+        if (outcome === 'busy') throw new UserError('chat_busy', 'I still have lines to say before this one: say it again in a few seconds. Nothing was said.', record.name);
+        return line;
+      },
+      takesSayCommands: () => gameChat.takesCommands(record.name),
+      allowSayCommands(on) {
+        ownerOrAdmin(on ? 'let /say send server commands through it' : 'change what /say sends through it');
+        return gameChat.setTakesCommands(record.name, on, people.ensurePerson(chat.from, chat.fromName).id);
+      },
+      relayChat(on) {
+        if (chat.platform !== 'discord' && chat.platform !== 'telegram') {
+          throw new UserError('not_linked', `The game's chat is relayed into a Discord channel or Telegram chat linked to ${record.name}: type /relay there.`, record.name);
+        }
+        if (!on) return gameChat.relayOff(record.name, chat.dest);
+        if (!links.isLinkedTo(record.name, chat.dest)) throw new UserError('not_linked', `Link ${record.name} to this chat first: /link ${record.name}`, record.name);
+        return gameChat.relayOn(record.name, chat.dest, people.ensurePerson(chat.from, chat.fromName).id);
       },
     } satisfies Omit<ControlledAvatar, keyof WatchedAvatar>);
   };

@@ -16,7 +16,6 @@ import type { ActionPress, BridgeHost, ChatContext, CommandAnswer, CommandInvoca
 import type { CommandDispatcher, CommandHost, CommandReply } from './command-host.ts';
 import { errorRef, UserError } from './errors.ts';
 import { characterCount, classifyMessage, emptyMessageReason, isTooLong, MAX_MESSAGE_LENGTH, splitAddress, unknownAddress } from './classify.ts';
-import type { Outbox } from './outbox/outbox.ts';
 import type { Poster } from './outbox/poster.ts';
 import { pressAction } from './press.ts';
 import { replyPrivately } from './private-reply.ts';
@@ -40,8 +39,8 @@ export interface RouterParts {
   /** Where each chat was read up to, for a bridge that reads on after a restart. */
   readMarks: ReadMarks;
   poster: Poster;
-  /** The posts on their way: those for a chat that moved follow it. */
-  outbox: Outbox;
+  /** Everything kept about a chat that moved (its links, relays and the posts on their way) follows it; returns how many posts moved. */
+  chatMoved(from: Destination, to: Destination): number;
   commands: CommandDispatcher;
   host: CommandHost;
   log: Logger;
@@ -163,8 +162,7 @@ export class MessageRouter implements BridgeHost {
 
   /** The platform announced a chat's new address: its links and pending posts follow it. */
   chatMoved(from: Destination, to: Destination): void {
-    this.parts.links.moveDest(from, to);
-    const posts = this.parts.outbox.moveDest(from, to).length;
+    const posts = this.parts.chatMoved(from, to);
     if (posts > 0) this.parts.log.info({ from, to, posts }, 'chat moved: its pending posts follow it');
   }
 

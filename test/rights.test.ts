@@ -31,6 +31,8 @@ function state(shares: Share[] = []): StateFile {
     streams: [],
     readMarks: keyed<string>(),
     mcpTokens: [],
+    relays: [],
+    sayCommands: [],
   };
 }
 

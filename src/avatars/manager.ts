@@ -4,13 +4,13 @@
  * play, stop, give a goal or a direction, ask, remove, rename — plus keeping
  * TASK.md's mindlink sections in step with the store. Its records are
  * written by their owner ({@link AvatarRecords}); the parts that keep
- * records naming avatars (links, shares, thought streams, schedules) follow
+ * records naming avatars (links, shares, thought streams, chat relays, schedules) follow
  * a removal or a renaming ({@link AvatarFollower}). It checks no rights: the
  * router and the command host do, before calling here.
  */
 import type { EngineKind } from '../engines/engine.ts';
 import { UserError } from '../errors.ts';
-import type { AvatarGame, Snapshot } from '../game/game.ts';
+import type { AvatarGame, SayOutcome, Snapshot } from '../game/game.ts';
 import { engineContext } from './engine-context.ts';
 import { avatarUsage, type AvatarUsage } from './usage.ts';
 import type { DisplayState, GoalOrigin } from '../loop/goal-loop.ts';
@@ -28,7 +28,7 @@ const STOP_WAIT_MS = 1000;
 const SHUTDOWN_LEAVE_WAIT_MS = 10_000;
 
 /**
- * A part that keeps records naming avatars (links, shares, thought streams, schedules): asked to forget a
+ * A part that keeps records naming avatars (links, shares, thought streams, chat relays, schedules): asked to forget a
  * removed avatar, and to follow a renamed one.
  */
 export interface AvatarFollower {
@@ -241,7 +241,7 @@ export class AvatarManager {
 
   /**
    * Remove an avatar: it stops and leaves the game; its record and its history in the goal record go, and
-   * every follower forgets it (links, shares of it alone, thought streams, schedules); its folder moves to
+   * every follower forgets it (links, shares of it alone, thought streams, chat relays, schedules); its folder moves to
    * `DATA_DIR/removed/`, its record and history beside it, for a week. Returns that folder and how many
    * records each follower forgot (`links`: the chats it was linked to).
    */
@@ -263,7 +263,7 @@ export class AvatarManager {
 
   /**
    * Give a stopped avatar a new name (one Minecraft accepts, no other avatar's): its record, history,
-   * usage and folder follow, and so does every follower (links, shares, thought streams, schedules). In the
+   * usage and folder follow, and so does every follower (links, shares, thought streams, chat relays, schedules). In the
    * game it is a new player. Returns its record under the new name.
    */
   async rename(from: string, to: string): Promise<DeepReadonly<Avatar>> {
@@ -309,6 +309,18 @@ export class AvatarManager {
       await this.rebuild(avatar.name);
       throw err;
     }
+  }
+
+  /** Whether the avatar's game reports the public chat it hears (the chat relay asks, for the avatars it relays). */
+  hearChat(name: string, on: boolean): void {
+    this.runtimes.hearChat(name, on);
+  }
+
+  /** Say one line in the game's chat through the avatar, paced; `not_in_game` while it is stopped or out of the game. */
+  async say(name: string, line: string): Promise<SayOutcome> {
+    const game = this.game(name);
+    if (!game?.say || game.state !== 'connected') return 'not_in_game';
+    return game.say(line);
   }
 
   /** Ask an avatar a question in its own short turn. */

@@ -60,6 +60,8 @@ export interface Runtime {
  */
 export class Runtimes {
   private readonly built = new Map<string, Runtime>();
+  /** The avatars whose games report the public chat they hear (some chat relays them). */
+  private readonly hearing = new Set<string>();
 
   constructor(private readonly deps: AvatarParts) {}
 
@@ -76,6 +78,13 @@ export class Runtimes {
   /** Every avatar's live parts built so far. */
   all(): Runtime[] {
     return [...this.built.values()];
+  }
+
+  /** Whether the avatar's game reports the public chat it hears (now, and each time it is built). */
+  hearChat(name: string, on: boolean): void {
+    if (on) this.hearing.add(name);
+    else this.hearing.delete(name);
+    this.built.get(name)?.game.hearChat?.(on);
   }
 
   /** An avatar's parts around another engine (its game and TASK.md kept; `/engine`). */
@@ -106,6 +115,8 @@ export class Runtimes {
     const { news } = this.deps;
     game.on('signInCode', (code) => news.emit('signInCode', name, server.id, code));
     game.on('playingAs', (player) => news.post(name, 'info', `${name} plays on ${server.id} as ${player}: the Minecraft name of the Microsoft account it signed in with.`));
+    game.on('heard', (line) => news.emit('heard', name, line));
+    game.hearChat?.(this.hearing.has(name));
     const rt = this.assemble(name, game, engine, task, log);
     this.built.set(name, rt);
     return rt;

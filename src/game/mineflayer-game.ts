@@ -13,7 +13,8 @@ import { backoffMs } from '../backoff.ts';
 import { forAvatar, type Logger } from '../logger.ts';
 import { cleanLine } from '../sanitize.ts';
 import { formatAddress } from '../servers/address.ts';
-import type { AvatarGame, Death, GameCapabilities, GameEvents, GameState, Scene, Snapshot } from './game.ts';
+import type { AvatarGame, Death, GameCapabilities, GameEvents, GameState, SayOutcome, Scene, Snapshot } from './game.ts';
+import { InGameChat } from './in-game-chat.ts';
 import { DefaultMineflayerGameOptions, type MineflayerGameOptions } from './game-options.ts';
 import { guardBot, type PacketFault } from './packet-guard.ts';
 import { classifyKick, downPhrase, reasonText, serverWords } from './refusals.ts';
@@ -76,6 +77,8 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
   #unsaid: Death | undefined;
   /** The stop under way, if any: a second stop and a start wait for it. */
   #leaving: Promise<void> | undefined;
+  /** The lines it says, paced, and the public lines it hears while asked to. */
+  #chat = new InGameChat({ self: () => this.username, bot: () => this.bot, heard: (line) => this.emit('heard', line) });
 
   constructor(opts: MineflayerGameOptions) {
     super();
@@ -166,6 +169,16 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
   async scene(radius: number, withBlocks: boolean): Promise<Scene | null> {
     const bot = this.bot;
     return bot?.entity ? sceneOf(bot, radius, withBlocks) : null;
+  }
+
+  /** Report the public chat it hears as `heard` events, or not. */
+  hearChat(on: boolean): void {
+    this.#chat.hearing = on;
+  }
+
+  /** Say one line in the game's chat, paced (see {@link AvatarGame.say}). */
+  say(line: string): Promise<SayOutcome> {
+    return this.#chat.say(line);
   }
 
   /** The server's name in the words of `/status` and stop lines. */
@@ -285,6 +298,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     bot.on('whisper', (from, text) => {
       if (from !== this.username) this.emit('whispered', cleanLine(from), cleanLine(text));
     });
+    this.#chat.attach(bot);
     bot.once('end', (why) => {
       if (this.#attempt !== bot) return;
       this.#attempt = undefined;

@@ -1,13 +1,15 @@
 /**
  * What the goal loops tell the rest of mindlink, as events: every line about
  * an avatar for its chats (`Done:`, `New goal (my choice): …`, `Direction #n
- * done: …`, a death, why it stopped …), each turn's end, and a Microsoft
- * sign-in code its owner must type. One {@link AvatarNews} is shared by every
- * loop; the poster, the thought streams, the recent lines and the sign-in
- * relay subscribe to it themselves, so nothing in between passes a post on.
+ * done: …`, a death, why it stopped …), each turn's end, a Microsoft
+ * sign-in code its owner must type, and the public chat lines an avatar's game
+ * heard. One {@link AvatarNews} is shared by every loop and avatar; the
+ * poster, the thought streams, the recent lines, the sign-in relay and the
+ * chat relay subscribe to it themselves, so nothing in between passes a post on.
  */
 import { EventEmitter } from 'node:events';
 import type { PlayedBy, TurnKind, TurnReply } from '../engines/engine.ts';
+import type { HeardLine } from '../game/game.ts';
 import type { SignInCode } from '../game/sign-in.ts';
 import type { DonePing, LoopPostKind } from './decide.ts';
 
@@ -40,6 +42,8 @@ export interface AvatarNewsEvents {
   turnEnded: [avatar: string, summary: TurnSummary];
   /** An avatar's Microsoft sign-in needs a code typed by its owner (it goes to the owner's DMs only). */
   signInCode: [avatar: string, server: string, code: SignInCode];
+  /** An avatar whose game hears the chat (some chat relays it) heard a public line. */
+  heard: [avatar: string, line: HeardLine];
 }
 
 /**

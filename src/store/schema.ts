@@ -175,6 +175,26 @@ export const StreamSchema = z.object({
 });
 export type Stream = z.infer<typeof StreamSchema>;
 
+/** A chat relay (`/relay on`): the public chat an avatar hears in the game, posted into a chat linked to it. */
+export const RelaySchema = z.object({
+  avatar: z.string(),
+  /** The linked chat the lines go to; the relay ends when that link does. */
+  dest: DestinationSchema,
+  /** Person id of whoever turned it on. */
+  by: z.string(),
+  createdAt: z.string(),
+});
+export type Relay = z.infer<typeof RelaySchema>;
+
+/** An avatar whose owner lets `/say` send lines starting with `/` (server commands) through it (`/say commands on`). */
+export const SayCommandsSchema = z.object({
+  avatar: z.string(),
+  /** Person id of whoever allowed it. */
+  by: z.string(),
+  createdAt: z.string(),
+});
+export type SayCommands = z.infer<typeof SayCommandsSchema>;
+
 /**
  * A token of the people's MCP server (docs/mcp.md): it acts as `identity` speaking from its direct-message
  * chat `dest` with mindlink. Only the SHA-256 of the token is kept; the token itself was shown once.
@@ -227,6 +247,10 @@ export const StateFileSchema = z.object({
   readMarks: keyedRecord(DestinationSchema, z.string().regex(/^\d{1,25}$/)).default(() => keyed<string>()),
   /** Tokens of the people's MCP server, hashed (docs/mcp.md). Absent in older files. */
   mcpTokens: z.array(McpTokenSchema).default([]),
+  /** Chat relays of the game's chat (`/relay`). Absent in older files. */
+  relays: z.array(RelaySchema).default([]),
+  /** Avatars whose `/say` takes server commands (`/say commands on`). Absent in older files. */
+  sayCommands: z.array(SayCommandsSchema).default([]),
 });
 export type StateFile = z.infer<typeof StateFileSchema>;
 

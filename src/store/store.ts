@@ -73,7 +73,7 @@ export interface StoreMark {
 export class Store {
   private constructor(
     readonly dir: string,
-    /** `state.json`: avatars, persons, links, servers, shares, streams, read marks, MCP tokens. */
+    /** `state.json`: avatars, persons, links, servers, shares, streams, read marks, MCP tokens, chat relays, `/say` commands. */
     readonly state: FileView<StateFile>,
     /** `outbox.json`: posts on their way. */
     readonly outbox: FileView<OutboxFile>,
@@ -100,6 +100,8 @@ export class Store {
       streams: [],
       readMarks: keyed<string>(),
       mcpTokens: [],
+      relays: [],
+      sayCommands: [],
     }), adapter, checked);
     const outbox = await DataFile.open(join(dir, 'outbox.json'), OutboxFileSchema, () => ({
       version: 1 as const,

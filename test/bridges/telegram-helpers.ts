@@ -34,8 +34,11 @@ export interface Running {
   engines: Map<string, TestEngine>;
 }
 
-/** Start mindlink as `src/main.ts` does (its menus per kind of chat included), with the Telegram bridge pointed at the fake. */
-export async function startMindlink(tg: FakeTelegram, dataDir: string, env: Record<string, string> = {}): Promise<Running> {
+/**
+ * Start mindlink as `src/main.ts` does (its menus per kind of chat included), with the Telegram bridge pointed at the fake;
+ * `more.games` plays the avatars somewhere else than on FakeGames (the embedded world).
+ */
+export async function startMindlink(tg: FakeTelegram, dataDir: string, env: Record<string, string> = {}, more: { games?: GameProvider } = {}): Promise<Running> {
   const config = parseConfig({
     DATA_DIR: dataDir,
     CONSOLE: 'off',
@@ -53,7 +56,7 @@ export async function startMindlink(tg: FakeTelegram, dataDir: string, env: Reco
     skills: createSkillRegistry,
     commands: createDispatcher(),
     log,
-    games,
+    games: more.games ?? games,
     engines: (_kind, ctx) => {
       const engine = new TestEngine(script);
       engines.set(ctx.avatar, engine);

@@ -19,6 +19,8 @@ function state(links: Link[]): StateFile {
     streams: [],
     readMarks: keyed<string>(),
     mcpTokens: [],
+    relays: [],
+    sayCommands: [],
   };
 }
 

@@ -32,7 +32,10 @@ export interface HostRuntimeOptions {
 /** Defaults of {@link HostRuntimeOptions}. */
 export const DefaultHostRuntimeOptions = { snapshotEveryMs: 1000, aliveEveryMs: 2000 } satisfies Required<Pick<HostRuntimeOptions, 'snapshotEveryMs' | 'aliveEveryMs'>>;
 
-const EVENTS: readonly GameEventName[] = ['connected', 'disconnected', 'ended', 'failed', 'died', 'respawned', 'whispered'];
+const EVENTS: readonly GameEventName[] = ['connected', 'disconnected', 'ended', 'failed', 'died', 'respawned', 'whispered', 'heard'];
+
+/** Events that change nothing of the game's state or snapshot: passed on alone (a line heard in the chat). */
+const ALONE: ReadonlySet<GameEventName> = new Set(['heard']);
 
 interface Hosted {
   game: AvatarGame;
@@ -82,8 +85,10 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
     hosted.set(name, h);
     for (const event of EVENTS) {
       game.on(event, (...args: unknown[]) => {
-        sendState(name, h);
-        sendSnapshot(name, h, true);
+        if (!ALONE.has(event)) {
+          sendState(name, h);
+          sendSnapshot(name, h, true);
+        }
         send({ type: 'event', avatar: name, event, args } as HostToCore);
       });
     }
@@ -112,7 +117,22 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
     switch (msg.type) {
       case 'start': {
         const h = open(msg.avatar, msg.server);
+        h.game.hearChat?.(msg.hear);
         void h.game.start().then(() => sendState(msg.avatar, h));
+        return;
+      }
+      case 'hear':
+        hosted.get(msg.avatar)?.game.hearChat?.(msg.on);
+        return;
+      case 'say': {
+        const game = hosted.get(msg.avatar)?.game;
+        const said = game?.say ? game.say(msg.line) : Promise.resolve('not_in_game' as const);
+        void said
+          .catch((err: unknown) => {
+            log.warn({ err, avatar: msg.avatar }, 'saying a line failed');
+            return 'not_in_game' as const;
+          })
+          .then((outcome) => send({ type: 'said', call: msg.call, outcome }));
         return;
       }
       case 'stop':

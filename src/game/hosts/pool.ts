@@ -14,7 +14,7 @@
  */
 import type { Logger } from 'pino';
 import { backoffMs, type Backoff } from '../../backoff.ts';
-import type { GameCapabilities, GameServer, Scene } from '../game.ts';
+import type { GameCapabilities, GameServer, SayOutcome, Scene } from '../game.ts';
 import type { SkillResult } from '../skill.ts';
 import type { TopDownMap } from '../top-down.ts';
 import { HostedGame, type HostLink } from './hosted-game.ts';
@@ -55,7 +55,8 @@ type Pending =
   | { kind: 'skill'; slot: Slot; skill: string; resolve: (r: SkillResult) => void }
   | { kind: 'stop'; slot: Slot; resolve: () => void }
   | { kind: 'map'; slot: Slot; resolve: (m: TopDownMap | null) => void }
-  | { kind: 'scene'; slot: Slot; resolve: (s: Scene | null) => void };
+  | { kind: 'scene'; slot: Slot; resolve: (s: Scene | null) => void }
+  | { kind: 'say'; slot: Slot; resolve: (o: SayOutcome) => void };
 
 /**
  * @example
@@ -115,7 +116,22 @@ export class HostPool implements HostLink {
       game.emit('failed', 'crash loop in its avatar hosts (every host kept dying): restart mindlink');
       return;
     }
-    this.#send(slot, { type: 'start', avatar: game.username, server: game.server });
+    this.#send(slot, { type: 'start', avatar: game.username, server: game.server, hear: game.hearing });
+  }
+
+  hear(game: HostedGame, on: boolean): void {
+    // A game not placed yet tells its host with its start.
+    const slot = this.#placed.get(game);
+    if (slot) this.#send(slot, { type: 'hear', avatar: game.username, on });
+  }
+
+  say(game: HostedGame, line: string): Promise<SayOutcome> {
+    const slot = this.#placed.get(game);
+    if (!slot?.proc?.running) return Promise.resolve('not_in_game');
+    return new Promise((resolve) => {
+      const call = this.#call({ kind: 'say', slot, resolve });
+      if (!this.#send(slot, { type: 'say', avatar: game.username, call, line })) this.#answer(call);
+    });
   }
 
   async stop(game: HostedGame): Promise<void> {
@@ -201,6 +217,7 @@ export class HostPool implements HostLink {
     if (p.kind === 'skill') p.resolve(reply?.type === 'skillResult' ? reply.result : { ok: false, code: 'aborted', detail: `${p.skill} was stopped` });
     else if (p.kind === 'map') p.resolve(reply?.type === 'map' ? reply.map : null);
     else if (p.kind === 'scene') p.resolve(reply?.type === 'scene' ? reply.scene : null);
+    else if (p.kind === 'say') p.resolve(reply?.type === 'said' ? reply.outcome : 'not_in_game');
     else p.resolve();
   }
 
@@ -216,6 +233,7 @@ export class HostPool implements HostLink {
   #onMessage(slot: Slot, m: HostToCore): void {
     switch (m.type) {
       case 'skillResult':
+      case 'said':
       case 'stopped':
       case 'map':
       case 'scene':
@@ -278,7 +296,7 @@ export class HostPool implements HostLink {
         this.#watch(slot, proc);
         this.#o.log.info({ avatarHost: slot.index, pid: proc.pid, avatars: [...slot.games.keys()] }, 'avatar host started again');
         for (const game of slot.games.values()) {
-          if (this.#started.has(game)) this.#send(slot, { type: 'start', avatar: game.username, server: game.server });
+          if (this.#started.has(game)) this.#send(slot, { type: 'start', avatar: game.username, server: game.server, hear: game.hearing });
         }
         return;
       } catch (err) {

@@ -8,7 +8,7 @@
  * (docs/avatar-hosts.md). Every message names its avatar, or the call it
  * answers; a host answers every call it was given, in order.
  */
-import type { GameEvents, GameServer, GameState, Scene, Snapshot } from '../game.ts';
+import type { GameEvents, GameServer, GameState, SayOutcome, Scene, Snapshot } from '../game.ts';
 import type { SkillResult } from '../skill.ts';
 import type { TopDownMap } from '../top-down.ts';
 
@@ -35,8 +35,12 @@ export type GameEventMessage = { [K in GameEventName]: { type: 'event'; avatar: 
 
 /** The core asks a host. */
 export type CoreToHost =
-  /** Build the avatar's game (with its reflexes) and join, as `AvatarGame.start`. */
-  | { type: 'start'; avatar: string; server: GameServer }
+  /** Build the avatar's game (with its reflexes) and join, as `AvatarGame.start`; `hear`: it reports the public chat it hears. */
+  | { type: 'start'; avatar: string; server: GameServer; hear: boolean }
+  /** Report the public chat the avatar hears (`heard` events), or stop, as `AvatarGame.hearChat`. */
+  | { type: 'hear'; avatar: string; on: boolean }
+  /** Say one line in the game's chat, paced, as `AvatarGame.say`; answered by `said`. */
+  | { type: 'say'; avatar: string; call: number; line: string }
   /** Leave the game, as `AvatarGame.stop`, and drop it; answered by `stopped`. */
   | { type: 'stop'; avatar: string; call: number }
   /** Run a skill on the avatar's game; answered by `skillResult`. `aborted`: its signal had aborted already. */
@@ -82,6 +86,7 @@ export type HostToCore =
   | GameEventMessage
   | { type: 'skillResult'; call: number; result: SkillResult }
   | { type: 'stopped'; call: number }
+  | { type: 'said'; call: number; outcome: SayOutcome }
   | { type: 'map'; call: number; map: TopDownMap | null }
   | { type: 'scene'; call: number; scene: Scene | null }
   /** An avatar of this host claimed a block or let it go. */
