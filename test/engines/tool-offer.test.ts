@@ -48,7 +48,7 @@ describe('the tools a turn offers', () => {
     expect(offered({ inventory: { dirt: 3, coal: 1, furnace: 1 } })).not.toContain('smelt');
   });
 
-  it('GIVEN food held THEN eat is offered when not full; fight comes with a mob in sight, flee only with a hostile one', () => {
+  it('GIVEN food held THEN eat is offered when not full; fight comes with a mob in sight or a goal that hunts, flee only with a hostile one', () => {
     expect(offered({ inventory: { bread: 2 }, food: 12 })).toContain('eat');
     expect(offered({ inventory: { bread: 2 }, food: 20 })).not.toContain('eat');
     expect(offered({ inventory: {}, food: 12 })).not.toContain('eat');
@@ -57,6 +57,9 @@ describe('the tools a turn offers', () => {
     expect(cow).not.toContain('flee');
     expect(offered({ nearbyEntities: [mob('zombie', 'hostile')] })).toEqual(expect.arrayContaining(['fight', 'flee']));
     expect(offered({ nearbyEntities: [mob('alex', 'player')] })).not.toContain('fight');
+    // A goal whose plan hunts (cooked beef: beef from a cow) offers fight before the cow is in sight.
+    expect(offered({}, { goal: goal('get 1 cooked beef') })).toContain('fight');
+    expect(offered({}, { goal: goal('craft a wooden pickaxe') })).not.toContain('fight');
   });
 
   it('GIVEN a player in sight, chat heard or a goal naming a player THEN the tools about players come; with nobody about they do not', () => {

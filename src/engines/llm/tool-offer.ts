@@ -3,17 +3,18 @@
  * request that offers it, so a request carries only the tools the avatar can use now. What it can always use
  * to find its way (`look`, `go_to`, `explore`, `collect`) is always there; the others come with what makes
  * them useful: `craft` with something to craft from, `smelt` with a furnace, fuel and something to smelt,
- * `eat` with food, `fight` with a mob in sight, `flee` with a hostile one, the tools about players with a
- * player in sight (or a goal naming one), `place` with a goal outside the goal language (a build), and
- * the notes (`rewrite_task`, `lab_log`) on the turns where plans and lessons change. A wrap-up, which only
- * writes its lesson, offers `look` and `rewrite_task`. A built-in tool or skill the model calls that this
- * turn did not offer still runs (it may know it from an earlier turn): offering less only keeps the
- * request small.
+ * `eat` with food, `fight` with a mob in sight (or an animal the goal's plan hunts), `flee` with a hostile
+ * one, the tools about players with a player in sight (or a goal naming one), `place` with a goal outside
+ * the goal language (a build), and the notes (`rewrite_task`, `lab_log`) on the turns where plans and
+ * lessons change. A wrap-up, which only writes its lesson, offers `look` and `rewrite_task`. A built-in
+ * tool or skill the model calls that this turn did not offer still runs (it may know it from an earlier
+ * turn): offering less only keeps the request small.
  */
 import type { GameCapabilities, Snapshot } from '../../game/game.ts';
 import { FOOD_ITEMS } from '../../game/items.ts';
 import { fuelTicks, smeltsInto } from '../../game/smelting.ts';
-import { parseGoal } from '../../goals/goal-language.ts';
+import { parseGoal, type GoalIntent } from '../../goals/goal-language.ts';
+import { craftSteps, gatherSteps, situationOf } from '../craft-plan.ts';
 import type { TurnRequest } from '../engine.ts';
 import type { ToolSchema } from './messages.ts';
 
@@ -37,6 +38,13 @@ export interface OfferFacts {
   caps: GameCapabilities;
   /** In-game chat from other players came with this turn. */
   heardChat: boolean;
+}
+
+/** Whether the goal's plan hunts an animal for its drop (beef for `get 2 cooked beef`): the animal may be out of sight yet. */
+function huntsFor(intent: GoalIntent | undefined, snap: Snapshot): boolean {
+  if (intent?.kind !== 'collect' && intent?.kind !== 'craft') return false;
+  const steps = intent.kind === 'collect' ? gatherSteps(intent.item, intent.count, snap) : craftSteps(intent.item, intent.count, situationOf(snap));
+  return steps.some((step) => step.kind === 'hunt');
 }
 
 const held = (snap: Snapshot, ok: (item: string) => boolean): boolean => Object.entries(snap.inventory).some(([item, n]) => n > 0 && ok(item));
@@ -68,7 +76,7 @@ function useful(name: string, f: OfferFacts): boolean {
     case 'eat':
       return snap !== undefined && snap.food < 20 && held(snap, (i) => FOOD_ITEMS.has(i));
     case 'fight':
-      return mobs.length > 0;
+      return mobs.length > 0 || (snap !== undefined && huntsFor(intent, snap));
     case 'flee':
       return mobs.some((e) => e.kind === 'hostile');
     case 'follow':
