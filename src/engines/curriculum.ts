@@ -8,7 +8,9 @@
  * cobblestone) → an iron pickaxe (raw iron, a furnace, fuel, 3 ingots) →
  * a stone sword and an iron sword → a furnace at hand → shelter
  * materials; the rest (more logs, stone) comes later, as filler goals.
- * Where monsters spawn, a sword comes first once night is near. Where
+ * Where monsters spawn, a sword comes first once night is near, and once
+ * the tools are made the night is spent mining (iron, stone) under a roof
+ * rather than on the open sky where monsters spawn. Where
  * the server cannot craft: 16 logs, 16 stone, shelter materials. Before
  * all of them, food: eating when hungry with food at hand, hunting an
  * animal in sight when hungry with nothing to eat (cooking the meat where
@@ -35,6 +37,8 @@ export interface CurriculumStep {
   isDone(snap: Snapshot, caps: GameCapabilities): boolean;
   /** The goal (goal language) to work on this step now. */
   goal(snap: Snapshot): string;
+  /** May come again however often it was finished lately (never twice in a row): the night's mining takes turns. */
+  repeatable?: boolean;
 }
 
 const has = (snap: Snapshot, item: string): boolean => countItems(snap.inventory, item) > 0;
@@ -118,6 +122,9 @@ function rawMeat(s: Snapshot): { cooked: string; count: number } | undefined {
 export const SWORD_FROM_TICK = 10_800;
 const NIGHT_ENDS_TICK = 22_812;
 const duskNear = (s: Snapshot): boolean => s.timeOfDay >= SWORD_FROM_TICK && s.timeOfDay < NIGHT_ENDS_TICK;
+/** From this tick (a little before monsters spawn at 13,188) until the night ends, goals keep under a roof. */
+export const UNDERGROUND_FROM_TICK = 12_500;
+const nightNow = (s: Snapshot): boolean => s.timeOfDay >= UNDERGROUND_FROM_TICK && s.timeOfDay < NIGHT_ENDS_TICK;
 
 const IRON_PICKAXES = ['iron_pickaxe', 'diamond_pickaxe', 'netherite_pickaxe'];
 const IRON_SWORDS = ['iron_sword', 'diamond_sword', 'netherite_sword'];
@@ -200,6 +207,22 @@ export const CURRICULUM: readonly CurriculumStep[] = [
     goal: () => 'craft an iron pickaxe',
   },
   {
+    id: 'night_iron',
+    needsCrafting: false,
+    // Where monsters spawn on the open sky at night, the night is spent under a roof, mining iron (a stone pickaxe
+    // takes it) and stone in turn.
+    isDone: (s, caps) => !caps.mobs || !nightNow(s) || !hasAny(s, BETTER_THAN_WOOD),
+    goal: () => 'collect 3 raw iron',
+    repeatable: true,
+  },
+  {
+    id: 'night_stone',
+    needsCrafting: false,
+    isDone: (s, caps) => !caps.mobs || !nightNow(s) || !hasAny(s, PICKAXES),
+    goal: () => 'mine 16 stone',
+    repeatable: true,
+  },
+  {
     id: 'stone_sword',
     needsCrafting: true,
     isDone: (s) => hasAny(s, SWORDS.filter((w) => w !== 'wooden_sword' && w !== 'golden_sword')),
@@ -253,24 +276,24 @@ function feasible(goal: string, caps: GameCapabilities): boolean {
 export function nextSelfGoal(snap: Snapshot, caps: GameCapabilities, recentGoals: string[], parked: string[]): string {
   const lastFive = recentGoals.slice(-5).map(goalKey);
   const lastKey = lastFive[lastFive.length - 1];
-  const tooRecent = (goal: string): boolean => {
+  const tooRecent = (goal: string, repeatable = false): boolean => {
     const key = goalKey(goal);
-    return key === lastKey || lastFive.filter((k) => k === key).length >= 2;
+    return key === lastKey || (!repeatable && lastFive.filter((k) => k === key).length >= 2);
   };
 
   for (const goal of parked) {
     if (feasible(goal, caps) && goalKey(goal) !== lastKey) return goal;
   }
 
-  const candidates: string[] = [];
+  const candidates: Array<{ goal: string; repeatable?: boolean }> = [];
   for (const step of CURRICULUM) {
     if (step.needsCrafting && !caps.crafting) continue;
     if (step.isDone(snap, caps)) continue;
-    candidates.push(step.goal(snap));
+    candidates.push({ goal: step.goal(snap), ...(step.repeatable ? { repeatable: true } : {}) });
   }
-  candidates.push(...FILLER_GOALS);
-  for (const goal of candidates) {
-    if (feasible(goal, caps) && !tooRecent(goal)) return goal;
+  candidates.push(...FILLER_GOALS.map((goal) => ({ goal })));
+  for (const { goal, repeatable } of candidates) {
+    if (feasible(goal, caps) && !tooRecent(goal, repeatable)) return goal;
   }
   return lastKey === 'explore' ? 'collect 16 logs' : 'explore';
 }

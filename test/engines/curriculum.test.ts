@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextSelfGoal, SWORD_FROM_TICK } from '../../src/engines/curriculum.ts';
+import { nextSelfGoal, SWORD_FROM_TICK, UNDERGROUND_FROM_TICK } from '../../src/engines/curriculum.ts';
 import { parseGoal } from '../../src/goals/goal-language.ts';
 import { BARE, EMBEDDED, makeSnapshot, VANILLA } from './avatar-game-stub.ts';
 
@@ -84,6 +84,20 @@ describe('survival curriculum', () => {
     expect(nextSelfGoal(makeSnapshot({ inventory: { iron_pickaxe: 1, stone_sword: 1, furnace: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft an iron sword');
     expect(nextSelfGoal(makeSnapshot({ inventory: { iron_pickaxe: 1, iron_sword: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft a furnace');
     expect(nextSelfGoal(makeSnapshot({ inventory: { iron_pickaxe: 1, iron_sword: 1, furnace: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('get 32 dirt');
+  });
+
+  it('GIVEN the tools made and night falling where monsters spawn THEN the night is spent mining under a roof, iron and stone in turn, never explore; by day or where none spawn, the curriculum goes on', () => {
+    const tools = { iron_pickaxe: 1, iron_sword: 1, furnace: 1, cobblestone: 64 };
+    const night = makeSnapshot({ inventory: tools, timeOfDay: UNDERGROUND_FROM_TICK });
+    const recent: string[] = [];
+    for (let i = 0; i < 8; i++) recent.push(nextSelfGoal(night, EMBEDDED, recent, []));
+    expect(recent).toEqual(['collect 3 raw iron', 'mine 16 stone', 'collect 3 raw iron', 'mine 16 stone', 'collect 3 raw iron', 'mine 16 stone', 'collect 3 raw iron', 'mine 16 stone']);
+    // Without a stone pickaxe, once the tool steps were tried twice lately: stone.
+    const tried = ['craft a stone pickaxe', 'craft an iron pickaxe', 'craft a stone pickaxe', 'craft an iron pickaxe'];
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, wooden_sword: 1 }, timeOfDay: 18_000 }), EMBEDDED, tried, [])).toBe('mine 16 stone');
+    expect(nextSelfGoal(makeSnapshot({ inventory: tools, timeOfDay: UNDERGROUND_FROM_TICK - 1 }), EMBEDDED, [], [])).not.toMatch(/raw iron|stone|coal/);
+    expect(nextSelfGoal(makeSnapshot({ inventory: tools, timeOfDay: 23_000 }), EMBEDDED, [], [])).not.toMatch(/raw iron|stone|coal/);
+    expect(nextSelfGoal(night, { ...EMBEDDED, mobs: false }, [], [])).not.toMatch(/raw iron|stone|coal/);
   });
 
   it('GIVEN hunger, nothing to eat and a cow in sight THEN it hunts it: raw beef without a furnace at hand, cooked beef with one', () => {
