@@ -14,8 +14,11 @@
  *   -chat, prismarine-physics and mineflayer-pathfinder's `Movements`. Our
  *   own per-version caches are kept per bot or per registry (`block-search.ts`,
  *   `snapshot.ts`, `block-cache.ts`).
+ * - mineflayer-pathfinder's path search moved its own nodes as it handed
+ *   out paths: it hands out copies (`path-search-nodes.ts`).
  */
 import { rememberMinecraftData } from './minecraft-data-memo.ts';
+import { keepSearchNodes } from './path-search-nodes.ts';
 import { recipesPerVersion } from './recipes-per-version.ts';
 
 /**
@@ -28,4 +31,5 @@ import { recipesPerVersion } from './recipes-per-version.ts';
 export function prepareLibraries(): void {
   rememberMinecraftData();
   recipesPerVersion();
+  keepSearchNodes();
 }
