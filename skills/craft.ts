@@ -26,6 +26,8 @@ const CRAFT_ATTEMPTS = 3;
 
 /** How far the skill looks for a crafting table to walk to. */
 const TABLE_SEARCH = 48;
+/** A table farther than this is not walked to when one is carried (the planner's own reach for a table, `TABLE_REACH`). */
+const CARRIED_TABLE_FIRST = 12;
 
 /** A concrete item for a group name: `planks` → the planks of a log species carried, `log` → oak_log. */
 function concreteItem(bot: Bot, query: string): string {
@@ -58,13 +60,15 @@ export const craft: Skill<typeof params> = {
       target ??= bot.inventory.count(def.id, null) + count;
       const missing = target - bot.inventory.count(def.id, null);
       if (missing <= 0) return done(`crafted ${count} ${name}`);
-      // Farther than the planner's reach (30 blocks), so a table it counted on is found.
+      // Farther than the planner's reach, so a table it counted on is found; but a table carried is placed here rather
+      // than walking far (up out of a mine, say) to one.
       let table: Block | null = bot.findBlock({ matching: bot.registry.blocksByName.crafting_table?.id ?? -1, maxDistance: TABLE_SEARCH });
+      const carried = bot.inventory.items().some((i) => i.name === 'crafting_table');
+      if (table && carried && table.position.distanceTo(bot.entity.position) > CARRIED_TABLE_FIRST) table = null;
       let recipe = bot.recipesFor(def.id, null, 1, null)[0] ?? (table ? bot.recipesFor(def.id, null, 1, table)[0] : undefined);
       if (!recipe) {
         const needsTable = bot.recipesAll(def.id, null, true).length > 0;
-        const hasTable = bot.inventory.items().some((i) => i.name === 'crafting_table');
-        if (needsTable && !table && hasTable && bot.recipesFor(def.id, null, 1, true as unknown as Block).length > 0) {
+        if (needsTable && !table && carried && bot.recipesFor(def.id, null, 1, true as unknown as Block).length > 0) {
           // Placed within this skill's turn at the gate (running the place skill here would wait for this one to end).
           const placed = await placeItem(bot, sig, { item: 'crafting_table' });
           if (!placed.ok) return fail('no_target', `could not place a crafting table: ${placed.detail}`);

@@ -33,6 +33,10 @@ const BLOCK_MEMORY_MS = 10 * 60_000;
 const SOFT_LIMIT = 2;
 /** How many skill runs in a row may "succeed" without the check moving before the goal is blocked. */
 const STALL_LIMIT = 3;
+/** Skills whose plan steps follow one another within one turn: they act where the avatar stands. */
+const CHAINED_SKILLS: ReadonlySet<string> = new Set(['craft', 'smelt']);
+/** The most skill runs one turn chains (the llm engine's default tool steps a turn). */
+const CHAIN_MAX = 8;
 
 /** What the engine remembers about the goal it is working on (for retries and the wrap-up lesson). */
 interface GoalTrack {
@@ -202,16 +206,28 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     }
 
     // A snapshot costs a scan of nearby blocks: one before the skill, one after.
-    const plan = planSkill(intent, goal, planFrom, caps);
+    let plan = planSkill(intent, goal, planFrom, caps);
     if (!plan) return blocked(t, 'I do not know how to do that');
-    const result = await run(plan.id, plan.params, t, signal);
-    if (signal.aborted) throw interrupted(signal);
-    const now = ctx.game.snapshot();
-    const after = now ?? snap;
-    // Out of the game since the skill ran: nothing new to check; what held before still holds.
-    const check = now ? req.completion() : before;
+    let result: SkillResult;
+    let after: Snapshot;
+    let check: ReturnType<TurnRequest['completion']>;
+    for (let runs = 1; ; runs++) {
+      result = await run(plan.id, plan.params, t, signal);
+      if (signal.aborted) throw interrupted(signal);
+      const now = ctx.game.snapshot();
+      after = now ?? snap;
+      // Out of the game since the skill ran: nothing new to check; what held before still holds.
+      check = now ? req.completion() : before;
+      if (check.checkable && check.met) return done(req, goal, t, `${prefix}${check.says}`);
+      // Crafting and smelting happen where the avatar stands: a step that went through is followed by the plan's
+      // next such step in the same turn (logs gathered, then planks, sticks, a table and the pickaxe), not a turn later.
+      const next = result.ok && now && runs < CHAIN_MAX ? planSkill(intent, goal, now, caps) : null;
+      if (!next || !CHAINED_SKILLS.has(next.id) || inventoryKey(after.inventory) === inventoryKey(planFrom.inventory)) break;
+      prefix = `${prefix}${result.detail}; `;
+      planFrom = after;
+      plan = next;
+    }
 
-    if (check.checkable && check.met) return done(req, goal, t, `${prefix}${check.says}`);
     if (result.ok) {
       t.lastFailure = null;
       t.streak = { code: '', count: 0 };

@@ -18,6 +18,7 @@ import { systemPrompt, turnMessage, type HeardLine } from './prompts.ts';
 import { LlmSession } from './session.ts';
 import { learnedTools } from './skill-tools.ts';
 import { briefSnapshot, OWN_TOOL_NAMES, questionTools, runTool, toolSchemas, type LearnedTurn, type ToolHost } from './tools.ts';
+import { offeredTools } from './tool-offer.ts';
 import { LlmTransport, ProviderUnavailableError, type Completion, type TransportOptions } from './transport.ts';
 import { addUsage, noUsage, type UsageTotals } from './usage.ts';
 
@@ -129,9 +130,10 @@ export class LlmEngine implements Engine {
     try {
       // The skills the avatar wrote that fit this goal, and write_skill where it may help, beside the built-in tools.
       const learned = await this.learnedTurn(req);
-      const tools = [...this.tools, ...learned.tools.schemas];
       for (;;) {
         const toolChoice = steps >= this.options.maxSteps ? 'none' : 'auto';
+        // Read again at each step: a step that gathered logs makes `craft` of use, one that met a zombie `fight`.
+        const tools = [...offeredTools(this.tools, { req, snap: this.ctx.game.snapshot(), caps: this.ctx.game.capabilities, heardChat: heard.length > 0 }), ...learned.tools.schemas];
         const messages = this.fit(turn);
         this.measure(req.kind, messages, tools, steps === 0 && usage.requests === 0 ? newText.length : 0);
         const c = await this.transport.complete({ messages, tools, toolChoice }, signal);

@@ -6,7 +6,7 @@
  * per turn ({@link learnedTools}), so a request stays small: `write_skill`
  * only where the built-in skills are not enough (a goal outside the goal
  * language, a blocked route, a handed-over turn), kept skills only when
- * their words fit the goal.
+ * their words fit the goal, and neither on a wrap-up (it writes a lesson, it does not act).
  */
 import { z } from 'zod';
 import { parseGoal } from '../../goals/goal-language.ts';
@@ -89,7 +89,8 @@ function offersWrite(req: TurnRequest): boolean {
  * const offered = [...tools, ...learned.schemas];
  */
 export async function learnedTools(learned: LearnedSkills | undefined, req: TurnRequest, taken: ReadonlySet<string>): Promise<LearnedTools> {
-  if (!learned || req.kind === 'question') return NO_LEARNED_TOOLS;
+  // A question only looks, and a wrap-up only writes its lesson: neither acts.
+  if (!learned || req.kind === 'question' || req.kind === 'wrapup') return NO_LEARNED_TOOLS;
   const relevant = req.goal ? (await learned.relevant(req.goal.text, KEPT_OFFERED + taken.size)).filter((s) => !taken.has(s.name) && s.name !== WRITE_SKILL).slice(0, KEPT_OFFERED) : [];
   const write = offersWrite(req) && !taken.has(WRITE_SKILL);
   return {
