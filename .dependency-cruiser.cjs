@@ -42,6 +42,7 @@ const RECORD_OWNERS = {
   schedules: 'src/schedule/scheduler.ts',
   digests: 'src/schedule/digests.ts',
   outbox: 'src/outbox/outbox.ts',
+  places: 'src/avatars/places.ts',
 };
 
 /** A path as an anchored regular expression. */

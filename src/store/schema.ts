@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ENGINE_KINDS } from '../engines/kinds.ts';
+import { placeNameProblem } from '../goals/places.ts';
 import { keyed, keyedRecord } from '../keyed.ts';
 import { WHOLE_COLLECTION } from './quarantine.ts';
 
@@ -225,6 +226,28 @@ export const McpTokenSchema = z.object({
 });
 export type McpToken = z.infer<typeof McpTokenSchema>;
 
+/**
+ * A place an avatar remembers (`/place set`, or the avatar itself): where it stood, on one server. The
+ * same avatar on another server has other places.
+ */
+export const PlaceSchema = z.object({
+  /** The avatar's name. */
+  avatar: z.string(),
+  /** The server's id. */
+  server: z.string(),
+  name: z.string().refine((n) => placeNameProblem(n) === null, 'not a place name (lowercase letters, digits and dashes)'),
+  x: z.number().int(),
+  y: z.number().int(),
+  z: z.number().int(),
+  /** `overworld`, `the_nether`, `the_end`. */
+  dimension: z.string(),
+  /** When it was remembered (or last moved), ISO. */
+  setAt: z.string(),
+  /** Person id of who set it, or null when the avatar remembered it itself. */
+  by: z.string().nullable(),
+});
+export type Place = z.infer<typeof PlaceSchema>;
+
 /** `state.json`: everything but the outbox and the goal record. */
 /** Report the second of two entries with the same key (`avatars.1.name: duplicate avatar "demo"`). */
 function unique<T>(key: (item: T) => string, field: string, what: string) {
@@ -256,6 +279,8 @@ export const StateFileSchema = z.object({
   readMarks: keyedRecord(DestinationSchema, z.string().regex(/^\d{1,25}$/)).default(() => keyed<string>()),
   /** Tokens of the people's MCP server, hashed (docs/mcp.md). Absent in older files. */
   mcpTokens: z.array(McpTokenSchema).default([]),
+  /** Places avatars remember, per avatar and server (docs/commands.md "Places"). Absent in older files. */
+  places: z.array(PlaceSchema).superRefine(unique((p) => `${p.avatar.toLowerCase()} ${p.server} ${p.name}`, 'name', 'place')).default([]),
 });
 export type StateFile = z.infer<typeof StateFileSchema>;
 

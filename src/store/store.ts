@@ -73,7 +73,7 @@ export interface StoreMark {
 export class Store {
   private constructor(
     readonly dir: string,
-    /** `state.json`: avatars, persons, links, servers, shares, streams, read marks, MCP tokens. */
+    /** `state.json`: avatars, persons, links, servers, shares, streams, read marks, MCP tokens, places. */
     readonly state: FileView<StateFile>,
     /** `outbox.json`: posts on their way. */
     readonly outbox: FileView<OutboxFile>,
@@ -100,6 +100,7 @@ export class Store {
       streams: [],
       readMarks: keyed<string>(),
       mcpTokens: [],
+      places: [],
     }), adapter, checked);
     const outbox = await DataFile.open(join(dir, 'outbox.json'), OutboxFileSchema, () => ({
       version: 1 as const,

@@ -84,6 +84,7 @@ export class LlmEngine implements Engine {
       game: ctx.game,
       task: ctx.task,
       ...(ctx.learned ? { learned: ctx.learned } : {}),
+      ...(ctx.places ? { places: ctx.places } : {}),
       now: () => this.now(),
     };
     ctx.game.on('whispered', this.onWhisper);
@@ -188,7 +189,7 @@ export class LlmEngine implements Engine {
   private async learnedTurn(req: TurnRequest): Promise<LearnedTurn> {
     const taken = new Set(this.tools.map((t) => t.function.name));
     return {
-      tools: await learnedTools(this.ctx.learned, req, taken),
+      tools: await learnedTools(this.ctx.learned, req, taken, this.ctx.places),
       goal: req.goal?.text ?? '',
       completion: () => req.completion(),
       reserved: [...OWN_TOOL_NAMES, ...this.tools.map((t) => t.function.name)],
