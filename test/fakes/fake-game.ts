@@ -7,6 +7,7 @@
 import { EventEmitter } from 'node:events';
 import type { Bot } from 'mineflayer';
 import type { AvatarGame, Death, GameCapabilities, GameEvents, GameState, Scene, Snapshot } from '../../src/game/game.ts';
+import type { TopDownMap } from '../../src/game/top-down.ts';
 
 /** How a {@link FakeGame} starts out. */
 export interface FakeGameOptions {
@@ -50,6 +51,8 @@ export class FakeGame extends EventEmitter<GameEvents> implements AvatarGame {
   view: Scene = { pose: { x: 0.5, y: 64, z: 0.5, yaw: 0, pitch: 0 }, entities: [], blocks: { takenAt: 1, from: { x: -16, y: 48, z: -16 }, to: { x: 16, y: 80, z: 16 }, palette: ['grass_block'], blocks: [0, 63, 0, 0] } };
   sceneCalls = 0;
   blockCalls = 0;
+  /** What the world view's map is answered while connected (none unless a test sets one). */
+  map: TopDownMap | null = null;
 
   constructor(
     readonly username = 'steve',
@@ -80,6 +83,10 @@ export class FakeGame extends EventEmitter<GameEvents> implements AvatarGame {
     this.sceneCalls++;
     if (withBlocks) this.blockCalls++;
     return this.state === 'connected' ? { ...this.view, blocks: withBlocks ? this.view.blocks : null } : null;
+  }
+
+  worldMap(): TopDownMap | null {
+    return this.state === 'connected' ? this.map : null;
   }
 
   /** Simulate the server dropping the connection. */
