@@ -10,14 +10,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { Places } from '../../../src/avatars/places.ts';
+import type { Places } from '../../../src/avatars/places.ts';
 import { avatarMcpSpec, resourceUris } from '../../../src/engines/agents/avatar-mcp.ts';
 import type { TurnRequest } from '../../../src/engines/engine.ts';
 import { toolSchemas, type ToolOutcome } from '../../../src/engines/llm/tools.ts';
 import { withPlaces } from '../../../src/engines/place-skills.ts';
-import { filesOf } from '../../../src/store/files.ts';
-import { newAvatarRecord, Store } from '../../../src/store/store.ts';
-import { recordsOf } from '../../avatars/records-helpers.ts';
+import { placesOnFiles } from '../../avatars/places-helpers.ts';
 import type { MineflayerGame } from '../../../src/game/mineflayer-game.ts';
 import { McpEndpoint } from '../../../src/mcp/http-endpoint.ts';
 import { TaskFile } from '../../../src/task/task-file.ts';
@@ -50,15 +48,9 @@ function request(avatar: string): TurnRequest {
 
 /** The places `avatar` remembers, kept by their owner in a store of its own on real files. */
 async function placesOf(avatar: string): Promise<Places> {
-  const store = await Store.open(join(dir, `store-${avatar}`));
-  closing.push(async () => {
-    await store.flush();
-    store.close();
-  });
-  filesOf(store).state.update((s) => s.servers.push({ id: 'embedded', host: null, port: null, version: '1.21.4', auth: 'offline' }));
-  const records = recordsOf(store);
-  records.add(newAvatarRecord(avatar, 'p1', 'embedded', 'opencode', true, new Date()));
-  return new Places(store, records, () => new Date());
+  const made = await placesOnFiles(join(dir, `store-${avatar}`), [avatar]);
+  closing.push(() => made.close());
+  return made.places;
 }
 
 /** One avatar's endpoint, as an engine run starts it (with the places it remembers, when given). */
