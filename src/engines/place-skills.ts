@@ -3,14 +3,17 @@
  * remembered `place` instead of x y z, and `remember_place` remembers where the
  * avatar stands under a name. Every engine that offers the registry's skills
  * as tools has them: the llm engine, the hybrid's model, and the agent engines
- * through their MCP server (`agents/avatar-mcp.ts`). The skills themselves run
- * where the avatar's game is (one process, or an avatar host); the places are
- * looked up and kept here, beside the store.
+ * through their MCP server (`agents/avatar-mcp.ts`); the llm engine offers
+ * `remember_place` on the turns that ask to remember ({@link asksToRemember}),
+ * so that the others' requests stay small. The skills themselves run where the
+ * avatar's game is (one process, or an avatar host); the places are looked up
+ * and kept here, beside the store.
  */
 import { z } from 'zod';
 import type { AvatarGame } from '../game/game.ts';
 import type { Skill, SkillRegistry, SkillResult } from '../game/skill.ts';
 import { dimensionWords, noSuchPlace, PLACE_NAME_MAX, type PlaceBook } from '../goals/places.ts';
+import type { TurnRequest } from './engine.ts';
 
 /** The tool that remembers where the avatar stands. */
 export const REMEMBER_PLACE = 'remember_place';
@@ -20,14 +23,27 @@ const goToParams = z
     x: z.number().optional(),
     y: z.number().optional(),
     z: z.number().optional(),
-    place: z.string().min(1).max(64).optional().describe('a place you remembered, instead of x y z'),
+    place: z.string().min(1).max(64).optional(),
     range: z.number().min(0).max(64).default(1),
   })
   .refine((p) => p.place !== undefined || (p.x !== undefined && p.y !== undefined && p.z !== undefined), { message: 'give x, y and z, or a place' });
 
 const rememberParams = z.object({
-  name: z.string().min(1).max(PLACE_NAME_MAX).describe('e.g. base, iron-mine'),
+  name: z.string().min(1).max(PLACE_NAME_MAX),
 });
+
+/** Words that ask an avatar to remember where something is ("remember this spot as camp", "mark the village"). */
+const REMEMBER_WORDS = /\b(?:remember\w*|mark|bookmark|memori[sz]e)\b/i;
+
+/**
+ * Whether a turn asks the avatar to remember a place: its goal, the owner's message or an open direction says so.
+ *
+ * @example
+ * asksToRemember({ ...req, goal: { text: 'remember this spot as camp', … } }) // → true
+ */
+export function asksToRemember(req: Pick<TurnRequest, 'goal' | 'message' | 'directions'>): boolean {
+  return [req.goal?.text ?? '', req.message ?? '', ...req.directions.map((d) => d.text)].some((t) => REMEMBER_WORDS.test(t));
+}
 
 function fail(code: string, detail: string): SkillResult {
   return { ok: false, code, detail };
@@ -80,14 +96,14 @@ export function withPlaces(inner: SkillRegistry, places: PlaceBook, game: Avatar
 
   const goToSkill: Skill | undefined = walk && {
     id: 'go_to',
-    description: 'Walk to x y z, or to a place you remembered (within range blocks, default 1).',
+    description: 'Walk to x y z or a remembered place (within range blocks, default 1).',
     params: goToParams,
     timeoutMs: walk.timeoutMs,
     run: (_game, params, signal) => goTo(params, signal),
   };
   const rememberSkill: Skill = {
     id: REMEMBER_PLACE,
-    description: 'Remember where you stand as a named place (base, iron-mine), to go back to with go_to place.',
+    description: 'Name the spot you stand on (base, iron-mine), to go back with go_to place.',
     params: rememberParams,
     timeoutMs: 5_000,
     run: (_game, params) => remember(params),

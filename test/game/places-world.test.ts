@@ -143,7 +143,12 @@ describe('places on the embedded world', () => {
     const result = llm.requests.map((q) => lastMessage(q)).find((m) => m?.role === 'tool' && String(m.content).includes('arrived at base'));
     expect(String(result?.content)).toMatch(/^ok done: arrived at base \(-?\d+ -?\d+ -?\d+\)/);
 
+    // remember_place is offered where the turn asks to remember (the other requests stay small).
+    const toolsOf = (goal: string): string[] => llm.requests.find((q) => lastUserText(q).includes(`Goal (set by your owner): ${goal}`))?.body.tools?.map((t) => t.function.name) ?? [];
+    expect(toolsOf('go to base')).toContain('go_to');
+    expect(toolsOf('go to base')).not.toContain('remember_place');
     await say(r, 'Goal: remember this spot as camp', /^\[demo\] Done: remember this spot as camp$/, 120_000);
+    expect(toolsOf('remember this spot as camp')).toContain('remember_place');
     await say(r, '/places', /^\[demo\] - camp: -?\d+ -?\d+ -?\d+, (right here|\d+ blocks? away) \(remembered by itself\)$/);
   }, 600_000);
 });

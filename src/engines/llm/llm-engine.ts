@@ -12,6 +12,7 @@
 import { join } from 'node:path';
 import { ProviderRefusedError } from '../../errors.ts';
 import { saying, TurnInterruptedError, type Engine, type EngineContext, type SessionInfo, type TurnReply, type TurnRequest } from '../engine.ts';
+import { asksToRemember, REMEMBER_PLACE } from '../place-skills.ts';
 import { messageChars, type ChatMessage, type ToolSchema } from './messages.ts';
 import { readReport } from './protocol.ts';
 import { systemPrompt, turnMessage, type HeardLine } from './prompts.ts';
@@ -130,7 +131,9 @@ export class LlmEngine implements Engine {
     try {
       // The skills the avatar wrote that fit this goal, and write_skill where it may help, beside the built-in tools.
       const learned = await this.learnedTurn(req);
-      const tools = [...this.tools, ...learned.tools.schemas];
+      // remember_place only where the turn asks to remember: every other request is that much smaller.
+      const own = asksToRemember(req) ? this.tools : this.tools.filter((t) => t.function.name !== REMEMBER_PLACE);
+      const tools = [...own, ...learned.tools.schemas];
       for (;;) {
         const toolChoice = steps >= this.options.maxSteps ? 'none' : 'auto';
         const messages = this.fit(turn);
