@@ -4,9 +4,11 @@
  */
 import { z } from 'zod';
 import { ENGINE_KINDS } from '../engines/kinds.ts';
-import { placeNameProblem } from '../goals/places.ts';
+import { PlaceSchema } from './place-schema.ts';
 import { keyed, keyedRecord } from '../keyed.ts';
 import { WHOLE_COLLECTION } from './quarantine.ts';
+
+export { PlaceSchema, type Place } from './place-schema.ts';
 
 /** A chat identity: `telegram:<userId>`, `discord:<userId>` or `console:local`. */
 export const IdentitySchema = z.string().regex(/^(telegram|discord|console):[A-Za-z0-9_-]+$/);
@@ -226,27 +228,6 @@ export const McpTokenSchema = z.object({
 });
 export type McpToken = z.infer<typeof McpTokenSchema>;
 
-/**
- * A place an avatar remembers (`/place set`, or the avatar itself): where it stood, on one server. The
- * same avatar on another server has other places.
- */
-export const PlaceSchema = z.object({
-  /** The avatar's name. */
-  avatar: z.string(),
-  /** The server's id. */
-  server: z.string(),
-  name: z.string().refine((n) => placeNameProblem(n) === null, 'not a place name (lowercase letters, digits and dashes)'),
-  x: z.number().int(),
-  y: z.number().int(),
-  z: z.number().int(),
-  /** `overworld`, `the_nether`, `the_end`. */
-  dimension: z.string(),
-  /** When it was remembered (or last moved), ISO. */
-  setAt: z.string(),
-  /** Person id of who set it, or null when the avatar remembered it itself. */
-  by: z.string().nullable(),
-});
-export type Place = z.infer<typeof PlaceSchema>;
 
 /** `state.json`: everything but the outbox and the goal record. */
 /** Report the second of two entries with the same key (`avatars.1.name: duplicate avatar "demo"`). */
