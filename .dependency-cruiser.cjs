@@ -43,6 +43,7 @@ const RECORD_OWNERS = {
   digests: 'src/schedule/digests.ts',
   outbox: 'src/outbox/outbox.ts',
   'game-chat': 'src/game-chat/game-chat.ts',
+  places: 'src/avatars/places.ts',
 };
 
 /** A path as an anchored regular expression. */

@@ -9,7 +9,7 @@
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import { z } from 'zod';
-import type { Skill } from '../src/game/skill.ts';
+import type { Skill, SkillResult } from '../src/game/skill.ts';
 import { checkAborted, done, fail, goals, onBot, walk } from './common.ts';
 import { craftByClicks } from './craft-clicks.ts';
 import { itemQuery } from './items.ts';
@@ -53,6 +53,9 @@ export const craft: Skill<typeof params> = {
     if (!game.capabilities.crafting) return Promise.resolve(fail('unsupported_by_server', 'this server does not support crafting'));
     // Counted from the first attempt: a run a reflex interrupted crafts only what is still missing.
     let target: number | undefined;
+    // A table set down stays, whatever the run comes to: its result says where.
+    let placedTable: SkillResult['placed'];
+    const withTable = (r: SkillResult): SkillResult => (placedTable ? { ...r, placed: placedTable } : r);
     return onBot(game, 'craft', signal, async (bot, sig) => {
       const name = concreteItem(bot, itemQuery(item));
       const def = bot.registry.itemsByName[name];
@@ -72,6 +75,7 @@ export const craft: Skill<typeof params> = {
           // Placed within this skill's turn at the gate (running the place skill here would wait for this one to end).
           const placed = await placeItem(bot, sig, { item: 'crafting_table' });
           if (!placed.ok) return fail('no_target', `could not place a crafting table: ${placed.detail}`);
+          placedTable = placed.placed;
           table = bot.findBlock({ matching: bot.registry.blocksByName.crafting_table?.id ?? -1, maxDistance: 8 });
           recipe = table ? bot.recipesFor(def.id, null, 1, table)[0] : undefined;
         }
@@ -104,6 +108,6 @@ export const craft: Skill<typeof params> = {
       if (made <= 0 && failure) throw failure;
       if (made <= 0) return fail('missing_material', `crafting ${name} made nothing`);
       return done(`crafted ${made} ${name}`);
-    });
+    }).then(withTable);
   },
 };

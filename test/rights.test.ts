@@ -33,6 +33,7 @@ function state(shares: Share[] = []): StateFile {
     mcpTokens: [],
     relays: [],
     sayCommands: [],
+    places: [],
   };
 }
 

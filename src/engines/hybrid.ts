@@ -65,7 +65,7 @@ function handedOver(req: TurnRequest, memory: HybridMemory, why: string, writeSk
 export function createHybridEngine(ctx: EngineContext, parts: HybridParts): Engine {
   const { scripted, model } = parts;
   const now = parts.now ?? Date.now;
-  const memory = new HybridMemory();
+  const memory = new HybridMemory(ctx.places);
   const byModel: PlayedBy = { engine: model.name, model: true };
   /** Model turns are paused until then after a refusal; refusals in a row double the pause. */
   let pausedUntil = 0;

@@ -4,8 +4,11 @@
  */
 import { z } from 'zod';
 import { ENGINE_KINDS } from '../engines/kinds.ts';
+import { PlaceSchema } from './place-schema.ts';
 import { keyed, keyedRecord } from '../keyed.ts';
 import { WHOLE_COLLECTION } from './quarantine.ts';
+
+export { PlaceSchema, type Place } from './place-schema.ts';
 
 /** A chat identity: `telegram:<userId>`, `discord:<userId>` or `console:local`. */
 export const IdentitySchema = z.string().regex(/^(telegram|discord|console):[A-Za-z0-9_-]+$/);
@@ -216,6 +219,7 @@ export const McpTokenSchema = z.object({
 });
 export type McpToken = z.infer<typeof McpTokenSchema>;
 
+
 /** `state.json`: everything but the outbox and the goal record. */
 /** Report the second of two entries with the same key (`avatars.1.name: duplicate avatar "demo"`). */
 function unique<T>(key: (item: T) => string, field: string, what: string) {
@@ -251,6 +255,8 @@ export const StateFileSchema = z.object({
   relays: z.array(RelaySchema).default([]),
   /** Avatars whose `/say` takes server commands (`/say commands on`). Absent in older files. */
   sayCommands: z.array(SayCommandsSchema).default([]),
+  /** Places avatars remember, per avatar and server (docs/commands.md "Places"). Absent in older files. */
+  places: z.array(PlaceSchema).superRefine(unique((p) => `${p.avatar.toLowerCase()} ${p.server} ${p.name}`, 'name', 'place')).default([]),
 });
 export type StateFile = z.infer<typeof StateFileSchema>;
 

@@ -73,7 +73,7 @@ export interface StoreMark {
 export class Store {
   private constructor(
     readonly dir: string,
-    /** `state.json`: avatars, persons, links, servers, shares, streams, read marks, MCP tokens, chat relays, `/say` commands. */
+    /** `state.json`: avatars, persons, links, servers, shares, streams, read marks, MCP tokens, chat relays, `/say` commands, places. */
     readonly state: FileView<StateFile>,
     /** `outbox.json`: posts on their way. */
     readonly outbox: FileView<OutboxFile>,
@@ -102,6 +102,7 @@ export class Store {
       mcpTokens: [],
       relays: [],
       sayCommands: [],
+      places: [],
     }), adapter, checked);
     const outbox = await DataFile.open(join(dir, 'outbox.json'), OutboxFileSchema, () => ({
       version: 1 as const,

@@ -21,6 +21,7 @@ function state(links: Link[]): StateFile {
     mcpTokens: [],
     relays: [],
     sayCommands: [],
+    places: [],
   };
 }
 

@@ -150,7 +150,7 @@ describe('Store', () => {
     const store = await Store.open(join(dir, 'nested', 'data'));
     await store.flush();
     const state = JSON.parse(await readFile(join(dir, 'nested', 'data', 'state.json'), 'utf8'));
-    expect(state).toEqual({ version: 1, avatars: [], persons: [], links: [], servers: [], shares: [], streams: [], readMarks: {}, mcpTokens: [], relays: [], sayCommands: [] });
+    expect(state).toEqual({ version: 1, avatars: [], persons: [], links: [], servers: [], shares: [], streams: [], readMarks: {}, mcpTokens: [], relays: [], sayCommands: [], places: [] });
     const outbox = JSON.parse(await readFile(join(dir, 'nested', 'data', 'outbox.json'), 'utf8'));
     expect(outbox).toEqual({ version: 1, seq: 0, pending: [] });
   });

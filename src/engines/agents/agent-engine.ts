@@ -75,7 +75,7 @@ export class AgentEngine implements Engine {
     this.name = cli.kind;
     this.saved = AgentSession.open(options.avatarDir, cli.kind, ctx.log, () => this.now().getTime());
     this.system = agentSystemPrompt(ctx.avatar, ctx.game.capabilities);
-    this.host = { skills: ctx.skills, game: ctx.game, task: ctx.task, now: () => this.now() };
+    this.host = { skills: ctx.skills, game: ctx.game, task: ctx.task, ...(ctx.places ? { places: ctx.places } : {}), now: () => this.now() };
     this.whispers = new WhisperInbox(ctx.game);
   }
 

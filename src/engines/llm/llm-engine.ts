@@ -84,6 +84,7 @@ export class LlmEngine implements Engine {
       game: ctx.game,
       task: ctx.task,
       ...(ctx.learned ? { learned: ctx.learned } : {}),
+      ...(ctx.places ? { places: ctx.places } : {}),
       now: () => this.now(),
     };
     this.whispers = new WhisperInbox(ctx.game);
@@ -127,7 +128,7 @@ export class LlmEngine implements Engine {
       for (;;) {
         const toolChoice = steps >= this.options.maxSteps ? 'none' : 'auto';
         // Read again at each step: a step that gathered logs makes `craft` of use, one that met a zombie `fight`.
-        const tools = [...offeredTools(this.tools, { req, snap: this.ctx.game.snapshot(), caps: this.ctx.game.capabilities, heardChat: heard.length > 0 }), ...learned.tools.schemas];
+        const tools = [...offeredTools(this.tools, { req, snap: this.ctx.game.snapshot(), caps: this.ctx.game.capabilities, heardChat: heard.length > 0, ...(this.ctx.places ? { places: this.ctx.places } : {}) }), ...learned.tools.schemas];
         const messages = this.fit(turn);
         this.measure(req.kind, messages, tools, steps === 0 && usage.requests === 0 ? newText.length : 0);
         const c = await this.transport.complete({ messages, tools, toolChoice }, signal);
@@ -183,7 +184,7 @@ export class LlmEngine implements Engine {
   private async learnedTurn(req: TurnRequest): Promise<LearnedTurn> {
     const taken = new Set(this.tools.map((t) => t.function.name));
     return {
-      tools: await learnedTools(this.ctx.learned, req, taken),
+      tools: await learnedTools(this.ctx.learned, req, taken, this.ctx.places),
       goal: req.goal?.text ?? '',
       completion: () => req.completion(),
       reserved: [...OWN_TOOL_NAMES, ...this.tools.map((t) => t.function.name)],

@@ -10,14 +10,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { Places } from '../../../src/avatars/places.ts';
 import { avatarMcpSpec, resourceUris } from '../../../src/engines/agents/avatar-mcp.ts';
 import type { TurnRequest } from '../../../src/engines/engine.ts';
 import { toolSchemas, type ToolOutcome } from '../../../src/engines/llm/tools.ts';
+import { withPlaces } from '../../../src/engines/place-skills.ts';
+import { placesOnFiles } from '../../avatars/places-helpers.ts';
 import type { MineflayerGame } from '../../../src/game/mineflayer-game.ts';
 import { McpEndpoint } from '../../../src/mcp/http-endpoint.ts';
 import { TaskFile } from '../../../src/task/task-file.ts';
 import { createSkillRegistry } from '../../../skills/index.ts';
-import { waitFor, worldPerFile } from '../../game/helpers.ts';
+import { teleportAndSettle, waitFor, worldPerFile } from '../../game/helpers.ts';
 
 const w = worldPerFile('avatar-mcp');
 const dir = mkdtempSync(join(tmpdir(), 'mindlink-mcp-'));
@@ -43,15 +46,23 @@ function request(avatar: string): TurnRequest {
   };
 }
 
-/** One avatar's endpoint, as an engine run starts it. */
-async function endpointFor(game: MineflayerGame, opts: { lookOnly?: boolean; run?: AbortController } = {}) {
+/** The places `avatar` remembers, kept by their owner in a store of its own on real files. */
+async function placesOf(avatar: string): Promise<Places> {
+  const made = await placesOnFiles(join(dir, `store-${avatar}`), [avatar]);
+  closing.push(() => made.close());
+  return made.places;
+}
+
+/** One avatar's endpoint, as an engine run starts it (with the places it remembers, when given). */
+async function endpointFor(game: MineflayerGame, opts: { lookOnly?: boolean; run?: AbortController; places?: Places } = {}) {
   const calls: { name: string; outcome: ToolOutcome }[] = [];
   const run = opts.run ?? new AbortController();
-  const skills = createSkillRegistry(game);
+  const book = opts.places?.bookOf(game.username);
+  const skills = book ? withPlaces(createSkillRegistry(game), book, game) : createSkillRegistry(game);
   const task = new TaskFile(join(dir, game.username), game.username);
   const spec = avatarMcpSpec({
     avatar: game.username,
-    host: { skills, game, task, now: () => new Date() },
+    host: { skills, game, task, ...(book ? { places: book } : {}), now: () => new Date() },
     request: request(game.username),
     signal: run.signal,
     lookOnly: opts.lookOnly ?? false,
@@ -135,6 +146,32 @@ describe("an avatar's MCP server (SDK client, Streamable HTTP)", () => {
     const look = await own.callTool({ name: 'look', arguments: {} });
     expect((look.content as { text: string }[])[0]?.text).toMatch(/^pos /);
     expect(a.calls).toEqual([]);
+  });
+
+  it('GIVEN an avatar with places THEN remember_place keeps where it stands, look names it, go_to with that place walks back there, and an unknown place is refused naming the known ones', async () => {
+    const { game } = await w.avatar('mcpplace', 3, -4);
+    const places = await placesOf('mcpplace');
+    const { endpoint, calls } = await endpointFor(game, { places });
+    const c = await client(endpoint.url, endpoint.secret);
+    const { tools } = await c.listTools();
+    expect(tools.map((t) => t.name)).toContain('remember_place');
+    expect(Object.keys((tools.find((t) => t.name === 'go_to')?.inputSchema.properties ?? {}) as object)).toEqual(['x', 'y', 'z', 'place', 'range']);
+    const text = (r: Awaited<ReturnType<Client['callTool']>>): string => (r.content as { text: string }[])[0]?.text ?? '';
+
+    expect(text(await c.callTool({ name: 'remember_place', arguments: { name: 'camp' } }))).toMatch(/^ok done: remembered camp at 3 64 -4\n/);
+    expect(places.known('mcpplace').get('camp')).toEqual({ name: 'camp', x: 3, y: 64, z: -4, dimension: 'overworld' });
+    expect(text(await c.callTool({ name: 'look', arguments: {} }))).toMatch(/\nplaces \(go_to place\): camp 1m$/);
+    await teleportAndSettle(w.world, game, { x: 9.5, y: 64, z: 2.5 });
+    const back = await c.callTool({ name: 'go_to', arguments: { place: 'camp' } }, undefined, { timeout: 120_000 });
+    expect(text(back)).toMatch(/^ok done: arrived at camp \(3 64 -4\)/);
+    const p = game.snapshot()?.position ?? { x: 99, y: 99, z: 99 };
+    expect(Math.hypot(p.x - 3, p.y - 64, p.z + 4)).toBeLessThanOrEqual(2);
+    const unknown = await c.callTool({ name: 'go_to', arguments: { place: 'bse' } });
+    expect(unknown.isError).toBe(true);
+    expect(text(unknown)).toMatch(/^failed bad_params: I know no place called 'bse'; my places: camp/);
+    const neither = await c.callTool({ name: 'go_to', arguments: { range: 2 } });
+    expect(text(neither)).toMatch(/^failed bad_params: go_to: params give x, y and z, or a place/);
+    expect(calls.map((x) => [x.name, x.outcome.action?.code])).toEqual([['remember_place', 'done'], ['look', undefined], ['go_to', 'done'], ['go_to', 'bad_params'], ['go_to', 'bad_params']]);
   });
 
   it('GIVEN a question run THEN only look is offered, and a skill call is refused without acting', async () => {
