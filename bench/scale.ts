@@ -11,15 +11,19 @@
  *
  * `SCALE_STEPS=1,5` and `SCALE_HOSTS=1` (comma lists) pick other steps and
  * host settings (`AVATAR_HOSTS` of each run); `SCALE_WINDOW_S` the measuring
- * window of each step.
+ * window of each step. `SCALE_CPU_PROF=dir` runs every process of the run (mindlink, its hosts, the world)
+ * with `--cpu-prof` into `dir/hosts=N/`, and prints each step's measuring window in the profiles' clock
+ * (`bench/tools/cpu-profile.ts --from … --to …` summarises that window).
  */
 import { loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { removeEvidence, startProcess, stopGracefully, tempDir, until, type Proc } from '../chaos/harness.ts';
 
 const STEPS = list(process.env.SCALE_STEPS, [1, 25, 50, 100]);
 const HOSTS = list(process.env.SCALE_HOSTS, [1, 2]);
 const WINDOW_MS = Number(process.env.SCALE_WINDOW_S ?? 60) * 1000;
+const CPU_PROF = process.env.SCALE_CPU_PROF;
 /** A step whose spawn count has not moved for this long is reported as stalled, and the run ends there. */
 const STALL_MS = 180_000;
 const PROGRESS_EVERY_MS = 10_000;
@@ -187,7 +191,12 @@ function marks(logs: LogReader): { core: number; world: number; hosts: number } 
 
 async function run(hosts: number, say: (line: string) => void): Promise<RunFigures> {
   const dataDir = await tempDir('scale');
-  const proc = startProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', HEALTH_LOG_MS: '1000', LOOP_PACE_MS: '3000', AVATAR_HOSTS: String(hosts), WEB: 'off' });
+  const profDir = CPU_PROF ? path.resolve(CPU_PROF, `hosts=${hosts}`) : undefined;
+  // The hosts and the world are started with the same flags (src/game/profiling-args.ts).
+  const proc = startProcess(
+    { DATA_DIR: dataDir, LOG_LEVEL: 'debug', HEALTH_LOG_MS: '1000', LOOP_PACE_MS: '3000', AVATAR_HOSTS: String(hosts), WEB: 'off' },
+    profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+  );
   const figures: RunFigures = { hosts, idleStatusP50: NaN, steps: [] };
   const tag = `[hosts=${hosts}]`;
   // Each avatar is given a collect goal as it joins, then works on its own goals (the curriculum): every
@@ -260,12 +269,14 @@ async function run(hosts: number, say: (line: string) => void): Promise<RunFigur
       const start = marks(logs.update());
       const doneBefore = doneCount();
       const t1 = performance.now();
+      const profFrom = process.hrtime.bigint() / 1000n;
       const status: number[] = [];
       while (performance.now() - t1 < WINDOW_MS) {
         status.push(await statusTime(proc));
         await new Promise((r) => setTimeout(r, 1000));
       }
       const minutes = (performance.now() - t1) / 60_000;
+      const profTo = process.hrtime.bigint() / 1000n;
       const w = window(logs.update(), start);
       const { worldPid, hostPids } = processes(logs);
       const step: StepFigures = {
@@ -302,6 +313,7 @@ async function run(hosts: number, say: (line: string) => void): Promise<RunFigur
           `/status p50 ${fmt(step.statusP50, 1)} ms, p99 ${fmt(step.statusP99, 1)} ms (${fmt(step.statusP50 / figures.idleStatusP50, 1)}× idle); ` +
           `${fmt(step.donePerMin, 1)} goals done/min (load ${step.load})`,
       );
+      if (profDir) say(`${tag}   profile window of step ${target}: --from ${profFrom} --to ${profTo}; mindlink pid ${proc.pid}, hosts ${hostPids.join(', ') || '–'}, world ${worldPid ?? '–'} (profiles in ${profDir})`);
       if (stalled) break;
     }
   } finally {

@@ -80,9 +80,9 @@ export interface Proc {
   line(re: RegExp, timeoutMs?: number): Promise<string>;
 }
 
-/** Start mindlink in its own process group (as a terminal would run it). */
-export function startProcess(env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+/** Start mindlink in its own process group (as a terminal would run it); `nodeArgs` go to node before the script (a profiler's flags). */
+export function startProcess(env: Record<string, string>, nodeArgs: readonly string[] = []): Proc {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     // One process for the avatars unless the environment or the scenario asks for avatar hosts.
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', CONSOLE: 'on', WEB_PORT: '0', LLM_API_KEY: CHAOS_LLM_KEY, AVATAR_HOSTS: process.env.AVATAR_HOSTS ?? '1', ...env },

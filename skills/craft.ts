@@ -9,6 +9,7 @@
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import { z } from 'zod';
+import { findBlockFast } from '../src/game/block-search.ts';
 import type { Skill } from '../src/game/skill.ts';
 import { checkAborted, done, fail, goals, onBot, walk } from './common.ts';
 import { craftByClicks } from './craft-clicks.ts';
@@ -59,7 +60,7 @@ export const craft: Skill<typeof params> = {
       const missing = target - bot.inventory.count(def.id, null);
       if (missing <= 0) return done(`crafted ${count} ${name}`);
       // Farther than the planner's reach (30 blocks), so a table it counted on is found.
-      let table: Block | null = bot.findBlock({ matching: bot.registry.blocksByName.crafting_table?.id ?? -1, maxDistance: TABLE_SEARCH });
+      let table: Block | null = findBlockFast(bot, [bot.registry.blocksByName.crafting_table?.id ?? -1], TABLE_SEARCH);
       let recipe = bot.recipesFor(def.id, null, 1, null)[0] ?? (table ? bot.recipesFor(def.id, null, 1, table)[0] : undefined);
       if (!recipe) {
         const needsTable = bot.recipesAll(def.id, null, true).length > 0;
@@ -68,7 +69,7 @@ export const craft: Skill<typeof params> = {
           // Placed within this skill's turn at the gate (running the place skill here would wait for this one to end).
           const placed = await placeItem(bot, sig, { item: 'crafting_table' });
           if (!placed.ok) return fail('no_target', `could not place a crafting table: ${placed.detail}`);
-          table = bot.findBlock({ matching: bot.registry.blocksByName.crafting_table?.id ?? -1, maxDistance: 8 });
+          table = findBlockFast(bot, [bot.registry.blocksByName.crafting_table?.id ?? -1], 8);
           recipe = table ? bot.recipesFor(def.id, null, 1, table)[0] : undefined;
         }
         if (!recipe) {

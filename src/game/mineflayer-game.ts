@@ -25,12 +25,13 @@ import { takeSnapshot } from './snapshot.ts';
 import { topDownMap, type TopDownMap } from './top-down.ts';
 import { joinPathBudget } from './path-budget.ts';
 import { cacheBlocks } from './block-cache.ts';
+import { AvatarMovements } from './movements.ts';
 import { watchJoin, type JoinWatch } from './join-watch.ts';
 import { watchDeaths, type DeathWatch } from './death-watch.ts';
 import { leaveBot } from './leave-bot.ts';
 import { prepareLibraries } from './library-state.ts';
 
-const { pathfinder, Movements } = pf;
+const { pathfinder } = pf;
 
 export { DefaultMineflayerGameOptions, EMBEDDED_CAPABILITIES, VANILLA_CAPABILITIES, type MineflayerGameOptions } from './game-options.ts';
 export { isFinalKick, reasonText } from './refusals.ts';
@@ -238,7 +239,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     this.#joinWatch = watch;
 
     bot.once('spawn', () => {
-      cacheBlocks(bot.world);
+      cacheBlocks(bot.world, bot.registry.version['>=']('1.18'));
       void (async () => {
         try {
           await bot.waitForChunksToLoad();
@@ -248,10 +249,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
         if (this.#attempt !== bot || this.#stopping || !bot.entity) return;
         watch.done();
         spawned = true;
-        const movements = new Movements(bot);
-        movements.canDig = true;
-        movements.allow1by1towers = true;
-        bot.pathfinder.setMovements(movements);
+        bot.pathfinder.setMovements(new AvatarMovements(bot));
         bot.pathfinder.thinkTimeout = 10_000;
         bot.once('end', joinPathBudget(bot));
         this.#bot = bot;

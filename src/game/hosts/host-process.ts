@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
 import type { CoreToHost, HostConfig, HostToCore } from './protocol.ts';
 import { childReady } from '../child-ready.ts';
+import { profilingArgs } from '../profiling-args.ts';
 
 /** Options of {@link HostProcess.start}. */
 export interface HostProcessOptions {
@@ -83,7 +84,7 @@ export class HostProcess extends EventEmitter<HostProcessEvents> {
   static async start(opts: HostProcessOptions): Promise<HostProcess> {
     const o = { ...DefaultHostProcessOptions, ...opts };
     const child = fork(o.entry, [JSON.stringify(o.config)], {
-      execArgv: loaderArgs(),
+      execArgv: [...loaderArgs(), ...profilingArgs()],
       cwd: process.cwd(),
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       detached: true,
