@@ -47,9 +47,13 @@ function rssMb(pid: number): number {
 interface Reading {
   time: number;
   rssMb?: number;
+  heapUsedMb?: number;
   cpuPct?: number;
   loopDelayP50Ms?: number;
   loopDelayP99Ms?: number;
+  /** The avatars' physics ticks per second in that process (mean, slowest tenth); 20 when they keep up. */
+  physicsTps?: number;
+  physicsTpsLow?: number;
 }
 
 interface LogLine extends Reading {
@@ -142,12 +146,24 @@ interface StepFigures {
   coreCpu: number;
   hostsP99: number;
   hostsCpu: number;
+  /** The avatars' side: the event loop of the processes they play in (the hosts, or mindlink's own with one), its CPU per working avatar, their physics ticks per second. */
+  avatarsP50: number;
+  avatarsP99: number;
+  cpuPerAvatar: number;
+  physicsTps: number;
+  physicsTpsLow: number;
   worldP99: number;
   worldCpu: number;
   statusP50: number;
   statusP99: number;
   donePerMin: number;
   load: string;
+}
+
+/** Each process's median over its readings of `pick`, then the worst (`max`/`min`) over the processes. */
+function worstOf(byProcess: LogLine[][], pick: (h: LogLine) => number | undefined, worst: (...n: number[]) => number): number {
+  const medians = byProcess.map((hs) => median(hs.map((h) => pick(h) ?? NaN).filter(Number.isFinite))).filter(Number.isFinite);
+  return medians.length ? worst(...medians) : NaN;
 }
 
 /** The figures of one run (one `AVATAR_HOSTS` setting). */
@@ -180,9 +196,20 @@ function window(logs: LogReader, from: { core: number; world: number; hosts: num
     worldP99: median(world.map((h) => h.loopDelayP99Ms ?? NaN)),
     worldCpu: median(world.map((h) => h.cpuPct ?? NaN)),
     // The worst host's median (NaN when no host reported: one process).
-    hostsP99: byHost.size ? Math.max(...[...byHost.values()].map((hs) => median(hs.map((h) => h.loopDelayP99Ms ?? NaN)))) : NaN,
+    hostsP50: worstOf([...byHost.values()], (h) => h.loopDelayP50Ms, Math.max),
+    hostsP99: worstOf([...byHost.values()], (h) => h.loopDelayP99Ms, Math.max),
     hostsCpu: [...byHost.values()].reduce((sum, hs) => sum + median(hs.map((h) => h.cpuPct ?? 0)), 0),
+    // The avatars play on the hosts, or in mindlink's own process when there is none.
+    physicsTps: worstOf(byHost.size ? [...byHost.values()] : [core as LogLine[]], (h) => h.physicsTps, Math.min),
+    physicsTpsLow: worstOf(byHost.size ? [...byHost.values()] : [core as LogLine[]], (h) => h.physicsTpsLow, Math.min),
   };
+}
+
+/** The hosts' heap in use (the sum of each host's median over the readings since `from`). */
+function hostsHeap(logs: LogReader, from: { hosts: number }): number {
+  const byHost = new Map<number, number[]>();
+  for (const h of logs.hosts.slice(from.hosts)) byHost.set(h.avatarHost ?? 0, [...(byHost.get(h.avatarHost ?? 0) ?? []), h.heapUsedMb ?? NaN]);
+  return [...byHost.values()].reduce((sum, v) => sum + median(v.filter(Number.isFinite)), 0);
 }
 
 function marks(logs: LogReader): { core: number; world: number; hosts: number } {
@@ -293,6 +320,11 @@ async function run(hosts: number, say: (line: string) => void): Promise<RunFigur
         coreCpu: w.coreCpu,
         hostsP99: w.hostsP99,
         hostsCpu: w.hostsCpu,
+        avatarsP50: hostPids.length ? w.hostsP50 : w.coreP50,
+        avatarsP99: hostPids.length ? w.hostsP99 : w.coreP99,
+        cpuPerAvatar: (hostPids.length ? w.hostsCpu : w.coreCpu) / target,
+        physicsTps: w.physicsTps,
+        physicsTpsLow: w.physicsTpsLow,
         worldP99: w.worldP99,
         worldCpu: w.worldCpu,
         statusP50: median(status),
@@ -308,10 +340,12 @@ async function run(hosts: number, say: (line: string) => void): Promise<RunFigur
         `${tag} STEP ${target} working: mindlink ${fmt(step.rssCoreMb)} MB${hostPids.length ? ` + hosts ${fmt(step.rssHostsMb)} MB` : ''}` +
           `${Number.isFinite(perAvatar) ? ` (+${fmt(perAvatar, 1)} MB per avatar after the first)` : ''}, world ${fmt(step.rssWorldMb)} MB; ` +
           `core loop p50 ${fmt(step.coreP50)} / p99 ${fmt(step.coreP99)} ms (worst 1-s window ${fmt(step.coreWorstP99)}), CPU ${fmt(step.coreCpu)} %` +
-          `${hostPids.length ? `; hosts loop p99 ${fmt(step.hostsP99)} ms, CPU ${fmt(step.hostsCpu)} %` : ''}; ` +
+          `${hostPids.length ? `; hosts ${fmt(hostsHeap(logs, start))} MB heap used, CPU ${fmt(step.hostsCpu)} %` : ''}; ` +
+          `avatars' side: loop p50 ${fmt(step.avatarsP50)} / p99 ${fmt(step.avatarsP99)} ms, CPU ${fmt(step.cpuPerAvatar, 2)} % per working avatar, ` +
+          `physics ${fmt(step.physicsTps, 1)} ticks/s (slowest tenth ${fmt(step.physicsTpsLow, 1)}); ` +
           `world loop p99 ${fmt(step.worldP99)} ms, CPU ${fmt(step.worldCpu)} %; ` +
           `/status p50 ${fmt(step.statusP50, 1)} ms, p99 ${fmt(step.statusP99, 1)} ms (${fmt(step.statusP50 / figures.idleStatusP50, 1)}× idle); ` +
-          `${fmt(step.donePerMin, 1)} goals done/min (load ${step.load})`,
+          `${fmt(step.donePerMin, 1)} goals done/min, ${fmt(step.donePerMin / target, 2)} per avatar (load ${step.load})`,
       );
       if (profDir) say(`${tag}   profile window of step ${target}: --from ${profFrom} --to ${profTo}; mindlink pid ${proc.pid}, hosts ${hostPids.join(', ') || '–'}, world ${worldPid ?? '–'} (profiles in ${profDir})`);
       if (stalled) break;
@@ -327,8 +361,8 @@ async function run(hosts: number, say: (line: string) => void): Promise<RunFigur
 function table(runs: RunFigures[]): string {
   const head = runs.map((r) => `AVATAR_HOSTS=${r.hosts}`).join(' / ');
   const rows = [
-    `| working avatars (${head}) | spawned | RSS mindlink (+ hosts) per avatar | core event-loop p99 | /status round trip (× idle) | goals done / min | world CPU, loop p99 | load |`,
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| working avatars (${head}) | spawned | RSS mindlink (+ hosts) per avatar | core event-loop p99 | /status round trip (× idle) | goals done / min (per avatar) | avatars' loop p50 / p99 | CPU per working avatar | physics ticks/s (slowest tenth) | world CPU, loop p99 | load |`,
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const n of STEPS) {
     const cells = runs.map((r) => {
@@ -337,15 +371,18 @@ function table(runs: RunFigures[]): string {
       const per = s && first && n > first.avatars ? (s.rssCoreMb + s.rssHostsMb - first.rssCoreMb - first.rssHostsMb) / (n - first.avatars) : NaN;
       return { s, per, idle: r.idleStatusP50 };
     });
-    const join = (f: (c: (typeof cells)[number]) => string): string => cells.map(f).join(' / ');
+    const join = (f: (s: StepFigures, c: (typeof cells)[number]) => string): string => cells.map((c) => (c.s ? f(c.s, c) : '–')).join(' / ');
     rows.push(
-      `| ${n} | ${join((c) => (c.s ? `${c.s.spawned}${c.s.stalled ? ' (stalled)' : ''}` : '–'))} | ` +
-        `${join((c) => (c.s ? (Number.isFinite(c.per) ? `${fmt(c.per, 1)} MB` : `${fmt(c.s.rssCoreMb + c.s.rssHostsMb)} MB in all`) : '–'))} | ` +
-        `${join((c) => (c.s ? `${fmt(c.s.coreP99)} ms` : '–'))} | ` +
-        `${join((c) => (c.s ? `${fmt(c.s.statusP50, 1)} ms (${fmt(c.s.statusP50 / c.idle, 1)}×)` : '–'))} | ` +
-        `${join((c) => (c.s ? fmt(c.s.donePerMin, 1) : '–'))} | ` +
-        `${join((c) => (c.s ? `${fmt(c.s.worldCpu)} %, ${fmt(c.s.worldP99)} ms` : '–'))} | ` +
-        `${join((c) => c.s?.load ?? '–')} |`,
+      `| ${n} | ${join((s) => `${s.spawned}${s.stalled ? ' (stalled)' : ''}`)} | ` +
+        `${join((s, c) => (Number.isFinite(c.per) ? `${fmt(c.per, 1)} MB` : `${fmt(s.rssCoreMb + s.rssHostsMb)} MB in all`))} | ` +
+        `${join((s) => `${fmt(s.coreP99)} ms`)} | ` +
+        `${join((s, c) => `${fmt(s.statusP50, 1)} ms (${fmt(s.statusP50 / c.idle, 1)}×)`)} | ` +
+        `${join((s) => `${fmt(s.donePerMin, 1)} (${fmt(s.donePerMin / n, 2)})`)} | ` +
+        `${join((s) => `${fmt(s.avatarsP50)} / ${fmt(s.avatarsP99)} ms`)} | ` +
+        `${join((s) => `${fmt(s.cpuPerAvatar, 2)} %`)} | ` +
+        `${join((s) => `${fmt(s.physicsTps, 1)} (${fmt(s.physicsTpsLow, 1)})`)} | ` +
+        `${join((s) => `${fmt(s.worldCpu)} %, ${fmt(s.worldP99)} ms`)} | ` +
+        `${join((s) => s.load)} |`,
     );
   }
   return rows.join('\n');
@@ -360,4 +397,11 @@ export default async function bench(): Promise<void> {
   for (const hosts of HOSTS) runs.push(await run(hosts, say));
   say('');
   say(table(runs));
+  for (const r of runs) {
+    const last = r.steps.at(-1);
+    const base = r.steps.find((x) => x.avatars === 25) ?? r.steps[0];
+    if (last && base && last !== base) {
+      say(`AVATAR_HOSTS=${r.hosts}: goals done per minute at ${last.avatars} are ${fmt(last.donePerMin / base.donePerMin, 2)}× those at ${base.avatars} (${fmt(last.avatars / base.avatars, 1)}× the avatars)`);
+    }
+  }
 }

@@ -13,6 +13,7 @@ import type { CoreToHost, HostConfig, HostToCore } from './game/hosts/protocol.t
 import { runHost } from './game/hosts/host-runtime.ts';
 import { createGameProvider } from './game/provider.ts';
 import { startHealthLog } from './health.ts';
+import { readTickRates } from './game/tick-meter.ts';
 import { createLogger, registerSecret } from './logger.ts';
 
 async function main(): Promise<void> {
@@ -21,7 +22,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   for (const secret of [config.TELEGRAM_TOKEN, config.DISCORD_TOKEN, config.LLM_API_KEY]) registerSecret(secret);
   const log = createLogger(config.LOG_LEVEL, { sync: true }).child({ avatarHost: host.index });
-  startHealthLog(log, config.HEALTH_LOG_MS, 'host health');
+  startHealthLog(log, config.HEALTH_LOG_MS, 'host health', readTickRates);
   const games = await createGameProvider(config, log, {
     world: host.world,
     // Reflexes (defend > eat > flee) act on every avatar's game with no engine call.

@@ -20,6 +20,7 @@ import { createHostedProvider } from './game/hosts/hosted-provider.ts';
 import { hostedSkills } from './game/hosts/remote-skills.ts';
 import { createGameProvider, type GameAttachment } from './game/provider.ts';
 import { startHealthLog } from './health.ts';
+import { readTickRates } from './game/tick-meter.ts';
 import { PeopleMcp } from './mcp/people-server.ts';
 import { createLogger, registerSecret, routeConsoleToLog, type Logger } from './logger.ts';
 import { ensureDataDir } from './store/data-dir.ts';
@@ -50,7 +51,8 @@ async function main(): Promise<void> {
   for (const secret of [config.TELEGRAM_TOKEN, config.DISCORD_TOKEN, config.LLM_API_KEY]) registerSecret(secret);
   const log: Logger = createLogger(config.LOG_LEVEL);
   routeConsoleToLog(log);
-  startHealthLog(log, config.HEALTH_LOG_MS);
+  // With one process the avatars play here: its health line says how many physics ticks they ran.
+  startHealthLog(log, config.HEALTH_LOG_MS, 'health', readTickRates);
 
   // The console reads from the first moment so that lines typed during start-up are queued, not lost.
   const consoleBridge = config.CONSOLE ? new ConsoleBridge(process.stdin, process.stdout, log.child({ bridge: 'console' })) : undefined;

@@ -14,7 +14,7 @@ import { forAvatar, type Logger } from '../logger.ts';
 import { cleanLine } from '../sanitize.ts';
 import { formatAddress } from '../servers/address.ts';
 import type { AvatarGame, Death, GameCapabilities, GameEvents, GameState, Snapshot } from './game.ts';
-import { DefaultMineflayerGameOptions, type MineflayerGameOptions } from './game-options.ts';
+import { AVATAR_VIEW_DISTANCE, DefaultMineflayerGameOptions, type MineflayerGameOptions } from './game-options.ts';
 import { guardBot, type PacketFault } from './packet-guard.ts';
 import { classifyKick, downPhrase, reasonText, serverWords } from './refusals.ts';
 import { answerServerAsks } from './server-asks.ts';
@@ -23,9 +23,9 @@ import { sessionAuth, type JavaSession } from './sign-in.ts';
 import { SkillGate } from './skill-gate.ts';
 import { takeSnapshot } from './snapshot.ts';
 import { topDownMap, type TopDownMap } from './top-down.ts';
-import { joinPathBudget } from './path-budget.ts';
 import { cacheBlocks } from './block-cache.ts';
 import { AvatarMovements } from './movements.ts';
+import { meterTicks } from './tick-meter.ts';
 import { watchJoin, type JoinWatch } from './join-watch.ts';
 import { watchDeaths, type DeathWatch } from './death-watch.ts';
 import { leaveBot } from './leave-bot.ts';
@@ -33,7 +33,7 @@ import { prepareLibraries } from './library-state.ts';
 
 const { pathfinder } = pf;
 
-export { DefaultMineflayerGameOptions, EMBEDDED_CAPABILITIES, VANILLA_CAPABILITIES, type MineflayerGameOptions } from './game-options.ts';
+export { AVATAR_BRAND, DefaultMineflayerGameOptions, EMBEDDED_CAPABILITIES, VANILLA_CAPABILITIES, type MineflayerGameOptions } from './game-options.ts';
 export { isFinalKick, reasonText } from './refusals.ts';
 
 /** What `/status` says while a Microsoft sign-in waits for the owner. */
@@ -199,12 +199,23 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
   }
 
   #join(version: string, session: JavaSession | undefined): void {
-    const { host, port, username, spawnTimeoutMs } = this.#opts;
+    const { host, port, username, spawnTimeoutMs, brand } = this.#opts;
     this.#log.debug({ host, port, version, attempt: this.#failures + 1 }, 'connecting');
     let bot: Bot;
     try {
       // Respawns are asked for by the death watch (mineflayer's own asks once and never again).
-      const options = { host, port, version, username, auth: session ? sessionAuth(session) : 'offline', hideErrors: true, logErrors: false, respawn: false };
+      const options = {
+        host,
+        port,
+        version,
+        username,
+        auth: session ? sessionAuth(session) : 'offline',
+        hideErrors: true,
+        logErrors: false,
+        respawn: false,
+        brand,
+        viewDistance: AVATAR_VIEW_DISTANCE,
+      };
       bot = mineflayer.createBot(options as Parameters<typeof mineflayer.createBot>[0]);
     } catch (err) {
       this.#log.warn({ err }, 'could not create the bot');
@@ -240,6 +251,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
 
     bot.once('spawn', () => {
       cacheBlocks(bot.world, bot.registry.version['>=']('1.18'));
+      meterTicks(bot);
       void (async () => {
         try {
           await bot.waitForChunksToLoad();
@@ -251,7 +263,6 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
         spawned = true;
         bot.pathfinder.setMovements(new AvatarMovements(bot));
         bot.pathfinder.thinkTimeout = 10_000;
-        bot.once('end', joinPathBudget(bot));
         this.#bot = bot;
         this.#failures = 0;
         this.#downReason = undefined;

@@ -12,7 +12,7 @@ import type { Config } from '../config.ts';
 import { UserError } from '../errors.ts';
 import type { AvatarGame, GameCapabilities, GameProvider } from './game.ts';
 import type { WorldAddress } from './hosts/protocol.ts';
-import { EMBEDDED_CAPABILITIES, MineflayerGame, VANILLA_CAPABILITIES } from './mineflayer-game.ts';
+import { AVATAR_BRAND, EMBEDDED_CAPABILITIES, MineflayerGame, VANILLA_CAPABILITIES } from './mineflayer-game.ts';
 import { PasswordBook } from './passwords.ts';
 import { forgetAccount, renameAccount } from './private-file.ts';
 import { MicrosoftSignIn } from './sign-in.ts';
@@ -74,6 +74,8 @@ export async function createGameProvider(config: Config, log: Logger, opts: Game
         capabilities: capabilitiesOf(server),
         server: server.id,
         auth: microsoft ? 'microsoft' : 'offline',
+        // The embedded world spares its own avatars what only people's clients show (the others' latency …).
+        ...(embedded ? { brand: AVATAR_BRAND } : {}),
         ...(microsoft ? { signIn: new MicrosoftSignIn({ account: avatar.name, dir: accounts, log: avatarLog }) } : {}),
         ...(embedded ? {} : { passwords: new PasswordBook(accounts, avatar.name) }),
       });
