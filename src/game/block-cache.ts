@@ -16,15 +16,17 @@
  *    kept (per world), and every later read of that state is a small object
  *    whose prototype is that block, with its own position, light, sky light
  *    and block entity. It has every property and method a built block has.
- *  - The blocks read are remembered by position (bounded), until the server
- *    changes that block (`blockUpdate`) or its column loads again or unloads.
+ *  - The blocks read are remembered by position, in a fixed number of slots
+ *    (a hash of the position picks one), until the server changes that block
+ *    (`blockUpdate`) or its column loads again or unloads.
  */
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import { Vec3 } from 'vec3';
 
-/** More entries than this and the position cache starts again (a bot walking far reads ever new blocks). */
-export const BLOCK_CACHE_ENTRIES = 8192;
+/** The blocks a world keeps: 2^13 (one slot each; a block read into a taken slot takes it over). */
+const CACHE_BITS = 13;
+export const BLOCK_CACHE_ENTRIES = 1 << CACHE_BITS;
 
 type World = Bot['world'];
 
@@ -46,21 +48,9 @@ interface Local {
 
 const cached = new WeakSet<object>();
 
-/** The key of a chunk column in the cache: a small integer (columns 2^15 apart share one; the entry says which it holds). */
-function columnKey(cx: number, cz: number): number {
-  return ((cx & 0x7fff) << 15) | (cz & 0x7fff);
-}
-
-/** The key of a block in its column's cache: a small integer (y within ±2^11). */
-function blockKey(fx: number, fy: number, fz: number): number {
-  return (((fy + 0x800) & 0xfff) << 8) | ((fz & 15) << 4) | (fx & 15);
-}
-
-/** The blocks read in one column. */
-interface ColumnBlocks {
-  cx: number;
-  cz: number;
-  blocks: Map<number, Block>;
+/** The cache slot of a block position: a multiplicative hash of it (neighbouring positions land far apart). */
+function slotOf(fx: number, fy: number, fz: number): number {
+  return (Math.imul(fx, 0x9e3779b1) ^ Math.imul(fy, 0x85ebca77) ^ Math.imul(fz, 0xc2b2ae3d)) >>> (32 - CACHE_BITS);
 }
 
 /** The own properties of a block prismarine-block built for a known state, in the order it sets them. */
@@ -169,56 +159,46 @@ export function cacheBlocks(world: World, sharedStates: boolean): void {
     const entity = hasAny(column.blockEntities) ? column.getBlockEntity(local) : undefined;
     return copyOf(shared, new Vec3(fx, fy, fz), column.getBlockLight(local), column.getSkyLight(local), entity);
   };
-  let columns = new Map<number, ColumnBlocks>();
-  let size = 0;
+  // A direct-mapped cache: each position has one slot (by a hash of it); a read that finds another block there builds its own.
+  const xs = new Int32Array(BLOCK_CACHE_ENTRIES);
+  const ys = new Int32Array(BLOCK_CACHE_ENTRIES);
+  const zs = new Int32Array(BLOCK_CACHE_ENTRIES);
+  const blocks: Array<Block | undefined> = new Array<Block | undefined>(BLOCK_CACHE_ENTRIES).fill(undefined);
   world.getBlock = (pos: Vec3): Block => {
     const fx = Math.floor(pos.x);
     const fy = Math.floor(pos.y);
     const fz = Math.floor(pos.z);
-    const cx = fx >> 4;
-    const cz = fz >> 4;
-    const ck = columnKey(cx, cz);
-    let column = columns.get(ck);
-    if (column && (column.cx !== cx || column.cz !== cz)) return read(pos) as Block;
-    const key = blockKey(fx, fy, fz);
-    const hit = column?.blocks.get(key);
-    if (hit) return hit;
+    const slot = slotOf(fx, fy, fz);
+    const hit = blocks[slot];
+    if (hit !== undefined && xs[slot] === fx && ys[slot] === fy && zs[slot] === fz) return hit;
     const block = build(fx, fy, fz, pos);
     // A column that is not loaded gives null, and may load at any moment: never remembered.
     if (!block) return block as unknown as Block;
-    if (size >= BLOCK_CACHE_ENTRIES) {
-      columns = new Map();
-      size = 0;
-      column = undefined;
-    }
-    if (!column) {
-      column = { cx, cz, blocks: new Map() };
-      columns.set(ck, column);
-    }
-    column.blocks.set(key, block);
-    size += 1;
+    xs[slot] = fx;
+    ys[slot] = fy;
+    zs[slot] = fz;
+    blocks[slot] = block;
     return block;
   };
   const forgetColumn = (corner: Vec3): void => {
     const cx = Math.floor(corner.x) >> 4;
     const cz = Math.floor(corner.z) >> 4;
-    const column = columns.get(columnKey(cx, cz));
-    if (!column || column.cx !== cx || column.cz !== cz) return;
-    size -= column.blocks.size;
-    columns.delete(columnKey(cx, cz));
+    for (let slot = 0; slot < BLOCK_CACHE_ENTRIES; slot++) {
+      if (blocks[slot] !== undefined && xs[slot]! >> 4 === cx && zs[slot]! >> 4 === cz) blocks[slot] = undefined;
+    }
   };
   const emitter = world as unknown as NodeJS.EventEmitter;
   emitter.on('blockUpdate', (old: Block | null, now: Block | null) => {
     const p = now?.position ?? old?.position;
     if (!p) {
-      columns = new Map();
-      size = 0;
+      blocks.fill(undefined);
       return;
     }
     const fx = Math.floor(p.x);
+    const fy = Math.floor(p.y);
     const fz = Math.floor(p.z);
-    const column = columns.get(columnKey(fx >> 4, fz >> 4));
-    if (column?.blocks.delete(blockKey(fx, Math.floor(p.y), fz))) size -= 1;
+    const slot = slotOf(fx, fy, fz);
+    if (xs[slot] === fx && ys[slot] === fy && zs[slot] === fz) blocks[slot] = undefined;
   });
   emitter.on('chunkColumnLoad', forgetColumn);
   emitter.on('chunkColumnUnload', forgetColumn);

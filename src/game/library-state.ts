@@ -10,6 +10,8 @@
  *   version); its lookup is remembered for speed (`minecraft-data-memo.ts`).
  * - mineflayer-pathfinder's searches all think within one budget per tick
  *   (`path-budget.ts`), whatever the version.
+ * - minecraft-protocol's packet splitter class is shared: it is replaced by
+ *   one that cuts the same packets without throwing (`framing.ts`).
  * - Everything else is built per bot from the bot's own registry or
  *   version: prismarine-registry, -item, -block (its shapes are written into
  *   minecraft-data's per-version tables), -chunk, -world, -windows, -entity,
@@ -20,6 +22,7 @@
 import { rememberMinecraftData } from './minecraft-data-memo.ts';
 import { recipesPerVersion } from './recipes-per-version.ts';
 import { sharePathBudget } from './path-budget.ts';
+import { splitPacketsQuietly } from './framing.ts';
 
 /**
  * Make the libraries' process-wide state safe for bots of any versions (once per process, before the first bot).
@@ -32,4 +35,5 @@ export function prepareLibraries(): void {
   rememberMinecraftData();
   recipesPerVersion();
   sharePathBudget();
+  splitPacketsQuietly();
 }

@@ -15,7 +15,9 @@
  * has shares, they take turns, tick by tick. A path then takes more ticks to
  * find, never more of the loop. (A search that is not given time in a tick
  * answers what it has so far, as the library's own does when its time is
- * up; its first think, right when it starts, is never put off.)
+ * up; its first think, right when it starts, is never put off. The path it
+ * answers is a copy, so what the pathfinder does to it does not change the
+ * search.)
  */
 import { createRequire } from 'node:module';
 
@@ -82,11 +84,28 @@ export class PathBudget {
   }
 }
 
+/** mineflayer-pathfinder's `Move`: a node of a search, and a step of a path. */
+interface MoveLike {
+  x: number;
+  y: number;
+  z: number;
+  remainingBlocks: number;
+  cost: number;
+  toBreak: unknown[];
+  toPlace: unknown[];
+  parkour: boolean;
+}
+
+interface Result {
+  status: string;
+  path: MoveLike[];
+}
+
 interface AStarLike {
   tickTimeout: number;
   bestNode: unknown;
-  compute(): unknown;
-  makeResult(status: string, node: unknown): unknown;
+  compute(): Result;
+  makeResult(status: string, node: unknown): Result;
 }
 
 let installed = false;
@@ -101,16 +120,25 @@ let installed = false;
 export function sharePathBudget(budget = new PathBudget(PATH_BUDGET_MS, () => performance.now())): void {
   if (installed) return;
   installed = true;
-  const AStar = createRequire(createRequire(import.meta.url).resolve('mineflayer-pathfinder'))('./lib/astar') as { prototype: AStarLike };
+  const fromPathfinder = createRequire(createRequire(import.meta.url).resolve('mineflayer-pathfinder'));
+  const AStar = fromPathfinder('./lib/astar') as { prototype: AStarLike };
+  const Move = fromPathfinder('./lib/move') as new (x: number, y: number, z: number, remaining: number, cost: number, toBreak: unknown[], toPlace: unknown[], parkour: boolean) => MoveLike;
+  // A partial path's steps are the search's own nodes, and the pathfinder moves them in place as it smooths the
+  // path and crosses off what it breaks as it walks: the search, going on from those nodes, would then search from
+  // where they were moved to. It gets copies (a path is a few dozen steps).
+  const copies = (result: Result): Result => {
+    if (result.status === 'partial') result.path = result.path.map((m) => new Move(m.x, m.y, m.z, m.remainingBlocks, m.cost, [...m.toBreak], [...m.toPlace], m.parkour));
+    return result;
+  };
   const compute = AStar.prototype.compute;
-  AStar.prototype.compute = function shared(this: AStarLike): unknown {
+  AStar.prototype.compute = function shared(this: AStarLike): Result {
     const ms = budget.grant(this);
     // Not its turn: what it has so far, to go on with next tick (the library's own answer when its time is up).
-    if (ms <= 0) return this.makeResult('partial', this.bestNode);
+    if (ms <= 0) return copies(this.makeResult('partial', this.bestNode));
     this.tickTimeout = ms;
     const started = performance.now();
     try {
-      return compute.call(this);
+      return copies(compute.call(this));
     } finally {
       budget.spent(performance.now() - started);
     }
