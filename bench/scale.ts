@@ -1,5 +1,5 @@
 /**
- * Whole-product scale: the real mindlink process (core, scripted engine,
+ * Whole-product scale: the real mindlink process as `npm start` runs it (its build; core, scripted engine,
  * outbox, store, console bridge, mineflayer avatars on the embedded world),
  * grown step by step (1, 25, 50, 100 avatars) from the console as an owner
  * would, each avatar given a `collect` goal (then it works on goals of its own). It prints a line as it goes (every
@@ -223,6 +223,8 @@ async function run(hosts: number, say: (line: string) => void): Promise<RunFigur
   const proc = startProcess(
     { DATA_DIR: dataDir, LOG_LEVEL: 'debug', HEALTH_LOG_MS: '1000', LOOP_PACE_MS: '3000', AVATAR_HOSTS: String(hosts), WEB: 'off' },
     profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+    // As `npm start` runs it: from the build.
+    { build: true },
   );
   const figures: RunFigures = { hosts, idleStatusP50: NaN, steps: [] };
   const tag = `[hosts=${hosts}]`;

@@ -7,7 +7,7 @@
  * Servers added from chat are left as they are.
  */
 import type { Config } from '../config.ts';
-import { embeddedVersion } from '../game/provider.ts';
+import { embeddedVersion } from '../game/embedded/world-start.ts';
 import { EMBEDDED_ID, MC_HOST_ID } from '../servers/registry.ts';
 import { newAvatarRecord, type Server, type Store } from '../store/store.ts';
 
