@@ -101,4 +101,37 @@ describe('the embedded world and mindlink\'s own avatars', () => {
     // One every 500 ms that it moved, give or take the edges.
     expect(absolute, `${JSON.stringify(toFar)} in ${walkedMs} ms`).toBeLessThanOrEqual(Math.ceil(walkedMs / 500) + 2);
   }, 120_000);
+
+  it('GIVEN an avatar digging WHEN a person and an avatar beside it watch THEN the person sees its arm swing and the block crack, and the avatar neither', async () => {
+    const digger = games.find((g) => g.username === 'quiet') ?? (await avatar('quiet'));
+    const pat = games.find((g) => g.username === 'pat') ?? (await person('pat'));
+    const near = games.find((g) => g.username === 'nearby') ?? (await avatar('nearby'));
+    await teleportAndSettle(shared.world, digger, { x: 0.5, y: 64, z: 0.5 });
+    await teleportAndSettle(shared.world, pat, { x: 0.5, y: 64, z: 4.5 });
+    await teleportAndSettle(shared.world, near, { x: 3.5, y: 64, z: 3.5 });
+    const d = digger.bot!;
+    const idIn = (bot: Bot) => (): number | undefined => bot.players[d.username]?.entity?.id;
+    for (const watcher of [pat, near]) {
+      await waitFor(() => idIn(watcher.bot!)() !== undefined, 30_000, `${watcher.username} to see the digger`);
+    }
+    const toPerson = packetsAbout(pat.bot!, idIn(pat.bot!));
+    const toNear = packetsAbout(near.bot!, idIn(near.bot!));
+    const at = d.entity.position.floored().offset(1, 0, -1);
+    // The cracks are told under an id of their own, at the block's position.
+    const cracks = (bot: Bot): (() => number) => {
+      let n = 0;
+      bot._client.on('block_break_animation', (p: { location: { x: number; y: number; z: number } }) => {
+        if (p.location.x === at.x && p.location.y === at.y && p.location.z === at.z) n += 1;
+      });
+      return () => n;
+    };
+    const personCracks = cracks(pat.bot!);
+    const nearCracks = cracks(near.bot!);
+    await shared.world.setBlock(at, 'dirt');
+    await waitFor(() => d.blockAt(at)?.name === 'dirt', 10_000, 'the dirt to be there');
+    await d.dig(d.blockAt(at)!);
+    await waitFor(() => personCracks() > 0 && (toPerson.animation ?? 0) > 0, 10_000, () => `the person to see the dig (${personCracks()} cracks; ${JSON.stringify(toPerson)})`);
+    expect(nearCracks()).toBe(0);
+    expect(toNear.animation ?? 0, JSON.stringify(toNear)).toBe(0);
+  }, 60_000);
 });

@@ -163,6 +163,13 @@ function install(serv, { intervalMs = 100, avatarIntervalMs = 500, avatarNear = 
         p.turned = true;
         return undefined;
       }
+      if (name === 'animation' || name === 'block_break_animation') {
+        // An arm swung, a block cracking: for people to see.
+        flush();
+        const people = /** @type {Player[]} */ (/** @type {unknown} */ (entity.getNearbyPlayers())).filter((p) => !isAvatar(p));
+        if (people.length > 0) serv._writeArray(name, fields, people);
+        return undefined;
+      }
       if (name === 'entity_teleport' || name === 'sync_entity_position') {
         // An absolute position: the deltas before it no longer matter.
         const p = pending.get(entity);

@@ -54,7 +54,7 @@ function install(serv, { registry, Item, seed, worldFolder, spawn, viewDistance 
   tools(serv, { registry, seed });
   const food = hunger(serv, { registry });
   const furnace = furnaces(serv, { registry, Item, windows, worldFolder });
-  const mobs = createMobWorld(serv, { registry, seed });
+  const mobs = createMobWorld(serv, { registry, seed, isAvatar });
   const herds = animals(serv, { registry, mobs, seed });
   const night = monsters(serv, { registry, mobs });
   combat(serv, { registry, mobs });
