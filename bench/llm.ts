@@ -3,7 +3,10 @@
  * `openai` client against the fake OpenAI-compatible server (test/fakes/openai-api.ts). Prints the
  * characters of each kind of automatic request (the whole request: messages the model reads plus
  * the tool schemas' JSON; median and max), of the new user text per turn, and tokens per finished
- * goal (the fake counts characters / 4, as a tokenizer roughly would). Asserts nothing.
+ * goal (the fake counts characters / 4, as a tokenizer roughly would). Then the survival curriculum,
+ * 20 goals each, once with the llm engine and once with the hybrid engine, both against a fake model
+ * that plays the curriculum as the scripted planner would (bench/curriculum-model.ts): model requests
+ * per finished goal, side by side. Asserts nothing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,21 +26,10 @@ import { silentLogger } from '../src/logger.ts';
 import { Store } from '../src/store/store.ts';
 import { FakeOpenAI, lastMessage, lastUserText, messagesChars, textOf, wholeChars, type FakeReply, type FakeScript, type RecordedRequest } from '../test/fakes/openai-api.ts';
 import { FakeGame } from '../test/fakes/fake-game.ts';
+import { curriculumModel, kindOf } from './curriculum-model.ts';
 
 const TURNS = 50;
 const log = silentLogger();
-
-/** The kind of turn a request belongs to, read from the loop's prompt (the first user text of the turn). */
-function kindOf(text: string): string {
-  if (text.includes('You have no goal')) return 'choose';
-  if (text.includes('back in the game after a restart')) return 'resume';
-  if (text.includes('This is a fresh session')) return 'fresh';
-  if (text.includes('lab log')) return 'wrapup';
-  if (text.includes('You reported blocked')) return 'blocked';
-  if (text.includes('New owner direction')) return 'direction';
-  if (text.includes('Your owner asks')) return 'question';
-  return 'continue';
-}
 
 /** The goals the scripted model picks in turn: checked collects, walks, and one it cannot do (no such player). */
 const GOALS = ['collect 2 oak logs', 'collect 3 dirt', 'go to 8 64 8', 'follow nobody_here', 'collect 1 oak log', 'go to -6 64 4'];
@@ -80,8 +72,8 @@ interface Core {
   send(line: string): void;
 }
 
-async function startCore(dataDir: string, llm: FakeOpenAI): Promise<Core> {
-  const config = parseConfig({ DATA_DIR: dataDir, ENGINE: 'llm', LLM_BASE_URL: llm.baseURL, LLM_MODEL: 'fake-model', LOOP_PACE_MS: '100', LOOP_MAX_PACE_MS: '1000' });
+async function startCore(dataDir: string, llm: FakeOpenAI, engine: 'llm' | 'hybrid' = 'llm'): Promise<Core> {
+  const config = parseConfig({ DATA_DIR: dataDir, ENGINE: engine, LLM_BASE_URL: llm.baseURL, LLM_MODEL: 'fake-model', LOOP_PACE_MS: '100', LOOP_MAX_PACE_MS: '1000' });
   const games = await createGameProvider(config, log);
   const core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills: createSkillRegistry, commands: createDispatcher() });
   const stdin = new PassThrough();
@@ -96,6 +88,74 @@ const median = (xs: number[]): number => {
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 
 export default async function bench(): Promise<void> {
+  await requestSizes();
+  const llm = await curriculumRun('llm');
+  const hybrid = await curriculumRun('hybrid');
+  console.log(`survival curriculum, ${CURRICULUM_GOALS} goals per engine, against the fake model that plays it as the scripted planner does:`);
+  console.log('engine   goals ended  done  model requests  requests per done goal  turns (scripted / model)  took');
+  for (const r of [llm, hybrid]) {
+    const per = r.done > 0 ? (r.requests / r.done).toFixed(2) : 'n/a';
+    const turns = r.turns ? `${r.turns.scripted} / ${r.turns.model}` : 'all model';
+    console.log(`${r.engine.padEnd(8)} ${String(r.ended).padStart(11)}  ${String(r.done).padStart(4)}  ${String(r.requests).padStart(14)}  ${per.padStart(22)}  ${turns.padStart(24)}  ${(r.ms / 1000).toFixed(0)} s`);
+  }
+  if (llm.done > 0 && hybrid.done > 0 && llm.requests > 0) {
+    const ratio = hybrid.requests / hybrid.done / (llm.requests / llm.done);
+    console.log(`hybrid / llm requests per done goal: ${ratio.toFixed(3)} (target ≤ 0.25)`);
+  }
+  for (const r of [llm, hybrid]) console.log(`${r.engine} goals: ${r.goals.join(' | ')}`);
+}
+
+/** Goals each curriculum run plays. */
+const CURRICULUM_GOALS = 20;
+/** The longest a curriculum run may take before its figures are read as they are. */
+const CURRICULUM_MAX_MS = 40 * 60_000;
+
+/** One engine's curriculum run. */
+interface CurriculumFigures {
+  engine: 'llm' | 'hybrid';
+  ended: number;
+  done: number;
+  requests: number;
+  turns: { scripted: number; model: number } | undefined;
+  goals: string[];
+  ms: number;
+}
+
+/** `demo` on a fresh world and data folder, with `engine`, until 20 of its goals ended (or the time cap). */
+async function curriculumRun(engine: 'llm' | 'hybrid'): Promise<CurriculumFigures> {
+  const dir = mkdtempSync(path.join(tmpdir(), `mindlink-bench-${engine}-curriculum-`));
+  let running: Core | undefined;
+  const llm = await FakeOpenAI.start(curriculumModel(() => running?.core, 'demo'));
+  const t0 = performance.now();
+  try {
+    running = await startCore(dir, llm, engine);
+    const core = running.core;
+    const ended = (): number => core.store.record.data.goals.filter((g) => g.avatar === 'demo').length;
+    while (ended() < CURRICULUM_GOALS && performance.now() - t0 < CURRICULUM_MAX_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    const ms = performance.now() - t0;
+    const requests = llm.requests.length;
+    await core.stop();
+    const goals = core.store.record.data.goals.filter((g) => g.avatar === 'demo').slice(0, CURRICULUM_GOALS);
+    return {
+      engine,
+      ended: goals.length,
+      done: goals.filter((g) => g.outcome === 'done').length,
+      requests,
+      turns: core.store.record.data.usage.demo?.turns,
+      goals: goals.map((g) => `${g.outcome === 'done' ? '' : `(${g.outcome}) `}${g.text}`),
+      ms,
+    };
+  } finally {
+    await running?.core.stop();
+    await llm.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The 50-turn run of the llm engine: what each kind of request costs in characters. */
+async function requestSizes(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'mindlink-bench-llm-'));
   const llm = await FakeOpenAI.start(model());
   const turnsSoFar = (): number => llm.requests.filter((r) => lastMessage(r)?.role === 'user').length;

@@ -2,7 +2,8 @@
  * The dashboard in a real headless Chromium against the real process (`src/main.ts`, the embedded world,
  * demo on the scripted engine): what the first load of the page costs (HTML, JavaScript and CSS bytes,
  * and the time from navigation to the first row drawn), and how long a goal set on the console takes to
- * show in the row of an open page (p50/p99 over 50 changes; the page is looked at every animation frame, ~16 ms).
+ * show in the row of an open page (p50/p99 over 50 changes; the page is looked at every animation frame, ~16 ms);
+ * then what an open 3D view costs the core (`web-3d.ts`).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import type { Response } from 'playwright-core';
 import { hasChromium, launchChromium, NO_CHROMIUM } from '../test/bridges/browser.ts';
 import { startMindlink } from '../test/e2e/process.ts';
+import { sceneCost } from './web-3d.ts';
 
 const LOADS = 5;
 const CHANGES = 50;
@@ -81,4 +83,5 @@ export default async function bench(): Promise<void> {
     await m.exited;
     await rm(dir, { recursive: true, force: true });
   }
+  await sceneCost();
 }

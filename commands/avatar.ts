@@ -23,12 +23,13 @@ export const avatar: Command<typeof options> = {
   options,
   positional: ['name', 'server', 'engine'],
   async run({ host, chat }, { name, server, engine }) {
-    // Offer only what can run here: llm once it is configured, an agent engine once its CLI is installed (asked for
-    // anyway, each refusal says what it needs).
+    // Offer only what can run here: llm once the model is configured, an agent engine once its CLI is installed,
+    // hybrid once the engine of its model turns can run (asked for anyway, each refusal says what it needs).
     const kind = engine === undefined ? undefined : ENGINE_KINDS.find((e) => e === engine.toLowerCase());
     if (engine !== undefined && !kind) {
-      const { model, agents } = host.llm();
-      const offered = ENGINE_KINDS.filter((e) => e === 'scripted' || (e === 'llm' ? model !== undefined : agents.includes(e)));
+      const { model, agents, hybridModel } = host.llm();
+      const runs = (e: string): boolean => e === 'scripted' || (e === 'llm' ? model !== undefined : e === 'hybrid' ? runs(hybridModel) : agents.includes(e));
+      const offered = ENGINE_KINDS.filter(runs);
       throw new UserError('unknown_engine', `There is no "${engine}" engine here; engines: ${offered.join(', ')}.`);
     }
     const created = await host.createAvatar(chat, name, { ...(server ? { server } : {}), ...(kind ? { engine: kind } : {}) });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENGINE_KINDS } from '../src/command-words.ts';
+import { ENGINE_KINDS, modelShown } from '../src/command-words.ts';
 import type { Command } from './command.ts';
 
 const options = z.object({
@@ -8,8 +8,9 @@ const options = z.object({
 });
 
 /**
- * `/engine <scripted|llm|opencode|claude-code|pi> [avatar]`: the owner or an admin switches an avatar's engine; stored,
- * so it survives a restart. An engine that cannot run here (no model set, its CLI not installed) is refused, naming what it needs.
+ * `/engine <scripted|llm|hybrid|opencode|claude-code|pi> [avatar]`: the owner or an admin switches an avatar's engine;
+ * stored, so it survives a restart. Switching builds the engine anew (a hybrid engine whose model refused asks it
+ * again). An engine that cannot run here (no model set, its CLI not installed) is refused, naming what it needs.
  */
 export const engine: Command<typeof options> = {
   name: 'engine',
@@ -21,7 +22,9 @@ export const engine: Command<typeof options> = {
   positional: ['engine', 'avatar'],
   async run({ host, chat }, { engine: kind, avatar }) {
     const a = host.control(chat, avatar);
-    const model = kind === 'llm' && host.llm().model ? ` (${host.llm().model})` : '';
+    const { model: llmModel, hybridModel } = host.llm();
+    const shown = modelShown(kind, llmModel, hybridModel);
+    const model = shown ? ` (${shown})` : '';
     if (a.record.engine === kind) return { avatar: a.name, text: `Already on the ${kind} engine${model}.` };
     await a.setEngine(kind);
     return { avatar: a.name, text: `Switched to the ${kind} engine${model}.${a.isPlaying() ? ' Carrying on with my goal.' : ''}` };

@@ -8,7 +8,8 @@ const options = z.object({ avatar: z.string().optional() });
 
 /**
  * `/status [avatar]`: state (and the server, where there are several), goal (who set it), position, health, food and a
- * short inventory; as a card with buttons where the platform shows one (docs/discord.md "Cards and buttons").
+ * short inventory; for a hybrid avatar, who played its last turn; as a card with buttons where the platform shows one
+ * (docs/discord.md "Cards and buttons").
  */
 export const status: Command<typeof options> = {
   name: 'status',
@@ -40,9 +41,17 @@ export const status: Command<typeof options> = {
       fields.push({ name: 'Goal', value: none });
     }
     const tokens = a.usage().current;
-    if (goal && tokens) {
+    // A goal that asked no model (a hybrid avatar's scripted turns) has no token line.
+    if (goal && tokens && (tokens.requests > 0 || tokens.costUsd !== undefined)) {
       lines.push(`tokens this goal: ${formatUsage(tokens, host.llm().prices)}`);
       fields.push({ name: 'Tokens this goal', value: formatUsage(tokens, host.llm().prices) });
+    }
+    // A hybrid avatar: who played its last turn, the scripted engine or the model.
+    const by = a.lastPlayedBy();
+    if (by) {
+      const played = `${by.model ? `the model (${by.engine} engine)` : 'scripted'} · ${a.record.engine} engine`;
+      lines.push(`last turn: ${played}`);
+      fields.push({ name: 'Last turn', value: played });
     }
     if (parked.length > 0) {
       const list = parked.map((p) => plainGoal(p.text, 60)).join('; ');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatUsage } from '../src/command-words.ts';
+import { formatTurns, formatUsage, modelShown } from '../src/command-words.ts';
 import { plainGoal } from '../src/text.ts';
 import type { Command } from './command.ts';
 
@@ -8,7 +8,10 @@ const options = z.object({ avatar: z.string().optional() });
 /** How many ended goals `/usage` lists. */
 const GOALS_SHOWN = 5;
 
-/** `/usage [avatar]`: model tokens in all, for the current goal and the last goals, and the cost when prices are set. */
+/**
+ * `/usage [avatar]`: model tokens in all, for the current goal and the last goals, and the cost when prices are set;
+ * for a hybrid avatar, its turns by who played them (the scripted engine or the model).
+ */
 export const usage: Command<typeof options> = {
   name: 'usage',
   description: 'Model tokens an avatar used: in all, per goal, and the cost when prices are set',
@@ -19,11 +22,13 @@ export const usage: Command<typeof options> = {
   positional: ['avatar'],
   async run({ host, chat }, { avatar }) {
     const a = host.control(chat, avatar);
-    const { model, prices } = host.llm();
+    const { model, prices, hybridModel } = host.llm();
     const used = a.usage();
-    const engineLine = a.record.engine === 'llm' ? `llm engine, ${model ?? 'no model set'}` : `${a.record.engine} engine`;
+    const shown = modelShown(a.record.engine, model, hybridModel);
+    const engineLine = `${a.record.engine} engine${shown ? `, ${shown}` : ''}`;
     if (!used.total || used.total.requests === 0) {
-      return { avatar: a.name, text: `${a.name} (${engineLine}) has used no model tokens yet.` };
+      const turns = used.total?.turns ? ` (${formatTurns(used.total.turns)})` : '';
+      return { avatar: a.name, text: `${a.name} (${engineLine}) has used no model tokens yet${turns}.` };
     }
     const lines = [`Usage of ${a.name} (${engineLine}):`, `in all: ${formatUsage(used.total, prices)}`];
     const goal = a.record.goal;

@@ -10,7 +10,8 @@ import type { AvatarManager, AvatarUsage } from './avatars/manager.ts';
 import { childEnvironment, llmSetupProblem, type Config } from './config.ts';
 import { AGENT_KINDS, type AgentKind } from './engines/agents/agent-cli.ts';
 import { agentMissing } from './engines/agents/agents.ts';
-import type { EngineKind } from './engines/engine.ts';
+import type { EngineKind, PlayedBy } from './engines/engine.ts';
+import type { HybridModelKind } from './engines/kinds.ts';
 import type { Prices } from './engines/llm/usage.ts';
 import { UserError } from './errors.ts';
 import { impossibleGoal } from './goals/goal-language.ts';
@@ -31,10 +32,11 @@ import { cutText, oneLine, plainGoal } from './text.ts';
 import type { ThoughtStream } from './thought-stream.ts';
 import type { SkillLibrary, KeptSkillCode } from './learned/library.ts';
 import type { KeptSkill } from './learned/manifest.ts';
+import type { RecentActivity } from './recent.ts';
 import type { WebAccess } from './web-access.ts';
 import type { McpDesk } from './people/mcp-tokens.ts';
 
-export type { KeptSkill, KeptSkillCode };
+export type { KeptSkill, KeptSkillCode, PlayedBy };
 export type { McpDesk, McpTokenMade, McpTokenView } from './people/mcp-tokens.ts';
 
 /** A command's reply: the text, and the avatar it is about (console prefix `[name] `), or null (`[mindlink] `). */
@@ -68,8 +70,10 @@ export interface WatchedAvatar {
   isPlaying(): boolean;
   /** What it sees and carries now; undefined while stopped or out of the game. */
   snapshot(): Snapshot | undefined;
-  /** The model tokens it used: in all, on its current goal, on its ended goals. */
+  /** The model tokens it used (and a hybrid avatar's turns by who played them): in all, on its current goal, on its ended goals. */
   usage(): AvatarUsage;
+  /** Who played its last turn since mindlink started, when its engine says (a hybrid avatar: the scripted engine or a model). */
+  lastPlayedBy(): PlayedBy | undefined;
   /** While it is `waiting` to reconnect: why it left the game, in a short plain phrase. */
   downReason(): string | undefined;
   /** While it is `waiting` for something else (a Microsoft sign-in): what, in a short plain phrase. */
@@ -150,6 +154,8 @@ export interface LlmInfo {
   offered: boolean;
   /** The agent engines whose CLI is installed here. */
   agents: readonly string[];
+  /** `HYBRID_MODEL`: the engine a hybrid avatar's model turns go to. */
+  hybridModel: HybridModelKind;
 }
 
 /**
@@ -278,15 +284,17 @@ export interface CommandHostParts {
   learned: SkillLibrary;
   /** Tokens of the people's MCP server. */
   mcp: McpDesk;
+  /** What each avatar did lately (who played its last turn); absent, nobody is said to have. */
+  recent?: RecentActivity;
 }
 
 /**
  * The production command host over the core's parts.
  *
  * @example
- * const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, mcp });
+ * const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, mcp, recent });
  */
-export function createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, mcp }: CommandHostParts): CommandHost {
+export function createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, mcp, recent }: CommandHostParts): CommandHost {
   const noSkill = (record: Avatar, name: string): UserError =>
     new UserError('unknown_skill', `${record.name} keeps no skill called ${cutText(oneLine(name), 40)}: /skills ${record.name} lists them.`, record.name);
   const watched = (chat: ChatContext, record: Avatar): WatchedAvatar => ({
@@ -297,6 +305,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
     isPlaying: () => avatars.isPlaying(record.name),
     snapshot: () => avatars.snapshot(record.name),
     usage: () => avatars.usage(record.name),
+    lastPlayedBy: () => recent?.lastPlayedBy(record.name),
     downReason: () => avatars.downReason(record.name),
     waitReason: () => avatars.waitReason(record.name),
     stopReason: () => avatars.stopReason(record.name),
@@ -395,6 +404,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT },
       offered: llmOffered(config, avatars.all()),
       agents: installedAgents(config),
+      hybridModel: config.HYBRID_MODEL,
     }),
     async openThoughts(chat, avatar) {
       if (!links.isLinkedTo(avatar.name, chat.dest)) {

@@ -10,8 +10,8 @@
 export { statusActions } from './cards.ts';
 export { closestName, isTooLong, MAX_MESSAGE_LENGTH } from './loop/classify.ts';
 export { cleanText } from './sanitize.ts';
-export { ENGINE_KINDS } from './engines/kinds.ts';
-export { formatUsage } from './engines/llm/usage.ts';
+export { ENGINE_KINDS, modelShown } from './engines/kinds.ts';
+export { formatTurns, formatUsage } from './engines/llm/usage.ts';
 export { impossibleGoal } from './goals/goal-language.ts';
 export { formatRun } from './schedule/runs.ts';
 export { formatAddress } from './servers/address.ts';

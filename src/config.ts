@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { ENGINE_KINDS } from './engines/kinds.ts';
+import { ENGINE_KINDS, HYBRID_MODEL_KINDS, needsModel, type EngineKind } from './engines/kinds.ts';
 import { ConfigError } from './errors.ts';
 import { identityProblem } from './store/schema.ts';
 
@@ -34,7 +34,8 @@ export const ConfigSchema = z.object({
   DATA_DIR: z.string().default('data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CONSOLE: onOff.default(true),
-  ENGINE: z.enum(ENGINE_KINDS).default('scripted'),
+  /** The engine of new avatars; unset: `hybrid` when the model is configured, else `scripted` (see {@link parseConfig}). */
+  ENGINE: z.enum(ENGINE_KINDS).optional(),
   ADMINS: z
     .string()
     .default('')
@@ -75,6 +76,11 @@ export const ConfigSchema = z.object({
 
   /** Where `npm run agents:install` puts the agent CLIs (docs/agents.md); a CLI on PATH is used when it is not there. */
   AGENTS_DIR: z.string().default(fileURLToPath(new URL('../agents', import.meta.url))),
+  /**
+   * The engine a hybrid avatar's model turns go to (docs/engines.md): the llm engine, or an agent engine
+   * (docs/agents.md), which needs its CLI but no `LLM_MODEL`.
+   */
+  HYBRID_MODEL: z.enum(HYBRID_MODEL_KINDS).default('llm'),
   /** How long one turn of an agent engine may run (ms) before its CLI is killed. */
   AGENT_TIMEOUT_MS: z.coerce.number().int().min(5000).max(3_600_000).default(600_000),
   /** opencode's model, `provider/model` (unset: the llm engine's endpoint when LLM_MODEL is set, else opencode's default). */
@@ -113,8 +119,8 @@ export const ConfigSchema = z.object({
   AVATAR_HOSTS: z.coerce.number().int().min(1).max(64).default(availableParallelism()),
 });
 
-/** The parsed configuration. */
-export type Config = z.infer<typeof ConfigSchema>;
+/** The parsed configuration: every key with its default, `ENGINE` decided. */
+export type Config = Omit<z.infer<typeof ConfigSchema>, 'ENGINE'> & { ENGINE: EngineKind };
 
 /** Keys whose values are secrets: never logged, never shown in chat. */
 export const SECRET_KEYS = ['TELEGRAM_TOKEN', 'DISCORD_TOKEN', 'LLM_API_KEY', 'ANTHROPIC_API_KEY'] as const;
@@ -154,9 +160,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`config: ${key}=${shown} ${issue?.message ?? 'is invalid'}`);
   }
   if (result.data.MCP && !result.data.WEB) throw new ConfigError('config: MCP=on needs the dashboard\'s server: set WEB=on too (it serves /mcp)');
-  const problem = result.data.ENGINE === 'llm' ? llmSetupProblem(result.data) : null;
-  if (problem) throw new ConfigError(`config: ENGINE=llm ${problem}`);
-  return result.data;
+  const model = llmSetupProblem(result.data);
+  const chosen = result.data.ENGINE;
+  if (chosen && needsModel(chosen, result.data.HYBRID_MODEL) && model) throw new ConfigError(`config: ENGINE=${chosen} ${model}`);
+  // New avatars play hybrid once a model is there to ask; without one, scripted.
+  return { ...result.data, ENGINE: chosen ?? (model ? 'scripted' : 'hybrid') };
 }
 
 /** Hosts that need no API key: this machine and the local network (Ollama, LM Studio, llama.cpp…). */
@@ -181,7 +189,7 @@ function isLocalHost(hostname: string): boolean {
  * @example
  * const problem = llmSetupProblem(config); // 'needs LLM_MODEL (the model name at LLM_BASE_URL)'
  */
-export function llmSetupProblem(config: Config): string | null {
+export function llmSetupProblem(config: Pick<Config, 'LLM_MODEL' | 'LLM_API_KEY' | 'LLM_BASE_URL'>): string | null {
   if (!config.LLM_MODEL) return 'needs LLM_MODEL (the model name at LLM_BASE_URL, e.g. gpt-4o-mini or llama3.1)';
   if (!config.LLM_API_KEY && !isLocalHost(new URL(config.LLM_BASE_URL).hostname)) {
     return `needs LLM_API_KEY for ${new URL(config.LLM_BASE_URL).host} (only a server on this machine or the local network can go without)`;

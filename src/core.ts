@@ -112,6 +112,7 @@ export class Mindlink {
     const thoughts = new ThoughtStream({ store, post: (dest, avatar, text) => poster.to(dest, avatar, text), now: () => now().getTime() });
     const recent = new RecentActivity(() => now().getTime());
     const web = new WebAccess({ now: () => now().getTime() });
+    const learned = new SkillLibrary(config.DATA_DIR, log.child({ module: 'learned' }), now);
     const mcpTokens = new McpTokens(store, people, { now: () => now().getTime() });
     const avatars = new AvatarManager({
       config,
@@ -120,6 +121,7 @@ export class Mindlink {
       games: opts.games,
       engines: opts.engines,
       skills: opts.skills,
+      learned,
       checkGoal: opts.checkGoal ?? defaultCheckGoal,
       post: (avatar, kind, text, ping) => {
         poster.about(avatar, kind, text, ping);
@@ -153,8 +155,7 @@ export class Mindlink {
     const sharing = new Sharing(store, people, config.ADMINS, now, () => registry.defaultId());
     // The couriers exist only below; a thread is opened long after start-up.
     const openThread = (dest: Destination, name: string): Promise<Destination> => couriers.openThread(dest, name);
-    const learned = new SkillLibrary(config.DATA_DIR, log.child({ module: 'learned' }), now);
-    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, servers, defaultServer: () => registry.defaultId(), config, sharing, thoughts, openThread, web, learned, mcp: mcpTokens });
+    const host = createCommandHost({ avatars, people, links, pairing, schedules: desk, servers, defaultServer: () => registry.defaultId(), config, sharing, thoughts, openThread, web, learned, mcp: mcpTokens, recent });
     const dashboard = new Dashboard({ people, avatars, store, recent, schedules: desk, prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT } });
     const readMarks = new ReadMarks(store);
     const router = new MessageRouter({ people, links, readMarks, poster, commands: opts.commands, host, log, store, recent, typing: (dest) => couriers.typing(dest) });

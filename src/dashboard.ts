@@ -11,7 +11,8 @@
 import type { AvatarManager } from './avatars/manager.ts';
 import type { ChatContext } from './chat.ts';
 import { formatUsage, type Prices } from './engines/llm/usage.ts';
-import type { Snapshot } from './game/game.ts';
+import type { Scene, Snapshot } from './game/game.ts';
+import { SCENE_RADIUS } from './game/scene.ts';
 import type { TopDownMap } from './game/top-down.ts';
 import { scrubSecrets } from './logger.ts';
 import type { DisplayState } from './loop/goal-loop.ts';
@@ -93,6 +94,13 @@ export interface WorldView {
   takenAt: number;
 }
 
+/** What the 3D view shows: where the avatar stands and looks, who is near and the blocks around it, as its own game sees them. */
+export interface SceneView {
+  name: string;
+  /** Null while it is out of the game. */
+  scene: Scene | null;
+}
+
 /** The parts the read model reads. */
 export interface DashboardParts {
   people: People;
@@ -165,6 +173,16 @@ export class Dashboard {
       position: snap ? snap.position : null,
       takenAt: snap?.takenAt ?? Date.now(),
     };
+  }
+
+  /**
+   * The 3D view's look around one avatar (with `withBlocks`, the blocks too), read from its game only now
+   * that a page asks. Throws the same UserError as `/status` would.
+   */
+  async scene(viewer: ChatContext, name: string, withBlocks: boolean): Promise<SceneView> {
+    const avatar = this.parts.people.rightsOf(viewer).resolve(name);
+    const game = this.parts.avatars.game(avatar.name);
+    return { name: avatar.name, scene: (await game?.scene?.(SCENE_RADIUS, withBlocks)) ?? null };
   }
 
   private row(viewer: ChatContext, avatar: Avatar): AvatarRow {

@@ -6,6 +6,7 @@
  * (the thought stream's lines, as `/verbose` posts them). Kept in memory only,
  * a few dozen lines per avatar, since mindlink started.
  */
+import type { PlayedBy } from './engines/engine.ts';
 import type { LoopPostKind } from './loop/decide.ts';
 import type { TurnSummary } from './loop/goal-loop.ts';
 import { summaryLine } from './thought-stream.ts';
@@ -38,6 +39,8 @@ function push(map: Map<string, RecentLine[]>, avatar: string, line: RecentLine, 
 export class RecentActivity {
   private readonly newsLines = new Map<string, RecentLine[]>();
   private readonly turnLines = new Map<string, RecentLine[]>();
+  /** Who played each avatar's last turn, where its engine says (a hybrid avatar). */
+  private readonly played = new Map<string, PlayedBy>();
   private changes = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -56,7 +59,14 @@ export class RecentActivity {
   /** A turn of `avatar` ended. */
   turnEnded(avatar: string, summary: TurnSummary): void {
     push(this.turnLines, avatar, { at: this.now(), kind: 'turn', text: summaryLine(summary) }, TURNS_KEPT);
+    if (summary.playedBy) this.played.set(avatar, summary.playedBy);
+    else this.played.delete(avatar);
     this.changes++;
+  }
+
+  /** Who played the avatar's last turn since mindlink started, when its engine says (the hybrid engine: the scripted engine or a model). */
+  lastPlayedBy(avatar: string): PlayedBy | undefined {
+    return this.played.get(avatar);
   }
 
   /** The latest news lines of an avatar, oldest first. */

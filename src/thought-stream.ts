@@ -27,17 +27,20 @@ export interface ThoughtStreamOptions {
 const SAYS_MAX = 160;
 
 /**
- * One turn as one line.
+ * One turn as one line; a hybrid avatar's says who played it (`scripted`, or `model: llm`).
  *
  * @example
  * summaryLine({ kind: 'continue', status: 'working', actions: [{ skill: 'collect', ok: true, code: 'ok' }], says: 'Collected 3 oak logs.' })
  * // → 'continue · collect ok · working — Collected 3 oak logs.'
+ * summaryLine({ kind: 'continue', status: 'done', actions: [], says: 'Done.', playedBy: { engine: 'llm', model: true } })
+ * // → 'continue (model: llm) · no skill run · done — Done.'
  */
 export function summaryLine(s: TurnSummary): string {
   const runs = s.actions.length === 0 ? 'no skill run' : s.actions.map((a) => `${a.skill} ${a.ok ? 'ok' : a.code}`).join(', ');
   const says = s.says.replace(/\s+/g, ' ').trim();
   const clipped = says.length > SAYS_MAX ? `${says.slice(0, SAYS_MAX - 1)}…` : says;
-  return `${s.kind} · ${runs} · ${s.status}${clipped ? ` — ${clipped}` : ''}`;
+  const by = s.playedBy ? ` (${s.playedBy.model ? `model: ${s.playedBy.engine}` : 'scripted'})` : '';
+  return `${s.kind}${by} · ${runs} · ${s.status}${clipped ? ` — ${clipped}` : ''}`;
 }
 
 /** The lines of one message: the newest that fit, with a count of those left out. */

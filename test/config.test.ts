@@ -125,6 +125,29 @@ describe('llm engine configuration', () => {
     expect(err.message).toBe('config: ENGINE=llm needs LLM_MODEL (the model name at LLM_BASE_URL, e.g. gpt-4o-mini or llama3.1)');
   });
 
+  it('GIVEN ENGINE=hybrid without LLM_MODEL THEN start-up stops with one line naming LLM_MODEL', () => {
+    expect(configError({ ENGINE: 'hybrid' }).message).toBe('config: ENGINE=hybrid needs LLM_MODEL (the model name at LLM_BASE_URL, e.g. gpt-4o-mini or llama3.1)');
+  });
+
+  it('GIVEN HYBRID_MODEL THEN it is llm by default, an agent engine lets ENGINE=hybrid start without LLM_MODEL, and another engine is refused in one line', () => {
+    expect(parseConfig({}).HYBRID_MODEL).toBe('llm');
+    expect(parseConfig({ ENGINE: 'hybrid', HYBRID_MODEL: 'pi' })).toMatchObject({ ENGINE: 'hybrid', HYBRID_MODEL: 'pi' });
+    // Unset ENGINE still follows the llm engine's model: an agent named for the hybrid does not make it the default.
+    expect(parseConfig({ HYBRID_MODEL: 'claude-code' }).ENGINE).toBe('scripted');
+    expect(configError({ ENGINE: 'hybrid', HYBRID_MODEL: 'llm' }).message).toMatch(/^config: ENGINE=hybrid needs LLM_MODEL/);
+    expect(configError({ HYBRID_MODEL: 'hybrid' }).message).toMatch(/^config: HYBRID_MODEL="hybrid" /);
+    expect(configError({ HYBRID_MODEL: 'scripted' }).message).toMatch(/^config: HYBRID_MODEL="scripted" /);
+  });
+
+  it('GIVEN no ENGINE THEN new avatars are hybrid once the model can be asked, and scripted while it cannot', () => {
+    expect(parseConfig({ LLM_MODEL: 'llama3.1', LLM_BASE_URL: 'http://127.0.0.1:11434/v1' }).ENGINE).toBe('hybrid');
+    expect(parseConfig({ LLM_MODEL: 'gpt-4o-mini', LLM_API_KEY: 'sk-test' }).ENGINE).toBe('hybrid');
+    // A remote endpoint without a key cannot be asked: scripted, and start-up goes on.
+    expect(parseConfig({ LLM_MODEL: 'gpt-4o-mini' }).ENGINE).toBe('scripted');
+    expect(parseConfig({}).ENGINE).toBe('scripted');
+    expect(parseConfig({ ENGINE: 'scripted', LLM_MODEL: 'llama3.1', LLM_BASE_URL: 'http://127.0.0.1:11434/v1' }).ENGINE).toBe('scripted');
+  });
+
   it('GIVEN ENGINE=llm on OpenAI without a key THEN the line names LLM_API_KEY', () => {
     const err = configError({ ENGINE: 'llm', LLM_MODEL: 'gpt-4o-mini' });
     expect(err.message).toMatch(/^config: ENGINE=llm needs LLM_API_KEY for api\.openai\.com /);

@@ -43,6 +43,13 @@ describe('thought stream', () => {
     );
   });
 
+  it('GIVEN a hybrid avatar\'s turns THEN each line says who played it: the scripted engine or the model', () => {
+    expect(summaryLine({ ...turn('Collected 3 oak logs.'), playedBy: { engine: 'scripted', model: false } })).toBe('continue (scripted) · collect ok · working — Collected 3 oak logs.');
+    expect(summaryLine({ ...turn('Kept it.', [{ skill: 'write_skill', ok: true, code: 'kept' }]), status: 'done', playedBy: { engine: 'llm', model: true } })).toBe(
+      'continue (model: llm) · write_skill ok · done — Kept it.',
+    );
+  });
+
   it('GIVEN a busy avatar THEN the thread gets at most one message per 10 s, the turns in between coalesced', () => {
     expect(stream.open('steve', 'discord:11', 'discord:10')).toBe(true);
     expect(stream.open('steve', 'discord:11', 'discord:10')).toBe(false);

@@ -24,6 +24,7 @@ import { SESSION_TTL_MS, type NewSession, type WebAccess, type WebSession } from
 import type { Assets } from './assets.ts';
 import type { LivePages } from './live.ts';
 import type { Replies } from './replies.ts';
+import type { LiveScenes } from './scenes.ts';
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = 'mindlink_session';
@@ -33,6 +34,7 @@ export interface AppParts {
   access: WebAccess;
   dashboard: Dashboard;
   live: LivePages;
+  scenes: LiveScenes;
   replies: Replies;
   assets: Assets;
   /** The core, once the bridge started. */
@@ -59,7 +61,7 @@ function sameSecret(a: string, b: string): boolean {
 
 /** The Hono app of the dashboard. */
 export function createApp(parts: AppParts): Hono<Env> {
-  const { access, dashboard, live, replies, assets } = parts;
+  const { access, dashboard, live, scenes, replies, assets } = parts;
   const app = new Hono<Env>();
 
   app.use(
@@ -173,32 +175,48 @@ export function createApp(parts: AppParts): Hono<Env> {
     return c.json({ error: 'Something went wrong; the log says what.' }, 500);
   });
 
-  app.get('/api/events', (c) => {
-    const session = c.get('session');
-    const cookie = c.get('cookie');
-    const avatar = c.req.query('avatar');
-    return streamSSE(c, async (stream) => {
+  /** An SSE stream for the page's session: `open` starts what feeds it and returns what ends it. */
+  const stream = <E extends { event: string; data: string }>(c: Context<Env>, open: (send: (e: E) => void, close: () => void) => () => void): Response =>
+    streamSSE(c, async (sse) => {
       let ended = false;
       let wake: () => void = () => undefined;
       const closed = new Promise<void>((resolve) => (wake = resolve));
       // Events go out in order; closing waits for those already sent (a page signed out is told so before the end).
       let written: Promise<void> = Promise.resolve();
-      const end = live.add({
+      const end = open(
+        (e) => {
+          if (!ended) written = written.then(() => sse.writeSSE(e)).catch(() => wake());
+        },
+        () => void written.then(() => wake()),
+      );
+      sse.onAbort(() => wake());
+      await closed;
+      ended = true;
+      end();
+    });
+
+  app.get('/api/events', (c) => {
+    const session = c.get('session');
+    const cookie = c.get('cookie');
+    const avatar = c.req.query('avatar');
+    return stream(c, (send, close) =>
+      live.add({
         viewer: viewer(c),
         dest: session.dest,
         avatar: avatar && AVATAR_NAME.test(avatar) ? avatar : null,
         world: c.req.query('world') === '1',
         valid: () => access.session(cookie) !== undefined,
-        send: (e) => {
-          if (!ended) written = written.then(() => stream.writeSSE(e)).catch(() => wake());
-        },
-        close: () => void written.then(() => wake()),
-      });
-      stream.onAbort(() => wake());
-      await closed;
-      ended = true;
-      end();
-    });
+        send,
+        close,
+      }),
+    );
+  });
+  // The 3D view: its own stream, so that nothing is read for it unless a page shows it.
+  app.get('/api/avatars/:name/scene', (c) => {
+    const name = avatarName(c);
+    if (!name) return c.json({ error: 'No such avatar.' }, 404);
+    const cookie = c.get('cookie');
+    return stream(c, (send, close) => scenes.add({ viewer: viewer(c), dest: c.get('session').dest, avatar: name, valid: () => access.session(cookie) !== undefined, send, close }));
   });
 
   /** Run a command as the page's viewer; the chat's own answer, refusals included. */

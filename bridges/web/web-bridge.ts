@@ -19,6 +19,7 @@ import { createApp } from './app.ts';
 import { Assets } from './assets.ts';
 import { LivePages } from './live.ts';
 import { Replies } from './replies.ts';
+import { LiveScenes } from './scenes.ts';
 
 /** The port used when WEB_PORT is not set (a free one when it is taken). */
 export const DEFAULT_WEB_PORT = 4780;
@@ -66,6 +67,8 @@ export class WebBridge implements Bridge {
   readonly platform = 'web' as const;
   readonly maxMessageLength = 100_000;
   private readonly live: LivePages;
+  /** The open 3D views. */
+  readonly scenes: LiveScenes;
   private readonly replies = new Replies();
   private readonly server: Server;
   private core: BridgeHost | undefined;
@@ -73,10 +76,12 @@ export class WebBridge implements Bridge {
 
   constructor(private readonly opts: WebBridgeOptions) {
     this.live = new LivePages(opts.dashboard, opts.log);
+    this.scenes = new LiveScenes(opts.dashboard, opts.log);
     const app = createApp({
       access: opts.access,
       dashboard: opts.dashboard,
       live: this.live,
+      scenes: this.scenes,
       replies: this.replies,
       assets: Assets.load(),
       host: () => this.core,
@@ -117,6 +122,7 @@ export class WebBridge implements Bridge {
     this.opts.mcp?.listening(null);
     this.replies.release();
     this.live.closeAll();
+    this.scenes.closeAll();
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();

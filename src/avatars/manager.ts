@@ -12,6 +12,9 @@ import { UserError } from '../errors.ts';
 import type { AvatarGame, GameProvider, Snapshot } from '../game/game.ts';
 import type { SignInCode } from '../game/sign-in.ts';
 import type { SkillRegistryFactory } from '../game/skill.ts';
+import type { SkillLibrary } from '../learned/library.ts';
+import { engineContext } from './engine-context.ts';
+import { avatarUsage, type AvatarUsage } from './usage.ts';
 import { addDirection } from '../task/directions.ts';
 import { GoalLoop, type DisplayState, type DonePing, type GoalChecker, type LoopPostKind, type TurnSummary } from '../loop/goal-loop.ts';
 import type { GoalOrigin } from '../loop/goal-store.ts';
@@ -22,7 +25,7 @@ import { settledWithin } from '../settle.ts';
 import { checkName } from './names.ts';
 import { dropParked } from './parked.ts';
 import { forgetAvatar, moveToRemoved, purgeRemoved, renameFolder, renameInRecord, renameInState, takeHistory } from './retire.ts';
-import { newAvatarRecord, type Avatar, type Destination, type GoalRecordEntry, type ParkedGoal, type Store, type Usage } from '../store/store.ts';
+import { newAvatarRecord, type Avatar, type Destination, type ParkedGoal, type Store } from '../store/store.ts';
 
 /** The longest a stop waits for the loop to halt and the bot to leave before it is answered. */
 const STOP_WAIT_MS = 1000;
@@ -37,6 +40,8 @@ export interface AvatarManagerDeps {
   games: GameProvider;
   engines: EngineProvider;
   skills: SkillRegistryFactory;
+  /** The skills avatars wrote and kept: each avatar's engine gets its own through its context. */
+  learned?: SkillLibrary;
   checkGoal: GoalChecker;
   /** Post about an avatar to its chats (`ping`: whom an owner goal's Done pings, and where it was set). */
   post(avatar: string, kind: LoopPostKind, text: string, ping: DonePing | null): void;
@@ -47,12 +52,7 @@ export interface AvatarManagerDeps {
   now(): Date;
 }
 
-/** The model tokens of one avatar (see {@link AvatarManager.usage}). */
-export interface AvatarUsage {
-  total: Usage | undefined;
-  current: Usage | undefined;
-  ended: readonly { text: string; outcome: GoalRecordEntry['outcome']; usage: Usage }[];
-}
+export type { AvatarUsage } from './usage.ts';
 
 /** One avatar's live parts. */
 interface Runtime {
@@ -110,7 +110,7 @@ export class AvatarManager {
     const task = new TaskFile(this.deps.store.avatarDir(name), name);
     let engine: Engine;
     try {
-      engine = this.deps.engines(avatar.engine, { avatar: name, game, log, skills: this.deps.skills(game), task });
+      engine = this.deps.engines(avatar.engine, engineContext(this.deps, name, game, log, task));
     } catch (err) {
       this.deps.games.release?.(game);
       throw err;
@@ -159,7 +159,7 @@ export class AvatarManager {
     if (!avatar) throw new UserError('unknown_avatar', `There is no avatar called "${name}".`);
     const old = this.runtime(avatar.name);
     const log = this.deps.log.child({ avatar: avatar.name });
-    const engine = this.deps.engines(kind, { avatar: avatar.name, game: old.game, log, skills: this.deps.skills(old.game), task: old.task });
+    const engine = this.deps.engines(kind, engineContext(this.deps, avatar.name, old.game, log, old.task));
     const wasActive = old.loop.isActive;
     if (wasActive) await old.loop.pause('engine switch');
     old.engine.close?.();
@@ -171,14 +171,9 @@ export class AvatarManager {
     if (wasActive) rt.loop.start();
   }
 
-  /** The model tokens an avatar used: in all, on its current goal, and on its ended goals (oldest first). */
+  /** The model tokens an avatar used (and a hybrid avatar's turns): in all, on its current goal, and on its ended goals (oldest first). */
   usage(name: string): AvatarUsage {
-    const avatar = this.get(name);
-    return {
-      total: this.deps.store.record.data.usage[avatar?.name ?? name],
-      current: avatar?.goal?.usage,
-      ended: this.deps.store.record.data.goals.flatMap((g) => (g.avatar === avatar?.name && g.usage ? [{ text: g.text, outcome: g.outcome, usage: g.usage }] : [])),
-    };
+    return avatarUsage(this.deps.store, this.get(name)?.name ?? name);
   }
 
   /** The loop state to show for an avatar (`stopped` for one whose engine or server cannot be built). */

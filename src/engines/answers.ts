@@ -92,6 +92,28 @@ function countAnswer(item: string, snap: Snapshot): string {
   return `I have ${n} ${itemLabel(item, n)}${parts}.`;
 }
 
+/** An answer from the snapshot, and whether it answers (false: the honest "I can't tell that from here" line). */
+export interface SnapshotAnswer {
+  text: string;
+  answered: boolean;
+}
+
+/**
+ * Answer an owner's question in a sentence from the snapshot, saying whether it could: a question about
+ * none of what the snapshot holds gets the "I can't tell that from here" line with `answered: false` (the
+ * hybrid engine then asks its model).
+ *
+ * @example
+ * answerFromSnapshot('why did you pick that goal?', snap, goal); // { text: "I can't tell that from here; ask me …", answered: false }
+ */
+export function answerFromSnapshot(question: string, snap: Snapshot | undefined, goal: GoalView | null, state?: string): SnapshotAnswer {
+  const text = answerQuestion(question, snap, goal, state);
+  return { text, answered: !text.startsWith(CANNOT_TELL) };
+}
+
+/** How the answer to a question the snapshot cannot answer begins. */
+const CANNOT_TELL = "I can't tell that from here";
+
 /**
  * Answer an owner's question in a sentence from the snapshot.
  *
@@ -168,5 +190,5 @@ export function answerQuestion(question: string, snap: Snapshot | undefined, goa
     if (hostile.length === 0) return 'No hostile mobs near me.';
     return `Hostile near me: ${hostile.map((e) => `${e.name.replace(/_/g, ' ')} (${Math.round(e.distance)} blocks)`).join(', ')}.`;
   }
-  return `I can't tell that from here; ${CAN_ANSWER}.`;
+  return `${CANNOT_TELL}; ${CAN_ANSWER}.`;
 }

@@ -13,6 +13,7 @@
 import type { Logger } from 'pino';
 import type { AvatarGame } from '../game/game.ts';
 import type { SkillRegistry } from '../game/skill.ts';
+import type { LearnedSkills } from '../learned/learned-skills.ts';
 import type { TaskFile } from '../task/task-file.ts';
 import type { EngineKind } from './kinds.ts';
 
@@ -55,6 +56,13 @@ export interface TurnRequest {
   parkedGoals?: string[];
   /** The last completion check that failed ("the check says …"), for `continue`. */
   checkFailure?: string;
+  /** The last few lessons of the lab log, oldest first, each one short line: for `choose`, `resume` and `fresh`. */
+  lessons?: string[];
+  /**
+   * Set by an engine that hands this turn to another it is made of (the hybrid engine to its model): why the
+   * turn is handed over, and what was tried on the goal. `prompt` says the same in words.
+   */
+  handover?: Handover;
   /** The full rendered text prompt (what a text model reads). */
   prompt: string;
   /**
@@ -63,6 +71,14 @@ export interface TurnRequest {
    * itself only when the turn asked none that confirms the claim.
    */
   completion(): CompletionCheck;
+}
+
+/** Why a turn is handed to another engine, and what was tried on the goal so far. */
+export interface Handover {
+  /** One clause: "the scripted engine reported blocked twice on this goal: …", "the goal is outside the scripted engine's language". */
+  why: string;
+  /** What was tried, one short item each ("3 collect runs, 2 failed (no_target)"). */
+  tried: string[];
 }
 
 /** A completion check's answer: whether the goal can be checked against the game, and if so whether it is met. */
@@ -104,6 +120,21 @@ export interface TurnReply {
   actions?: { skill: string; ok: boolean; code: string }[];
   /** What the engine said between its tool calls, before its reply (an agent's running commentary; the thought stream shows it). */
   thoughts?: string[];
+  /**
+   * Which engine played the turn, set by an engine made of others (the hybrid engine): its name, and whether it
+   * asked a model. `/status`, `/usage` and the thought stream show it.
+   */
+  playedBy?: PlayedBy;
+  /** One line for the avatar's chats, said once (the hybrid engine's "the model refused; the scripted engine plays on"). */
+  notice?: string;
+}
+
+/** The engine that played a turn. */
+export interface PlayedBy {
+  /** `scripted`, `llm` … */
+  engine: string;
+  /** Whether it asked a model (a model turn) or not (a scripted turn). */
+  model: boolean;
 }
 
 /** Tokens one turn cost, as the provider reported them. */
@@ -173,6 +204,11 @@ export interface EngineContext {
   skills: SkillRegistry;
   /** The avatar's TASK.md, where the engine keeps its own part (the loop keeps mindlink's sections in it). */
   task: TaskFile;
+  /**
+   * The skills the avatar wrote and kept (docs/skills.md): a model-driven engine offers the relevant ones as tools
+   * and writes new ones through it. Absent where no library is kept (some tests).
+   */
+  learned?: LearnedSkills;
 }
 
 /** The engine kinds an avatar record names (`kinds.ts`). */

@@ -5,7 +5,9 @@ import { llmSetupProblem, type Config } from '../config.ts';
 import { UserError } from '../errors.ts';
 import { agentSetup, createAgentEngine } from './agents/agents.ts';
 import { isAgentKind } from './agents/agent-cli.ts';
-import type { EngineProvider } from './engine.ts';
+import type { EngineContext, EngineProvider } from './engine.ts';
+import { createHybridEngine } from './hybrid.ts';
+import type { EngineKind } from './kinds.ts';
 import { avatarDirOf, createLlmEngine, type LlmEngineOptions } from './llm/llm-engine.ts';
 import { DEFAULT_RETRY } from './llm/transport.ts';
 import { createScriptedEngine } from './scripted.ts';
@@ -37,9 +39,10 @@ export function llmOptions(config: Config): { ok: true; options: Omit<LlmEngineO
 }
 
 /**
- * The production engine provider: `scripted` always; `llm` when the model is configured
- * (otherwise a refusal naming the missing key, so nothing is created or switched); an agent engine
- * (`opencode`, `claude-code`, `pi`) when its CLI is installed (otherwise a refusal naming its npm package).
+ * The production engine provider: `scripted` always; `llm` when the model is configured (otherwise a
+ * refusal naming the missing key, so nothing is created or switched); an agent engine (`opencode`,
+ * `claude-code`, `pi`) when its CLI is installed (otherwise a refusal naming its npm package); `hybrid`,
+ * the scripted engine and `HYBRID_MODEL` together, when that one can run.
  *
  * @example
  * const core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills });
@@ -47,10 +50,17 @@ export function llmOptions(config: Config): { ok: true; options: Omit<LlmEngineO
 export function createEngineProvider(config: Config): EngineProvider {
   const llm = llmOptions(config);
   const agents = agentSetup(config);
-  return (kind, ctx) => {
+  const build = (kind: EngineKind, ctx: EngineContext): ReturnType<EngineProvider> => {
     if (kind === 'scripted') return createScriptedEngine(ctx);
     if (isAgentKind(kind)) return createAgentEngine(kind, ctx, agents);
-    if (!llm.ok) throw new UserError('llm_not_configured', `The llm engine is not set up: it ${llm.problem}.`, ctx.avatar);
+    if (kind === 'hybrid' && (llm.ok || config.HYBRID_MODEL !== 'llm')) {
+      // The model side first: an agent engine whose CLI is missing is refused before anything is built.
+      const model = build(config.HYBRID_MODEL, ctx);
+      // An agent engine's tools are its MCP server's, which has no write_skill.
+      return createHybridEngine(ctx, { scripted: createScriptedEngine(ctx), model, writeSkill: !isAgentKind(config.HYBRID_MODEL) });
+    }
+    if (!llm.ok) throw new UserError('llm_not_configured', `The ${kind} engine is not set up: it ${llm.problem}.`, ctx.avatar);
     return createLlmEngine(ctx, { ...llm.options, avatarDir: avatarDirOf(config.DATA_DIR, ctx.avatar) });
   };
+  return build;
 }

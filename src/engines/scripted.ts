@@ -15,7 +15,7 @@ import type { SkillResult } from '../game/skill.ts';
 import { goalKey, parseGoal } from '../goals/goal-language.ts';
 import { oneLine } from '../text.ts';
 import { keyed, type Keyed } from '../keyed.ts';
-import { answerQuestion } from './answers.ts';
+import { answerFromSnapshot } from './answers.ts';
 import { nextSelfGoal } from './curriculum.ts';
 import { ScriptedNotes, type NotesState } from './scripted-notes.ts';
 import { planInWords, planSkill, selfTarget, serverCannot } from './scripted-plan.ts';
@@ -276,8 +276,11 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
   const take = async (req: TurnRequest, signal: AbortSignal): Promise<TurnReport> => {
     if (signal.aborted) throw interrupted(signal);
     switch (req.kind) {
-      case 'question':
-        return report(answerQuestion(req.message ?? '', ctx.game.snapshot(), req.goal), 'working');
+      case 'question': {
+        // A question the snapshot cannot answer is reported blocked (the loop reads only the words of a question turn).
+        const answer = answerFromSnapshot(req.message ?? '', ctx.game.snapshot(), req.goal);
+        return report(answer.text, answer.answered ? 'working' : 'blocked');
+      }
       case 'direction':
         return direction(req);
       case 'wrapup':

@@ -41,8 +41,52 @@ export interface Snapshot {
   /** Notable block name → distance of the nearest one (logs, ores, water, crafting table…). */
   nearbyBlocks: Record<string, number>;
   nearbyEntities: NearbyEntity[];
+  /**
+   * Free-standing columns near the avatar (`src/game/columns.ts`): what a goal such as "build a pillar of 3 dirt"
+   * is checked against. Absent where the game does not read them (a test double).
+   */
+  columns?: BlockColumn[];
   /** Epoch ms. */
   takenAt: number;
+}
+
+/** Where the avatar stands (its feet) and looks (the dashboard's 3D view, `scene.ts`): yaw 0 faces north (−z) and grows counter-clockwise seen from above; pitch > 0 looks up (radians). */
+export interface ScenePose extends Vec3Like {
+  yaw: number;
+  pitch: number;
+}
+
+/** The blocks of a box around the avatar that can be seen: those with air, water, glass, leaves … on a side. */
+export interface SceneBlocks {
+  /** When they were read (epoch ms): one reading, one `takenAt`. */
+  takenAt: number;
+  /** The box read, its lowest and highest corner (world block coordinates, inclusive). */
+  from: Vec3Like;
+  to: Vec3Like;
+  /** The block names the entries use. */
+  palette: string[];
+  /** Four numbers per block: x, y, z (world block coordinates) and its index into `palette`. */
+  blocks: number[];
+}
+
+/** One look at the avatar's surroundings. Plain data, safe to serialise. */
+export interface Scene {
+  pose: ScenePose;
+  /** Players and mobs within the radius, nearest first (at most 20). */
+  entities: NearbyEntity[];
+  /** The blocks, when asked for (the last reading when asked again soon, `scene.ts`). */
+  blocks: SceneBlocks | null;
+}
+
+/** A free-standing column of one kind of block: at least 2 high, nothing solid beside any of its blocks. */
+export interface BlockColumn {
+  /** The block's registry name (`dirt`). */
+  block: string;
+  height: number;
+  /** Its lowest block. */
+  x: number;
+  y: number;
+  z: number;
 }
 
 /**
@@ -118,6 +162,12 @@ export interface AvatarGame extends EventEmitter<GameEvents> {
    * the world. A game on an avatar host answers with the map its host drew last and asks for a new one.
    */
   worldMap?(radius: number): TopDownMap | null;
+  /**
+   * Where the avatar stands and looks, who is near and (with `withBlocks`) the blocks around it that can be
+   * seen (the dashboard's 3D view, `src/game/scene.ts`), or null while it is out of the world. Read only when
+   * asked; a game on an avatar host asks its host.
+   */
+  scene?(radius: number, withBlocks: boolean): Promise<Scene | null>;
   /**
    * The avatar's skill gate, when the game has one (the mineflayer game does): skills run one at a time
    * through it and reflexes pre-empt them. A game without one (a test fake) runs skills directly.
@@ -202,6 +252,7 @@ export function emptySnapshot(): Snapshot {
     dimension: 'overworld',
     nearbyBlocks: {},
     nearbyEntities: [],
+    columns: [],
     takenAt: Date.now(),
   };
 }

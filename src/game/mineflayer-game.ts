@@ -13,7 +13,7 @@ import { backoffMs } from '../backoff.ts';
 import { forAvatar, type Logger } from '../logger.ts';
 import { cleanLine } from '../sanitize.ts';
 import { formatAddress } from '../servers/address.ts';
-import type { AvatarGame, Death, GameCapabilities, GameEvents, GameState, Snapshot } from './game.ts';
+import type { AvatarGame, Death, GameCapabilities, GameEvents, GameState, Scene, Snapshot } from './game.ts';
 import { AVATAR_VIEW_DISTANCE, DefaultMineflayerGameOptions, type MineflayerGameOptions } from './game-options.ts';
 import { guardBot, type PacketFault } from './packet-guard.ts';
 import { classifyKick, downPhrase, reasonText, serverWords } from './refusals.ts';
@@ -22,6 +22,7 @@ import { prepareJoin } from './join-prep.ts';
 import { sessionAuth, type JavaSession } from './sign-in.ts';
 import { SkillGate } from './skill-gate.ts';
 import { takeSnapshot } from './snapshot.ts';
+import { sceneOf } from './scene.ts';
 import { topDownMap, type TopDownMap } from './top-down.ts';
 import { cacheBlocks } from './block-cache.ts';
 import { AvatarMovements } from './movements.ts';
@@ -160,6 +161,12 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
   worldMap(radius: number): TopDownMap | null {
     const bot = this.bot;
     return bot?.entity ? topDownMap(bot, radius) : null;
+  }
+
+  /** The 3D view's look around the avatar, or null while not connected. */
+  async scene(radius: number, withBlocks: boolean): Promise<Scene | null> {
+    const bot = this.bot;
+    return bot?.entity ? sceneOf(bot, radius, withBlocks) : null;
   }
 
   /** The server's name in the words of `/status` and stop lines. */

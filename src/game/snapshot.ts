@@ -9,7 +9,8 @@ import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
 import { cleanLine } from '../sanitize.ts';
 import { nearestOfEach } from './block-search.ts';
-import type { NearbyEntity, Snapshot } from './game.ts';
+import { standingColumns } from './columns.ts';
+import type { BlockColumn, NearbyEntity, Snapshot } from './game.ts';
 
 /** How far the snapshot looks for notable blocks and entities. */
 export const SNAPSHOT_RADIUS = 32;
@@ -40,6 +41,28 @@ interface BlockCache {
 }
 
 const blockCaches = new WeakMap<Bot, BlockCache>();
+/**
+ * The columns each bot read last, with where it stood and how many block changes it had seen then: read again only
+ * once a block changed in its world or it moved (the frequent snapshots that reuse blocks take them as they are).
+ */
+const columnCaches = new WeakMap<Bot, { changes: number; x: number; y: number; z: number; columns: BlockColumn[] }>();
+/** Block changes (and chunk loads) each bot has seen since the count began. */
+const blockChanges = new WeakMap<Bot, { n: number }>();
+
+function changesSeen(bot: Bot): number {
+  let seen = blockChanges.get(bot);
+  if (!seen) {
+    const counter = { n: 0 };
+    const bump = (): void => {
+      counter.n++;
+    };
+    bot.on('blockUpdate', bump);
+    bot.on('chunkColumnLoad', bump);
+    blockChanges.set(bot, counter);
+    seen = counter;
+  }
+  return seen.n;
+}
 const groupIds = new WeakMap<Bot, Array<{ group: string; ids: number[] }>>();
 
 const PASSIVE_TYPES = new Set(['animal', 'passive', 'water_creature', 'ambient']);
@@ -132,7 +155,23 @@ export function nearbyEntities(bot: Bot, radius = SNAPSHOT_RADIUS): NearbyEntity
 }
 
 /**
- * Read a snapshot of a spawned bot (`reuseBlocks`: the nearest blocks as last read, see {@link nearbyBlocks}).
+ * The free-standing columns near the bot ({@link standingColumns}): read afresh once a block changed or the bot
+ * moved since the last reading (a pillar placed a moment ago is in it), else as last read; as last read whenever
+ * `reuse` is set.
+ */
+function columnsNear(bot: Bot, reuse: boolean): BlockColumn[] {
+  const changes = changesSeen(bot);
+  const feet = bot.entity.position.floored();
+  const cached = columnCaches.get(bot);
+  const same = cached && cached.changes === changes && cached.x === feet.x && cached.y === feet.y && cached.z === feet.z;
+  if (cached && (reuse || same)) return cached.columns.map((c) => ({ ...c }));
+  const columns = standingColumns(bot);
+  columnCaches.set(bot, { changes, x: feet.x, y: feet.y, z: feet.z, columns });
+  return columns.map((c) => ({ ...c }));
+}
+
+/**
+ * Read a snapshot of a spawned bot (`reuseBlocks`: the nearest blocks and columns as last read, see {@link nearbyBlocks}).
  *
  * @example
  * const s = takeSnapshot(bot); s.inventory.oak_log // → 3
@@ -150,6 +189,7 @@ export function takeSnapshot(bot: Bot, opts: { reuseBlocks?: boolean } = {}): Sn
     dimension: dim,
     nearbyBlocks: nearbyBlocks(bot, false, opts.reuseBlocks === true),
     nearbyEntities: nearbyEntities(bot),
+    columns: columnsNear(bot, opts.reuseBlocks === true),
     takenAt: Date.now(),
   };
 }

@@ -8,13 +8,16 @@
  * - have / get / obtain N X: holding at least N;
  * - craft N X: N more than held when the goal was set;
  * - go to x y z: within {@link REACH_DISTANCE} blocks;
- * - come to <player>: within {@link COME_DISTANCE} blocks, when the player is in sight.
+ * - come to <player>: within {@link COME_DISTANCE} blocks, when the player is in sight;
+ * - build a pillar of N X (a column, a tower; optionally `at x y z`): a free-standing column of N X stands near
+ *   (`structures.ts`; the scripted engine does not build it, but the check sees it).
  *
  * Everything else (follow, say, explore, eat, unknown goals) cannot be checked.
  */
 import type { Snapshot } from '../game/game.ts';
 import { parseGoal } from './goal-language.ts';
 import { countItems, itemLabel } from '../game/items.ts';
+import { checkColumnGoal } from './structures.ts';
 
 export { countItems } from '../game/items.ts';
 
@@ -93,6 +96,8 @@ export function checkGoal(goalText: string, baseline: Record<string, number> | n
       const met = seen.distance <= COME_DISTANCE;
       return { checkable: true, met, says: met ? `you are next to ${seen.name}` : `you are ${Math.round(seen.distance)} blocks from ${seen.name}` };
     }
+    case 'unknown':
+      return checkColumnGoal(goalText, snap);
     default:
       return { checkable: false };
   }

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Snapshot } from '../game/game.ts';
 import { baselineGone } from '../goals/check.ts';
 import { keyed } from '../keyed.ts';
-import type { TurnUsage } from '../engines/engine.ts';
+import type { PlayedBy, TurnUsage } from '../engines/engine.ts';
 import type { Avatar, Destination, Goal, GoalRecordEntry, ParkedGoal, Store, Usage } from '../store/store.ts';
 import { sameGoal } from '../goals/goal-language.ts';
 import type { GoalChange, LoopPost } from './decide.ts';
@@ -155,6 +155,21 @@ export class GoalStore {
       u.completionTokens += usage.completionTokens;
       u.requests += usage.requests ?? 1;
       if (usage.costUsd !== undefined) u.costUsd = (u.costUsd ?? 0) + usage.costUsd;
+    };
+    this.store.record.update((r) => add((r.usage[this.avatar] ??= { promptTokens: 0, completionTokens: 0, requests: 0 })));
+    const goal = rec.goal;
+    if (goal) this.store.state.update(() => add((goal.usage ??= { promptTokens: 0, completionTokens: 0, requests: 0 })));
+  }
+
+  /**
+   * Count one turn of an engine made of others (the hybrid engine) by who played it, the scripted engine or a
+   * model: in the avatar's usage, and in its current goal's.
+   */
+  recordTurn(rec: Avatar, by: PlayedBy): void {
+    const add = (u: Usage): void => {
+      const turns = (u.turns ??= { scripted: 0, model: 0 });
+      if (by.model) turns.model += 1;
+      else turns.scripted += 1;
     };
     this.store.record.update((r) => add((r.usage[this.avatar] ??= { promptTokens: 0, completionTokens: 0, requests: 0 })));
     const goal = rec.goal;

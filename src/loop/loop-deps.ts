@@ -3,7 +3,7 @@
  * the avatar manager (which builds one loop per avatar) and `goal-loop.ts`.
  */
 import type { Logger } from 'pino';
-import type { Engine, TurnKind, TurnReply } from '../engines/engine.ts';
+import type { Engine, PlayedBy, TurnKind, TurnReply } from '../engines/engine.ts';
 import type { AvatarGame, Snapshot } from '../game/game.ts';
 import type { Store } from '../store/store.ts';
 import type { CompletionCheck, CrashLoopLimit, DonePing, LoopPostKind } from './decide.ts';
@@ -55,4 +55,6 @@ export interface TurnSummary {
   actions: NonNullable<TurnReply['actions']>;
   /** The first line of the reply's text, after what the engine said between its tool calls (an agent's commentary). */
   says: string;
+  /** Which engine played it, when the avatar's engine is made of others (the hybrid engine). */
+  playedBy?: PlayedBy;
 }

@@ -17,6 +17,8 @@ export const NUDGES = {
 
 /** Most characters of ambitions quoted in a choose prompt. */
 const AMBITIONS_MAX = 800;
+/** Most characters of one lesson quoted in a prompt. */
+const LESSON_MAX = 100;
 /** Most characters of open direction listed in full in a resume prompt (the rest is in TASK.md). */
 const RESUME_DIRECTIONS_MAX = 2000;
 
@@ -80,7 +82,14 @@ function chooseBody(req: Req): string[] {
     `4. Your last finished goals (don't just repeat one): ${recent.length ? recent.map((g) => cutText(g, 150)).join(' | ') : 'none yet.'}`,
     `5. Owner goals set aside (they have priority): ${parked.length ? parked.map((g) => cutText(g, 200)).join(' | ') : 'none.'}`,
   ];
-  return [list.join('\n'), 'Reply with GOAL: <one line> and start on it.'];
+  return [list.join('\n'), ...lessonsBlock(req), 'Reply with GOAL: <one line> and start on it.'];
+}
+
+/** The last lessons of the lab log, one line each (oldest first), or nothing when there are none. */
+function lessonsBlock(req: Req): string[] {
+  const lessons = req.lessons ?? [];
+  if (lessons.length === 0) return [];
+  return [`Lessons of your last goals (newest last):\n${lessons.map((l) => `- ${cutText(l, LESSON_MAX)}`).join('\n')}`];
 }
 
 function continueBody(req: Req): string[] {
@@ -113,6 +122,7 @@ function resumeBody(req: Req): string[] {
     goalLine(req),
     directionList(req.directions),
     taskBlock(req.task),
+    ...lessonsBlock(req),
   ];
 }
 
@@ -122,6 +132,7 @@ function freshBody(req: Req): string[] {
     goalLine(req) + (req.goal ? '' : ' Choose one: reply GOAL: <one line>.'),
     directionList(req.directions),
     taskBlock(req.task),
+    ...lessonsBlock(req),
     'Your lessons are in lab-log.md next to TASK.md; read it when stuck.',
   ];
 }

@@ -26,7 +26,15 @@ export interface RequestFacts {
   checkFailure: string | undefined;
   /** Is the goal met in the game now? (the loop's completion check of this turn). */
   completion(): CompletionCheck;
+  /** The last lessons of the lab log (each one short line, oldest first), for the kinds that carry them. */
+  lessons?: readonly string[];
 }
+
+/** The kinds whose prompt carries the last lessons of the lab log: what one goal learned shapes the next. */
+export const LESSON_KINDS: ReadonlySet<TurnKind> = new Set(['choose', 'resume', 'fresh']);
+
+/** How many lessons of the lab log a prompt carries. */
+export const LESSONS_CARRIED = 5;
 
 /**
  * @example
@@ -54,6 +62,7 @@ export function buildRequest(f: RequestFacts): TurnRequest {
     ...(f.message !== undefined ? { message: f.message } : {}),
     ...(kind === 'choose' ? { recentGoals: recent, parkedGoals: rec.parked.map((p) => p.text) } : {}),
     ...(kind === 'continue' && f.checkFailure ? { checkFailure: f.checkFailure } : {}),
+    ...(LESSON_KINDS.has(kind) && f.lessons && f.lessons.length > 0 ? { lessons: f.lessons.slice(-LESSONS_CARRIED) } : {}),
   } satisfies Omit<TurnRequest, 'prompt' | 'completion'>;
   return { ...base, prompt: renderPrompt(base), completion: f.completion };
 }

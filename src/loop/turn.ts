@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Backoff } from '../backoff.ts';
-import { GOAL_MAX, type CompletionCheck, type TurnKind, type TurnReport } from '../engines/engine.ts';
+import { GOAL_MAX, type CompletionCheck, type TurnKind, type TurnReply, type TurnReport } from '../engines/engine.ts';
 import type { Logger } from '../logger.ts';
 import { worldFingerprint } from '../game/game.ts';
 import { cleanLine, cleanText } from '../sanitize.ts';
@@ -17,7 +17,7 @@ import { decideStall, decideTurn, freshMemory, paceTurn, sessionDue, type LoopMe
 import type { GoalStore } from './goal-store.ts';
 import type { GoalLoopDeps, TurnSummary } from './loop-deps.ts';
 import { dueTurn, sessionRotated, stalled, turnDecided, turnTaken, type LoopStateCell } from './loop-state.ts';
-import { buildRequest } from './request.ts';
+import { buildRequest, LESSON_KINDS, LESSONS_CARRIED } from './request.ts';
 import { ownPart } from '../task/task-md.ts';
 import { unlessAbandoned } from '../settle.ts';
 
@@ -143,7 +143,7 @@ export class Turns {
     // A question's prompt carries no notes: TASK.md is not read for it.
     const req = buildRequest({ ...this.requestFacts('question', '', this.completionNow()), message: question });
     const reply = await this.deps.engine.turn(req, new AbortController().signal);
-    if (reply.usage) this.goals.recordUsage(this.rec, reply.usage);
+    this.count(reply);
     const report = accepted(reply.report);
     this.applyDirections(report);
     // An answer is a sentence or two, whatever the engine wrote.
@@ -174,8 +174,9 @@ export class Turns {
     try {
       const task = await this.deps.task.read();
       before = this.progressMark(task);
+      const lessons = LESSON_KINDS.has(kind) ? await this.lessons() : [];
       if (controller.signal.aborted) throw abortReason(controller.signal);
-      const req = buildRequest({ ...this.requestFacts(kind, task, completion.ask), ...(message !== undefined ? { message } : {}) });
+      const req = buildRequest({ ...this.requestFacts(kind, task, completion.ask), lessons, ...(message !== undefined ? { message } : {}) });
       reply = await unlessAbandoned(this.deps.engine.turn(req, controller.signal), controller.signal, ENGINE_STOP_GRACE_MS, (late) => {
         this.log.warn({ kind, graceMs: ENGINE_STOP_GRACE_MS }, 'the engine did not stop its turn in time; its reply will be ignored');
         late.catch((err: unknown) => this.log.debug({ err }, 'the abandoned turn failed'));
@@ -184,7 +185,7 @@ export class Turns {
       this.abortController = undefined;
     }
     if (!active()) return this.clock.backoff().minMs;
-    if (reply.usage) this.goals.recordUsage(this.rec, reply.usage);
+    this.count(reply);
 
     // An engine's words enter mindlink here.
     const report = accepted(reply.report);
@@ -209,6 +210,7 @@ export class Turns {
       status: report.status,
       actions: reply.actions ?? [],
       says: turnSays(reply.thoughts ?? [], report),
+      ...(reply.playedBy ? { playedBy: reply.playedBy } : {}),
     });
 
     const worldChanged = before !== this.progressMark(await this.deps.task.read());
@@ -217,6 +219,24 @@ export class Turns {
     this.memory = paced.memory;
     this.reportStall();
     return paced.delayMs;
+  }
+
+  /** The last lessons of the lab log; none when it cannot be read (the turn goes on without them). */
+  private async lessons(): Promise<string[]> {
+    try {
+      return await this.deps.task.lessons(LESSONS_CARRIED);
+    } catch (err) {
+      this.log.warn({ err }, 'the lab log could not be read; the prompt goes without its lessons');
+      return [];
+    }
+  }
+
+  /** A reply's tokens and who played it, counted; its line for the chats (a model that refused), posted. */
+  private count(reply: TurnReply): void {
+    if (reply.usage) this.goals.recordUsage(this.rec, reply.usage);
+    if (reply.playedBy) this.goals.recordTurn(this.rec, reply.playedBy);
+    const notice = reply.notice ? cleanLine(reply.notice).trim() : '';
+    if (notice) this.deps.post('info', cutText(notice, GOAL_MAX * 2));
   }
 
   /** Many turns in a row changed nothing: the next prompt is the blocked one, and the owner hears it once per goal. */

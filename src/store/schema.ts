@@ -53,13 +53,15 @@ export type Destination = z.infer<typeof DestinationSchema>;
 export const LoopStateSchema = z.enum(['stopped', 'choosing', 'working', 'wrapup']);
 export type LoopState = z.infer<typeof LoopStateSchema>;
 
-/** Tokens an engine used (prompt, completion, requests). */
+/** Tokens an engine used (prompt, completion, requests), and a hybrid avatar's turns by who played them. */
 export const UsageSchema = z.object({
   promptTokens: z.number(),
   completionTokens: z.number(),
   requests: z.number(),
   /** USD the engines reported themselves (an agent CLI's own figure), when any did. */
   costUsd: z.number().optional(),
+  /** A hybrid avatar's turns by who played them: the scripted engine, or a model (absent for other engines). */
+  turns: z.object({ scripted: z.number(), model: z.number() }).optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 

@@ -3,11 +3,39 @@
  * mindlink's sections, the avatar's own rewrites and lab-log entries. What the
  * file says is `task-md.ts`'s job (pure text functions).
  */
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KeyedQueue } from '../keyed-queue.ts';
+import { cutOnWord, oneLine } from '../text.ts';
 import { writeAtomic } from '../store/atomic-write.ts';
 import { initialTask, MINDLINK_SECTIONS, ownPart, regions, renderTask, withSections, type MindlinkParts } from './task-md.ts';
+
+/** Most characters of one lesson in a prompt. */
+const LESSON_MAX = 100;
+
+/** How much of the end of the lab log is read for its last lessons. */
+const LAB_TAIL_BYTES = 32 * 1024;
+
+/** The last `bytes` of a file as text (all of it when shorter), and whether it was cut; empty when there is no file. */
+async function readTail(path: string, bytes: number): Promise<{ text: string; cut: boolean }> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { text: '', cut: false };
+    throw err;
+  }
+  try {
+    const { size } = await handle.stat();
+    const start = Math.max(0, size - bytes);
+    const buffer = Buffer.alloc(size - start);
+    await handle.read(buffer, 0, buffer.length, start);
+    // A cut UTF-8 character at the start becomes U+FFFD; it is in the entry that is dropped.
+    return { text: buffer.toString('utf8'), cut: start > 0 };
+  } finally {
+    await handle.close();
+  }
+}
 
 /** One queue per file path, so writes to one file never overlap (even from two TaskFile objects). */
 const files = new KeyedQueue();
@@ -101,6 +129,36 @@ export class TaskFile {
       const existing = await readIfExists(this.labPath);
       const lead = existing === null || existing === '' ? '' : existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
       await appendFile(this.labPath, `${lead}## ${now.toISOString()}\n${entry.trim()}\n`, 'utf8');
+    });
+  }
+
+  /**
+   * The last `n` lessons of the lab log, oldest first, each one line of at most `max` characters (a leading
+   * `Lesson:` left out): what the choose and resume prompts carry. A lesson written again in those `n` is said
+   * once, where it came last, with how often (`(3 times)`). None when there is no lab log yet.
+   *
+   * @example
+   * await task.lessons(5) // → ['"collect 3 oak logs" done in 12 s with 2 collect runs; that works here.']
+   */
+  lessons(n: number, max = LESSON_MAX): Promise<string[]> {
+    return files.run(this.labPath, async () => {
+      // Only the end of a long lab log is read: the last lessons are there.
+      const { text, cut } = await readTail(this.labPath, LAB_TAIL_BYTES);
+      const entries = text
+        .split(/^## .*$/m)
+        // Where the tail was cut, its first entry begins mid-way: only whole entries count.
+        .slice(cut ? 1 : 0)
+        .map((e) => oneLine(e).replace(/^lesson\s*:\s*/i, '').trim())
+        .filter((e) => e !== '')
+        .slice(-n);
+      const times = new Map<string, number>();
+      for (const e of entries) times.set(e, (times.get(e) ?? 0) + 1);
+      return entries
+        .filter((e, i) => entries.lastIndexOf(e) === i)
+        .map((e) => {
+          const n = times.get(e) ?? 1;
+          return n > 1 ? `${cutOnWord(e, max - 10)} (${n} times)` : cutOnWord(e, max);
+        });
     });
   }
 

@@ -4,6 +4,7 @@
  * DATA_DIR and the real discord.js client — against our fake Discord. Only
  * Minecraft and the engine are stand-ins (a FakeGame and a scripted TestEngine).
  */
+import { join } from 'node:path';
 import { DiscordBridge, type DiscordBridgeOptions } from '../../bridges/discord/discord-bridge.ts';
 import { parseConfig } from '../../src/config.ts';
 import { commandList, createDispatcher } from '../../commands/index.ts';
@@ -39,7 +40,10 @@ export interface Running {
   engines: Map<string, TestEngine>;
 }
 
-/** Start mindlink as `src/main.ts` does, with the Discord bridge pointed at the fake. */
+/**
+ * Start mindlink as `src/main.ts` does, with the Discord bridge pointed at the fake. Its `AGENTS_DIR` is an empty
+ * folder unless `env` names one, so its menus do not depend on the agent CLIs installed in the checkout.
+ */
 export async function startMindlink(
   fake: FakeDiscord,
   dataDir: string,
@@ -49,6 +53,7 @@ export async function startMindlink(
 ): Promise<Running> {
   const config = parseConfig({
     DATA_DIR: dataDir,
+    AGENTS_DIR: join(dataDir, 'no-agents'),
     CONSOLE: 'off',
     LOG_LEVEL: process.env.TEST_LOG ?? 'silent',
     DISCORD_TOKEN: fake.token,

@@ -17,7 +17,7 @@ const stranger: ChatContext = { platform: 'telegram', from: 'telegram:44', fromN
 
 /** Every page and API path of the dashboard, naming an avatar that exists and one that does not. */
 const PAGES = ['/', '/avatar/demo', '/avatar/demo/world', '/avatar/nobody', '/avatar/nobody/world', '/no/such/page'];
-const API_GETS = ['/api/me', '/api/rows', '/api/avatars/demo', '/api/avatars/demo/world', '/api/avatars/nobody', '/api/events', '/api/events?avatar=demo&world=1'];
+const API_GETS = ['/api/me', '/api/rows', '/api/avatars/demo', '/api/avatars/demo/world', '/api/avatars/nobody', '/api/events', '/api/events?avatar=demo&world=1', '/api/avatars/demo/scene', '/api/avatars/nobody/scene'];
 const API_POSTS = ['/api/logout', '/api/avatars/demo/play', '/api/avatars/demo/stop', '/api/avatars/demo/goal', '/api/avatars/demo/direction', '/api/avatars/nobody/stop'];
 
 describe('the dashboard over HTTP', () => {

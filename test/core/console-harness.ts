@@ -83,12 +83,15 @@ export function consoleStreams(): ConsoleStreams {
 export const exploringEngine: EngineProvider = () =>
   new TestEngine((req) => (req.kind === 'choose' ? 'GOAL: explore\nSTATUS: working' : 'STATUS: working'));
 
-/** Start the core on `dataDir`; the caller stops it (`core.stop()`). */
+/**
+ * Start the core on `dataDir`; the caller stops it (`core.stop()`). Its `AGENTS_DIR` is an empty folder unless
+ * `env` names one, so what it offers does not depend on the agent CLIs installed in the checkout.
+ */
 export async function startConsoleCore(
   dataDir: string,
   opts: { engines?: EngineProvider; env?: Record<string, string>; gameFactory?: (name: string) => FakeGame } & Pick<MindlinkOptions, 'store' | 'now'> = {},
 ): Promise<ConsoleCore> {
-  const config = parseConfig({ DATA_DIR: dataDir, LOOP_PACE_MS: '50', LOOP_MAX_PACE_MS: '200', ...opts.env });
+  const config = parseConfig({ DATA_DIR: dataDir, AGENTS_DIR: join(dataDir, 'no-agents'), LOOP_PACE_MS: '50', LOOP_MAX_PACE_MS: '200', ...opts.env });
   const games = new Map<string, FakeGame>();
   const core = await Mindlink.start({
     config,

@@ -106,8 +106,30 @@ describe('/engine and /usage', () => {
     r.send('/avatar create bob engine:llm');
     await r.line(/^\[bob\] The llm engine is not set up: it needs LLM_MODEL/);
     expect(r.core.avatars.get('bob')).toBeUndefined();
+    r.send('/engine hybrid');
+    await r.line(/^\[demo\] The hybrid engine is not set up: it needs LLM_MODEL \(the model name at LLM_BASE_URL/);
+    expect(r.core.avatars.get('demo')?.engine).toBe('scripted');
     r.send('/engine turbo');
-    await r.line(/^\[mindlink\] engine: the engine is one of: scripted, llm, opencode, claude-code, pi\. Usage: \/engine <scripted\|llm\|opencode\|claude-code\|pi> \[avatar\]$/);
+    await r.line(/^\[mindlink\] engine: the engine is one of: scripted, llm, hybrid, opencode, claude-code, pi\. Usage: \/engine <scripted\|llm\|hybrid\|opencode\|claude-code\|pi> \[avatar\]$/);
+  });
+
+  it('GIVEN a model is configured and no ENGINE THEN demo is a hybrid avatar whose scripted turns ask no model and are counted; /engine scripted and /engine hybrid switch it; bob can be created hybrid', async () => {
+    const llm = await fake();
+    const r = await startCore(await tempDir(), { LLM_BASE_URL: llm.baseURL, LLM_MODEL: 'fake-model' });
+    expect(r.config.ENGINE).toBe('hybrid');
+    expect(r.core.avatars.get('demo')?.engine).toBe('hybrid');
+    r.send('Goal: explore');
+    await waitFor(() => (r.core.store.record.data.usage.demo?.turns?.scripted ?? 0) >= 2, 20_000, 'scripted turns counted');
+    expect(llm.requests).toEqual([]);
+    r.send('/usage');
+    await r.line(/^\[demo\] demo \(hybrid engine, fake-model\) has used no model tokens yet \(turns: \d+ scripted, 0 model\)\.$/);
+    r.send('/engine scripted');
+    await r.line(/^\[demo\] Switched to the scripted engine\. Carrying on with my goal\.$/);
+    r.send('/engine hybrid');
+    await r.line(/^\[demo\] Switched to the hybrid engine \(fake-model\)\. Carrying on with my goal\.$/);
+    expect(r.core.avatars.get('demo')?.engine).toBe('hybrid');
+    r.send('/avatar create bob engine:hybrid');
+    await r.line(/^\[bob\] Created bob on embedded \(hybrid engine\), linked to this chat\. \/play bob starts it\.$/);
   });
 
   it('GIVEN the llm engine is configured WHEN an admin creates bob with engine:llm THEN bob is an llm avatar and plays through the model', async () => {
@@ -123,7 +145,7 @@ describe('/engine and /usage', () => {
 
   it('GIVEN a watcher of demo WHEN they send /engine llm THEN they are refused; GIVEN no tokens yet THEN /usage says so', async () => {
     const llm = await fake();
-    const r = await startCore(await tempDir(), { LLM_BASE_URL: llm.baseURL, LLM_MODEL: 'fake-model' });
+    const r = await startCore(await tempDir(), { ENGINE: 'scripted', LLM_BASE_URL: llm.baseURL, LLM_MODEL: 'fake-model' });
     r.core.people.ensurePerson('telegram:42', 'alex');
     r.core.links.link('demo', 'telegram:42', 'watch');
     const chat: ChatContext = { platform: 'telegram', from: 'telegram:42', fromName: 'alex', dest: 'telegram:42', chatKind: 'private', messageId: null };
@@ -183,11 +205,11 @@ describe('/engine and /usage', () => {
     const llm = await fake();
     const configured = await startCore(await tempDir(), { LLM_BASE_URL: llm.baseURL, LLM_MODEL: 'fake-model', AGENTS_DIR: await tempDir() });
     configured.send('/help');
-    await configured.line(/^\[mindlink\] \/engine <scripted\|llm\|opencode\|claude-code\|pi> \[avatar\] — /);
+    await configured.line(/^\[mindlink\] \/engine <scripted\|llm\|hybrid\|opencode\|claude-code\|pi> \[avatar\] — /);
     await configured.line(/^\[mindlink\] \/usage \[avatar\] — /);
     const agents = await startCore(await tempDir(), { AGENTS_DIR: standInAgentsDir(await tempDir()) });
     agents.send('/help');
-    await agents.line(/^\[mindlink\] \/engine <scripted\|llm\|opencode\|claude-code\|pi> \[avatar\] — /);
+    await agents.line(/^\[mindlink\] \/engine <scripted\|llm\|hybrid\|opencode\|claude-code\|pi> \[avatar\] — /);
   });
 
   it('GIVEN no opencode CLI WHEN /engine opencode or /avatar create … engine:opencode THEN each is refused naming the npm package to install, and nothing changes', async () => {
@@ -198,5 +220,23 @@ describe('/engine and /usage', () => {
     r.send('/avatar create bob engine:opencode');
     await r.line(/^\[bob\] The opencode engine needs its CLI \(npm package opencode-ai@1\.18\.33\), which is not installed/);
     expect(r.core.avatars.get('bob')).toBeUndefined();
+  });
+
+  it('GIVEN HYBRID_MODEL=pi and no LLM_MODEL THEN /engine hybrid is refused naming pi\'s npm package while pi is missing; with pi there, demo switches to hybrid over pi, /usage names pi and /avatar create offers hybrid', async () => {
+    const missing = await startCore(await tempDir(), { HYBRID_MODEL: 'pi', AGENTS_DIR: await tempDir() });
+    missing.send('/engine hybrid');
+    await missing.line(/^\[demo\] The pi engine needs its CLI \(npm package @mariozechner\/pi-coding-agent@[\d.]+\), which is not installed/);
+    expect(missing.core.avatars.get('demo')?.engine).toBe('scripted');
+    missing.send('/avatar create bob engine:bogus');
+    await missing.line(/^\[mindlink\] There is no "bogus" engine here; engines: scripted\.$/);
+
+    const r = await startCore(await tempDir(), { HYBRID_MODEL: 'pi', AGENTS_DIR: standInAgentsDir(await tempDir()) });
+    r.send('/engine hybrid');
+    await r.line(/^\[demo\] Switched to the hybrid engine \(pi\)\. Carrying on with my goal\.$/);
+    expect(r.core.avatars.get('demo')?.engine).toBe('hybrid');
+    r.send('/usage');
+    await r.line(/^\[demo\] demo \(hybrid engine, pi\) has used no model tokens yet/);
+    r.send('/avatar create bob engine:bogus');
+    await r.line(/^\[mindlink\] There is no "bogus" engine here; engines: scripted, hybrid, pi\.$/);
   });
 });

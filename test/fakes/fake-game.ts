@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Bot } from 'mineflayer';
-import type { AvatarGame, Death, GameCapabilities, GameEvents, GameState, Snapshot } from '../../src/game/game.ts';
+import type { AvatarGame, Death, GameCapabilities, GameEvents, GameState, Scene, Snapshot } from '../../src/game/game.ts';
 
 /** How a {@link FakeGame} starts out. */
 export interface FakeGameOptions {
@@ -46,6 +46,10 @@ export class FakeGame extends EventEmitter<GameEvents> implements AvatarGame {
   capabilities: GameCapabilities;
   starts = 0;
   stops = 0;
+  /** What the 3D view is answered (its blocks only when asked for them), and how often it asked, and for the blocks. */
+  view: Scene = { pose: { x: 0.5, y: 64, z: 0.5, yaw: 0, pitch: 0 }, entities: [], blocks: { takenAt: 1, from: { x: -16, y: 48, z: -16 }, to: { x: 16, y: 80, z: 16 }, palette: ['grass_block'], blocks: [0, 63, 0, 0] } };
+  sceneCalls = 0;
+  blockCalls = 0;
 
   constructor(
     readonly username = 'steve',
@@ -70,6 +74,12 @@ export class FakeGame extends EventEmitter<GameEvents> implements AvatarGame {
 
   snapshot(): Snapshot | undefined {
     return this.state === 'connected' || this.state === 'dead' ? this.snap : undefined;
+  }
+
+  async scene(_radius: number, withBlocks: boolean): Promise<Scene | null> {
+    this.sceneCalls++;
+    if (withBlocks) this.blockCalls++;
+    return this.state === 'connected' ? { ...this.view, blocks: withBlocks ? this.view.blocks : null } : null;
   }
 
   /** Simulate the server dropping the connection. */

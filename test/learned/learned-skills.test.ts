@@ -102,6 +102,19 @@ describe('writing a skill', () => {
     expect(await learned.writeSkill({ ...open, name: 'dig_any' }, signal)).toMatchObject({ ok: true });
   });
 
+  it('GIVEN a postcondition about blocks in the world ("build a pillar of {height} dirt") THEN the trial is judged by the columns the game sees: a script that only returns is not kept', async () => {
+    const { learned, game } = await setUp();
+    game.snap = { ...game.snap, columns: [] };
+    const pillar = { ...REQUEST, name: 'dirt_pillar', description: 'Build a pillar of dirt', params: { type: 'object', properties: { height: { type: 'integer' } }, required: ['height'] }, trialParams: { height: 3 }, goal: 'build a pillar of 3 dirt', postcondition: 'build a pillar of {height} dirt' };
+    expect(await learned.writeSkill({ ...pillar, code: "return 'built it';" }, signal)).toEqual({
+      ok: false,
+      code: 'check_failed',
+      message: 'the script finished, but its postcondition "build a pillar of 3 dirt" is not met: no free-standing column of dirt stands within 6 blocks of you (3 high needed, nothing solid beside it)',
+    });
+    game.snap = { ...game.snap, columns: [{ block: 'dirt', height: 3, x: 2, y: 64, z: 0 }] };
+    expect(await learned.writeSkill({ ...pillar, code: "return 'built it';" }, signal)).toMatchObject({ ok: true, skill: { name: 'dirt_pillar' } });
+  });
+
   it('GIVEN the avatar out of the game THEN nothing runs and nothing is kept', async () => {
     const { learned, game } = await setUp();
     game.state = 'down';

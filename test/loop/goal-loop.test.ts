@@ -204,6 +204,34 @@ describe('goal loop', () => {
     expect(h.rec().goal?.text).toBe('collect 3 oak logs');
   });
 
+  it('GIVEN "build a pillar of 3 dirt" claimed done with no such column in the world THEN no Done is posted and the next prompt says what the check sees; once the column stands, Done', async () => {
+    const h = await harness(() => 'Built it.\nSTATUS: done');
+    h.game.snap = { ...h.game.snap, columns: [{ block: 'dirt', height: 2, x: 3, y: 64, z: 1 }] };
+    const d0 = await start(h);
+    h.loop.setOwnerGoal('build a pillar of 3 dirt', 'owner1');
+    const t1 = await turn(h, d0);
+    expect(h.posts.filter((p) => p.kind === 'done')).toEqual([]);
+    const t2 = await turn(h, t1.next);
+    expect(t2.req.checkFailure).toBe('the tallest free-standing column of dirt within 6 blocks of you is 2 high (3 needed)');
+    h.game.snap = { ...h.game.snap, columns: [{ block: 'dirt', height: 3, x: 3, y: 64, z: 1 }] };
+    await turn(h, t2.next);
+    expect(h.posts.filter((p) => p.kind === 'done').map((p) => p.text)).toEqual(['Done: build a pillar of 3 dirt']);
+  });
+
+  it('GIVEN lessons in the lab log THEN the next choose prompt carries the last five; a continue prompt none', async () => {
+    const h = await harness((req) => (req.kind === 'choose' ? 'GOAL: explore\nSTATUS: working' : 'STATUS: working'));
+    const task = new TaskFile(join(h.dir, 'avatars', 'steve'), 'steve');
+    for (let i = 1; i <= 6; i++) await task.appendLab(`Lesson: lesson number ${i}.`, new Date(Date.UTC(2026, 0, i)));
+    const d0 = await start(h);
+    const t1 = await turn(h, d0);
+    expect(t1.kind).toBe('choose');
+    expect(t1.req.lessons).toEqual(['lesson number 2.', 'lesson number 3.', 'lesson number 4.', 'lesson number 5.', 'lesson number 6.']);
+    expect(t1.req.prompt).toContain('Lessons of your last goals (newest last):\n- lesson number 2.');
+    const t2 = await turn(h, t1.next);
+    expect(t2.kind).toBe('continue');
+    expect(t2.req.lessons).toBeUndefined();
+  });
+
   it('GIVEN a blocked owner goal WHEN the avatar picks another goal THEN the owner goal is parked and re-offered before a self goal', async () => {
     const h = await harness((req) => {
       if (req.kind === 'wrapup') return 'Lesson: no sand here.';
@@ -650,6 +678,24 @@ describe('goal loop', () => {
     h.loop.setOwnerGoal('explore', 'owner1');
     const t1 = await turn(h, d0);
     expect(t1.req.nudges.join(' ')).toMatch(/rewrite it short/);
+  });
+
+  it('GIVEN an engine made of others (hybrid) THEN each turn is counted by who played it, in all and on the goal, and its one line is posted', async () => {
+    const h = await harness(() => 'STATUS: working');
+    const replies = [
+      { playedBy: { engine: 'scripted', model: false } },
+      { playedBy: { engine: 'llm', model: true }, usage: { promptTokens: 100, completionTokens: 5, requests: 1 } },
+      { playedBy: { engine: 'scripted', model: false }, notice: 'The model provider refused (insufficient_quota), so the scripted engine plays on.' },
+    ];
+    const turnOf = h.engine.turn.bind(h.engine);
+    h.engine.turn = async (req, signal) => ({ ...(await turnOf(req, signal)), ...(replies.shift() ?? {}) });
+    const d0 = await start(h);
+    h.loop.setOwnerGoal('explore', 'owner1');
+    let next = d0;
+    for (let i = 0; i < 3; i++) next = (await turn(h, next)).next;
+    expect(h.store.record.data.usage.steve).toEqual({ promptTokens: 100, completionTokens: 5, requests: 1, turns: { scripted: 2, model: 1 } });
+    expect(h.rec().goal?.usage?.turns).toEqual({ scripted: 2, model: 1 });
+    expect(h.posts.filter((p) => p.kind === 'info').map((p) => p.text)).toEqual(['The model provider refused (insufficient_quota), so the scripted engine plays on.']);
   });
 
   it('GIVEN a question THEN it is answered in its own turn and the goal is untouched', async () => {

@@ -61,6 +61,19 @@ describe('renderPrompt', () => {
     expect(prompt).toContain("don't just repeat one): none yet.");
   });
 
+  it('GIVEN the last lessons of the lab log THEN the choose, resume and fresh prompts carry them, one short line each, and no other prompt does', () => {
+    const lessons = ['"collect 3 oak logs" done in 12 s with 2 collect runs; that works here.', 'Sand is far from spawn: look near water.'];
+    for (const kind of ['choose', 'resume', 'fresh'] as const) {
+      const prompt = renderPrompt(request(kind, { lessons }));
+      expect(prompt).toContain(`Lessons of your last goals (newest last):\n- ${lessons[0]}\n- ${lessons[1]}`);
+    }
+    const choose = renderPrompt(request('choose', { goal: null, lessons }));
+    expect(choose.indexOf('Lessons of your last goals')).toBeGreaterThan(choose.indexOf('Owner goals set aside'));
+    expect(choose.indexOf('Lessons of your last goals')).toBeLessThan(choose.indexOf('Reply with GOAL'));
+    for (const kind of ['continue', 'blocked', 'wrapup', 'direction'] as const) expect(renderPrompt(request(kind, { lessons }))).not.toContain('Lessons of your');
+    expect(renderPrompt(request('choose', { lessons: [] }))).not.toContain('Lessons of your');
+  });
+
   it('GIVEN a continue turn THEN it names the goal and says continue, and stays well under 1500 characters', () => {
     const prompt = renderPrompt(request('continue', { nudges: [NUDGES.tryDifferent] }));
     expect(prompt).toContain('collect 10 oak logs');

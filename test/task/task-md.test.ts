@@ -285,6 +285,29 @@ describe('TaskFile', () => {
     );
   });
 
+  it('GIVEN a lab log of seven entries THEN its lessons are the last five, one line each, short, a repeated one said once with how often; none without a lab log', async () => {
+    const task = new TaskFile(join(root, 'lessons'), 'l');
+    expect(await task.lessons(5)).toEqual([]);
+    const entries = ['First.', 'Second.', 'Lesson: trees are\neast of spawn.', 'Same again.', 'Same again.', `Lesson: ${'long words '.repeat(30)}`, 'Same again.'];
+    for (const [i, e] of entries.entries()) await task.appendLab(e, new Date(Date.UTC(2026, 11, i + 1)));
+    const lessons = await task.lessons(5);
+    expect(lessons).toEqual(['trees are east of spawn.', expect.stringMatching(/^long words long words .*…$/) as unknown as string, 'Same again. (3 times)']);
+    expect(lessons[1]?.length).toBeLessThanOrEqual(100);
+  });
+
+  it('GIVEN a lab log of a few megabytes THEN only its end is read, and its last lessons are whole', async () => {
+    const task = new TaskFile(join(root, 'long'), 'l');
+    const { writeFile, mkdir } = await import('node:fs/promises');
+    await mkdir(join(root, 'long'), { recursive: true });
+    const old = Array.from({ length: 30_000 }, (_, i) => `## 2020-01-01T00:00:00.000Z\nOld lesson ${i}: ${'ü'.repeat(60)}\n`).join('\n');
+    await writeFile(task.labPath, `${old}\n`);
+    await task.appendLab('The newest lesson.', new Date('2026-12-01T00:00:00.000Z'));
+    const lessons = await task.lessons(3);
+    expect(lessons).toHaveLength(3);
+    expect(lessons[2]).toBe('The newest lesson.');
+    expect(lessons[0]).toMatch(/^Old lesson 29998: ü+…?$/);
+  });
+
   it('GIVEN an update with nothing new THEN the file is not rewritten', async () => {
     const task = new TaskFile(root, 'steve');
     await task.update(none);

@@ -51,7 +51,11 @@ function route() {
   if (name && path[3] === 'world') {
     const view = worldView(main, name);
     document.title = `${name} · world · mindlink`;
-    close = live(`?avatar=${encodeURIComponent(name)}&world=1`, { ...common, world: view.world, problem: view.problem, reply: (r) => notify(r.text) }, lost);
+    const stop = live(`?avatar=${encodeURIComponent(name)}&world=1`, { ...common, world: view.world, problem: view.problem, reply: (r) => notify(r.text) }, lost);
+    close = () => {
+      stop();
+      view.close();
+    };
   } else if (name) {
     const view = avatarView(main, name);
     document.title = `${name} · mindlink`;

@@ -1,35 +1,12 @@
 // The world view: the blocks around the avatar from above (from its own world data), with the avatar,
-// other players and mobs marked, redrawn as the live stream sends new maps.
+// other players and mobs marked, redrawn as the live stream sends new maps; beside it the 3D view (scene.js).
+import { colorOf } from './colors.js';
 import { fill, h } from './dom.js';
 
-const COLORS = {
-  grass_block: '#5f9f3c', short_grass: '#6cad47', tall_grass: '#6cad47', fern: '#5e9a45', dirt: '#866043', coarse_dirt: '#77553a',
-  podzol: '#6a4a2c', farmland: '#7a5233', dirt_path: '#9c8453', mud: '#3c3837', stone: '#8b8b8b', cobblestone: '#7b7b7b',
-  andesite: '#8a8b8c', diorite: '#c4c3c0', granite: '#9a6b57', deepslate: '#4f4f55', tuff: '#6b6d66', bedrock: '#343434',
-  gravel: '#8c8582', sand: '#dccf94', red_sand: '#be6a2c', sandstone: '#d6c88e', clay: '#a1a7b4', water: '#3f76e4', lava: '#e3641b',
-  snow: '#f3f8fb', snow_block: '#f3f8fb', ice: '#9ec3f2', packed_ice: '#8db4ea', coal_ore: '#5c5c5c', iron_ore: '#a98f7b',
-  copper_ore: '#8b7a5d', gold_ore: '#c8b04a', diamond_ore: '#6fc4c0', crafting_table: '#a0703e', furnace: '#6d6d6d',
-  torch: '#ffd86b', dandelion: '#e7d23a', poppy: '#c9322a', sugar_cane: '#8cc46a', cactus: '#2f7d32', pumpkin: '#d98a1f',
-};
 const MARKS = { avatar: '#ffffff', player: '#3b82f6', hostile: '#ef4444', passive: '#facc15', other: '#a3a3a3' };
-
-function colorOf(name) {
-  if (COLORS[name]) return COLORS[name];
-  if (name.endsWith('_log') || name.endsWith('_wood') || name.endsWith('_stem')) return '#6d5332';
-  if (name.endsWith('_leaves')) return name.startsWith('birch') ? '#3f6b28' : '#2b5a1f';
-  if (name.endsWith('_planks') || name.endsWith('_stairs') || name.endsWith('_slab') || name.endsWith('_fence')) return '#b28a58';
-  if (name.endsWith('_ore')) return '#8f8478';
-  if (name.includes('water') || name.includes('kelp') || name.includes('seagrass')) return '#3f76e4';
-  if (name.endsWith('_flower') || name.endsWith('_tulip') || name.endsWith('_orchid')) return '#d96bb0';
-  if (name.includes('wool') || name.includes('concrete') || name.includes('terracotta')) return '#c9a88f';
-  let hash = 0;
-  for (const ch of name) hash = (hash * 31 + ch.charCodeAt(0)) | 0;
-  return `hsl(${Math.abs(hash) % 360} 18% 52%)`;
-}
 
 function shade(hex, heightDiff) {
   const factor = Math.max(0.55, Math.min(1.25, 1 + heightDiff * 0.045));
-  if (!hex.startsWith('#')) return hex;
   const n = parseInt(hex.slice(1), 16);
   const c = (v) => Math.max(0, Math.min(255, Math.round(v * factor)));
   return `rgb(${c(n >> 16)} ${c((n >> 8) & 255)} ${c(n & 255)})`;
@@ -114,11 +91,20 @@ export function worldView(main, name) {
   const legend = h('div', { class: 'legend' },
     ...Object.entries({ [name]: MARKS.avatar, players: MARKS.player, monsters: MARKS.hostile, animals: MARKS.passive }).map(([text, c]) => h('span', { style: null, 'data-c': c }, text)));
   for (const span of legend.children) span.style.setProperty('--c', span.dataset.c);
+  // The 3D view's code loads only when a world view opens; its stream only while it shows.
+  let scene = null;
+  let closed = false;
+  const pane = h('div', { class: 'scene-pane' }, h('p', { class: 'muted' }, 'Loading the 3D view…'));
+  import('./scene.js').then(({ sceneView }) => {
+    if (closed) return;
+    scene = sceneView(name);
+    pane.replaceWith(scene.element);
+  });
   fill(
     main,
     h('a', { class: 'back', href: `/avatar/${encodeURIComponent(name)}`, 'data-nav': '' }, `← ${name}`),
-    h('div', { class: 'heading' }, h('h1', {}, `What ${name} sees`), h('span', { class: 'count' }, 'from above, 49 × 49 blocks')),
-    h('section', { class: 'world' }, h('div', { class: 'map-wrap' }, canvas), legend, caption),
+    h('div', { class: 'heading' }, h('h1', {}, `What ${name} sees`), h('span', { class: 'count' }, 'from above, 49 × 49 blocks, and in 3D')),
+    h('section', { class: 'world' }, h('div', { class: 'map-pane' }, h('div', { class: 'map-wrap' }, canvas), legend, caption), pane),
   );
   let last = null;
   window.addEventListener('resize', () => last && draw(canvas, last));
@@ -132,6 +118,10 @@ export function worldView(main, name) {
     },
     problem(p) {
       caption.textContent = p.text;
+    },
+    close() {
+      closed = true;
+      scene?.close();
     },
   };
 }

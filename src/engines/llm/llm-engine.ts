@@ -16,7 +16,8 @@ import { messageChars, type ChatMessage, type ToolSchema } from './messages.ts';
 import { readReport } from './protocol.ts';
 import { systemPrompt, turnMessage, type HeardLine } from './prompts.ts';
 import { LlmSession } from './session.ts';
-import { briefSnapshot, questionTools, runTool, toolSchemas, type ToolHost } from './tools.ts';
+import { learnedTools } from './skill-tools.ts';
+import { briefSnapshot, OWN_TOOL_NAMES, questionTools, runTool, toolSchemas, type LearnedTurn, type ToolHost } from './tools.ts';
 import { LlmTransport, ProviderUnavailableError, type Completion, type TransportOptions } from './transport.ts';
 import { addUsage, noUsage, type UsageTotals } from './usage.ts';
 
@@ -82,6 +83,7 @@ export class LlmEngine implements Engine {
       skills: ctx.skills,
       game: ctx.game,
       task: ctx.task,
+      ...(ctx.learned ? { learned: ctx.learned } : {}),
       now: () => this.now(),
     };
     ctx.game.on('whispered', this.onWhisper);
@@ -125,11 +127,14 @@ export class LlmEngine implements Engine {
     let steps = 0;
     let text: string;
     try {
+      // The skills the avatar wrote that fit this goal, and write_skill where it may help, beside the built-in tools.
+      const learned = await this.learnedTurn(req);
+      const tools = [...this.tools, ...learned.tools.schemas];
       for (;;) {
         const toolChoice = steps >= this.options.maxSteps ? 'none' : 'auto';
         const messages = this.fit(turn);
-        this.measure(req.kind, messages, this.tools, steps === 0 && usage.requests === 0 ? newText.length : 0);
-        const c = await this.transport.complete({ messages, tools: this.tools, toolChoice }, signal);
+        this.measure(req.kind, messages, tools, steps === 0 && usage.requests === 0 ? newText.length : 0);
+        const c = await this.transport.complete({ messages, tools, toolChoice }, signal);
         this.count(usage, c);
         if (c.toolCalls.length === 0 || toolChoice === 'none') {
           text = c.content;
@@ -148,7 +153,7 @@ export class LlmEngine implements Engine {
             continue;
           }
           steps++;
-          const outcome = await runTool(this.host, call, signal);
+          const outcome = await runTool(this.host, call, signal, undefined, learned);
           calls.push(outcome.summary);
           if (outcome.action) actions.push(outcome.action);
           turn.push({ role: 'tool', tool_call_id: id, content: outcome.content });
@@ -177,6 +182,17 @@ export class LlmEngine implements Engine {
     turn.push({ role: 'assistant', content: text });
     this.convo.commit(req.kind, turn, calls);
     return { report: readReport(text), usage: { ...usage }, actions };
+  }
+
+  /** The learned-skill tools of a turn (none without a library), and what `write_skill` needs of the turn. */
+  private async learnedTurn(req: TurnRequest): Promise<LearnedTurn> {
+    const taken = new Set(this.tools.map((t) => t.function.name));
+    return {
+      tools: await learnedTools(this.ctx.learned, req, taken),
+      goal: req.goal?.text ?? '',
+      completion: () => req.completion(),
+      reserved: [...OWN_TOOL_NAMES, ...this.tools.map((t) => t.function.name)],
+    };
   }
 
   /** A question: a short turn that may only look; not kept in the conversation (the automatic turn may be running meanwhile). */

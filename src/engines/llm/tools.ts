@@ -8,8 +8,11 @@
 import { z } from 'zod';
 import type { AvatarGame, Snapshot } from '../../game/game.ts';
 import type { SkillRegistry } from '../../game/skill.ts';
+import type { LearnedSkills } from '../../learned/learned-skills.ts';
 import type { TaskFile } from '../../task/task-file.ts';
+import type { CompletionCheck } from '../engine.ts';
 import type { ToolSchema } from './messages.ts';
+import { keptSkillTool, NO_LEARNED_TOOLS, WRITE_SKILL, writeSkillTool, type LearnedToolResult, type LearnedTools } from './skill-tools.ts';
 import type { RawToolCall } from './transport.ts';
 
 /** Most characters of one tool result kept in the conversation. */
@@ -22,7 +25,20 @@ export interface ToolHost {
   skills: SkillRegistry;
   game: AvatarGame;
   task: TaskFile;
+  /** The skills the avatar wrote (`write_skill` and kept skills run through it), when it keeps any. */
+  learned?: LearnedSkills;
   now(): Date;
+}
+
+/** The learned-skill tools of the turn a call belongs to, and what `write_skill` needs to know of the turn. */
+export interface LearnedTurn {
+  tools: LearnedTools;
+  /** The goal a skill written now is for. */
+  goal: string;
+  /** The loop's completion check of the turn (judges a trial without a postcondition). */
+  completion?: () => CompletionCheck;
+  /** Names a new skill may not take: the engine's own tools. */
+  reserved: readonly string[];
 }
 
 const lookParams = z.object({});
@@ -67,6 +83,9 @@ const BUILTINS: Builtin[] = [
     },
   },
 ];
+
+/** The names of the engine's own tools (not skills): a skill the avatar writes may not take one. */
+export const OWN_TOOL_NAMES: readonly string[] = [...BUILTINS.map((b) => b.name), WRITE_SKILL];
 
 /**
  * Schema keys left out: they cost characters on every request and the skill applies them anyway
@@ -201,21 +220,32 @@ function parseArguments(raw: string): { ok: true; value: unknown } | { ok: false
  * @example
  * const { content } = await runTool(host, { id: 'c1', name: 'collect', arguments: '{"item":"oak_log"}' }, signal);
  */
-export async function runTool(host: ToolHost, call: RawToolCall, signal: AbortSignal, allowed?: ReadonlySet<string>): Promise<ToolOutcome> {
+export async function runTool(host: ToolHost, call: RawToolCall, signal: AbortSignal, allowed?: ReadonlySet<string>, turn?: LearnedTurn): Promise<ToolOutcome> {
   const name = call.name.trim();
   const argsShown = cut(call.arguments.replace(/\s+/g, ''), 60);
   const outcome = (content: string, short: string): ToolOutcome => ({
     content: cut(content, TOOL_RESULT_MAX),
     summary: cut(`${name || '?'} ${argsShown} → ${short}`, 140),
   });
+  const learned = turn?.tools ?? NO_LEARNED_TOOLS;
   const builtin = BUILTINS.find((b) => b.name === name);
-  const skill = builtin ? undefined : host.skills.get(name);
-  if ((!builtin && !skill) || (allowed && !allowed.has(name))) {
-    const names = allowed ? [...allowed] : [...host.skills.list().map((s) => s.id), ...BUILTINS.map((b) => b.name)];
+  const own = !builtin && host.learned && ((learned.write && name === WRITE_SKILL) || learned.kept.has(name)) ? host.learned : undefined;
+  const skill = builtin || own ? undefined : host.skills.get(name);
+  if ((!builtin && !skill && !own) || (allowed && !allowed.has(name))) {
+    const names = allowed ? [...allowed] : [...host.skills.list().map((s) => s.id), ...BUILTINS.map((b) => b.name), ...(learned.write ? [WRITE_SKILL] : []), ...learned.kept];
     return outcome(`error: there is no tool called "${cut(name, 64)}" here; use one of: ${names.join(', ')}`, 'unknown tool');
   }
   const args = parseArguments(call.arguments);
   if (!args.ok) return outcome(`error: ${args.error}; call ${name} again with a JSON object`, 'bad arguments');
+  if (own && turn) {
+    const r: LearnedToolResult =
+      name === WRITE_SKILL
+        ? await writeSkillTool(own, args.value, { goal: turn.goal, ...(turn.completion ? { completion: turn.completion } : {}), reserved: turn.reserved }, signal)
+        : await keptSkillTool(own, name, args.value, signal);
+    const snap = host.game.snapshot();
+    const now = snap ? `\nnow: ${briefSnapshot(snap)}` : '';
+    return { ...outcome(`${r.content}${now}`, `${r.ok ? 'ok' : 'failed'} ${r.code}`), action: { skill: name, ok: r.ok, code: r.code } };
+  }
   if (skill) {
     const r = await host.skills.run(name, args.value, signal);
     const snap = host.game.snapshot();

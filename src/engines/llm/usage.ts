@@ -49,14 +49,33 @@ export function formatTokens(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
+/** A hybrid avatar's turns by who played them. */
+export interface TurnTotals {
+  scripted: number;
+  model: number;
+}
+
 /**
- * `12,345 in + 678 out tokens (9 requests) ≈ $0.0023` — the cost part only when it is known (reported, or prices set).
+ * `turns: 40 scripted, 3 model`
+ *
+ * @example
+ * formatTurns({ scripted: 40, model: 3 }) // → 'turns: 40 scripted, 3 model'
+ */
+export function formatTurns(t: TurnTotals): string {
+  return `turns: ${formatTokens(t.scripted)} scripted, ${formatTokens(t.model)} model`;
+}
+
+/**
+ * `12,345 in + 678 out tokens (9 requests) ≈ $0.0023` — the cost part only when it is known (reported, or prices set); a hybrid
+ * avatar's turns after it (` · turns: 40 scripted, 3 model`), and `no model tokens` before them when it sent no request.
  *
  * @example
  * formatUsage({ promptTokens: 5000, completionTokens: 200, requests: 2 }, { inPerMillion: 0.15, outPerMillion: 0.6 });
  */
-export function formatUsage(u: CountedUsage, prices: Prices): string {
+export function formatUsage(u: CountedUsage & { turns?: TurnTotals | undefined }, prices: Prices): string {
+  if (u.turns && u.requests === 0 && u.costUsd === undefined) return `no model tokens · ${formatTurns(u.turns)}`;
   const cost = costOf(u, prices);
   const base = `${formatTokens(u.promptTokens)} in + ${formatTokens(u.completionTokens)} out tokens (${formatTokens(u.requests)} request${u.requests === 1 ? '' : 's'})`;
-  return cost === null ? base : `${base} ≈ $${cost < 0.01 ? cost.toFixed(4) : cost.toFixed(2)}`;
+  const priced = cost === null ? base : `${base} ≈ $${cost < 0.01 ? cost.toFixed(4) : cost.toFixed(2)}`;
+  return u.turns ? `${priced} · ${formatTurns(u.turns)}` : priced;
 }

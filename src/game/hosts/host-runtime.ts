@@ -11,6 +11,7 @@
 import type { Logger } from 'pino';
 import type { AvatarGame, GameProvider } from '../game.ts';
 import type { SkillRegistry, SkillRegistryFactory } from '../skill.ts';
+import { sceneOf } from '../scene.ts';
 import { takeSnapshot } from '../snapshot.ts';
 import { topDownMap } from '../top-down.ts';
 import type { CoreToHost, GameEventName, HostToCore } from './protocol.ts';
@@ -147,6 +148,11 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
       case 'map': {
         const bot = hosted.get(msg.avatar)?.game.bot;
         send({ type: 'map', call: msg.call, map: bot?.entity ? topDownMap(bot, msg.radius) : null });
+        return;
+      }
+      case 'scene': {
+        const bot = hosted.get(msg.avatar)?.game.bot;
+        send({ type: 'scene', call: msg.call, scene: bot?.entity ? sceneOf(bot, msg.radius, msg.blocks) : null });
         return;
       }
       case 'claim':

@@ -5,7 +5,7 @@
  * and its skills run there through {@link HostedGame.runSkill}.
  */
 import { EventEmitter } from 'node:events';
-import type { AvatarGame, GameCapabilities, GameEvents, GameServer, GameState, Snapshot } from '../game.ts';
+import type { AvatarGame, GameCapabilities, GameEvents, GameServer, GameState, Scene, Snapshot } from '../game.ts';
 import type { SkillResult } from '../skill.ts';
 import type { TopDownMap } from '../top-down.ts';
 import type { GameEventMessage, GameStateMessage } from './protocol.ts';
@@ -16,6 +16,7 @@ export interface HostLink {
   stop(game: HostedGame): Promise<void>;
   runSkill(game: HostedGame, id: string, params: unknown, signal: AbortSignal): Promise<SkillResult>;
   map(game: HostedGame, radius: number): Promise<TopDownMap | null>;
+  scene(game: HostedGame, radius: number, blocks: boolean): Promise<Scene | null>;
 }
 
 /** Why a hosted game is out of the world while its host starts again (for `/status`). */
@@ -39,6 +40,8 @@ export class HostedGame extends EventEmitter<GameEvents> implements AvatarGame {
   #snapshot: Snapshot | undefined;
   #map: TopDownMap | null = null;
   #mapAsked = false;
+  /** The scene asked of the host and not answered yet (with the blocks or not): a caller meanwhile gets the same answer. */
+  #sceneAsked: { blocks: boolean; answer: Promise<Scene | null> } | null = null;
 
   constructor(link: HostLink, username: string, server: GameServer, capabilities: GameCapabilities) {
     super();
@@ -103,6 +106,18 @@ export class HostedGame extends EventEmitter<GameEvents> implements AvatarGame {
       });
     }
     return this.#state === 'connected' ? this.#map : null;
+  }
+
+  /** The 3D view's look around the avatar, asked of its host (null while out of the world). Calls while one is out share its answer. */
+  scene(radius: number, withBlocks: boolean): Promise<Scene | null> {
+    if (this.#state !== 'connected') return Promise.resolve(null);
+    const asked = this.#sceneAsked;
+    if (asked && (asked.blocks || !withBlocks)) return asked.answer;
+    const answer = this.#link.scene(this, radius, withBlocks).finally(() => {
+      if (this.#sceneAsked?.answer === answer) this.#sceneAsked = null;
+    });
+    this.#sceneAsked = { blocks: withBlocks, answer };
+    return answer;
   }
 
   /** The host said the game's state (pool only). */

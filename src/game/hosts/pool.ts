@@ -4,7 +4,7 @@
  *
  * - An avatar is placed when its game starts, on the host with the fewest
  *   avatars playing (the lowest slot on a tie), and stays there until it stops.
- * - Every call gets its answer: a skill's result, a stop, a map. A host that
+ * - Every call gets its answer: a skill's result, a stop, a map, a scene. A host that
  *   dies answers for itself: its running skills end `aborted` (as when a
  *   connection drops), its avatars are out of the world (`waiting`).
  * - A host that dies is started again in its slot (with backoff) and its
@@ -14,7 +14,7 @@
  */
 import type { Logger } from 'pino';
 import { backoffMs, type Backoff } from '../../backoff.ts';
-import type { GameCapabilities, GameServer } from '../game.ts';
+import type { GameCapabilities, GameServer, Scene } from '../game.ts';
 import type { SkillResult } from '../skill.ts';
 import type { TopDownMap } from '../top-down.ts';
 import { HostedGame, type HostLink } from './hosted-game.ts';
@@ -55,7 +55,8 @@ interface Slot {
 type Pending =
   | { kind: 'skill'; slot: Slot; skill: string; resolve: (r: SkillResult) => void }
   | { kind: 'stop'; slot: Slot; resolve: () => void }
-  | { kind: 'map'; slot: Slot; resolve: (m: TopDownMap | null) => void };
+  | { kind: 'map'; slot: Slot; resolve: (m: TopDownMap | null) => void }
+  | { kind: 'scene'; slot: Slot; resolve: (s: Scene | null) => void };
 
 /**
  * @example
@@ -172,6 +173,15 @@ export class HostPool implements HostLink {
     });
   }
 
+  scene(game: HostedGame, radius: number, blocks: boolean): Promise<Scene | null> {
+    const slot = this.#placed.get(game);
+    if (!slot) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const call = this.#call({ kind: 'scene', slot, resolve });
+      if (!this.#send(slot, { type: 'scene', avatar: game.username, call, radius, blocks })) this.#answer(call);
+    });
+  }
+
   /** Stop every host (their games leave first); no restarts from now on. */
   async close(): Promise<void> {
     this.#closing = true;
@@ -201,6 +211,7 @@ export class HostPool implements HostLink {
     this.#pending.delete(call);
     if (p.kind === 'skill') p.resolve(reply?.type === 'skillResult' ? reply.result : { ok: false, code: 'aborted', detail: `${p.skill} was stopped` });
     else if (p.kind === 'map') p.resolve(reply?.type === 'map' ? reply.map : null);
+    else if (p.kind === 'scene') p.resolve(reply?.type === 'scene' ? reply.scene : null);
     else p.resolve();
   }
 
@@ -218,6 +229,7 @@ export class HostPool implements HostLink {
       case 'skillResult':
       case 'stopped':
       case 'map':
+      case 'scene':
         this.#answer(m.call, m);
         return;
       case 'state':

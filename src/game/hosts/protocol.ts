@@ -8,7 +8,7 @@
  * (docs/avatar-hosts.md). Every message names its avatar, or the call it
  * answers; a host answers every call it was given, in order.
  */
-import type { GameEvents, GameServer, GameState, Snapshot } from '../game.ts';
+import type { GameEvents, GameServer, GameState, Scene, Snapshot } from '../game.ts';
 import type { SkillResult } from '../skill.ts';
 import type { TopDownMap } from '../top-down.ts';
 
@@ -50,6 +50,8 @@ export type CoreToHost =
   | { type: 'abort'; call: number; reason: string }
   /** The blocks around the avatar seen from above; answered by `map`. */
   | { type: 'map'; avatar: string; call: number; radius: number }
+  /** Where the avatar stands and looks, who is near and, with `blocks`, the blocks around it (the 3D view); answered by `scene`. */
+  | { type: 'scene'; avatar: string; call: number; radius: number; blocks: boolean }
   /** An avatar of another host claimed a block it goes for (`until`: epoch ms) or let it go (`null`). */
   | ClaimMessage
   /** Leave every game and exit. */
@@ -86,5 +88,6 @@ export type HostToCore =
   | { type: 'skillResult'; call: number; result: SkillResult }
   | { type: 'stopped'; call: number }
   | { type: 'map'; call: number; map: TopDownMap | null }
+  | { type: 'scene'; call: number; scene: Scene | null }
   /** An avatar of this host claimed a block or let it go. */
   | ClaimMessage;

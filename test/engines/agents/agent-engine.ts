@@ -27,7 +27,7 @@ import { AGENTS_DIR, defaultPlaces, fakeModel, processesIn, suite, type FakeMode
 const log = silentLogger();
 
 /** A registry of one `collect` skill that gives the items to the fake game. */
-function givingRegistry(game: FakeGame): SkillRegistry {
+export function givingRegistry(game: FakeGame): SkillRegistry {
   const params = z.object({ item: z.string().min(1).describe('block or item name'), count: z.number().int().min(1).max(64).default(1) });
   const collect: Skill<typeof params> = {
     id: 'collect',
@@ -50,7 +50,8 @@ function givingRegistry(game: FakeGame): SkillRegistry {
   };
 }
 
-function request(kind: TurnRequest['kind'], goal: string | null, message?: string): TurnRequest {
+/** A request of the loop's kind `kind` on an owner goal, its prompt rendered as the loop does. */
+export function request(kind: TurnRequest['kind'], goal: string | null, message?: string): TurnRequest {
   const base = { kind, avatar: 'steve', goal: goal ? { text: goal, setBy: 'owner' as const, baseline: {} } : null, directionSummary: '', directions: [], task: '', nudges: [], ...(message ? { message } : {}) };
   return { ...base, prompt: renderPrompt(base), completion: () => ({ checkable: false }) };
 }
