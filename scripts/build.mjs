@@ -13,7 +13,7 @@
  * they are reported.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,28 +54,43 @@ function alive(pid) {
   }
 }
 
-/** Run `work` holding the build lock: waits while another live process holds it, takes over a dead one's. */
+/**
+ * Run `work` holding the build lock: waits while another live process holds it, takes over a dead one's. The lock
+ * is a folder with its holder's pid in it, put in place whole (made aside, then renamed), so it is never without one.
+ */
 function locked(work) {
   const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  const mine = `${LOCK}.${process.pid}`;
+  let said = false;
   for (;;) {
+    mkdirSync(mine, { recursive: true });
+    writeFileSync(path.join(mine, 'pid'), String(process.pid));
     try {
-      mkdirSync(LOCK);
+      renameSync(mine, LOCK);
       break;
     } catch (err) {
-      if (err.code !== 'EEXIST') throw err;
+      if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
     }
-    let holder = NaN;
+    rmSync(mine, { recursive: true, force: true });
+    let holder;
     try {
       holder = Number(readFileSync(path.join(LOCK, 'pid'), 'utf8'));
     } catch (err) {
-      // The holder has made the folder and not yet written its pid: ask again shortly.
-      if (err.code !== 'ENOENT') throw err;
+      // Released between the two: try again at once.
+      if (err.code === 'ENOENT') continue;
+      throw err;
     }
-    if (Number.isInteger(holder) && holder > 0 && !alive(holder)) rmSync(LOCK, { recursive: true, force: true });
-    else Atomics.wait(sleeper, 0, 0, LOCK_POLL_MS);
+    if (!alive(holder)) {
+      rmSync(LOCK, { recursive: true, force: true });
+      continue;
+    }
+    if (!said) {
+      process.stderr.write(`mindlink: waiting for the build under way (pid ${holder})\n`);
+      said = true;
+    }
+    Atomics.wait(sleeper, 0, 0, LOCK_POLL_MS);
   }
   try {
-    writeFileSync(path.join(LOCK, 'pid'), String(process.pid));
     return work();
   } finally {
     rmSync(LOCK, { recursive: true, force: true });

@@ -14,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 interface Run {
+  pid: number;
   code: number | null;
   stdout: string;
   stderr: string;
@@ -27,13 +28,13 @@ async function start(dir: string): Promise<Run> {
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const [code] = (await once(child, 'close')) as [number | null];
-  return { code, stdout, stderr };
+  return { pid: child.pid as number, code, stdout, stderr };
 }
 
 /** A checkout whose mindlink prints `ran <word>` (the word from another module, src/word.ts). */
 function checkout(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'mindlink-launcher-'));
-  for (const f of ['scripts/start.mjs', 'scripts/build.mjs', 'scripts/sources.mjs', 'tsconfig.json', 'tsconfig.build.json']) {
+  for (const f of ['package.json', 'scripts/start.mjs', 'scripts/build.mjs', 'scripts/sources.mjs', 'tsconfig.json', 'tsconfig.build.json']) {
     mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
     copyFileSync(path.join(ROOT, f), path.join(dir, f));
   }
@@ -73,7 +74,7 @@ describe('npm start and its build', () => {
     const first = await start(dir);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toBe('ran one\n');
-    expect(first.stderr).toMatch(/^mindlink: built dist\/ first \(there is no build yet; \d+\.\d s\)$/m);
+    expect(first.stderr).toMatch(/^mindlink: built dist\/ first \(there is no build yet; \d+\.\d s\)\n$/);
 
     const second = await start(dir);
     expect(second.code, second.stderr).toBe(0);
@@ -111,8 +112,38 @@ describe('npm start and its build', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toBe('ran both\n');
     }
-    expect(runs.filter((r) => r.stderr.includes('built dist/ first')).length).toBe(1);
-    expect(runs.filter((r) => r.stderr === '').length).toBe(1);
+    const [builder, other] = runs[0]!.stderr.includes('built dist/ first') ? runs : [runs[1]!, runs[0]!];
+    expect(builder!.stderr).toMatch(/^mindlink: built dist\/ first \(src\/word\.ts changed since the build; \d+\.\d s\)\n$/);
+    // The other waited for that build (and said so), or came once it was done.
+    expect(other!.stderr).toMatch(new RegExp(`^(mindlink: waiting for the build under way \\(pid ${builder!.pid}\\)\\n)?$`));
+  }, 120_000);
+
+  it('GIVEN the build lock held by a live process WHEN started THEN it says it waits for that build, and goes on once the lock is let go', async () => {
+    const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
+    try {
+      mkdirSync(path.join(dir, 'dist.lock'));
+      writeFileSync(path.join(dir, 'dist.lock', 'pid'), String(holder.pid));
+      const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      const closed = once(child, 'close');
+      let stderr = '';
+      await new Promise<void>((resolve) =>
+        child.stderr.on('data', (d: Buffer) => {
+          stderr += d.toString();
+          if (stderr.includes('\n')) resolve();
+        }),
+      );
+      expect(stderr).toBe(`mindlink: waiting for the build under way (pid ${holder.pid})\n`);
+      expect(stdout).toBe('');
+      rmSync(path.join(dir, 'dist.lock'), { recursive: true });
+      const [code] = (await closed) as [number | null];
+      expect(code, stderr).toBe(0);
+      expect(stdout).toBe('ran one\n');
+      expect(stderr).toMatch(/built dist\/ first \(there is no build yet;/);
+    } finally {
+      holder.kill();
+    }
   }, 120_000);
 
   it('GIVEN a build lock left by a process that is gone WHEN started THEN it takes the lock over, builds and runs', async () => {
