@@ -9,6 +9,7 @@
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import { z } from 'zod';
+import { findBlockFast } from '../src/game/block-search.ts';
 import type { Skill, SkillResult } from '../src/game/skill.ts';
 import { checkAborted, done, fail, goals, onBot, walk } from './common.ts';
 import { craftByClicks } from './craft-clicks.ts';
@@ -65,7 +66,7 @@ export const craft: Skill<typeof params> = {
       if (missing <= 0) return done(`crafted ${count} ${name}`);
       // Farther than the planner's reach, so a table it counted on is found; but a table carried is placed here rather
       // than walking far (up out of a mine, say) to one.
-      let table: Block | null = bot.findBlock({ matching: bot.registry.blocksByName.crafting_table?.id ?? -1, maxDistance: TABLE_SEARCH });
+      let table: Block | null = findBlockFast(bot, [bot.registry.blocksByName.crafting_table?.id ?? -1], TABLE_SEARCH);
       const carried = bot.inventory.items().some((i) => i.name === 'crafting_table');
       if (table && carried && table.position.distanceTo(bot.entity.position) > CARRIED_TABLE_FIRST) table = null;
       let recipe = bot.recipesFor(def.id, null, 1, null)[0] ?? (table ? bot.recipesFor(def.id, null, 1, table)[0] : undefined);
@@ -76,7 +77,7 @@ export const craft: Skill<typeof params> = {
           const placed = await placeItem(bot, sig, { item: 'crafting_table' });
           if (!placed.ok) return fail('no_target', `could not place a crafting table: ${placed.detail}`);
           placedTable = placed.placed;
-          table = bot.findBlock({ matching: bot.registry.blocksByName.crafting_table?.id ?? -1, maxDistance: 8 });
+          table = findBlockFast(bot, [bot.registry.blocksByName.crafting_table?.id ?? -1], 8);
           recipe = table ? bot.recipesFor(def.id, null, 1, table)[0] : undefined;
         }
         if (!recipe) {

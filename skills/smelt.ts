@@ -8,6 +8,7 @@
 import type { Bot, Furnace } from 'mineflayer';
 import type { Item } from 'prismarine-item';
 import { z } from 'zod';
+import { findBlockFast } from '../src/game/block-search.ts';
 import type { Skill, SkillResult } from '../src/game/skill.ts';
 import { COOK_TICKS, fuelTicks, smeltInputs, smeltsInto } from '../src/game/smelting.ts';
 import { done, fail, goals, noWindow, onBot, readyToOpen, sleep, walk } from './common.ts';
@@ -66,14 +67,14 @@ function chooseFuel(bot: Bot, ticks: number, inputs: readonly string[], inSlot: 
 async function furnaceBlock(bot: Bot, sig: AbortSignal) {
   const id = bot.registry.blocksByName.furnace?.id ?? -1;
   // Farther than the planner's reach (30 blocks), so a furnace it counted on is found.
-  let block = bot.findBlock({ matching: id, maxDistance: 48 });
+  let block = findBlockFast(bot, [id], 48);
   let placed: SkillResult['placed'];
   if (!block && bot.inventory.items().some((i) => i.name === 'furnace')) {
     const put = await placeItem(bot, sig, { item: 'furnace' });
     // Somewhere else there may be room: not a missing material.
     if (!put.ok) return { block: null, placed, code: 'no_target', why: `could not place my furnace: ${put.detail}` };
     placed = put.placed;
-    block = bot.findBlock({ matching: id, maxDistance: 8 });
+    block = findBlockFast(bot, [id], 8);
   }
   return { block, placed, code: 'missing_material', why: 'no furnace within 48 blocks and none carried' };
 }

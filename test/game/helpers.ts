@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
-import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
+import { AVATAR_BRAND, EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { createLogger, silentLogger, type Logger } from '../../src/logger.ts';
 
 /** A logger for tests: silent unless TEST_LOG is set (e.g. TEST_LOG=debug). */
@@ -134,7 +134,7 @@ export function worldPerFile(prefix: string, opts: { mobs?: boolean; version?: s
   };
 }
 
-/** A mineflayer game for `username` on the world, not started, reconnecting at the tests' pace. */
+/** A mineflayer game for `username` on the world, not started, reconnecting at the tests' pace (an avatar, as mindlink runs it there). */
 export function worldGame(world: EmbeddedWorld, username: string, log: Logger): MineflayerGame {
   return new MineflayerGame({
     username,
@@ -144,6 +144,7 @@ export function worldGame(world: EmbeddedWorld, username: string, log: Logger): 
     log,
     capabilities: EMBEDDED_CAPABILITIES,
     reconnect: { minMs: 200, maxMs: 1000 },
+    brand: AVATAR_BRAND,
   });
 }
 

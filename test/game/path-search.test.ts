@@ -1,7 +1,7 @@
 /**
  * Walking when the path takes the pathfinder several ticks to find (a loaded machine, or many avatars sharing
  * the path budget): each tick hands out the way to the best node so far, and the walk still ends at the goal
- * (src/game/path-search-nodes.ts).
+ * (src/game/path-budget.ts: the partial path handed out is a copy of the search's nodes).
  */
 import { describe, expect, it } from 'vitest';
 import { runSkill } from '../../skills/run.ts';

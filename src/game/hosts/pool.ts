@@ -26,7 +26,8 @@ export interface HostPoolOptions {
   count: number;
   /** The host's entry script (`src/avatar-host.ts`). */
   entry: string;
-  world: WorldAddress | null;
+  /** The embedded world, or the world still starting: the hosts start meanwhile and are told where it is once it listens. */
+  world: WorldAddress | null | Promise<WorldAddress | null>;
   log: Logger;
   /** Pause before a dead host is started again (doubling). */
   restart?: Backoff;
@@ -81,17 +82,27 @@ export class HostPool implements HostLink {
     for (const slot of slots) if (slot.proc) this.#watch(slot, slot.proc);
   }
 
-  /** Start `count` hosts and resolve once every one is ready. */
+  /**
+   * Start `count` hosts and resolve once every one is ready (and the world, when it is still starting, listens:
+   * the hosts start while it does, and are told where it is).
+   */
   static async start(opts: HostPoolOptions): Promise<HostPool> {
     const o = { ...DefaultHostPoolOptions, ...opts };
-    const procs = await Promise.all(Array.from({ length: o.count }, (_, index) => HostProcess.start(HostPool.#processOptions(o, index))));
+    const starting = Promise.all(Array.from({ length: o.count }, (_, index) => HostProcess.start(HostPool.#processOptions(o, index))));
+    const [procs, world] = await Promise.all([starting, o.world]).catch(async (err: unknown) => {
+      // One of the two failed: leave no host behind.
+      await starting.then((ps) => Promise.all(ps.map((p) => p.stop())), () => undefined);
+      throw err;
+    });
+    if (o.world instanceof Promise) for (const proc of procs) proc.send({ type: 'world', world });
     const slots = procs.map((proc, index): Slot => ({ index, proc, games: new Map(), deaths: [], gaveUp: false }));
     o.log.info({ hosts: procs.map((p) => p.pid) }, 'avatar hosts ready');
-    return new HostPool(o, slots);
+    return new HostPool({ ...o, world }, slots);
   }
 
   static #processOptions(o: HostPoolOptions, index: number) {
-    return { entry: o.entry, config: { index, world: o.world }, log: o.log, ...(o.aliveTimeoutMs ? { aliveTimeoutMs: o.aliveTimeoutMs } : {}) };
+    const config = o.world instanceof Promise ? { index } : { index, world: o.world };
+    return { entry: o.entry, config, log: o.log, ...(o.aliveTimeoutMs ? { aliveTimeoutMs: o.aliveTimeoutMs } : {}) };
   }
 
   /** The game of one avatar, run on a host from its first start. */

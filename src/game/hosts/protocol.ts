@@ -23,8 +23,11 @@ export interface WorldAddress {
 export interface HostConfig {
   /** Its slot: 0 … AVATAR_HOSTS − 1 (a restarted host keeps its slot). */
   index: number;
-  /** The embedded world, when the core runs one. */
-  world: WorldAddress | null;
+  /**
+   * The embedded world, when the core runs one; absent when the host is started while the world still starts:
+   * a `world` message then comes before any other.
+   */
+  world?: WorldAddress | null;
 }
 
 /** The names of the game events a host passes on. */
@@ -35,6 +38,8 @@ export type GameEventMessage = { [K in GameEventName]: { type: 'event'; avatar: 
 
 /** The core asks a host. */
 export type CoreToHost =
+  /** Where the embedded world listens (`null`: none), once it does: sent first to a host started without it. */
+  | { type: 'world'; world: WorldAddress | null }
   /** Build the avatar's game (with its reflexes) and join, as `AvatarGame.start`; `hear`: it reports the public chat it hears. */
   | { type: 'start'; avatar: string; server: GameServer; hear: boolean }
   /** Report the public chat the avatar hears (`heard` events), or stop, as `AvatarGame.hearChat`. */
