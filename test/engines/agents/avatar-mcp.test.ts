@@ -15,7 +15,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Places } from '../../../src/avatars/places.ts';
 import { avatarMcpSpec, resourceUris } from '../../../src/engines/agents/avatar-mcp.ts';
 import type { TurnRequest } from '../../../src/engines/engine.ts';
-import { learnedTurn, toolSchemas, type ToolOutcome } from '../../../src/engines/llm/tools.ts';
+import { learnedTools } from '../../../src/engines/llm/skill-tools.ts';
+import { toolSchemas, type ToolOutcome } from '../../../src/engines/llm/tools.ts';
 import { withPlaces } from '../../../src/engines/place-skills.ts';
 import { placesOnFiles } from '../../avatars/places-helpers.ts';
 import type { MineflayerGame } from '../../../src/game/mineflayer-game.ts';
@@ -211,7 +212,7 @@ describe("an avatar's MCP server (SDK client, Streamable HTTP)", () => {
     const c2 = await client(second.endpoint.url, second.endpoint.secret);
     const { tools } = await c2.listTools();
     expect(tools.map((t) => t.name)).toEqual([...builtIn, 'write_skill', 'chop_oak_logs']);
-    const asLlm = (await learnedTurn({ skills: second.skills, game, task: second.task, ...(second.learned ? { learned: second.learned } : {}), now: () => new Date() }, next, toolSchemas(second.skills))).tools.schemas;
+    const asLlm = (await learnedTools(second.learned, next, new Set(builtIn))).schemas;
     expect(asLlm.map((t) => t.function.name)).toEqual(['write_skill', 'chop_oak_logs']);
     for (const s of asLlm) {
       const listed = tools.find((t) => t.name === s.function.name);
