@@ -268,6 +268,28 @@ describe("an avatar's MCP server (SDK client, Streamable HTTP)", () => {
     expect(calls.map((x) => x.outcome.action?.code)).toEqual(['aborted']);
   });
 
+  it("GIVEN a kept skill running WHEN the run ends (owner stop) THEN the call comes back aborted, and the run is not counted against the skill", async () => {
+    const { game } = await w.avatar('mcpkeptstop', 24, 4);
+    const library = new SkillLibrary(join(dir, 'learned-stop'), w.log);
+    const kept = await learnedSkills(library, { avatar: 'mcpkeptstop', game, skills: createSkillRegistry(game) }).writeSkill(
+      { name: 'walk_east', description: 'Walk east along the row', code: 'await goTo({ x: params.x, y: 64, z: 4 });', params: { type: 'object', properties: { x: { type: 'integer' } }, required: ['x'] }, trialParams: { x: 26 }, goal: 'walk east along the row' },
+      new AbortController().signal,
+    );
+    expect(kept.ok).toBe(true);
+    const run = new AbortController();
+    const { endpoint, calls, learned } = await endpointFor(game, { library, run, request: request('mcpkeptstop', 'continue', 'walk east along the row') });
+    const c = await client(endpoint.url, endpoint.secret);
+    expect((await c.listTools()).tools.map((t) => t.name)).toContain('walk_east');
+    const far = c.callTool({ name: 'walk_east', arguments: { x: 400 } }, undefined, { timeout: 120_000 });
+    await waitFor(() => (game.bot?.entity.position.x ?? 26) > 28, 30_000, 'mcpkeptstop walking');
+    run.abort(new Error('owner stop'));
+    const r = await far;
+    expect(r.isError).toBe(true);
+    expect((r.content as { text: string }[])[0]?.text).toMatch(/^failed aborted/);
+    expect(calls.map((x) => [x.name, x.outcome.action?.code])).toEqual([['walk_east', 'aborted']]);
+    expect(await learned?.list()).toMatchObject([{ name: 'walk_east', runs: 1, successes: 1 }]);
+  });
+
   it('GIVEN a long skill running WHEN the CLI goes away (its connection drops as the endpoint closes) THEN the skill is aborted', async () => {
     const { game } = await w.avatar('mcpdrop', 20, 0);
     const { endpoint, calls } = await endpointFor(game);
