@@ -75,7 +75,14 @@ export class AgentEngine implements Engine {
     this.name = cli.kind;
     this.saved = AgentSession.open(options.avatarDir, cli.kind, ctx.log, () => this.now().getTime());
     this.system = agentSystemPrompt(ctx.avatar, ctx.game.capabilities);
-    this.host = { skills: ctx.skills, game: ctx.game, task: ctx.task, ...(ctx.places ? { places: ctx.places } : {}), now: () => this.now() };
+    this.host = {
+      skills: ctx.skills,
+      game: ctx.game,
+      task: ctx.task,
+      ...(ctx.learned ? { learned: ctx.learned } : {}),
+      ...(ctx.places ? { places: ctx.places } : {}),
+      now: () => this.now(),
+    };
     this.whispers = new WhisperInbox(ctx.game);
   }
 
@@ -110,7 +117,7 @@ export class AgentEngine implements Engine {
     // The run's tool calls end with the run, whatever ends it.
     const run = new AbortController();
     const runSignal = AbortSignal.any([signal, run.signal]);
-    const spec = avatarMcpSpec({
+    const spec = await avatarMcpSpec({
       avatar: this.ctx.avatar,
       host: this.host,
       request: req,

@@ -16,8 +16,7 @@ import { messageChars, type ChatMessage, type ToolSchema } from './messages.ts';
 import { readReport } from './protocol.ts';
 import { systemPrompt, turnMessage } from './prompts.ts';
 import { LlmSession } from './session.ts';
-import { learnedTools } from './skill-tools.ts';
-import { briefSnapshot, OWN_TOOL_NAMES, questionTools, runTool, toolSchemas, type LearnedTurn, type ToolHost } from './tools.ts';
+import { briefSnapshot, learnedTurn, questionTools, runTool, toolSchemas, type ToolHost } from './tools.ts';
 import { offeredTools } from './tool-offer.ts';
 import { LlmTransport, ProviderUnavailableError, type Completion, type TransportOptions } from './transport.ts';
 import { addUsage, noUsage, type UsageTotals } from './usage.ts';
@@ -124,7 +123,7 @@ export class LlmEngine implements Engine {
     let text: string;
     try {
       // The skills the avatar wrote that fit this goal, and write_skill where it may help, beside the built-in tools.
-      const learned = await this.learnedTurn(req);
+      const learned = await learnedTurn(this.host, req, this.tools);
       for (;;) {
         const toolChoice = steps >= this.options.maxSteps ? 'none' : 'auto';
         // Read again at each step: a step that gathered logs makes `craft` of use, one that met a zombie `fight`.
@@ -178,17 +177,6 @@ export class LlmEngine implements Engine {
     turn.push({ role: 'assistant', content: text });
     this.convo.commit(req.kind, turn, calls);
     return { report: readReport(text), usage: { ...usage }, actions };
-  }
-
-  /** The learned-skill tools of a turn (none without a library), and what `write_skill` needs of the turn. */
-  private async learnedTurn(req: TurnRequest): Promise<LearnedTurn> {
-    const taken = new Set(this.tools.map((t) => t.function.name));
-    return {
-      tools: await learnedTools(this.ctx.learned, req, taken, this.ctx.places),
-      goal: req.goal?.text ?? '',
-      completion: () => req.completion(),
-      reserved: [...OWN_TOOL_NAMES, ...this.tools.map((t) => t.function.name)],
-    };
   }
 
   /** A question: a short turn that may only look; not kept in the conversation (the automatic turn may be running meanwhile). */

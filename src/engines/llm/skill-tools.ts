@@ -1,5 +1,6 @@
 /**
- * The llm engine's tools over the skills the avatar wrote (docs/skills.md):
+ * The tools over the skills the avatar wrote (docs/skills.md), offered by the
+ * llm engine and by an agent engine's MCP server alike:
  * `write_skill` (a script over its skills, tried once and kept if it works)
  * and the few kept skills that fit the turn's goal, each offered as a tool of
  * its own beside the built-in ones. Which of them a turn carries is decided

@@ -12,9 +12,9 @@ import type { SkillRegistry } from '../../game/skill.ts';
 import { distanceTo, type KnownPlaces } from '../../goals/places.ts';
 import type { LearnedSkills } from '../../learned/learned-skills.ts';
 import type { TaskFile } from '../../task/task-file.ts';
-import type { CompletionCheck } from '../engine.ts';
+import type { CompletionCheck, TurnRequest } from '../engine.ts';
 import type { ToolSchema } from './messages.ts';
-import { keptSkillTool, NO_LEARNED_TOOLS, WRITE_SKILL, writeSkillTool, type LearnedToolResult, type LearnedTools } from './skill-tools.ts';
+import { keptSkillTool, learnedTools, NO_LEARNED_TOOLS, WRITE_SKILL, writeSkillTool, type LearnedToolResult, type LearnedTools } from './skill-tools.ts';
 import type { RawToolCall } from './transport.ts';
 
 /** Most characters of one tool result kept in the conversation. */
@@ -90,6 +90,25 @@ const BUILTINS: Builtin[] = [
 
 /** The names of the engine's own tools (not skills): a skill the avatar writes may not take one. */
 export const OWN_TOOL_NAMES: readonly string[] = [...BUILTINS.map((b) => b.name), WRITE_SKILL];
+
+/**
+ * The learned-skill tools of one turn beside `builtIn` (the tools the engine offers of its own: a kept skill may not
+ * shadow one), and what `write_skill` needs of the turn: {@link learnedTools} over the host's learned skills and
+ * places. The llm engine and an agent engine's MCP server both choose with it, so a turn offers the same either way.
+ *
+ * @example
+ * const turn = await learnedTurn(host, request, toolSchemas(host.skills));
+ * const offered = [...toolSchemas(host.skills), ...turn.tools.schemas];
+ */
+export async function learnedTurn(host: ToolHost, req: TurnRequest, builtIn: readonly ToolSchema[]): Promise<LearnedTurn> {
+  const names = builtIn.map((t) => t.function.name);
+  return {
+    tools: await learnedTools(host.learned, req, new Set(names), host.places),
+    goal: req.goal?.text ?? '',
+    completion: () => req.completion(),
+    reserved: [...OWN_TOOL_NAMES, ...names],
+  };
+}
 
 /**
  * Schema keys left out: they cost characters on every request and the skill applies them anyway
