@@ -31,6 +31,7 @@ function state(shares: Share[] = []): StateFile {
     streams: [],
     readMarks: keyed<string>(),
     mcpTokens: [],
+    handled: [],
   };
 }
 

@@ -98,7 +98,10 @@ export class FakeTelegram {
   /** The updates waiting for the bot, and its long polls. */
   private readonly queue = new UpdateQueue(
     (res, status, body) => this.reply(res, status, body),
-    () => this.events.emit('change'),
+    () => {
+      this.events.emit('confirmed', this.queue.confirmedUpTo);
+      this.events.emit('change');
+    },
   );
   private port = 0;
 
@@ -259,6 +262,16 @@ export class FakeTelegram {
       opts.timeoutMs ?? 10_000,
       `a ${method} call`,
     );
+  }
+
+  /**
+   * Call `listener` the moment the bot confirms updates (a `getUpdates` with a higher offset came in), with the
+   * highest update id confirmed, before the fake answers that call: a test can kill the bot's process right
+   * there, as if it died the instant Telegram was told. Returns the function that removes the listener.
+   */
+  onConfirmed(listener: (upTo: number) => void): () => void {
+    this.events.on('confirmed', listener);
+    return () => this.events.off('confirmed', listener);
   }
 
   /** Resolve once the bot confirmed update `updateId` (asked getUpdates for a later offset). */

@@ -19,6 +19,7 @@ function state(links: Link[]): StateFile {
     streams: [],
     readMarks: keyed<string>(),
     mcpTokens: [],
+    handled: [],
   };
 }
 
