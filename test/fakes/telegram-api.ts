@@ -189,6 +189,20 @@ export class FakeTelegram {
   }
 
   /**
+   * Send update `updateId` again, as it was: what Telegram does at the next start of a bot that was killed
+   * after it took the update and before it confirmed it (a bot that polls from offset 0, as grammy does at
+   * start, gets it even when an earlier run confirmed it).
+   */
+  deliverAgain(updateId: number): Update {
+    return this.queue.again(updateId);
+  }
+
+  /** The update id the fake gave the latest update pushed (0 when none was). */
+  get lastUpdateId(): number {
+    return this.queue.lastId;
+  }
+
+  /**
    * A user writes `text` in `chat`, as a Telegram client would send it: a
    * leading `/cmd` or `/cmd@bot` carries a `bot_command` entity; `replyTo`
    * (a message of this fake, e.g. `sent[i].message`) makes it a reply.
