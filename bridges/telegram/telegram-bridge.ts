@@ -102,7 +102,7 @@ export class TelegramBridge implements Bridge {
   /** Per chat, the handling of its updates in order; chats do not wait for each other. */
   private readonly chains = new KeyedQueue();
   /** The updates handed over and not yet accepted: Telegram is told of an update only once it is. */
-  private readonly acceptance = new UpdateAcceptance();
+  private readonly acceptance: UpdateAcceptance;
   /** The typing actions shown while someone waits on an avatar. */
   private readonly typingIndicator: TypingIndicator;
 
@@ -128,6 +128,7 @@ export class TelegramBridge implements Bridge {
       }),
     );
     // The outermost transformer: a poll waits for the acceptance of what came before, not each retry of it.
+    this.acceptance = new UpdateAcceptance(this.log);
     this.bot.api.config.use(this.acceptance.transformer);
     this.bot.on('message:text', (ctx) => {
       this.onMessage(ctx.message, ctx.update.update_id);
@@ -169,7 +170,8 @@ export class TelegramBridge implements Bridge {
       throw new Error(`Telegram: cannot connect the bot (${e.message}${e.cause ? `: ${e.cause}` : ''})`);
     }
     this.username = this.bot.botInfo.username;
-    await this.registerCommands();
+    // The command menus, per kind of chat (`menus.ts`).
+    await registerMenus(this.bot.api, this.commands, this.groupMenus, this.log);
     await new Promise<void>((resolve, reject) => {
       let started = false;
       this.polling = this.bot
@@ -258,11 +260,6 @@ export class TelegramBridge implements Bridge {
       // grammy's network errors carry the URL, token included: only what is safe to log leaves here.
       throw new Error(safeError(err).message);
     }
-  }
-
-  /** The command menus, per kind of chat (`menus.ts`). */
-  private async registerCommands(): Promise<void> {
-    await registerMenus(this.bot.api, this.commands, this.groupMenus, this.log);
   }
 
   /** The mention of `post.ping` in a group; none in a private chat (the message itself notifies) or for another platform's identity. */

@@ -1,10 +1,13 @@
 /**
  * When the Telegram bridge tells Telegram an update was received (the offset of its next `getUpdates`): only
  * once the core accepted it, without one slow chat holding up the others. The real grammy bot against the fake
- * Bot API; the host is a small stand-in whose message handling the test finishes when it wants.
+ * Bot API; the host is a small stand-in whose message handling the test finishes when it wants. The bound on an
+ * update that is never accepted is a minute: that one is shown on the transformer alone, with fake timers.
  */
 import { EventEmitter } from 'node:events';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Update } from 'grammy/types';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { HOLD_MS, STUCK_MS, UpdateAcceptance } from '../../bridges/telegram/acceptance.ts';
 import { TelegramBridge } from '../../bridges/telegram/telegram-bridge.ts';
 import type { BridgeHost, CommandAnswer, InboundMessage, PressOutcome } from '../../src/chat.ts';
 import { silentLogger } from '../../src/logger.ts';
@@ -96,5 +99,36 @@ describe('the Telegram bridge tells Telegram of an update once the core accepted
     }
     await tg.waitForConfirmed(tg.lastUpdateId);
     expect(host.handled).toEqual(['a long one', 'a quick one']);
+  });
+});
+
+describe('an update never accepted (a handler stuck)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('GIVEN an update whose handling never ends THEN polls hold it back for a minute, then confirm past it so the other chats are still read', async () => {
+    vi.useFakeTimers();
+    const asked: Record<string, unknown>[] = [];
+    // What Telegram answers: the update still held, while the offset is at it.
+    const cy = user(2003, 'Cy');
+    const held: Update = { update_id: 5, message: { message_id: 1, date: 0, chat: privateChat(cy), from: cy, text: 'x' } };
+    const api = async (_method: string, payload: Record<string, unknown>): Promise<{ ok: true; result: Update[] }> => {
+      asked.push(payload);
+      return { ok: true, result: Number(payload.offset) <= 5 ? [held] : [] };
+    };
+    const acceptance = new UpdateAcceptance();
+    const poll = (): Promise<unknown> => acceptance.transformer(api as never, 'getUpdates', { offset: 6, timeout: 30 } as never);
+    acceptance.track(5, new Promise(() => undefined));
+
+    const first = poll();
+    await vi.advanceTimersByTimeAsync(HOLD_MS);
+    // The offset stays at the update; what Telegram sends again of it is not handed over twice.
+    expect(await first).toEqual({ ok: true, result: [] });
+    expect(asked).toEqual([{ offset: 5, timeout: 0 }]);
+
+    await vi.advanceTimersByTimeAsync(STUCK_MS);
+    expect(await poll()).toEqual({ ok: true, result: [] });
+    expect(asked.at(-1)).toEqual({ offset: 6, timeout: 30 });
   });
 });
