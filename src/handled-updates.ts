@@ -13,6 +13,7 @@
  * reply posted, nothing applied again; any other is handled as new (nothing of it reached the disk). A record
  * goes once its reply is on disk (dropped with the next record, in that write).
  */
+import { scrubSecrets } from './logger.ts';
 import type { Handled } from './store/schema.ts';
 import type { Store } from './store/store.ts';
 import { handledWriter } from './store/writers/handled.ts';
@@ -42,18 +43,18 @@ export class HandledUpdates {
   before(key: string): 'answered' | HandledReply | undefined {
     if (this.store.outbox.data.answered.includes(key)) return 'answered';
     const found = this.records.value.handled.find((h) => h.key === key);
-    if (!found) return undefined;
-    return { avatar: found.avatar, text: found.text, ...(found.private ? { private: true } : {}) };
+    return found && { avatar: found.avatar, text: found.text };
   }
 
   /**
-   * Update `key` changed something and is answered with `reply`. Call it in the same tick as the change, so
-   * one write carries both.
+   * Update `key` changed something and is answered with `reply` (kept without the secrets a post never shows).
+   * Call it in the same tick as the change, so one write carries both. A reply for the sender's eyes only (a
+   * token) is never recorded: such a command delivered again is run again.
    */
   record(key: string, reply: HandledReply): void {
     this.records.update((d) => {
       d.handled = d.handled.filter((h) => h.key !== key && !this.settledKeys.has(h.key));
-      d.handled.push({ key, avatar: reply.avatar, text: reply.text, ...(reply.private ? { private: true } : {}) });
+      d.handled.push({ key, avatar: reply.avatar, text: scrubSecrets(reply.text) });
       if (d.handled.length > HANDLED_LIMIT) d.handled.splice(0, d.handled.length - HANDLED_LIMIT);
     });
     this.settledKeys.clear();

@@ -125,8 +125,9 @@ export class MessageRouter implements BridgeHost {
       const mark = this.parts.store.mark();
       this.parts.people.seen(inv);
       const reply = await this.parts.commands.run(inv, this.parts.host);
-      if (inv.updateKey !== undefined && this.parts.store.changedSince(mark)) {
-        this.parts.handled.record(inv.updateKey, { avatar: reply.avatar, text: reply.text, ...(reply.private ? { private: true } : {}) });
+      // A private answer (a token, a sign-in link) is never kept: such a command delivered again runs again.
+      if (inv.updateKey !== undefined && reply.private !== true && this.parts.store.changedSince(mark)) {
+        this.parts.handled.record(inv.updateKey, { avatar: reply.avatar, text: reply.text });
       }
       // A command that changed something answers only once the change is on disk ("Could not save: …" otherwise).
       await this.parts.store.saved(mark, reply.avatar);
@@ -188,9 +189,7 @@ export class MessageRouter implements BridgeHost {
     if (before === undefined) return false;
     const answered = before === 'answered';
     this.parts.log.info({ update: key, dest: chat.dest, answered }, 'a message delivered again was handled before: not again');
-    if (answered) return true;
-    if (before.private) replyPrivately(this.parts.poster, chat, before);
-    else this.parts.poster.reply(chat, before.avatar, before.text);
+    if (!answered) this.parts.poster.reply(chat, before.avatar, before.text);
     return true;
   }
 

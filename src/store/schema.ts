@@ -207,8 +207,6 @@ export const HandledSchema = z.object({
   key: z.string().min(1).max(200),
   avatar: z.string().nullable(),
   text: z.string(),
-  /** For the sender's eyes only: posted again as it was (`src/private-reply.ts`). */
-  private: z.boolean().optional(),
 });
 export type Handled = z.infer<typeof HandledSchema>;
 
