@@ -125,7 +125,8 @@ export class MessageRouter implements BridgeHost {
       const mark = this.parts.store.mark();
       this.parts.people.seen(inv);
       const reply = await this.parts.commands.run(inv, this.parts.host);
-      // A private answer (a token, a sign-in link) is never kept: such a command delivered again runs again.
+      // Kept as soon as the command ran: a command that wrote its change before it returned may run again if delivered
+      // again after a kill in between. A private answer (a token, a sign-in link) is never kept: such a command runs again.
       if (inv.updateKey !== undefined && reply.private !== true && this.parts.store.changedSince(mark)) {
         this.parts.handled.record(inv.updateKey, { avatar: reply.avatar, text: reply.text });
       }
