@@ -29,6 +29,7 @@ import { Poster } from './outbox/poster.ts';
 import { Links } from './people/links.ts';
 import { McpTokens } from './people/mcp-tokens.ts';
 import { ReadMarks } from './read-marks.ts';
+import { HandledUpdates } from './handled-updates.ts';
 import { Pairing } from './people/pairing.ts';
 import { People } from './people/people.ts';
 import { MessageRouter } from './router.ts';
@@ -122,6 +123,7 @@ export class Mindlink {
     const people = new People(store, config.ADMINS);
     const links = new Links(store, log, now);
     const readMarks = new ReadMarks(store);
+    const handled = new HandledUpdates(store);
     const history = new GoalHistory(store);
     const usage = new UsageBook(store);
     const records = new AvatarRecords(store, history, usage, now);
@@ -217,7 +219,7 @@ export class Mindlink {
       places,
     });
     const dashboard = new Dashboard({ people, avatars, store, recent, schedules: desk, places, prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT } });
-    const router = new MessageRouter({ people, links, readMarks, poster, chatMoved, commands: opts.commands, host, log, store, recent, typing: (dest) => couriers.typing(dest) });
+    const router = new MessageRouter({ people, links, readMarks, poster, chatMoved, outbox, handled, commands: opts.commands, host, log, store, recent, typing: (dest) => couriers.typing(dest) });
     const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, registry, web, dashboard, learned, mcpTokens, gameChat, places, couriers, opts.games, log);
     await avatars.resumeAll();
     // After the avatars resumed: a run missed while mindlink was down is made up (or skipped) now.

@@ -47,6 +47,7 @@ export const SECONDS: Readonly<Record<string, number>> = {
   'test/bridges/discord-delivery.test.ts': 11,
   'test/core/stop-answer.test.ts': 11,
   'test/e2e/telegram-start.e2e.test.ts': 11,
+  'test/e2e/telegram-kill.e2e.test.ts': 30,
   'test/game/world.test.ts': 10,
   'test/game/respawn-world.test.ts': 10,
   'test/fakes/discord-api.test.ts': 9,

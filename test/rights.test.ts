@@ -34,6 +34,7 @@ function state(shares: Share[] = []): StateFile {
     relays: [],
     sayCommands: [],
     places: [],
+    handled: [],
   };
 }
 

@@ -219,6 +219,19 @@ export const McpTokenSchema = z.object({
 });
 export type McpToken = z.infer<typeof McpTokenSchema>;
 
+/**
+ * A message a platform may deliver again (Telegram sends an update until the bot confirms it) that changed
+ * something: the key of its update and the reply it got, written with the change itself and kept until the
+ * reply is on disk too, so the update delivered again after a restart in between is answered without being
+ * applied twice (`src/handled-updates.ts`).
+ */
+export const HandledSchema = z.object({
+  /** The platform's key of the update (`ChatContext.updateKey`). */
+  key: z.string().min(1).max(200),
+  avatar: z.string().nullable(),
+  text: z.string(),
+});
+export type Handled = z.infer<typeof HandledSchema>;
 
 /** `state.json`: everything but the outbox and the goal record. */
 /** Report the second of two entries with the same key (`avatars.1.name: duplicate avatar "demo"`). */
@@ -257,6 +270,8 @@ export const StateFileSchema = z.object({
   sayCommands: z.array(SayCommandsSchema).default([]),
   /** Places avatars remember, per avatar and server (docs/commands.md "Places"). Absent in older files. */
   places: z.array(PlaceSchema).superRefine(unique((p) => `${p.avatar.toLowerCase()} ${p.server} ${p.name}`, 'name', 'place')).default([]),
+  /** Messages that changed something and whose reply is not known to be on disk yet (see {@link HandledSchema}). Absent in older files. */
+  handled: z.array(HandledSchema).default([]),
 });
 export type StateFile = z.infer<typeof StateFileSchema>;
 
@@ -314,6 +329,11 @@ export const PostSchema = z.object({
   sent: z.object({ parts: z.array(z.string()), messageIds: z.array(z.string()) }).optional(),
   /** Its card (a `/status`, the buttons of a `Done:`), shown where the platform can; absent in older files. */
   card: CardSchema.optional(),
+  /**
+   * The key of the update it answers, when the platform may deliver that update again (Telegram): the post
+   * goes out only once it is on disk, with the update marked answered (`OutboxFile.answered`).
+   */
+  answers: z.string().optional(),
 });
 export type Post = z.infer<typeof PostSchema>;
 
@@ -325,6 +345,11 @@ export const OutboxFileSchema = z.object({
   version: z.literal(1),
   seq: z.number().int().nonnegative(),
   pending: z.array(PostSchema),
+  /**
+   * The keys of the updates answered lately (newest last), each written with the post that answers it: an
+   * update delivered again after a restart that is here was answered, and is not handled again. Absent in older files.
+   */
+  answered: z.array(z.string()).default([]),
 });
 export type OutboxFile = z.infer<typeof OutboxFileSchema>;
 

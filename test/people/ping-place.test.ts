@@ -22,6 +22,7 @@ function state(links: Link[]): StateFile {
     relays: [],
     sayCommands: [],
     places: [],
+    handled: [],
   };
 }
 
