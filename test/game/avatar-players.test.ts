@@ -4,10 +4,9 @@
  * instead). A person (a client that does not say it is mindlink's) gets all of it, as before.
  */
 import { createRequire } from 'node:module';
-import { once } from 'node:events';
 import type { Bot } from 'mineflayer';
 import { describe, expect, it } from 'vitest';
-import { AVATAR_BRAND, EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
+import { AVATAR_BRAND, type MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { goals } from '../../skills/common.ts';
 import { connectedGame, teleportAndSettle, waitFor, worldPerFile } from './helpers.ts';
 
@@ -16,12 +15,8 @@ const { log, games } = shared;
 
 /** A client that does not say it is mindlink's: a person, to the world. */
 async function person(name: string): Promise<MineflayerGame> {
-  const w = shared.world;
-  const game = new MineflayerGame({ username: name, host: w.host, port: w.port, version: w.version, log, capabilities: EMBEDDED_CAPABILITIES, reconnect: { minMs: 200, maxMs: 1000 } });
+  const game = await connectedGame(shared.world, name, log, 'person');
   games.push(game);
-  const connected = once(game, 'connected');
-  await game.start();
-  await connected;
   return game;
 }
 
