@@ -4,25 +4,19 @@
  */
 import { z } from 'zod';
 import { ENGINE_KINDS } from '../engines/kinds.ts';
+import { DestinationSchema, IdentitySchema } from './chat-ids.ts';
+import { HandledSchema, McpTokenSchema, RelaySchema, SayCommandsSchema } from './chat-records-schema.ts';
 import { PlaceSchema } from './place-schema.ts';
 import { keyed, keyedRecord } from '../keyed.ts';
 import { WHOLE_COLLECTION } from './quarantine.ts';
 
 export { PlaceSchema, type Place } from './place-schema.ts';
 
-/** A chat identity: `telegram:<userId>`, `discord:<userId>` or `console:local`. */
-export const IdentitySchema = z.string().regex(/^(telegram|discord|console):[A-Za-z0-9_-]+$/);
-export type Identity = z.infer<typeof IdentitySchema>;
+export { DestinationSchema, IdentitySchema, type Destination, type Identity } from './chat-ids.ts';
+export { HandledSchema, McpTokenSchema, RelaySchema, SayCommandsSchema, type Handled, type McpToken, type Relay, type SayCommands } from './chat-records-schema.ts';
 
 /** Identities typed by a person, checked per platform (`identity.ts`). */
 export { identityProblem, TypedIdentitySchema } from './identity.ts';
-
-/**
- * A chat destination: `console`, `telegram:<chatId>`, `discord:<channelId>`, `web:<page id>` (a signed-in
- * dashboard page). (Telegram chat ids of groups are negative: `telegram:-100123`.)
- */
-export const DestinationSchema = z.string().regex(/^(console|telegram:-?\d+(:\d+)?|discord:\d+|web:[A-Za-z0-9_-]{1,64})$/);
-export type Destination = z.infer<typeof DestinationSchema>;
 
 export const LoopStateSchema = z.enum(['stopped', 'choosing', 'working', 'wrapup']);
 export type LoopState = z.infer<typeof LoopStateSchema>;
@@ -177,61 +171,6 @@ export const StreamSchema = z.object({
   createdAt: z.string(),
 });
 export type Stream = z.infer<typeof StreamSchema>;
-
-/** A chat relay (`/relay on`): the public chat an avatar hears in the game, posted into a chat linked to it. */
-export const RelaySchema = z.object({
-  avatar: z.string(),
-  /** The linked chat the lines go to; the relay ends when that link does. */
-  dest: DestinationSchema,
-  /** Person id of whoever turned it on. */
-  by: z.string(),
-  createdAt: z.string(),
-});
-export type Relay = z.infer<typeof RelaySchema>;
-
-/** An avatar whose owner lets `/say` send lines starting with `/` (server commands) through it (`/say commands on`). */
-export const SayCommandsSchema = z.object({
-  avatar: z.string(),
-  /** Person id of whoever allowed it. */
-  by: z.string(),
-  createdAt: z.string(),
-});
-export type SayCommands = z.infer<typeof SayCommandsSchema>;
-
-/**
- * A token of the people's MCP server (docs/mcp.md): it acts as `identity` speaking from its direct-message
- * chat `dest` with mindlink. Only the SHA-256 of the token is kept; the token itself was shown once.
- */
-export const McpTokenSchema = z.object({
-  /** SHA-256 of the token, base64url. */
-  hash: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
-  /** Person id of whoever asked for it. */
-  person: z.string(),
-  /** The chat identity it acts as. */
-  identity: IdentitySchema,
-  /** That identity's direct-message chat with mindlink (`console` for the console): its rights are those there. */
-  dest: DestinationSchema,
-  /** The name its person gave it (`laptop`), unique among theirs: `/mcp revoke laptop`. */
-  label: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/),
-  createdAt: z.string(),
-  /** When it was last used (to the nearest few minutes), ISO; absent until it is. */
-  lastUsedAt: z.string().optional(),
-});
-export type McpToken = z.infer<typeof McpTokenSchema>;
-
-/**
- * A message a platform may deliver again (Telegram sends an update until the bot confirms it) that changed
- * something: the key of its update and the reply it got, written with the change itself and kept until the
- * reply is on disk too, so the update delivered again after a restart in between is answered without being
- * applied twice (`src/handled-updates.ts`).
- */
-export const HandledSchema = z.object({
-  /** The platform's key of the update (`ChatContext.updateKey`). */
-  key: z.string().min(1).max(200),
-  avatar: z.string().nullable(),
-  text: z.string(),
-});
-export type Handled = z.infer<typeof HandledSchema>;
 
 /** `state.json`: everything but the outbox and the goal record. */
 /** Report the second of two entries with the same key (`avatars.1.name: duplicate avatar "demo"`). */
