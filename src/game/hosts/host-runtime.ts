@@ -37,6 +37,8 @@ const EVENTS: readonly GameEventName[] = ['connected', 'disconnected', 'ended', 
 interface Hosted {
   game: AvatarGame;
   skills: SkillRegistry;
+  /** The core's number of this placement: every message about the avatar carries it. */
+  placement: number;
   /** The last snapshot sent, as a string without its time, to send only what changed. */
   lastKey: string;
   lastState: string;
@@ -45,6 +47,8 @@ interface Hosted {
 /** A running host: hand it each message of the core; `shutdown` leaves every game. */
 export interface HostRuntime {
   handle(msg: CoreToHost): void;
+  /** The avatars it plays, each with its placement. */
+  playing(): Array<[avatar: string, placement: number]>;
   shutdown(): Promise<void>;
 }
 
@@ -57,13 +61,13 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
   const o = { ...DefaultHostRuntimeOptions, ...opts };
   const { send, log } = o;
   const hosted = new Map<string, Hosted>();
-  const running = new Map<number, AbortController>();
+  const running = new Map<number, { avatar: string; controller: AbortController }>();
 
   const sendState = (name: string, h: Hosted): void => {
     const key = `${h.game.state}|${h.game.downReason ?? ''}|${h.game.endReason ?? ''}`;
     if (key === h.lastState) return;
     h.lastState = key;
-    send({ type: 'state', avatar: name, state: h.game.state, downReason: h.game.downReason ?? null, endReason: h.game.endReason ?? null });
+    send({ type: 'state', avatar: name, placement: h.placement, state: h.game.state, downReason: h.game.downReason ?? null, endReason: h.game.endReason ?? null });
   };
   const sendSnapshot = (name: string, h: Hosted, fresh: boolean): void => {
     const bot = h.game.bot;
@@ -71,20 +75,26 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
     const key = snapshot ? JSON.stringify({ ...snapshot, takenAt: 0 }) : 'none';
     if (!fresh && key === h.lastKey) return;
     h.lastKey = key;
-    send({ type: 'snapshot', avatar: name, snapshot });
+    send({ type: 'snapshot', avatar: name, placement: h.placement, snapshot });
   };
 
-  const open = (name: string, server: Parameters<GameProvider['create']>[1]): Hosted => {
+  const open = (name: string, placement: number, server: Parameters<GameProvider['create']>[1]): Hosted => {
     const existing = hosted.get(name);
-    if (existing) return existing;
+    if (existing) {
+      // Placed here again: what it is now goes to the core under the new number.
+      existing.placement = placement;
+      existing.lastKey = '';
+      existing.lastState = '';
+      return existing;
+    }
     const game = o.games.create({ name }, server, log.child({ avatar: name }));
-    const h: Hosted = { game, skills: o.skills(game), lastKey: '', lastState: '' };
+    const h: Hosted = { game, skills: o.skills(game), placement, lastKey: '', lastState: '' };
     hosted.set(name, h);
     for (const event of EVENTS) {
       game.on(event, (...args: unknown[]) => {
         sendState(name, h);
         sendSnapshot(name, h, true);
-        send({ type: 'event', avatar: name, event, args } as HostToCore);
+        send({ type: 'event', avatar: name, placement: h.placement, event, args } as HostToCore);
       });
     }
     return h;
@@ -97,13 +107,15 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
     }
   }, o.snapshotEveryMs);
   ticker.unref();
-  const alive = setInterval(() => send({ type: 'alive' }), o.aliveEveryMs);
+  const playing = (): Array<[string, number]> => [...hosted].map(([name, h]) => [name, h.placement]);
+  const alive = setInterval(() => send({ type: 'alive', avatars: playing() }), o.aliveEveryMs);
   alive.unref();
 
   const drop = async (name: string): Promise<void> => {
     const h = hosted.get(name);
     if (!h) return;
     hosted.delete(name);
+    for (const r of running.values()) if (r.avatar === name) r.controller.abort(new Error('the avatar left this host'));
     await h.game.stop();
     o.games.release?.(h.game);
   };
@@ -111,48 +123,53 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
   const handle = (msg: CoreToHost): void => {
     switch (msg.type) {
       case 'start': {
-        const h = open(msg.avatar, msg.server);
+        const h = open(msg.avatar, msg.placement, msg.server);
         void h.game.start().then(() => sendState(msg.avatar, h));
         return;
       }
       case 'stop':
         void drop(msg.avatar)
           .catch((err: unknown) => log.warn({ err, avatar: msg.avatar }, 'leaving the game failed'))
-          .finally(() => send({ type: 'stopped', call: msg.call }));
+          .finally(() => send({ type: 'stopped', call: msg.call, placement: msg.placement }));
+        return;
+      case 'drop':
+        if (hosted.get(msg.avatar)?.placement !== msg.placement) return;
+        log.info({ avatar: msg.avatar, placement: msg.placement }, 'leaving the game: the avatar plays on another host now');
+        void drop(msg.avatar).catch((err: unknown) => log.warn({ err, avatar: msg.avatar }, 'leaving the game failed'));
         return;
       case 'skill': {
         const h = hosted.get(msg.avatar);
-        if (!h) {
-          send({ type: 'skillResult', call: msg.call, result: { ok: false, code: 'not_connected', detail: 'not in the game right now' } });
+        if (!h || h.placement !== msg.placement) {
+          send({ type: 'skillResult', call: msg.call, placement: msg.placement, result: { ok: false, code: 'not_connected', detail: 'not in the game right now' } });
           return;
         }
         const controller = new AbortController();
         if (msg.aborted) controller.abort(new Error('aborted'));
-        running.set(msg.call, controller);
+        running.set(msg.call, { avatar: msg.avatar, controller });
         log.debug({ avatar: msg.avatar, skill: msg.skill, call: msg.call }, 'running a skill');
         void h.skills
           .run(msg.skill, msg.params, controller.signal)
           .then((result) => {
             sendSnapshot(msg.avatar, h, true);
-            send({ type: 'skillResult', call: msg.call, result });
+            send({ type: 'skillResult', call: msg.call, placement: msg.placement, result });
           })
           .finally(() => running.delete(msg.call));
         return;
       }
       case 'abort': {
-        const controller = running.get(msg.call);
+        const controller = running.get(msg.call)?.controller;
         if (controller) log.debug({ call: msg.call, reason: msg.reason }, 'aborting a skill');
         controller?.abort(new Error(msg.reason));
         return;
       }
       case 'map': {
         const bot = hosted.get(msg.avatar)?.game.bot;
-        send({ type: 'map', call: msg.call, map: bot?.entity ? topDownMap(bot, msg.radius) : null });
+        send({ type: 'map', call: msg.call, placement: msg.placement, map: bot?.entity ? topDownMap(bot, msg.radius) : null });
         return;
       }
       case 'scene': {
         const bot = hosted.get(msg.avatar)?.game.bot;
-        send({ type: 'scene', call: msg.call, scene: bot?.entity ? sceneOf(bot, msg.radius, msg.blocks) : null });
+        send({ type: 'scene', call: msg.call, placement: msg.placement, scene: bot?.entity ? sceneOf(bot, msg.radius, msg.blocks) : null });
         return;
       }
       case 'claim':
@@ -165,10 +182,11 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
 
   return {
     handle,
+    playing,
     async shutdown() {
       clearInterval(ticker);
       clearInterval(alive);
-      for (const c of running.values()) c.abort(new Error('the host is stopping'));
+      for (const r of running.values()) r.controller.abort(new Error('the host is stopping'));
       await Promise.all([...hosted.keys()].map((name) => drop(name).catch((err: unknown) => log.warn({ err, avatar: name }, 'leaving the game failed'))));
       await o.games.close();
     },
