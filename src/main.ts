@@ -16,7 +16,8 @@ import { llmOffered } from './command-host.ts';
 import { Mindlink } from './core.ts';
 import { createEngineProvider } from './engines/index.ts';
 import { StoreCorruptError, StoreWriteError, writeFailureReason } from './errors.ts';
-import { createHostedProvider } from './game/hosts/hosted-provider.ts';
+import { createHostedProvider, usesHosts } from './game/hosts/hosted-provider.ts';
+import { NatsAuthError, natsSecrets } from './game/hosts/nats/connect.ts';
 import { hostedSkills } from './game/hosts/remote-skills.ts';
 import { createGameProvider, type GameAttachment } from './game/provider.ts';
 import { startHealthLog } from './health.ts';
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   for (const secret of [config.TELEGRAM_TOKEN, config.DISCORD_TOKEN, config.LLM_API_KEY]) registerSecret(secret);
+  for (const secret of natsSecrets({ servers: config.HOSTS ?? [], token: config.NATS_TOKEN, pass: config.NATS_PASS })) registerSecret(secret);
   const log: Logger = createLogger(config.LOG_LEVEL);
   routeConsoleToLog(log);
   startHealthLog(log, config.HEALTH_LOG_MS);
@@ -84,15 +86,15 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   try {
-    // With avatar hosts the games, skills and reflexes run there (src/avatar-host.ts); with one, here.
+    // With avatar hosts (children, or over NATS) the games, skills and reflexes run there (src/avatar-host.ts); with one, here.
     // Reflexes (defend > eat > flee) act on every avatar's game with no engine call.
     const attach: GameAttachment = (game, gameLog) => {
       const reflexes = new Reflexes(game, gameLog);
       reflexes.start();
       return reflexes;
     };
-    const games = config.AVATAR_HOSTS > 1 ? await createHostedProvider(config, log, { attach }) : await createGameProvider(config, log, { attach });
-    const skillRegistry = config.AVATAR_HOSTS > 1 ? hostedSkills(skillList, createSkillRegistry) : createSkillRegistry;
+    const games = usesHosts(config) ? await createHostedProvider(config, log, { attach }) : await createGameProvider(config, log, { attach });
+    const skillRegistry = usesHosts(config) ? hostedSkills(skillList, createSkillRegistry) : createSkillRegistry;
     core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills: skillRegistry, commands: createDispatcher() }).catch(
       async (err: unknown) => {
         // The world and the avatar hosts run in processes of their own: a start that fails stops them, so none is
@@ -104,6 +106,10 @@ async function main(): Promise<void> {
   } catch (err) {
     if (err instanceof StoreCorruptError) {
       process.stderr.write(`mindlink: ${err.message}\n`);
+      process.exit(1);
+    }
+    if (err instanceof NatsAuthError) {
+      process.stderr.write(`config: HOSTS: ${err.message}\n`);
       process.exit(1);
     }
     if (err instanceof StoreWriteError) {

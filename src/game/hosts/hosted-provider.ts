@@ -1,18 +1,24 @@
 /**
- * The {@link GameProvider} of mindlink with avatar hosts (`AVATAR_HOSTS` ≥ 2):
- * the core runs the embedded world as in one process, and the game of every
- * avatar on it or on an offline server runs on a host of the
- * {@link HostPool}; the core holds a {@link HostedGame} for it. An avatar on a
- * server with Microsoft sign-in plays from the core, as in one process: its
- * sign-in codes go to its owner from there (docs/avatar-hosts.md).
+ * The {@link GameProvider} of mindlink with avatar hosts: `AVATAR_HOSTS` ≥ 2
+ * child processes, or hosts on any machine over NATS (`HOSTS=nats://…`,
+ * docs/many-machines.md). The core runs the embedded world as in one
+ * process, and the game of every avatar on it or on an offline server runs on
+ * a host of the {@link HostPool}; the core holds a {@link HostedGame} for it.
+ * An avatar on a server with Microsoft sign-in plays from the core, as in one
+ * process: its sign-in codes go to its owner from there (docs/avatar-hosts.md).
  */
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { GameProvider } from '../game.ts';
 import { addressOf, capabilitiesOf, createGameProvider, startEmbeddedWorld, type GameAttachment } from '../provider.ts';
+import { ChildHosts } from './child-hosts.ts';
 import { HostedGame } from './hosted-game.ts';
+import { connectNats } from './nats/connect.ts';
+import { NatsHosts } from './nats/nats-hosts.ts';
 import { HostPool } from './pool.ts';
+import type { HostSource } from './source.ts';
+import type { WorldAddress } from './protocol.ts';
 
 /** The avatar hosts' entry point. */
 export const HOST_ENTRY = fileURLToPath(new URL('../../avatar-host.ts', import.meta.url));
@@ -22,8 +28,24 @@ export interface HostedGameProvider extends GameProvider {
   readonly pool: HostPool;
 }
 
+/** Whether the configuration runs avatar hosts (child processes or NATS hosts) rather than everything in one process. */
+export function usesHosts(config: Pick<Config, 'AVATAR_HOSTS' | 'HOSTS'>): boolean {
+  return config.HOSTS !== undefined || config.AVATAR_HOSTS > 1;
+}
+
+/** The hosts' source: NATS hosts when `HOSTS` names a server, else `AVATAR_HOSTS` children. */
+async function hostSource(config: Config, log: Logger, world: WorldAddress | null): Promise<{ source: HostSource; close(): Promise<void> }> {
+  if (!config.HOSTS) {
+    return { source: new ChildHosts({ count: config.AVATAR_HOSTS, entry: HOST_ENTRY, world, log }), close: async () => undefined };
+  }
+  const nc = await connectNats({ servers: config.HOSTS, token: config.NATS_TOKEN, user: config.NATS_USER, pass: config.NATS_PASS, name: 'mindlink core' }, log);
+  // NATS hosts on other machines reach the world at its public address.
+  const shared = world && { ...world, host: config.WORLD_PUBLIC_HOST ?? world.host };
+  return { source: new NatsHosts({ nc, cluster: config.NATS_CLUSTER, world: shared, silenceMs: config.HOST_SILENCE_MS, log }), close: () => nc.close() };
+}
+
 /**
- * Start the embedded world (unless it is off) and `config.AVATAR_HOSTS` hosts. `attach` goes on the
+ * Start the embedded world (unless it is off) and the hosts (or find them over NATS). `attach` goes on the
  * games that play from the core (the hosts attach their own reflexes).
  *
  * @example
@@ -34,11 +56,19 @@ export async function createHostedProvider(config: Config, log: Logger, opts: { 
   const world = await startEmbeddedWorld(config, log);
   const address = world ? addressOf(world) : null;
   const local = await createGameProvider(config, log, { ...opts, world: address });
-  const pool = await HostPool.start({ count: config.AVATAR_HOSTS, entry: HOST_ENTRY, world: address, log: log.child({ component: 'hosts' }) }).catch(async (err: unknown) => {
+  const hostsLog = log.child({ component: 'hosts' });
+  let hosts: Awaited<ReturnType<typeof hostSource>> | undefined;
+  let pool: HostPool;
+  try {
+    hosts = await hostSource(config, hostsLog, address);
+    pool = await HostPool.over(hosts.source, hostsLog);
+  } catch (err) {
+    await hosts?.close();
     await local.close();
     await world?.stop();
     throw err;
-  });
+  }
+  const transport = hosts;
   return {
     pool,
     create(avatar, server, avatarLog) {
@@ -53,6 +83,7 @@ export async function createHostedProvider(config: Config, log: Logger, opts: { 
     embedded: () => local.embedded?.(),
     async close() {
       await pool.close();
+      await transport.close();
       await local.close();
       await world?.stop();
     },

@@ -1,0 +1,240 @@
+/**
+ * An avatar host's side of NATS (`npm run host -- --nats … --id …`,
+ * docs/many-machines.md): it plays for the core it hears, with the same
+ * {@link HostRuntime} a child host runs, and the core's messages come and go
+ * over the cluster's subjects (`subjects.ts`) instead of an IPC channel.
+ *
+ * - It beats every couple of seconds ({@link HostBeat}: id, session, capacity,
+ *   load, the avatars it plays), and at once when it hears a new core.
+ * - A new core (another session) means the old one's games are over: it leaves
+ *   them and plays afresh for the new one, on the world the new one names.
+ * - When it has not heard its core for the core's silence bound, it leaves
+ *   every game and starts again as a new session: by then the core has placed
+ *   its avatars on other hosts, and two bots must not play one avatar.
+ * - Told by the core that its session is unknown there (it was taken as gone),
+ *   it does the same; told that another host runs with its id, it stops.
+ */
+import { EventEmitter } from 'node:events';
+import type { NatsConnection, Subscription } from 'nats';
+import type { Logger } from 'pino';
+import type { HostRuntime } from '../host-runtime.ts';
+import type { CoreBeat, FromHost, HostBeat, HostToCore, ToHost, WorldAddress } from '../protocol.ts';
+import { codec } from './connect.ts';
+import { newSession, subjects, type Subjects } from './subjects.ts';
+
+/** Options of {@link NatsHost}. */
+export interface NatsHostOptions {
+  nc: NatsConnection;
+  cluster: string;
+  /** Its name: the subjects it takes calls on. */
+  id: string;
+  /** How many avatars it takes. */
+  capacity: number;
+  log: Logger;
+  /** The runtime of the games it plays for one core, on that core's world. */
+  runtime(world: WorldAddress | null, send: (m: HostToCore) => void): Promise<HostRuntime>;
+  /** Its process's latest event-loop p99 and CPU (for the beat). */
+  load?(): HostBeat['load'];
+  beatEveryMs?: number;
+}
+
+/** Defaults of {@link NatsHostOptions}. */
+export const DefaultNatsHostOptions = { beatEveryMs: 2000 } satisfies Required<Pick<NatsHostOptions, 'beatEveryMs'>>;
+
+/** Events of a {@link NatsHost}. */
+export interface NatsHostEvents {
+  /** The core says another host runs with this id: this one must stop. */
+  duplicate: [];
+}
+
+/**
+ * @example
+ * const host = new NatsHost({ nc, cluster: 'main', id: 'a', capacity: 100, log, runtime: async (world, send) => runHost({ … }) });
+ * await host.start();
+ * // on SIGTERM:
+ * await host.leave();
+ */
+export class NatsHost extends EventEmitter<NatsHostEvents> {
+  #o: NatsHostOptions & typeof DefaultNatsHostOptions;
+  #s: Subjects;
+  #session = newSession();
+  #core: CoreBeat | null = null;
+  #coreHeard = 0;
+  #runtime: HostRuntime | null = null;
+  /** Where each call being run is answered (its request's reply subject). */
+  #replyTo = new Map<number, string>();
+  /** Core changes, leaving and resets, one at a time. */
+  #chain: Promise<void> = Promise.resolve();
+  #subs: Subscription[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #leaving = false;
+
+  constructor(opts: NatsHostOptions) {
+    super();
+    this.#o = { ...DefaultNatsHostOptions, ...opts };
+    this.#s = subjects(opts.cluster);
+  }
+
+  /** This run's session (a new one each time it leaves its games). */
+  get session(): string {
+    return this.#session;
+  }
+
+  async start(): Promise<void> {
+    const { nc } = this.#o;
+    this.#subs = [
+      nc.subscribe(this.#s.coreBeat, { callback: (err, m) => (err ? this.#subError(err) : this.#onCoreBeat(m.data)) }),
+      nc.subscribe(this.#s.call(this.#o.id), { callback: (err, m) => (err ? this.#subError(err) : this.#onCall(m.data, m.reply)) }),
+    ];
+    await nc.flush();
+    this.#beat();
+    this.#timer = setInterval(() => {
+      this.#fence();
+      this.#beat();
+    }, this.#o.beatEveryMs);
+    this.#timer.unref();
+  }
+
+  /** Stop on purpose: say so (the core moves its avatars at once), leave every game, stop listening. */
+  async leave(): Promise<void> {
+    this.#leaving = true;
+    clearInterval(this.#timer);
+    this.#beat();
+    await this.#serial(() => this.#drop('the host is stopping'));
+    for (const sub of this.#subs) sub.unsubscribe();
+    await this.#o.nc.flush().catch((err: unknown) => this.#o.log.warn({ err }, 'could not tell the core this host leaves'));
+  }
+
+  #subError(err: Error): void {
+    this.#o.log.warn({ err }, 'NATS subscription error');
+  }
+
+  #serial(step: () => Promise<void>): Promise<void> {
+    const next = this.#chain.then(step).catch((err: unknown) => this.#o.log.error({ err }, 'avatar host: could not change cores'));
+    this.#chain = next;
+    return next;
+  }
+
+  #publish(subject: string, body: FromHost | HostBeat): boolean {
+    try {
+      this.#o.nc.publish(subject, codec.encode(body));
+      return true;
+    } catch (err) {
+      this.#o.log.warn({ err, subject }, 'could not send to the core');
+      return false;
+    }
+  }
+
+  #beat(): void {
+    const beat: HostBeat = {
+      type: 'host',
+      id: this.#o.id,
+      session: this.#session,
+      core: this.#core?.session ?? null,
+      pid: process.pid,
+      capacity: this.#o.capacity,
+      avatars: this.#runtime?.playing() ?? [],
+      load: this.#o.load?.() ?? { loopDelayP99Ms: 0, cpuPct: 0 },
+      ...(this.#leaving ? { leaving: true as const } : {}),
+    };
+    this.#publish(this.#s.hostBeat, beat);
+  }
+
+  /** Leave the games when the core has been silent past its bound: it has given them to other hosts by now. */
+  #fence(): void {
+    const core = this.#core;
+    if (!core || this.#leaving || Date.now() - this.#coreHeard <= core.silenceMs) return;
+    this.#o.log.warn({ silentMs: Date.now() - this.#coreHeard }, 'no word from the core; leaving the games (its avatars play on other hosts now)');
+    this.#core = null;
+    void this.#serial(() => this.#drop('the core went silent'));
+  }
+
+  /** Leave every game and take a new session (what is sent under the old one from now on is dropped). */
+  async #drop(why: string): Promise<void> {
+    const runtime = this.#runtime;
+    this.#runtime = null;
+    this.#session = newSession();
+    this.#replyTo.clear();
+    if (!runtime) return;
+    this.#o.log.info({ why, avatars: runtime.playing().map(([a]) => a) }, 'leaving the games');
+    await runtime.shutdown();
+  }
+
+  /** Play for `core` from now on (a fresh runtime on its world), and say so at once. */
+  async #playFor(core: CoreBeat): Promise<void> {
+    const session = this.#session;
+    const send = (m: HostToCore): void => this.#send(session, m);
+    this.#runtime = await this.#o.runtime(core.world, send);
+    // Only now: the core places avatars on a host whose beat names it.
+    this.#core = core;
+    this.#coreHeard = Date.now();
+    this.#o.log.info({ core: core.session, world: core.world }, 'playing for a core');
+    this.#beat();
+  }
+
+  #onCoreBeat(data: Uint8Array): void {
+    const b = this.#decode<CoreBeat>(data);
+    if (b?.type !== 'core' || typeof b.session !== 'string' || this.#leaving) return;
+    if (this.#core?.session === b.session) {
+      this.#coreHeard = Date.now();
+      return;
+    }
+    void this.#serial(async () => {
+      if (this.#core?.session === b.session || this.#leaving) return;
+      await this.#drop('a new core');
+      await this.#playFor(b);
+    });
+  }
+
+  #onCall(data: Uint8Array, reply: string | undefined): void {
+    const t = this.#decode<ToHost>(data);
+    if (!t || t.to !== this.#session || typeof t.m?.type !== 'string') return;
+    const m = t.m;
+    if (m.type === 'reset') {
+      if (m.reason === 'duplicate') {
+        this.#o.log.error({ id: this.#o.id }, 'another avatar host runs with this id: give each host its own --id');
+        this.emit('duplicate');
+        return;
+      }
+      const core = this.#core;
+      void this.#serial(async () => {
+        await this.#drop('the core took this host as gone');
+        if (core) await this.#playFor(core);
+      });
+      return;
+    }
+    if (m.type === 'shutdown') {
+      this.#core = null;
+      void this.#serial(() => this.#drop('the core stops'));
+      return;
+    }
+    if (reply && 'call' in m) this.#replyTo.set(m.call, reply);
+    this.#runtime?.handle(m);
+  }
+
+  /** What the runtime of session `session` tells the core: answers to their reply subject, the rest on `out`. */
+  #send(session: string, m: HostToCore): void {
+    // The beat carries what `alive` would; a runtime left behind says nothing more.
+    if (session !== this.#session || m.type === 'alive') return;
+    const reply = 'call' in m ? this.#replyTo.get(m.call) : undefined;
+    if (reply === undefined || !('call' in m)) {
+      this.#publish(this.#s.out(this.#o.id), { from: session, m });
+      return;
+    }
+    this.#replyTo.delete(m.call);
+    if (this.#publish(reply, { from: session, m })) return;
+    // An answer too big for NATS (a huge scene) still answers: with nothing.
+    const empty: HostToCore =
+      m.type === 'scene' ? { ...m, scene: null } : m.type === 'map' ? { ...m, map: null } : m.type === 'skillResult' ? { ...m, result: { ok: false, code: 'threw', detail: 'its result could not be sent to the core' } } : m;
+    this.#publish(reply, { from: session, m: empty });
+  }
+
+  #decode<T>(data: Uint8Array): T | undefined {
+    try {
+      return codec.decode(data) as T;
+    } catch (err) {
+      this.#o.log.warn({ err }, 'a NATS message that is not JSON; dropped');
+      return undefined;
+    }
+  }
+}

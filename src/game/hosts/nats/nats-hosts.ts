@@ -1,0 +1,221 @@
+/**
+ * The {@link HostSource} of avatar hosts on any machine, over NATS
+ * (`HOSTS=nats://…`, docs/many-machines.md). The core does not start these
+ * hosts: it finds them.
+ *
+ * - The core says it is there every couple of seconds ({@link CoreBeat}: its
+ *   session, its world's address, the silence bound); each host does the same
+ *   ({@link HostBeat}: its id, session, capacity, load and the avatars it
+ *   plays). A host is up from its first beat for this core.
+ * - A host not heard from for `silenceMs` is `gone`: its running skills end
+ *   `aborted`, its avatars are placed on other hosts and join again there.
+ *   A host that leaves on purpose (it says so) is gone at once; so is the old
+ *   session of a host that comes back under a new one (a restart).
+ * - A host session taken as gone that speaks again (a network that came back)
+ *   is told to leave every game and start again as a new session; the pool
+ *   places avatars on it afresh. When another session of the same id is live
+ *   meanwhile, two hosts share an id: the one that speaks again is told so and exits.
+ * - Calls that get an answer go as NATS requests (the answer to a reply subject
+ *   of this core's session); an abort is a message on the host's call subject.
+ */
+import { EventEmitter } from 'node:events';
+import type { NatsConnection, Subscription } from 'nats';
+import type { Logger } from 'pino';
+import { remember } from '../../../bounded-map.ts';
+import type { CoreBeat, CoreToHost, FromHost, HostBeat, HostReset, HostToCore, ToHost, WorldAddress } from '../protocol.ts';
+import type { HostSource, HostSourceEvents } from '../source.ts';
+import { codec } from './connect.ts';
+import { newSession, SUBJECT_TOKEN, subjects, type Subjects } from './subjects.ts';
+
+/** Options of {@link NatsHosts}. */
+export interface NatsHostsOptions {
+  nc: NatsConnection;
+  cluster: string;
+  world: WorldAddress | null;
+  /** A host silent for this long is gone. */
+  silenceMs: number;
+  log: Logger;
+  /** How often the core beats (and looks for silent hosts). */
+  beatEveryMs?: number;
+  /** How long {@link NatsHosts.start} waits for the hosts already running to answer the first beat. */
+  settleMs?: number;
+}
+
+/** Defaults of {@link NatsHostsOptions}. */
+export const DefaultNatsHostsOptions = { beatEveryMs: 2000, settleMs: 1500 } satisfies Required<Pick<NatsHostsOptions, 'beatEveryMs' | 'settleMs'>>;
+
+/** Why an avatar whose NATS host went silent is out of the world until another host has it. */
+export const HOST_SILENT = 'its avatar host stopped answering; it joins again from another host';
+/** Why an avatar whose NATS host left is out of the world until another host has it. */
+export const HOST_LEFT = 'its avatar host stopped; it joins again from another host';
+
+/** The calls a host answers, sent as requests. */
+const ANSWERED = new Set<CoreToHost['type']>(['skill', 'stop', 'map', 'scene']);
+
+interface Live {
+  id: string;
+  session: string;
+  key: string;
+  lastHeard: number;
+}
+
+/**
+ * @example
+ * const source = new NatsHosts({ nc, cluster: 'main', world, silenceMs: 10_000, log });
+ * const pool = await HostPool.over(source, log);
+ */
+export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSource {
+  readonly canGrow = true;
+  /** This run of the core. */
+  readonly session = newSession();
+  #o: NatsHostsOptions & typeof DefaultNatsHostsOptions;
+  #s: Subjects;
+  #live = new Map<string, Live>();
+  /** Host sessions taken as gone (bounded): one that speaks again is reset. */
+  #gone = new Map<string, true>();
+  #subs: Subscription[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #lastBeat = 0;
+  #closed = false;
+
+  constructor(opts: NatsHostsOptions) {
+    super();
+    this.#o = { ...DefaultNatsHostsOptions, ...opts };
+    this.#s = subjects(opts.cluster);
+  }
+
+  async start(): Promise<void> {
+    const { nc } = this.#o;
+    this.#subs = [
+      nc.subscribe(this.#s.hostBeat, { callback: (err, m) => (err ? this.#subError(err) : this.#onBeat(m.data)) }),
+      nc.subscribe(this.#s.outAll, { callback: (err, m) => (err ? this.#subError(err) : this.#onOut(m.subject, m.data)) }),
+      nc.subscribe(this.#s.replyAll(this.session), { callback: (err, m) => (err ? this.#subError(err) : this.#onOut(m.subject, m.data)) }),
+    ];
+    await nc.flush();
+    this.#beat();
+    this.#timer = setInterval(() => {
+      this.#beat();
+      this.#findSilent();
+    }, this.#o.beatEveryMs);
+    this.#timer.unref();
+    // The hosts already running answer the first beat at once: the first avatars are spread over all of them.
+    await new Promise((r) => setTimeout(r, this.#o.settleMs));
+    this.#o.log.info({ hosts: [...this.#live.keys()], cluster: this.#o.cluster, core: this.session }, 'avatar hosts found over NATS');
+  }
+
+  send(key: string, msg: CoreToHost): boolean {
+    const live = [...this.#live.values()].find((l) => l.key === key);
+    if (!live || this.#closed) return false;
+    return this.#publish(live, msg, ANSWERED.has(msg.type) ? this.#s.reply(this.session, live.id) : undefined);
+  }
+
+  /** Tell every host to leave this core's games (they keep running for the next core), and stop listening. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    clearInterval(this.#timer);
+    for (const live of this.#live.values()) this.#publish(live, { type: 'shutdown' });
+    this.#closed = true;
+    for (const sub of this.#subs) sub.unsubscribe();
+    await this.#o.nc.flush().catch((err: unknown) => this.#o.log.warn({ err }, 'could not tell the avatar hosts the core stops'));
+  }
+
+  #publish(live: Live, m: CoreToHost | HostReset, reply?: string): boolean {
+    try {
+      this.#o.nc.publish(this.#s.call(live.id), codec.encode({ to: live.session, m } satisfies ToHost), reply ? { reply } : undefined);
+      return true;
+    } catch (err) {
+      this.#o.log.warn({ err, avatarHost: live.id, message: m.type }, 'could not send to an avatar host');
+      return false;
+    }
+  }
+
+  #subError(err: Error): void {
+    this.#o.log.warn({ err }, 'NATS subscription error');
+  }
+
+  #beat(): void {
+    if (this.#closed) return;
+    this.#lastBeat = Date.now();
+    const beat: CoreBeat = { type: 'core', session: this.session, world: this.#o.world, silenceMs: this.#o.silenceMs };
+    try {
+      this.#o.nc.publish(this.#s.coreBeat, codec.encode(beat));
+    } catch (err) {
+      this.#o.log.warn({ err }, 'could not send the core beat');
+    }
+  }
+
+  #findSilent(): void {
+    const now = Date.now();
+    for (const live of [...this.#live.values()]) {
+      const silentMs = now - live.lastHeard;
+      if (silentMs <= this.#o.silenceMs) continue;
+      this.#o.log.warn({ avatarHost: live.id, silentMs }, 'an avatar host went silent; taking it as gone');
+      this.#takeGone(live, HOST_SILENT);
+    }
+  }
+
+  #takeGone(live: Live, reason: string): void {
+    this.#live.delete(live.id);
+    remember(this.#gone, live.key, true, 1000);
+    this.emit('down', live.key, { kind: 'gone', reason });
+  }
+
+  #decode<T>(data: Uint8Array): T | undefined {
+    try {
+      return codec.decode(data) as T;
+    } catch (err) {
+      this.#o.log.warn({ err }, 'a NATS message that is not JSON; dropped');
+      return undefined;
+    }
+  }
+
+  #onBeat(data: Uint8Array): void {
+    const b = this.#decode<HostBeat>(data);
+    if (this.#closed || b?.type !== 'host' || typeof b.id !== 'string' || !SUBJECT_TOKEN.test(b.id) || typeof b.session !== 'string') return;
+    const key = `${b.id}/${b.session}`;
+    const live = this.#live.get(b.id);
+    if (b.core !== this.session) {
+      // A host that has not heard this core yet: tell it at once (at most a beat every 200 ms).
+      if (Date.now() - this.#lastBeat > 200) this.#beat();
+      return;
+    }
+    if (b.leaving) {
+      if (live?.session === b.session) {
+        this.#o.log.info({ avatarHost: b.id }, 'an avatar host is leaving');
+        this.#takeGone(live, HOST_LEFT);
+      }
+      return;
+    }
+    if (this.#gone.has(key)) {
+      const duplicate = live && live.session !== b.session;
+      this.#o.log.warn({ avatarHost: b.id, duplicate }, duplicate ? 'two avatar hosts run with the same id; one is told to exit' : 'an avatar host taken as gone speaks again; it starts afresh');
+      this.#publish({ id: b.id, session: b.session, key, lastHeard: 0 }, { type: 'reset', reason: duplicate ? 'duplicate' : 'unknown' });
+      return;
+    }
+    if (live && live.session !== b.session) {
+      this.#o.log.warn({ avatarHost: b.id }, 'an avatar host started again under a new session; its avatars move');
+      this.#takeGone(live, HOST_LEFT);
+    }
+    let host = this.#live.get(b.id);
+    if (!host) {
+      host = { id: b.id, session: b.session, key, lastHeard: Date.now() };
+      this.#live.set(b.id, host);
+      const capacity = Number.isInteger(b.capacity) && b.capacity > 0 ? b.capacity : 1;
+      this.#o.log.info({ avatarHost: b.id, pid: b.pid, capacity, load: b.load }, 'avatar host joined');
+      this.emit('up', { key, name: b.id, pid: b.pid, capacity });
+    }
+    host.lastHeard = Date.now();
+    if (Array.isArray(b.avatars)) this.emit('message', key, { type: 'alive', avatars: b.avatars });
+  }
+
+  /** A message on a host's `out` subject or an answer on this core's reply subject: `…host.<id>.out`, `…reply.<id>`. */
+  #onOut(subject: string, data: Uint8Array): void {
+    const parts = subject.split('.');
+    const id = parts.at(-1) === 'out' ? parts.at(-2) : parts.at(-1);
+    const live = id ? this.#live.get(id) : undefined;
+    const f = this.#decode<FromHost>(data);
+    if (this.#closed || !live || !f || f.from !== live.session || typeof f.m?.type !== 'string') return;
+    live.lastHeard = Date.now();
+    this.emit('message', live.key, f.m as HostToCore);
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * The pool over NATS against a real nats-server, with the real host runtime on
+ * each host (its games are test games: no Minecraft here, the processes and
+ * the world are in test/e2e/nats-hosts.e2e.test.ts): discovery and spreading,
+ * skills and aborts as requests, a silent host taken as gone and its avatars
+ * moved, a host that leaves, a returning or duplicate session, and what is
+ * said under an old placement.
+ */
+import { once } from 'node:events';
+import type { NatsConnection } from 'nats';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AvatarGame, GameServer } from '../../src/game/game.ts';
+import { runHost } from '../../src/game/hosts/host-runtime.ts';
+import type { HostedGame } from '../../src/game/hosts/hosted-game.ts';
+import { codec, connectNats } from '../../src/game/hosts/nats/connect.ts';
+import { NatsHost } from '../../src/game/hosts/nats/nats-host.ts';
+import { HOST_LEFT, HOST_SILENT, NatsHosts } from '../../src/game/hosts/nats/nats-hosts.ts';
+import { subjects } from '../../src/game/hosts/nats/subjects.ts';
+import { HostPool } from '../../src/game/hosts/pool.ts';
+import type { HostBeat, HostToCore, ToHost } from '../../src/game/hosts/protocol.ts';
+import type { SkillRegistry, SkillResult } from '../../src/game/skill.ts';
+import { silentLogger } from '../../src/logger.ts';
+import { FakeGame } from '../fakes/fake-game.ts';
+import { NATS_SERVER, startNats, type TestNats } from '../nats-server.ts';
+import { waitFor } from './helpers.ts';
+
+const log = silentLogger();
+const SERVER: GameServer = { id: 'embedded', host: null, port: null, version: '1.21.4', auth: 'offline' };
+const CLUSTER = 'test';
+const S = subjects(CLUSTER);
+/** Short bounds: the beats come every 200 ms, and a host silent for 3 s is gone. */
+const SILENCE_MS = 3000;
+const BEAT_MS = 200;
+
+/** Skills that say which host ran them, and one that runs until it is aborted. */
+function skillsOn(host: string) {
+  return (_game: AvatarGame): SkillRegistry => ({
+    list: () => [],
+    get: () => undefined,
+    run: (id, _params, signal): Promise<SkillResult> => {
+      if (id === 'where') return Promise.resolve({ ok: true, code: 'done', detail: host });
+      return new Promise((resolve) => {
+        const stop = (): void => resolve({ ok: false, code: 'aborted', detail: `stopped on ${host}` });
+        if (signal.aborted) stop();
+        else signal.addEventListener('abort', stop, { once: true });
+      });
+    },
+  });
+}
+
+interface TestHost {
+  id: string;
+  nc: NatsConnection;
+  host: NatsHost;
+  /** The games it built, by avatar. */
+  games: Map<string, FakeGame>;
+}
+
+let nats: TestNats;
+let coreNc: NatsConnection;
+let pool: HostPool;
+let source: NatsHosts;
+const hosts: TestHost[] = [];
+const open: HostedGame[] = [];
+
+async function startHost(id: string): Promise<TestHost> {
+  const nc = await connectNats({ servers: [nats.url], token: 'nats-test-token', name: `host ${id}` }, log);
+  const games = new Map<string, FakeGame>();
+  const host = new NatsHost({
+    nc,
+    cluster: CLUSTER,
+    id,
+    capacity: 10,
+    log,
+    beatEveryMs: BEAT_MS,
+    runtime: async (_world, send) =>
+      runHost({
+        games: {
+          create: (avatar) => {
+            const game = new FakeGame(avatar.name);
+            games.set(avatar.name, game);
+            return game;
+          },
+          close: async () => undefined,
+        },
+        skills: skillsOn(id),
+        log,
+        send,
+        snapshotEveryMs: BEAT_MS,
+        aliveEveryMs: BEAT_MS,
+      }),
+  });
+  await host.start();
+  const h = { id, nc, host, games };
+  hosts.push(h);
+  return h;
+}
+
+function game(name: string): HostedGame {
+  const g = pool.game(name, SERVER, { crafting: false, hunger: false, mobs: false });
+  open.push(g);
+  return g;
+}
+
+async function connected(g: HostedGame): Promise<void> {
+  if (g.state !== 'connected') await once(g, 'connected');
+}
+
+/** The next message to one host session on its call subject (raw, as another NATS client sees it). */
+async function nextCall(id: string, session: string, type: string): Promise<ToHost['m']> {
+  const sub = coreNc.subscribe(S.call(id));
+  for await (const m of sub) {
+    const t = codec.decode(m.data) as ToHost;
+    if (t.to === session && t.m.type === type) {
+      sub.unsubscribe();
+      return t.m;
+    }
+  }
+  throw new Error(`no ${type} call to ${id}/${session}`);
+}
+
+describe.skipIf(!NATS_SERVER)('avatar hosts over NATS', () => {
+  beforeAll(async () => {
+    nats = await startNats({ token: 'nats-test-token' });
+    await startHost('a');
+    await startHost('b');
+    coreNc = await connectNats({ servers: [nats.url], token: 'nats-test-token', name: 'core' }, log);
+    source = new NatsHosts({ nc: coreNc, cluster: CLUSTER, world: null, silenceMs: SILENCE_MS, log, beatEveryMs: BEAT_MS, settleMs: 500 });
+    pool = await HostPool.over(source, log);
+  });
+
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((g) => g.stop()));
+  });
+
+  afterAll(async () => {
+    await pool?.close();
+    for (const h of hosts) await h.nc.close();
+    await coreNc?.close();
+    await nats?.close();
+  });
+
+  it('GIVEN two hosts over NATS WHEN four avatars start THEN two play on each, their skills run where they play, and an abort stops a skill there', async () => {
+    const all = ['ann', 'ben', 'cat', 'dan'].map(game);
+    for (const g of all) await g.start();
+    await Promise.all(all.map(connected));
+    const where = await Promise.all(all.map((g) => g.runSkill('where', {}, new AbortController().signal)));
+    expect(where.map((r) => r.detail)).toEqual(all.map((g) => pool.slotOf(g)));
+    expect(where.map((r) => r.detail).sort()).toEqual(['a', 'a', 'b', 'b']);
+
+    const controller = new AbortController();
+    const running = all[0]!.runSkill('hang', {}, controller.signal);
+    controller.abort(new Error('owner stop'));
+    expect(await running).toEqual({ ok: false, code: 'aborted', detail: `stopped on ${pool.slotOf(all[0]!)}` });
+  });
+
+  it('GIVEN an avatar running a skill on a host WHEN that host goes silent THEN its skill ends aborted and it plays on the other host', async () => {
+    await startHost('c');
+    await waitFor(() => pool.pids().length === 3, 10_000, 'host c to join');
+    const eve = game('eve');
+    await eve.start();
+    await connected(eve);
+    const on = hosts.find((h) => h.id === pool.slotOf(eve))!;
+    const running = eve.runSkill('hang', {}, new AbortController().signal);
+    const down = once(eve, 'disconnected');
+    // Its connection cut and its beats stopped: to the core it is silent.
+    await on.nc.close();
+    expect(await down).toEqual([HOST_SILENT]);
+    expect(await running).toMatchObject({ ok: false, code: 'aborted' });
+    await connected(eve);
+    expect(pool.slotOf(eve)).not.toBe(on.id);
+    expect(pool.pids()).toHaveLength(2);
+    expect(eve.snapshot()).toBeDefined();
+  });
+
+  it('GIVEN a host session taken as gone WHEN it beats again THEN the core tells it to start afresh; WHEN another session of a live id beats THEN the old one is gone at once', async () => {
+    const old = 'feedbeef0001';
+    const beat = (session: string, id = 'z'): HostBeat => ({ type: 'host', id, session, core: source.session, pid: 1, capacity: 5, avatars: [], load: { loopDelayP99Ms: 0, cpuPct: 0 } });
+    coreNc.publish(S.hostBeat, codec.encode(beat(old)));
+    await waitFor(() => pool.pids().length === 3, 10_000, 'z to join');
+    // A new session of z: a restart. The old session is gone at once, not after the silence bound.
+    const fresh = 'feedbeef0002';
+    coreNc.publish(S.hostBeat, codec.encode(beat(fresh)));
+    await coreNc.flush();
+    // The old session speaks again while the new one is live: two hosts run as z, and the old one is told so.
+    const told = nextCall('z', old, 'reset');
+    coreNc.publish(S.hostBeat, codec.encode(beat(old)));
+    expect(await told).toEqual({ type: 'reset', reason: 'duplicate' });
+    // The fresh one stops beating: gone by silence; when it speaks again it is told to start afresh.
+    await waitFor(() => pool.pids().length === 2, 20_000, 'z to be taken as gone');
+    const reset = nextCall('z', fresh, 'reset');
+    coreNc.publish(S.hostBeat, codec.encode(beat(fresh)));
+    expect(await reset).toEqual({ type: 'reset', reason: 'unknown' });
+  });
+
+  it('GIVEN an avatar on a host WHEN the host says it plays an avatar placed elsewhere, or speaks of it under an old placement THEN it is told to drop it, and what it said is dropped', async () => {
+    const fay = game('fay');
+    await fay.start();
+    await connected(fay);
+    const on = hosts.find((h) => h.id === pool.slotOf(fay))!;
+    const other = hosts.find((h) => h.id !== on.id && h.nc.isClosed() === false)!;
+    // The other host says it plays fay under placement 1 (an old placement): it is told to drop her there.
+    const drop = nextCall(other.id, other.host.session, 'drop');
+    const ghost: HostBeat = { type: 'host', id: other.id, session: other.host.session, core: source.session, pid: 1, capacity: 10, avatars: [['fay', 1]], load: { loopDelayP99Ms: 0, cpuPct: 0 } };
+    coreNc.publish(S.hostBeat, codec.encode(ghost));
+    expect(await drop).toEqual({ type: 'drop', avatar: 'fay', placement: 1 });
+    // Her placement, as her host's beat says it.
+    const beats = coreNc.subscribe(S.hostBeat);
+    let placement = 0;
+    for await (const m of beats) {
+      const b = codec.decode(m.data) as HostBeat;
+      placement = b.id === on.id ? (b.avatars.find(([a]) => a === 'fay')?.[1] ?? 0) : 0;
+      if (placement > 0) break;
+    }
+    beats.unsubscribe();
+    // A state under an old placement from the host she is on is dropped; under hers it counts. (A skill's
+    // answer comes back after what was published before its call: the core has read the state by then.)
+    const say = (p: number, endReason: string): void => {
+      const m: HostToCore = { type: 'state', avatar: 'fay', placement: p, state: 'ended', downReason: null, endReason };
+      coreNc.publish(S.out(on.id), codec.encode({ from: on.host.session, m }));
+    };
+    say(placement - 1, 'old news');
+    expect((await fay.runSkill('where', {}, new AbortController().signal)).detail).toBe(on.id);
+    expect(fay.state).toBe('connected');
+    say(placement, 'news');
+    await fay.runSkill('where', {}, new AbortController().signal);
+    expect([fay.state, fay.endReason]).toEqual(['ended', 'news']);
+  });
+
+  it('GIVEN an avatar on a host WHEN the host leaves on purpose THEN its avatar moves at once', async () => {
+    const gil = game('gil');
+    await gil.start();
+    await connected(gil);
+    const on = hosts.find((h) => h.id === pool.slotOf(gil))!;
+    const down = once(gil, 'disconnected');
+    await on.host.leave();
+    expect(await down).toEqual([HOST_LEFT]);
+    await connected(gil);
+    expect(pool.slotOf(gil)).not.toBe(on.id);
+    expect(on.games.get('gil')?.state).toBe('idle');
+  });
+});
