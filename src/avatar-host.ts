@@ -22,7 +22,7 @@ import { connectNats, NatsAuthError, natsSecrets } from './game/hosts/nats/conne
 import { NatsHost } from './game/hosts/nats/nats-host.ts';
 import { SUBJECT_TOKEN } from './game/hosts/nats/subjects.ts';
 import { createGameProvider, type GameAttachment } from './game/provider.ts';
-import { startHealthLog, type HealthReading } from './health.ts';
+import { startHealthLog } from './health.ts';
 import { createLogger, registerSecret, type Logger } from './logger.ts';
 
 // Reflexes (defend > eat > flee) act on every avatar's game with no engine call.
@@ -108,10 +108,7 @@ async function overNats(config: Config, args: string[]): Promise<void> {
   const settings = { servers, token: config.NATS_TOKEN, user: config.NATS_USER, pass: config.NATS_PASS, name: `mindlink host ${id}` };
   for (const secret of natsSecrets(settings)) registerSecret(secret);
   const log = createLogger(config.LOG_LEVEL).child({ avatarHost: id });
-  let reading: HealthReading | undefined;
-  startHealthLog(log, config.HEALTH_LOG_MS, 'host health', (r) => {
-    reading = r;
-  });
+  startHealthLog(log, config.HEALTH_LOG_MS, 'host health');
   const nc = await connectNats(settings, log);
   const host = new NatsHost({
     nc,
@@ -120,7 +117,6 @@ async function overNats(config: Config, args: string[]): Promise<void> {
     capacity,
     log,
     runtime: (world, send) => runtimeFor(config, log, world, send),
-    load: () => ({ loopDelayP99Ms: reading?.loopDelayP99Ms ?? 0, cpuPct: reading?.cpuPct ?? 0 }),
   });
   let leaving = false;
   const leave = (why: string, code: number): void => {

@@ -19,15 +19,15 @@ export interface HealthReading {
 }
 
 /**
- * Log a `health` line (or `message`: an avatar host logs `host health`) at debug level every `intervalMs` (each
- * reading also to `onReading`), and return a stop function. The timer does not keep the process alive.
+ * Log a `health` line (or `message`: an avatar host logs `host health`) at debug level every `intervalMs`, and return a stop
+ * function. The timer does not keep the process alive.
  *
  * @example
  * const stop = startHealthLog(log, 10_000);
  * // … on shutdown:
  * stop();
  */
-export function startHealthLog(log: Logger, intervalMs: number, message = 'health', onReading?: (reading: HealthReading) => void): () => void {
+export function startHealthLog(log: Logger, intervalMs: number, message = 'health'): () => void {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   let cpu = process.cpuUsage();
@@ -48,7 +48,6 @@ export function startHealthLog(log: Logger, intervalMs: number, message = 'healt
     at = now;
     histogram.reset();
     log.debug({ pid: process.pid, ...reading }, message);
-    onReading?.(reading);
   }, intervalMs);
   timer.unref();
   return () => {

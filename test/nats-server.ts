@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,19 +60,22 @@ async function answers(port: number, child: ChildProcess, timeoutMs: number): Pr
 }
 
 /**
+ * Start one; `token` or `config` (a nats-server configuration file's text: users, permissions) set who may connect.
+ *
  * @example
  * const nats = await startNats({ token: 'test-token-123' });
  * // … HOSTS: nats.url, NATS_TOKEN: 'test-token-123'
  * await nats.close();
  */
-export async function startNats(opts: { token?: string } = {}): Promise<TestNats> {
+export async function startNats(opts: { token?: string; config?: string } = {}): Promise<TestNats> {
   if (!NATS_SERVER) throw new Error('nats-server is not installed: apt-get install -y nats-server');
   const bin = NATS_SERVER;
   const dir = mkdtempSync(join(tmpdir(), 'mindlink-nats-'));
   const port = await freePort();
+  if (opts.config) writeFileSync(join(dir, 'nats.conf'), opts.config);
   let child: ChildProcess | undefined;
   const run = async (): Promise<void> => {
-    const c = spawn(bin, ['-a', '127.0.0.1', '-p', String(port), '-l', join(dir, 'nats.log'), ...(opts.token ? ['--auth', opts.token] : [])], { cwd: dir, stdio: 'ignore' });
+    const c = spawn(bin, ['-a', '127.0.0.1', '-p', String(port), '-l', join(dir, 'nats.log'), ...(opts.token ? ['--auth', opts.token] : []), ...(opts.config ? ['-c', join(dir, 'nats.conf')] : [])], { cwd: dir, stdio: 'ignore' });
     child = c;
     await answers(port, c, 15_000);
   };

@@ -7,6 +7,7 @@
  * said under an old placement.
  */
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import type { NatsConnection } from 'nats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AvatarGame, GameServer } from '../../src/game/game.ts';
@@ -17,7 +18,7 @@ import { NatsHost } from '../../src/game/hosts/nats/nats-host.ts';
 import { HOST_LEFT, HOST_SILENT, NatsHosts } from '../../src/game/hosts/nats/nats-hosts.ts';
 import { subjects } from '../../src/game/hosts/nats/subjects.ts';
 import { HostPool } from '../../src/game/hosts/pool.ts';
-import type { HostBeat, HostToCore, ToHost } from '../../src/game/hosts/protocol.ts';
+import type { CoreBeat, HostBeat, HostToCore, ToHost } from '../../src/game/hosts/protocol.ts';
 import type { SkillRegistry, SkillResult } from '../../src/game/skill.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
@@ -176,20 +177,20 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS', () => {
   it('GIVEN a host session taken as gone WHEN it beats again THEN the core tells it to start afresh; WHEN another session of a live id beats THEN the old one is gone at once', async () => {
     const old = 'feedbeef0001';
     const beat = (session: string, id = 'z'): HostBeat => ({ type: 'host', id, session, core: source.session, pid: 1, capacity: 5, avatars: [], load: { loopDelayP99Ms: 0, cpuPct: 0 } });
-    coreNc.publish(S.hostBeat, codec.encode(beat(old)));
+    coreNc.publish(S.hostBeat('z'), codec.encode(beat(old)));
     await waitFor(() => pool.pids().length === 3, 10_000, 'z to join');
     // A new session of z: a restart. The old session is gone at once, not after the silence bound.
     const fresh = 'feedbeef0002';
-    coreNc.publish(S.hostBeat, codec.encode(beat(fresh)));
+    coreNc.publish(S.hostBeat('z'), codec.encode(beat(fresh)));
     await coreNc.flush();
     // The old session speaks again while the new one is live: two hosts run as z, and the old one is told so.
     const told = nextCall('z', old, 'reset');
-    coreNc.publish(S.hostBeat, codec.encode(beat(old)));
+    coreNc.publish(S.hostBeat('z'), codec.encode(beat(old)));
     expect(await told).toEqual({ type: 'reset', reason: 'duplicate' });
     // The fresh one stops beating: gone by silence; when it speaks again it is told to start afresh.
     await waitFor(() => pool.pids().length === 2, 20_000, 'z to be taken as gone');
     const reset = nextCall('z', fresh, 'reset');
-    coreNc.publish(S.hostBeat, codec.encode(beat(fresh)));
+    coreNc.publish(S.hostBeat('z'), codec.encode(beat(fresh)));
     expect(await reset).toEqual({ type: 'reset', reason: 'unknown' });
   });
 
@@ -202,10 +203,10 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS', () => {
     // The other host says it plays fay under placement 1 (an old placement): it is told to drop her there.
     const drop = nextCall(other.id, other.host.session, 'drop');
     const ghost: HostBeat = { type: 'host', id: other.id, session: other.host.session, core: source.session, pid: 1, capacity: 10, avatars: [['fay', 1]], load: { loopDelayP99Ms: 0, cpuPct: 0 } };
-    coreNc.publish(S.hostBeat, codec.encode(ghost));
+    coreNc.publish(S.hostBeat(other.id), codec.encode(ghost));
     expect(await drop).toEqual({ type: 'drop', avatar: 'fay', placement: 1 });
     // Her placement, as her host's beat says it.
-    const beats = coreNc.subscribe(S.hostBeat);
+    const beats = coreNc.subscribe(S.hostBeat(on.id));
     let placement = 0;
     for await (const m of beats) {
       const b = codec.decode(m.data) as HostBeat;
@@ -227,6 +228,21 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS', () => {
     expect([fay.state, fay.endReason]).toEqual(['ended', 'news']);
   });
 
+  it('GIVEN an avatar on a host WHEN a beat of the core no longer names that host (the core stopped hearing it) THEN the host leaves its games and joins afresh, and the avatar plays again', async () => {
+    const hal = game('hal');
+    await hal.start();
+    await connected(hal);
+    const on = hosts.find((h) => h.id === pool.slotOf(hal))!;
+    const was = on.host.session;
+    const down = once(hal, 'disconnected');
+    const beat: CoreBeat = { type: 'core', session: source.session, world: null, silenceMs: SILENCE_MS, hosts: [] };
+    coreNc.publish(S.coreBeat, codec.encode(beat));
+    expect(await down).toEqual([HOST_LEFT]);
+    expect(on.games.get('hal')?.state).toBe('idle');
+    await connected(hal);
+    expect(on.host.session).not.toBe(was);
+  });
+
   it('GIVEN an avatar on a host WHEN the host leaves on purpose THEN its avatar moves at once', async () => {
     const gil = game('gil');
     await gil.start();
@@ -238,5 +254,68 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS', () => {
     await connected(gil);
     expect(pool.slotOf(gil)).not.toBe(on.id);
     expect(on.games.get('gil')?.state).toBe('idle');
+  });
+});
+
+describe.skipIf(!NATS_SERVER)('avatar hosts over NATS, each user limited as docs/many-machines.md says', () => {
+  /** The permissions block of docs/many-machines.md, with a password for each user in turn. */
+  const documented = (passwords: string[]): string => {
+    const page = readFileSync(new URL('../../docs/many-machines.md', import.meta.url), 'utf8');
+    const block = /```\n(authorization \{[\s\S]*?)```/.exec(page)?.[1];
+    if (!block) throw new Error('docs/many-machines.md has no authorization block');
+    let i = 0;
+    return block.replace(/"…"/g, () => JSON.stringify(passwords[i++] ?? ''));
+  };
+
+  it('GIVEN the core and host h1 with the documented permissions THEN an avatar plays on h1 and its skills run and abort there; and h1\'s password under another id is refused and never joins', async () => {
+    const nats = await startNats({ config: documented(['core-pass-4821', 'h1-pass-7731']) });
+    const ncs: NatsConnection[] = [];
+    const connectAs = async (user: string, pass: string): Promise<NatsConnection> => {
+      const nc = await connectNats({ servers: [nats.url], user, pass, name: user }, log);
+      ncs.push(nc);
+      return nc;
+    };
+    let local: HostPool | undefined;
+    try {
+      const hostNc = await connectAs('h1', 'h1-pass-7731');
+      const host = new NatsHost({
+        nc: hostNc,
+        cluster: 'main',
+        id: 'h1',
+        capacity: 5,
+        log,
+        beatEveryMs: BEAT_MS,
+        runtime: async (_world, send) =>
+          runHost({ games: { create: (avatar) => new FakeGame(avatar.name), close: async () => undefined }, skills: skillsOn('h1'), log, send, aliveEveryMs: BEAT_MS }),
+      });
+      await host.start();
+      const core = new NatsHosts({ nc: await connectAs('core', 'core-pass-4821'), cluster: 'main', world: null, silenceMs: SILENCE_MS, log, beatEveryMs: BEAT_MS, settleMs: 500 });
+      local = await HostPool.over(core, log);
+      const ivy = local.game('ivy', SERVER, { crafting: false, hunger: false, mobs: false });
+      await ivy.start();
+      await connected(ivy);
+      expect(local.slotOf(ivy)).toBe('h1');
+      expect(await ivy.runSkill('where', {}, new AbortController().signal)).toMatchObject({ ok: true, detail: 'h1' });
+      const controller = new AbortController();
+      const hanging = ivy.runSkill('hang', {}, controller.signal);
+      controller.abort(new Error('owner stop'));
+      expect(await hanging).toMatchObject({ ok: false, code: 'aborted', detail: 'stopped on h1' });
+
+      // h1's password, another id: the server refuses its beat, so the core never hears of it.
+      const impostorNc = await connectAs('h1', 'h1-pass-7731');
+      const refused = (async () => {
+        for await (const s of impostorNc.status()) if (s.type === 'error' && s.permissionContext?.subject === 'mindlink.main.host.h2.beat') return s.permissionContext.operation;
+        return undefined;
+      })();
+      const impostor = new NatsHost({ nc: impostorNc, cluster: 'main', id: 'h2', capacity: 5, log, beatEveryMs: BEAT_MS, runtime: async () => Promise.reject(new Error('never asked')) });
+      await impostor.start();
+      expect(await refused).toBe('publish');
+      expect(local.pids()).toHaveLength(1);
+      await ivy.stop();
+    } finally {
+      await local?.close();
+      for (const nc of ncs) await nc.close();
+      await nats.close();
+    }
   });
 });

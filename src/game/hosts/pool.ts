@@ -31,9 +31,9 @@ import type { HostDown, HostInfo, HostSource } from './source.ts';
 export type HostPoolOptions = ChildHostsOptions;
 
 /** Why an avatar is out of the world while no host can take it. */
-export const NO_HOST = 'waiting for an avatar host (none is connected)';
+export const NO_HOST = 'no avatar host is connected';
 /** Why an avatar is out of the world while every host is full. */
-export const HOSTS_FULL = 'waiting for an avatar host (every one is full: add a host)';
+export const HOSTS_FULL = 'every avatar host is full: add a host';
 
 interface Slot {
   info: HostInfo;

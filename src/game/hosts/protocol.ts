@@ -111,6 +111,8 @@ export interface CoreBeat {
   world: WorldAddress | null;
   /** A host not heard from for this long is taken as gone (its avatars move); a host that does not hear the core for this long leaves its games. */
   silenceMs: number;
+  /** The host sessions it holds: a host once named here and no longer was taken as gone, and leaves its games. */
+  hosts: string[];
 }
 
 /** Over NATS, every couple of seconds (and at once when it hears a new core): a host is there, with room for how many and what it plays. */

@@ -12,9 +12,11 @@
  *   every game and starts again as a new session: by then the core has placed
  *   its avatars on other hosts, and two bots must not play one avatar.
  * - Told by the core that its session is unknown there (it was taken as gone),
- *   it does the same; told that another host runs with its id, it stops.
+ *   or no longer named in the core's beat once it was, it does the same; told
+ *   that another host runs with its id, it stops.
  */
 import { EventEmitter } from 'node:events';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { NatsConnection, Subscription } from 'nats';
 import type { Logger } from 'pino';
 import type { HostRuntime } from '../host-runtime.ts';
@@ -33,8 +35,6 @@ export interface NatsHostOptions {
   log: Logger;
   /** The runtime of the games it plays for one core, on that core's world. */
   runtime(world: WorldAddress | null, send: (m: HostToCore) => void): Promise<HostRuntime>;
-  /** Its process's latest event-loop p99 and CPU (for the beat). */
-  load?(): HostBeat['load'];
   beatEveryMs?: number;
 }
 
@@ -60,6 +60,8 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
   #session = newSession();
   #core: CoreBeat | null = null;
   #coreHeard = 0;
+  /** Whether the core's beat has named this session (from then on, a beat that does not means it was taken as gone). */
+  #held = false;
   #runtime: HostRuntime | null = null;
   /** Where each call being run is answered (its request's reply subject). */
   #replyTo = new Map<number, string>();
@@ -68,6 +70,9 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
   #subs: Subscription[] = [];
   #timer: NodeJS.Timeout | undefined;
   #leaving = false;
+  /** The process's event-loop delay and CPU since the last beat (what the beat says of its load). */
+  #loop = monitorEventLoopDelay({ resolution: 10 });
+  #cpu = { used: process.cpuUsage(), at: performance.now() };
 
   constructor(opts: NatsHostOptions) {
     super();
@@ -87,6 +92,7 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
       nc.subscribe(this.#s.call(this.#o.id), { callback: (err, m) => (err ? this.#subError(err) : this.#onCall(m.data, m.reply)) }),
     ];
     await nc.flush();
+    this.#loop.enable();
     this.#beat();
     this.#timer = setInterval(() => {
       this.#fence();
@@ -99,6 +105,7 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
   async leave(): Promise<void> {
     this.#leaving = true;
     clearInterval(this.#timer);
+    this.#loop.disable();
     this.#beat();
     await this.#serial(() => this.#drop('the host is stopping'));
     for (const sub of this.#subs) sub.unsubscribe();
@@ -134,10 +141,23 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
       pid: process.pid,
       capacity: this.#o.capacity,
       avatars: this.#runtime?.playing() ?? [],
-      load: this.#o.load?.() ?? { loopDelayP99Ms: 0, cpuPct: 0 },
+      load: this.#load(),
       ...(this.#leaving ? { leaving: true as const } : {}),
     };
-    this.#publish(this.#s.hostBeat, beat);
+    this.#publish(this.#s.hostBeat(this.#o.id), beat);
+  }
+
+  /** Event-loop p99 and CPU (percent of one core) since the last beat. */
+  #load(): HostBeat['load'] {
+    const used = process.cpuUsage(this.#cpu.used);
+    const now = performance.now();
+    const load = {
+      loopDelayP99Ms: Math.round(this.#loop.percentile(99) / 1e5) / 10,
+      cpuPct: Math.round((used.user + used.system) / Math.max(1, now - this.#cpu.at)) / 10,
+    };
+    this.#cpu = { used: process.cpuUsage(), at: now };
+    this.#loop.reset();
+    return load;
   }
 
   /** Leave the games when the core has been silent past its bound: it has given them to other hosts by now. */
@@ -154,6 +174,7 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
     const runtime = this.#runtime;
     this.#runtime = null;
     this.#session = newSession();
+    this.#held = false;
     this.#replyTo.clear();
     if (!runtime) return;
     this.#o.log.info({ why, avatars: runtime.playing().map(([a]) => a) }, 'leaving the games');
@@ -177,12 +198,25 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
     if (b?.type !== 'core' || typeof b.session !== 'string' || this.#leaving) return;
     if (this.#core?.session === b.session) {
       this.#coreHeard = Date.now();
+      const named = Array.isArray(b.hosts) && b.hosts.includes(this.#session);
+      if (named) this.#held = true;
+      else if (this.#held) this.#takenAsGone();
       return;
     }
     void this.#serial(async () => {
       if (this.#core?.session === b.session || this.#leaving) return;
       await this.#drop('a new core');
       await this.#playFor(b);
+    });
+  }
+
+  /** The core no longer holds this session (its beats did not reach it for long): leave the games, join afresh. */
+  #takenAsGone(): void {
+    const core = this.#core;
+    this.#held = false;
+    void this.#serial(async () => {
+      await this.#drop('the core took this host as gone');
+      if (core && this.#core === core) await this.#playFor(core);
     });
   }
 
@@ -196,11 +230,7 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
         this.emit('duplicate');
         return;
       }
-      const core = this.#core;
-      void this.#serial(async () => {
-        await this.#drop('the core took this host as gone');
-        if (core) await this.#playFor(core);
-      });
+      this.#takenAsGone();
       return;
     }
     if (m.type === 'shutdown') {

@@ -11,6 +11,8 @@
  *   `aborted`, its avatars are placed on other hosts and join again there.
  *   A host that leaves on purpose (it says so) is gone at once; so is the old
  *   session of a host that comes back under a new one (a restart).
+ * - Each core beat names the host sessions the core holds: a host it no longer
+ *   names (it heard the core but the core did not hear it) leaves its games.
  * - A host session taken as gone that speaks again (a network that came back)
  *   is told to leave every game and start again as a new session; the pool
  *   places avatars on it afresh. When another session of the same id is live
@@ -87,7 +89,7 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
   async start(): Promise<void> {
     const { nc } = this.#o;
     this.#subs = [
-      nc.subscribe(this.#s.hostBeat, { callback: (err, m) => (err ? this.#subError(err) : this.#onBeat(m.data)) }),
+      nc.subscribe(this.#s.hostBeatAll, { callback: (err, m) => (err ? this.#subError(err) : this.#onBeat(m.subject, m.data)) }),
       nc.subscribe(this.#s.outAll, { callback: (err, m) => (err ? this.#subError(err) : this.#onOut(m.subject, m.data)) }),
       nc.subscribe(this.#s.replyAll(this.session), { callback: (err, m) => (err ? this.#subError(err) : this.#onOut(m.subject, m.data)) }),
     ];
@@ -136,7 +138,7 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
   #beat(): void {
     if (this.#closed) return;
     this.#lastBeat = Date.now();
-    const beat: CoreBeat = { type: 'core', session: this.session, world: this.#o.world, silenceMs: this.#o.silenceMs };
+    const beat: CoreBeat = { type: 'core', session: this.session, world: this.#o.world, silenceMs: this.#o.silenceMs, hosts: [...this.#live.values()].map((l) => l.session) };
     try {
       this.#o.nc.publish(this.#s.coreBeat, codec.encode(beat));
     } catch (err) {
@@ -169,9 +171,10 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
     }
   }
 
-  #onBeat(data: Uint8Array): void {
+  /** A beat on `…host.<id>.beat`: the id is the subject's (which NATS permissions can tie to the host's user). */
+  #onBeat(subject: string, data: Uint8Array): void {
     const b = this.#decode<HostBeat>(data);
-    if (this.#closed || b?.type !== 'host' || typeof b.id !== 'string' || !SUBJECT_TOKEN.test(b.id) || typeof b.session !== 'string') return;
+    if (this.#closed || b?.type !== 'host' || b.id !== subject.split('.').at(-2) || !SUBJECT_TOKEN.test(b.id) || typeof b.session !== 'string') return;
     const key = `${b.id}/${b.session}`;
     const live = this.#live.get(b.id);
     if (b.core !== this.session) {

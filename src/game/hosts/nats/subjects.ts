@@ -1,12 +1,14 @@
 /**
  * The NATS subjects of one cluster (`NATS_CLUSTER`), all under
  * `mindlink.<cluster>.`, so that a NATS account's permissions can give a
- * cluster's core and hosts exactly these (docs/many-machines.md):
+ * cluster's core and each host exactly theirs (docs/many-machines.md): a host
+ * speaks only on subjects that carry its id, and the core reads the id from
+ * the subject:
  *
  * | subject | from → to | what |
  * | --- | --- | --- |
  * | `core.beat` | core → every host | {@link CoreBeat} every couple of seconds |
- * | `hosts.beat` | host → core | {@link HostBeat} every couple of seconds |
+ * | `host.<id>.beat` | host → core | {@link HostBeat} every couple of seconds |
  * | `host.<id>.call` | core → one host | calls (request/reply for those answered), aborts, claims, drops |
  * | `host.<id>.out` | host → core | states, snapshots, events, claims |
  * | `core.<session>.reply.<id>` | host → core | the answers of its calls |
@@ -19,7 +21,9 @@ export const SUBJECT_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
 /** The subjects of one cluster. */
 export interface Subjects {
   coreBeat: string;
-  hostBeat: string;
+  hostBeat(id: string): string;
+  /** Every host's beat. */
+  hostBeatAll: string;
   call(id: string): string;
   out(id: string): string;
   /** Every host's `out`. */
@@ -38,7 +42,8 @@ export function subjects(cluster: string): Subjects {
   const base = `mindlink.${cluster}`;
   return {
     coreBeat: `${base}.core.beat`,
-    hostBeat: `${base}.hosts.beat`,
+    hostBeat: (id) => `${base}.host.${id}.beat`,
+    hostBeatAll: `${base}.host.*.beat`,
     call: (id) => `${base}.host.${id}.call`,
     out: (id) => `${base}.host.${id}.out`,
     outAll: `${base}.host.*.out`,
