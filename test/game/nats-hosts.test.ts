@@ -167,8 +167,9 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS', () => {
     // Its connection cut and its beats stopped: to the core it is silent.
     await on.nc.close();
     expect(await down).toEqual([HOST_SILENT]);
+    const back = once(eve, 'connected');
     expect(await running).toMatchObject({ ok: false, code: 'aborted' });
-    await connected(eve);
+    await back;
     expect(pool.slotOf(eve)).not.toBe(on.id);
     expect(pool.pids()).toHaveLength(2);
     expect(eve.snapshot()).toBeDefined();

@@ -97,6 +97,10 @@ export async function connectNats(s: NatsSettings, log: Logger): Promise<NatsCon
   }
   log.info({ nats: shown }, 'connected to NATS');
   void watchStatus(nc, log);
+  void nc.closed().then((err) => {
+    // It closes on purpose (no error), or for good when the server keeps refusing it after a reconnect.
+    if (err) log.error({ err, nats: shown }, 'the NATS connection closed for good');
+  });
   return nc;
 }
 

@@ -106,8 +106,8 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
   }
 
   send(key: string, msg: CoreToHost): boolean {
-    const live = [...this.#live.values()].find((l) => l.key === key);
-    if (!live || this.#closed) return false;
+    const live = this.#live.get(key.slice(0, key.indexOf('/')));
+    if (live?.key !== key || this.#closed) return false;
     return this.#publish(live, msg, ANSWERED.has(msg.type) ? this.#s.reply(this.session, live.id) : undefined);
   }
 
