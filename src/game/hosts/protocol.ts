@@ -58,7 +58,7 @@ export type CoreToHost =
   | { type: 'drop'; avatar: string; placement: number }
   /** An avatar of another host claimed a block it goes for (`until`: epoch ms) or let it go (`null`). */
   | ClaimMessage
-  /** Leave every game and exit. */
+  /** Leave every game: a child host then exits, a host over NATS waits for the next core. */
   | { type: 'shutdown' };
 
 /** A block claim (`skills/claims.ts`), passed by the core from the host it was made on to the others. */
@@ -99,9 +99,6 @@ export type HostToCore =
   | { type: 'scene'; call: number; placement: number; scene: Scene | null }
   /** An avatar of this host claimed a block or let it go. */
   | ClaimMessage;
-
-/** The host messages that answer a call (`call`, the call's `placement`). */
-export type HostReply = Extract<HostToCore, { call: number }>;
 
 /** Over NATS, every couple of seconds to every host: the core is there, where its world is and how long a host may be silent. */
 export interface CoreBeat {
