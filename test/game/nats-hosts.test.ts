@@ -172,7 +172,7 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS', () => {
     await back;
     expect(pool.slotOf(eve)).not.toBe(on.id);
     expect(pool.pids()).toHaveLength(2);
-    expect(eve.snapshot()).toBeDefined();
+    expect(hosts.find((h) => h.id === pool.slotOf(eve))?.games.get('eve')?.state).toBe('connected');
   });
 
   it('GIVEN a host session taken as gone WHEN it beats again THEN the core tells it to start afresh; WHEN another session of a live id beats THEN the old one is gone at once', async () => {
@@ -255,6 +255,44 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS', () => {
     await connected(gil);
     expect(pool.slotOf(gil)).not.toBe(on.id);
     expect(on.games.get('gil')?.state).toBe('idle');
+  });
+
+  it('GIVEN an avatar on a host WHEN that host sends malformed messages (a beat whose avatars are not pairs, an event with no avatar) THEN they are dropped and the avatar still answers through the core', async () => {
+    const jay = game('jay');
+    await jay.start();
+    await connected(jay);
+    const on = hosts.find((h) => h.id === pool.slotOf(jay))!;
+    const bad: unknown = { type: 'host', id: on.id, session: on.host.session, core: source.session, pid: 1, capacity: 10, avatars: [5, null, 'jay'], load: {} };
+    coreNc.publish(S.hostBeat(on.id), codec.encode(bad));
+    coreNc.publish(S.out(on.id), codec.encode({ from: on.host.session, m: { type: 'event', placement: 'x', event: 'connected', args: 7 } }));
+    coreNc.publish(S.out(on.id), codec.encode({ from: on.host.session, m: { type: 'alive', avatars: 5 } }));
+    coreNc.publish(S.out(on.id), new TextEncoder().encode('{not json'));
+    expect(await jay.runSkill('where', {}, new AbortController().signal)).toMatchObject({ ok: true, detail: on.id });
+    expect(jay.state).toBe('connected');
+  });
+
+  it('GIVEN a host playing WHEN another host starts with its id THEN exactly one of them is told it is a duplicate, and the other one plays on under one session', async () => {
+    const before = pool.pids().length;
+    const first = await startHost('twin');
+    await waitFor(() => pool.pids().length === before + 1, 10_000, 'the first twin to join');
+    const second = await startHost('twin');
+    const twins = [first, second];
+    // What avatar-host.ts does when told: leave (its beat says so under the session told).
+    const told = await Promise.race(twins.map((t) => once(t.host, 'duplicate').then(() => t)));
+    const survivor = twins.find((t) => t !== told)!;
+    await told.host.leave();
+    // Ten beats of the core from now on each name the survivor's one session, and nothing else of `twin`.
+    const beats = coreNc.subscribe(S.coreBeat);
+    const named: string[][] = [];
+    for await (const m of beats) {
+      const b = codec.decode(m.data) as CoreBeat;
+      named.push(b.hosts.filter((s) => s === survivor.host.session || s === told.host.session));
+      if (named.length === 10) break;
+    }
+    beats.unsubscribe();
+    expect(new Set(named.flat())).toEqual(new Set([survivor.host.session]));
+    expect(named.every((n) => n.length === 1)).toBe(true);
+    expect(pool.pids()).toHaveLength(before + 1);
   });
 });
 

@@ -6,7 +6,7 @@
  * reach a log line (the servers are logged without them, and
  * {@link natsSecrets} registers them with the logger).
  */
-import { connect, JSONCodec, type NatsConnection } from 'nats';
+import { connect, JSONCodec, type Msg, type NatsConnection, type NatsError } from 'nats';
 import type { Logger } from 'pino';
 
 /** How to reach the NATS servers, credentials apart. */
@@ -22,6 +22,27 @@ export interface NatsSettings {
 
 /** The JSON codec every message travels in. */
 export const codec = JSONCodec<unknown>();
+
+/**
+ * A subscription's callback that cannot throw: a message its handler fails on is logged and dropped. (nats.js
+ * runs callbacks in its socket reader: one that throws would stop the connection from reading anything more.)
+ *
+ * @example
+ * nc.subscribe(subject, { callback: guarded(log, (m) => onBeat(m.subject, m.data)) });
+ */
+export function guarded(log: Logger, handle: (m: Msg) => void): (err: NatsError | null, m: Msg) => void {
+  return (err, m) => {
+    if (err) {
+      log.warn({ err }, 'NATS subscription error');
+      return;
+    }
+    try {
+      handle(m);
+    } catch (error) {
+      log.warn({ err: error, subject: m.subject }, 'a NATS message could not be handled; dropped');
+    }
+  };
+}
 
 /** A server URL without its credentials, for logs and errors. */
 export function shownServer(server: string): string {

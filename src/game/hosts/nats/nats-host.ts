@@ -21,7 +21,7 @@ import type { NatsConnection, Subscription } from 'nats';
 import type { Logger } from 'pino';
 import type { HostRuntime } from '../host-runtime.ts';
 import type { CoreBeat, FromHost, HostBeat, HostToCore, ToHost, WorldAddress } from '../protocol.ts';
-import { codec } from './connect.ts';
+import { codec, guarded } from './connect.ts';
 import { newSession, subjects, type Subjects } from './subjects.ts';
 
 /** Options of {@link NatsHost}. */
@@ -88,8 +88,8 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
   async start(): Promise<void> {
     const { nc } = this.#o;
     this.#subs = [
-      nc.subscribe(this.#s.coreBeat, { callback: (err, m) => (err ? this.#subError(err) : this.#onCoreBeat(m.data)) }),
-      nc.subscribe(this.#s.call(this.#o.id), { callback: (err, m) => (err ? this.#subError(err) : this.#onCall(m.data, m.reply)) }),
+      nc.subscribe(this.#s.coreBeat, { callback: guarded(this.#o.log, (m) => this.#onCoreBeat(m.data)) }),
+      nc.subscribe(this.#s.call(this.#o.id), { callback: guarded(this.#o.log, (m) => this.#onCall(m.data, m.reply)) }),
     ];
     await nc.flush();
     this.#loop.enable();
@@ -110,10 +110,6 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
     await this.#serial(() => this.#drop('the host is stopping'));
     for (const sub of this.#subs) sub.unsubscribe();
     await this.#o.nc.flush().catch((err: unknown) => this.#o.log.warn({ err }, 'could not tell the core this host leaves'));
-  }
-
-  #subError(err: Error): void {
-    this.#o.log.warn({ err }, 'NATS subscription error');
   }
 
   #serial(step: () => Promise<void>): Promise<void> {

@@ -26,7 +26,7 @@ import type { Logger } from 'pino';
 import { remember } from '../../../bounded-map.ts';
 import type { CoreBeat, CoreToHost, FromHost, HostBeat, HostReset, HostToCore, ToHost, WorldAddress } from '../protocol.ts';
 import type { HostSource, HostSourceEvents } from '../source.ts';
-import { codec } from './connect.ts';
+import { codec, guarded } from './connect.ts';
 import { newSession, SUBJECT_TOKEN, subjects, type Subjects } from './subjects.ts';
 
 /** Options of {@link NatsHosts}. */
@@ -61,6 +61,11 @@ interface Live {
   lastHeard: number;
 }
 
+/** One `[avatar, placement]` pair of a beat (what is not one is dropped). */
+function isPlaced(a: unknown): a is [string, number] {
+  return Array.isArray(a) && typeof a[0] === 'string' && Number.isInteger(a[1]);
+}
+
 /**
  * @example
  * const source = new NatsHosts({ nc, cluster: 'main', world, silenceMs: 10_000, log });
@@ -89,9 +94,9 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
   async start(): Promise<void> {
     const { nc } = this.#o;
     this.#subs = [
-      nc.subscribe(this.#s.hostBeatAll, { callback: (err, m) => (err ? this.#subError(err) : this.#onBeat(m.subject, m.data)) }),
-      nc.subscribe(this.#s.outAll, { callback: (err, m) => (err ? this.#subError(err) : this.#onOut(m.subject, m.data)) }),
-      nc.subscribe(this.#s.replyAll(this.session), { callback: (err, m) => (err ? this.#subError(err) : this.#onOut(m.subject, m.data)) }),
+      nc.subscribe(this.#s.hostBeatAll, { callback: guarded(this.#o.log, (m) => this.#onBeat(m.subject, m.data)) }),
+      nc.subscribe(this.#s.outAll, { callback: guarded(this.#o.log, (m) => this.#onOut(m.subject, m.data)) }),
+      nc.subscribe(this.#s.replyAll(this.session), { callback: guarded(this.#o.log, (m) => this.#onOut(m.subject, m.data)) }),
     ];
     await nc.flush();
     this.#beat();
@@ -129,10 +134,6 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
       this.#o.log.warn({ err, avatarHost: live.id, message: m.type }, 'could not send to an avatar host');
       return false;
     }
-  }
-
-  #subError(err: Error): void {
-    this.#o.log.warn({ err }, 'NATS subscription error');
   }
 
   #beat(): void {
@@ -208,7 +209,7 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
       this.emit('up', { key, name: b.id, pid: b.pid, capacity });
     }
     host.lastHeard = Date.now();
-    if (Array.isArray(b.avatars)) this.emit('message', key, { type: 'alive', avatars: b.avatars });
+    if (Array.isArray(b.avatars)) this.emit('message', key, { type: 'alive', avatars: b.avatars.filter(isPlaced) });
   }
 
   /** A message on a host's `out` subject or an answer on this core's reply subject: `…host.<id>.out`, `…reply.<id>`. */
