@@ -177,7 +177,7 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS', () => {
 
   it('GIVEN a host session taken as gone WHEN it beats again THEN the core tells it to start afresh; WHEN another session of a live id beats THEN the old one is gone at once', async () => {
     const old = 'feedbeef0001';
-    const beat = (session: string, id = 'z'): HostBeat => ({ type: 'host', id, session, core: source.session, pid: 1, capacity: 5, avatars: [], load: { loopDelayP99Ms: 0, cpuPct: 0 } });
+    const beat = (session: string, id = 'z'): HostBeat => ({ type: 'host', id, session, core: source.session, pid: 1, capacity: 5, avatars: [], load: { loopDelayP99Ms: 0, cpuPct: 0 }, seen: 0, open: [] });
     coreNc.publish(S.hostBeat('z'), codec.encode(beat(old)));
     await waitFor(() => pool.pids().length === 3, 10_000, 'z to join');
     // A new session of z: a restart. The old session is gone at once, not after the silence bound.
@@ -203,7 +203,7 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS', () => {
     const other = hosts.find((h) => h.id !== on.id && h.nc.isClosed() === false)!;
     // The other host says it plays fay under placement 1 (an old placement): it is told to drop her there.
     const drop = nextCall(other.id, other.host.session, 'drop');
-    const ghost: HostBeat = { type: 'host', id: other.id, session: other.host.session, core: source.session, pid: 1, capacity: 10, avatars: [['fay', 1]], load: { loopDelayP99Ms: 0, cpuPct: 0 } };
+    const ghost: HostBeat = { type: 'host', id: other.id, session: other.host.session, core: source.session, pid: 1, capacity: 10, avatars: [['fay', 1]], load: { loopDelayP99Ms: 0, cpuPct: 0 }, seen: 0, open: [] };
     coreNc.publish(S.hostBeat(other.id), codec.encode(ghost));
     expect(await drop).toEqual({ type: 'drop', avatar: 'fay', placement: 1 });
     // Her placement, as her host's beat says it.
@@ -236,7 +236,7 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS', () => {
     const on = hosts.find((h) => h.id === pool.slotOf(hal))!;
     const was = on.host.session;
     const down = once(hal, 'disconnected');
-    const beat: CoreBeat = { type: 'core', session: source.session, world: null, silenceMs: SILENCE_MS, hosts: [] };
+    const beat: CoreBeat = { type: 'core', session: source.session, world: null, silenceMs: SILENCE_MS, hosts: [], sent: {} };
     coreNc.publish(S.coreBeat, codec.encode(beat));
     expect(await down).toEqual([HOST_LEFT]);
     expect(on.games.get('hal')?.state).toBe('idle');
@@ -355,6 +355,142 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS, each user limited as docs
       await local?.close();
       for (const nc of ncs) await nc.close();
       await nats.close();
+    }
+  });
+});
+
+describe.skipIf(!NATS_SERVER)('avatar hosts over NATS when messages are lost on the way', () => {
+  const L = subjects('lost');
+  /** `core` may use every subject of cluster `lost`; `mute` is a host whose answers the server refuses (they are lost). */
+  const CONFIG = `authorization {
+  users = [
+    { user: core, password: "core-pass-1187", permissions: { publish: ["mindlink.lost.>"], subscribe: ["mindlink.lost.>"] } }
+    { user: mute, password: "mute-pass-5520", permissions: {
+        publish: ["mindlink.lost.host.mute.beat", "mindlink.lost.host.mute.out"],
+        subscribe: ["mindlink.lost.core.beat", "mindlink.lost.host.mute.call"] } }
+  ]
+}`;
+  let lossy: TestNats;
+  const ncs: NatsConnection[] = [];
+  const connectAs = async (user: string, pass: string): Promise<NatsConnection> => {
+    const nc = await connectNats({ servers: [lossy.url], user, pass, name: user }, log);
+    ncs.push(nc);
+    return nc;
+  };
+  const corePool = async (): Promise<{ core: NatsHosts; pool: HostPool }> => {
+    const core = new NatsHosts({ nc: await connectAs('core', 'core-pass-1187'), cluster: 'lost', world: null, silenceMs: SILENCE_MS, log, beatEveryMs: BEAT_MS, settleMs: 300 });
+    return { core, pool: await HostPool.over(core, log) };
+  };
+
+  beforeAll(async () => {
+    lossy = await startNats({ config: CONFIG });
+  });
+
+  afterAll(async () => {
+    for (const nc of ncs) await nc.close();
+    await lossy?.close();
+  });
+
+  it('GIVEN a host whose answers never reach the core WHEN a skill, a map and a stop are called THEN each ends at the host\'s next beat as a dropped connection ends it, instead of waiting forever', async () => {
+    const host = new NatsHost({
+      nc: await connectAs('mute', 'mute-pass-5520'),
+      cluster: 'lost',
+      id: 'mute',
+      capacity: 5,
+      log,
+      beatEveryMs: BEAT_MS,
+      runtime: async (_world, send) => runHost({ games: { create: (avatar) => new FakeGame(avatar.name), close: async () => undefined }, skills: skillsOn('mute'), log, send, aliveEveryMs: BEAT_MS }),
+    });
+    await host.start();
+    const { core, pool: local } = await corePool();
+    try {
+      const lou = local.game('lou', SERVER, { crafting: false, hunger: false, mobs: false });
+      await lou.start();
+      await connected(lou);
+      expect(await lou.runSkill('where', {}, new AbortController().signal)).toMatchObject({ ok: false, code: 'aborted', detail: expect.stringMatching(/lost on the network/) });
+      expect(await local.map(lou, 8)).toBeNull();
+      await lou.stop();
+      expect(lou.state).toBe('idle');
+
+      // What the core's beat says it sent counts as seen by the host, had it arrived or not.
+      const watcher = await connectAs('core', 'core-pass-1187');
+      const beats = watcher.subscribe(L.hostBeat('mute'));
+      const said: CoreBeat = { type: 'core', session: core.session, world: null, silenceMs: SILENCE_MS, hosts: [host.session], sent: { [host.session]: 9999 } };
+      watcher.publish(L.coreBeat, codec.encode(said));
+      let seen = 0;
+      for await (const m of beats) if ((seen = (codec.decode(m.data) as HostBeat).seen) === 9999) break;
+      beats.unsubscribe();
+      expect(seen).toBe(9999);
+    } finally {
+      await local.close();
+      await host.leave();
+    }
+  });
+
+  it('GIVEN a host that misses a start, a skill call and an abort THEN the core sends the start and the abort again and ends the skill call, from what the host\'s beats say it has seen', async () => {
+    const { core, pool: local } = await corePool();
+    const hand = await connectAs('core', 'core-pass-1187');
+    // A host driven by hand: it records what it is sent, and beats what it says it has seen.
+    const got: Array<{ t: ToHost; reply: string | undefined }> = [];
+    const waiting: Array<() => void> = [];
+    hand.subscribe(L.call('r'), { callback: (_err, m) => {
+      got.push({ t: codec.decode(m.data) as ToHost, reply: m.reply });
+      for (const w of waiting.splice(0)) w();
+    } });
+    const next = async (type: string, after = 0): Promise<{ t: ToHost; reply: string | undefined }> => {
+      for (;;) {
+        const found = got.find((g) => g.t.m.type === type && g.t.seq > after && g.t.to === 'r1');
+        if (found) return found;
+        await new Promise<void>((r) => waiting.push(r));
+      }
+    };
+    const beat = (seen: number, open: number[], avatars: Array<[string, number]>): void => {
+      const b: HostBeat = { type: 'host', id: 'r', session: 'r1', core: core.session, pid: 1, capacity: 5, avatars, load: { loopDelayP99Ms: 0, cpuPct: 0 }, seen, open };
+      hand.publish(L.hostBeat('r'), codec.encode(b));
+    };
+    try {
+      beat(0, [], []);
+      await waitFor(() => local.pids().length === 1, 10_000, 'the hand-driven host to join');
+      const kim = local.game('kim', SERVER, { crafting: false, hunger: false, mobs: false });
+      await kim.start();
+      // The start is lost: the host has seen it go by (its number) and does not play kim.
+      const first = await next('start');
+      beat(first.t.seq, [], []);
+      const again = await next('start', first.t.seq);
+      expect(again.t.m).toEqual(first.t.m);
+      const placement = (again.t.m as { placement: number }).placement;
+      const plays: Array<[string, number]> = [['kim', placement]];
+      const said: HostToCore[] = [
+        { type: 'state', avatar: 'kim', placement, state: 'connected', downReason: null, endReason: null },
+        { type: 'event', avatar: 'kim', placement, event: 'connected', args: [] },
+      ];
+      for (const m of said) hand.publish(L.out('r'), codec.encode({ from: 'r1', m }));
+      beat(again.t.seq, [], plays);
+      await connected(kim);
+
+      // A skill call lost on the way: the core's beat says it was sent; the host's beat says it is not open.
+      const lost = kim.runSkill('where', {}, new AbortController().signal);
+      const call = await next('skill', again.t.seq);
+      const beats = hand.subscribe(L.coreBeat);
+      for await (const m of beats) if (((codec.decode(m.data) as CoreBeat).sent.r1 ?? 0) >= call.t.seq) break;
+      beats.unsubscribe();
+      beat(call.t.seq, [], plays);
+      expect(await lost).toMatchObject({ ok: false, code: 'aborted' });
+
+      // A call still open is not ended; its lost abort is sent again; its answer then settles it.
+      const controller = new AbortController();
+      const hanging = kim.runSkill('hang', {}, controller.signal);
+      const open = await next('skill', call.t.seq);
+      const callNo = (open.t.m as { call: number }).call;
+      controller.abort(new Error('owner stop'));
+      const abort = await next('abort', open.t.seq);
+      beat(abort.t.seq, [callNo], plays);
+      const abortAgain = await next('abort', abort.t.seq);
+      expect(abortAgain.t.m).toEqual(abort.t.m);
+      hand.publish(open.reply!, codec.encode({ from: 'r1', m: { type: 'skillResult', call: callNo, placement, result: { ok: false, code: 'aborted', detail: 'stopped on r' } } }));
+      expect(await hanging).toEqual({ ok: false, code: 'aborted', detail: 'stopped on r' });
+    } finally {
+      await local.close();
     }
   });
 });

@@ -110,6 +110,11 @@ export interface CoreBeat {
   silenceMs: number;
   /** The host sessions it holds: a host once named here and no longer was taken as gone, and leaves its games. */
   hosts: string[];
+  /**
+   * The number ({@link ToHost.seq}) of the last message sent to each host session it holds. They travel in
+   * order, so one numbered up to here that the host has not had was lost on the way (a NATS connection dropped).
+   */
+  sent: Record<string, number>;
 }
 
 /** Over NATS, every couple of seconds (and at once when it hears a new core): a host is there, with room for how many and what it plays. */
@@ -129,6 +134,13 @@ export interface HostBeat {
   load: { loopDelayP99Ms: number; cpuPct: number };
   /** It is leaving (stopped on purpose): its avatars move at once. */
   leaving?: true;
+  /**
+   * The highest message number ({@link ToHost.seq}) it has had from the core, or that the core's beat says was
+   * sent: up to it, a call not in `open` was answered or lost, and a start not in `avatars` was lost.
+   */
+  seen: number;
+  /** The calls it has had and not answered yet. */
+  open: number[];
 }
 
 /** Over NATS, to one host session the core does not hold: leave every game and start again as a new session (`duplicate`: another host runs with this id; exit). */
@@ -140,6 +152,8 @@ export interface HostReset {
 /** Over NATS, a call to one host session (a message for an older session of the same id is dropped). */
 export interface ToHost {
   to: string;
+  /** Numbers the messages to one host session, 1, 2, … (0: a reset, not counted). */
+  seq: number;
   m: CoreToHost | HostReset;
 }
 

@@ -14,6 +14,8 @@
  * - Told by the core that its session is unknown there (it was taken as gone),
  *   or no longer named in the core's beat once it was, it does the same; told
  *   that another host runs with its id, it stops.
+ * - Its beat says how far the core's numbered messages reached it and which
+ *   calls it has not answered yet: the core finds from it what NATS lost.
  */
 import { EventEmitter } from 'node:events';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -63,8 +65,10 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
   /** Whether the core's beat has named this session (from then on, a beat that does not means it was taken as gone). */
   #held = false;
   #runtime: HostRuntime | null = null;
-  /** Where each call being run is answered (its request's reply subject). */
+  /** Where each call being run is answered (its request's reply subject): the calls open. */
   #replyTo = new Map<number, string>();
+  /** The highest message number of this session that reached it, or that the core's beat says it sent. */
+  #seen = 0;
   /** Core changes, leaving and resets, one at a time. */
   #chain: Promise<void> = Promise.resolve();
   #subs: Subscription[] = [];
@@ -139,6 +143,8 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
       avatars: this.#runtime?.playing() ?? [],
       load: this.#load(),
       ...(this.#leaving ? { leaving: true as const } : {}),
+      seen: this.#seen,
+      open: [...this.#replyTo.keys()],
     };
     this.#publish(this.#s.hostBeat(this.#o.id), beat);
   }
@@ -172,6 +178,7 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
     this.#session = newSession();
     this.#held = false;
     this.#replyTo.clear();
+    this.#seen = 0;
     if (!runtime) return;
     this.#o.log.info({ why, avatars: runtime.playing().map(([a]) => a) }, 'leaving the games');
     await runtime.shutdown();
@@ -194,6 +201,9 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
     if (b?.type !== 'core' || typeof b.session !== 'string' || this.#leaving) return;
     if (this.#core?.session === b.session) {
       this.#coreHeard = Date.now();
+      // What the core sent before this beat has arrived by now, or never will.
+      const sent = b.sent?.[this.#session];
+      if (typeof sent === 'number' && sent > this.#seen) this.#seen = sent;
       const named = Array.isArray(b.hosts) && b.hosts.includes(this.#session);
       if (named) this.#held = true;
       else if (this.#held) this.#takenAsGone();
@@ -219,6 +229,7 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
   #onCall(data: Uint8Array, reply: string | undefined): void {
     const t = this.#decode<ToHost>(data);
     if (!t || t.to !== this.#session || typeof t.m?.type !== 'string') return;
+    if (typeof t.seq === 'number' && t.seq > this.#seen) this.#seen = t.seq;
     const m = t.m;
     if (m.type === 'reset') {
       if (m.reason === 'duplicate') {
@@ -234,8 +245,9 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
       void this.#serial(() => this.#drop('the core stops'));
       return;
     }
+    if (!this.#runtime) return;
     if (reply && 'call' in m) this.#replyTo.set(m.call, reply);
-    this.#runtime?.handle(m);
+    this.#runtime.handle(m);
   }
 
   /** What the runtime of session `session` tells the core: answers to their reply subject, the rest on `out`. */

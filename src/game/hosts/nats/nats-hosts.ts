@@ -19,6 +19,11 @@
  *   meanwhile, two hosts share an id: the one that speaks again is told so and exits.
  * - Calls that get an answer go as NATS requests (the answer to a reply subject
  *   of this core's session); an abort is a message on the host's call subject.
+ * - NATS delivers at most once: what is published while the other side is
+ *   reconnecting is lost. Messages to a host are numbered, and the beats say
+ *   how far each side got (what the host has seen, the calls it has open), so
+ *   a call or answer lost ends as a dropped connection ends it (a skill
+ *   `aborted`, a map or scene `null`), and a lost start or abort is sent again.
  */
 import { EventEmitter } from 'node:events';
 import type { NatsConnection, Subscription } from 'nats';
@@ -54,11 +59,36 @@ export const HOST_LEFT = 'its avatar host stopped; it joins again from another h
 /** The calls a host answers, sent as requests. */
 const ANSWERED = new Set<CoreToHost['type']>(['skill', 'stop', 'map', 'scene']);
 
+/** A message to a host kept until the host's beat shows it arrived: its number, and the message. */
+interface Sent<M extends CoreToHost = CoreToHost> {
+  seq: number;
+  m: M;
+}
+
+type Answered = Extract<CoreToHost, { type: 'skill' | 'stop' | 'map' | 'scene' }>;
+
 interface Live {
   id: string;
   session: string;
   key: string;
   lastHeard: number;
+  /** The number of the last message sent to it. */
+  seq: number;
+  /** Calls not answered yet, by call. */
+  calls: Map<number, Sent<Answered>>;
+  /** Aborts of calls still open, by call. */
+  aborts: Map<number, Sent>;
+  /** Starts the host has not shown yet in its beat, by avatar. */
+  starts: Map<string, Sent<Extract<CoreToHost, { type: 'start' }>>>;
+}
+
+/** The answer a call lost on the way gets: what a dropped connection gives. */
+function lostAnswer(m: Answered): HostToCore {
+  const { call, placement } = m;
+  if (m.type === 'skill') return { type: 'skillResult', call, placement, result: { ok: false, code: 'aborted', detail: `${m.skill} was cut off: the call or its answer was lost on the network` } };
+  if (m.type === 'map') return { type: 'map', call, placement, map: null };
+  if (m.type === 'scene') return { type: 'scene', call, placement, scene: null };
+  return { type: 'stopped', call, placement };
 }
 
 /** One `[avatar, placement]` pair of a beat (what is not one is dropped). */
@@ -113,22 +143,62 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
   send(key: string, msg: CoreToHost): boolean {
     const live = this.#live.get(key.slice(0, key.indexOf('/')));
     if (live?.key !== key || this.#closed) return false;
-    return this.#publish(live, msg, ANSWERED.has(msg.type) ? this.#s.reply(this.session, live.id) : undefined);
+    return this.#sendTo(live, msg);
+  }
+
+  /** Send one numbered message, and keep what must be seen to arrive. */
+  #sendTo(live: Live, msg: CoreToHost): boolean {
+    const seq = ++live.seq;
+    if (msg.type === 'skill' || msg.type === 'stop' || msg.type === 'map' || msg.type === 'scene') live.calls.set(msg.call, { seq, m: msg });
+    else if (msg.type === 'abort' && live.calls.has(msg.call)) live.aborts.set(msg.call, { seq, m: msg });
+    else if (msg.type === 'start') live.starts.set(msg.avatar, { seq, m: msg });
+    if (msg.type === 'stop' || (msg.type === 'drop' && live.starts.get(msg.avatar)?.m.placement === msg.placement)) live.starts.delete(msg.avatar);
+    return this.#publish(live, seq, msg, ANSWERED.has(msg.type) ? this.#s.reply(this.session, live.id) : undefined);
+  }
+
+  /**
+   * Up to what a host's beat says it has seen: a call neither open there nor answered was lost, or its answer
+   * was (it ends as a dropped connection ends it); a start it does not play, or an abort of a call still open,
+   * may have been lost (it is sent again).
+   */
+  #reconcile(live: Live, b: HostBeat): void {
+    if (!Number.isInteger(b.seen) || !Array.isArray(b.open)) return;
+    const open = new Set(b.open);
+    for (const [call, c] of [...live.calls]) {
+      if (c.seq > b.seen || open.has(call)) continue;
+      live.calls.delete(call);
+      live.aborts.delete(call);
+      this.#o.log.warn({ avatarHost: live.id, avatar: c.m.avatar, call: c.m.type }, 'a call to an avatar host or its answer was lost on the network; it ends as if the connection had dropped');
+      this.emit('message', live.key, lostAnswer(c.m));
+    }
+    for (const [call, a] of [...live.aborts]) {
+      if (a.seq > b.seen) continue;
+      live.aborts.delete(call);
+      if (open.has(call)) this.#sendTo(live, a.m);
+    }
+    const plays = new Set((Array.isArray(b.avatars) ? b.avatars.filter(isPlaced) : []).map(([a, p]) => `${a}/${p}`));
+    for (const [avatar, start] of [...live.starts]) {
+      if (start.seq > b.seen) continue;
+      live.starts.delete(avatar);
+      if (plays.has(`${avatar}/${start.m.placement}`)) continue;
+      this.#o.log.warn({ avatarHost: live.id, avatar }, 'the start of an avatar was lost on the network; sending it again');
+      this.#sendTo(live, start.m);
+    }
   }
 
   /** Tell every host to leave this core's games (they keep running for the next core), and stop listening. */
   async close(): Promise<void> {
     if (this.#closed) return;
     clearInterval(this.#timer);
-    for (const live of this.#live.values()) this.#publish(live, { type: 'shutdown' });
+    for (const live of this.#live.values()) this.#sendTo(live, { type: 'shutdown' });
     this.#closed = true;
     for (const sub of this.#subs) sub.unsubscribe();
     await this.#o.nc.flush().catch((err: unknown) => this.#o.log.warn({ err }, 'could not tell the avatar hosts the core stops'));
   }
 
-  #publish(live: Live, m: CoreToHost | HostReset, reply?: string): boolean {
+  #publish(live: Pick<Live, 'id' | 'session'>, seq: number, m: CoreToHost | HostReset, reply?: string): boolean {
     try {
-      this.#o.nc.publish(this.#s.call(live.id), codec.encode({ to: live.session, m } satisfies ToHost), reply ? { reply } : undefined);
+      this.#o.nc.publish(this.#s.call(live.id), codec.encode({ to: live.session, seq, m } satisfies ToHost), reply ? { reply } : undefined);
       return true;
     } catch (err) {
       this.#o.log.warn({ err, avatarHost: live.id, message: m.type }, 'could not send to an avatar host');
@@ -139,7 +209,15 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
   #beat(): void {
     if (this.#closed) return;
     this.#lastBeat = Date.now();
-    const beat: CoreBeat = { type: 'core', session: this.session, world: this.#o.world, silenceMs: this.#o.silenceMs, hosts: [...this.#live.values()].map((l) => l.session) };
+    const live = [...this.#live.values()];
+    const beat: CoreBeat = {
+      type: 'core',
+      session: this.session,
+      world: this.#o.world,
+      silenceMs: this.#o.silenceMs,
+      hosts: live.map((l) => l.session),
+      sent: Object.fromEntries(live.map((l) => [l.session, l.seq])),
+    };
     try {
       this.#o.nc.publish(this.#s.coreBeat, codec.encode(beat));
     } catch (err) {
@@ -193,7 +271,7 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
     if (this.#gone.has(key)) {
       const duplicate = live && live.session !== b.session;
       this.#o.log.warn({ avatarHost: b.id, duplicate }, duplicate ? 'two avatar hosts run with the same id; one is told to exit' : 'an avatar host taken as gone speaks again; it starts afresh');
-      this.#publish({ id: b.id, session: b.session, key, lastHeard: 0 }, { type: 'reset', reason: duplicate ? 'duplicate' : 'unknown' });
+      this.#publish({ id: b.id, session: b.session }, 0, { type: 'reset', reason: duplicate ? 'duplicate' : 'unknown' });
       return;
     }
     if (live && live.session !== b.session) {
@@ -202,7 +280,7 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
     }
     let host = this.#live.get(b.id);
     if (!host) {
-      host = { id: b.id, session: b.session, key, lastHeard: Date.now() };
+      host = { id: b.id, session: b.session, key, lastHeard: Date.now(), seq: 0, calls: new Map(), aborts: new Map(), starts: new Map() };
       this.#live.set(b.id, host);
       const capacity = Number.isInteger(b.capacity) && b.capacity > 0 ? b.capacity : 1;
       this.#o.log.info({ avatarHost: b.id, pid: b.pid, capacity, load: b.load }, 'avatar host joined');
@@ -210,6 +288,7 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
     }
     host.lastHeard = Date.now();
     if (Array.isArray(b.avatars)) this.emit('message', key, { type: 'alive', avatars: b.avatars.filter(isPlaced) });
+    this.#reconcile(host, b);
   }
 
   /** A message on a host's `out` subject or an answer on this core's reply subject: `…host.<id>.out`, `…reply.<id>`. */
@@ -220,6 +299,10 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
     const f = this.#decode<FromHost>(data);
     if (this.#closed || !live || !f || f.from !== live.session || typeof f.m?.type !== 'string') return;
     live.lastHeard = Date.now();
+    if ('call' in f.m && typeof f.m.call === 'number') {
+      live.calls.delete(f.m.call);
+      live.aborts.delete(f.m.call);
+    }
     this.emit('message', live.key, f.m as HostToCore);
   }
 }
