@@ -21,8 +21,8 @@ export interface TestNats {
   port: number;
   /** Whether it runs now. */
   readonly running: boolean;
-  /** Stop it (clients lose their connection and keep trying). */
-  stop(): Promise<void>;
+  /** Stop it (clients lose their connection and keep trying); `SIGKILL` kills it mid-message. */
+  stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
   /** Start it again on the same port. */
   start(): Promise<void>;
   /** Stop it for good and remove its dir. */
@@ -79,12 +79,12 @@ export async function startNats(opts: { token?: string; config?: string } = {}):
     child = c;
     await answers(port, c, 15_000);
   };
-  const stop = async (): Promise<void> => {
+  const stop = async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> => {
     const c = child;
     child = undefined;
     if (!c || c.exitCode !== null || c.signalCode !== null) return;
     const exited = once(c, 'exit');
-    c.kill('SIGTERM');
+    c.kill(signal);
     await exited;
   };
   await run();
@@ -97,7 +97,7 @@ export async function startNats(opts: { token?: string; config?: string } = {}):
     stop,
     start: run,
     async close() {
-      await stop();
+      await stop('SIGTERM');
       rmSync(dir, { recursive: true, force: true });
     },
   };

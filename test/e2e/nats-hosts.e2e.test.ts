@@ -4,7 +4,8 @@
  * each its own process with its own DATA_DIR. Avatars spread over both hosts;
  * a host killed with SIGKILL is taken as gone by the core's own liveness (its
  * beats stop) and its avatars finish their goals on the other; the NATS
- * server going away and coming back is ridden out. The token is in no output.
+ * server killed mid-goal and back at once, or gone for longer than the
+ * silence bound, is ridden out. The token is in no output.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -136,6 +137,20 @@ describe.skipIf(!NATS_SERVER)('mindlink with avatar hosts over NATS', () => {
     // The chat saw goals and their ends, nothing about a host.
     const said = core.lines.slice(linesBefore);
     expect(said.filter((l) => /host|Stopped|crash|went wrong/i.test(l)), said.join('\n')).toEqual([]);
+  }, 600_000);
+
+  it('GIVEN demo and bob collecting on one NATS host WHEN the NATS server is killed (SIGKILL) mid-goal and started again at once THEN both finish their goals', async () => {
+    const survivor = [...hosts.values()].find((h) => h.child.exitCode === null && alive(pidOf(h)))!;
+    const from = core.lines.length;
+    const seen = survivor.stderr.length;
+    core.send('/goal collect 2 oak logs demo');
+    core.send('/goal collect 2 oak logs bob');
+    const collecting = (avatar: string) => until(() => survivor.stderr.slice(seen).some((l) => l.includes(`"avatar":"${avatar}"`) && l.includes('"skill":"collect"') && l.includes('"msg":"running a skill"')), `${avatar} to collect`, 120_000);
+    await Promise.all([collecting('demo'), collecting('bob')]);
+    await nats.stop('SIGKILL');
+    await nats.start();
+    await core.line(/^\[demo\] Done: collect 2 oak logs$/, 240_000, from);
+    await core.line(/^\[bob\] Done: collect 2 oak logs$/, 240_000, from);
   }, 600_000);
 
   it('GIVEN avatars playing over NATS WHEN the NATS server is down for longer than the silence bound and comes back THEN the host leaves its games, core and host reconnect, the host joins again and the avatars finish new goals', async () => {
