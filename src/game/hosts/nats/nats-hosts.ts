@@ -253,7 +253,7 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
   /** A beat on `…host.<id>.beat`: the id is the subject's (which NATS permissions can tie to the host's user). */
   #onBeat(subject: string, data: Uint8Array): void {
     const b = this.#decode<HostBeat>(data);
-    if (this.#closed || b?.type !== 'host' || b.id !== subject.split('.').at(-2) || !SUBJECT_TOKEN.test(b.id) || typeof b.session !== 'string') return;
+    if (this.#closed || b?.type !== 'host' || b.id !== subject.split('.').at(-2) || !SUBJECT_TOKEN.test(b.id) || typeof b.session !== 'string' || !SUBJECT_TOKEN.test(b.session)) return;
     const key = `${b.id}/${b.session}`;
     const live = this.#live.get(b.id);
     if (b.core !== this.session) {
