@@ -18,10 +18,10 @@ import { NatsHost } from '../../src/game/hosts/nats/nats-host.ts';
 import { HOST_LEFT, HOST_SILENT, NatsHosts } from '../../src/game/hosts/nats/nats-hosts.ts';
 import { subjects } from '../../src/game/hosts/nats/subjects.ts';
 import { HostPool } from '../../src/game/hosts/pool.ts';
-import type { CoreBeat, HostBeat, HostToCore, ToHost } from '../../src/game/hosts/protocol.ts';
+import type { AvatarAgain, CoreBeat, FromHost, GameStateMessage, HostBeat, HostToCore, ToHost } from '../../src/game/hosts/protocol.ts';
 import type { SkillRegistry, SkillResult } from '../../src/game/skill.ts';
 import { silentLogger } from '../../src/logger.ts';
-import { FakeGame } from '../fakes/fake-game.ts';
+import { FakeGame, snapshotOf } from '../fakes/fake-game.ts';
 import { NATS_SERVER, startNats, type TestNats } from '../nats-server.ts';
 import { waitFor } from './helpers.ts';
 
@@ -177,7 +177,7 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS', () => {
 
   it('GIVEN a host session taken as gone WHEN it beats again THEN the core tells it to start afresh; WHEN another session of a live id beats THEN the old one is gone at once', async () => {
     const old = 'feedbeef0001';
-    const beat = (session: string, id = 'z'): HostBeat => ({ type: 'host', id, session, core: source.session, pid: 1, capacity: 5, avatars: [], load: { loopDelayP99Ms: 0, cpuPct: 0 }, seen: 0, open: [] });
+    const beat = (session: string, id = 'z'): HostBeat => ({ type: 'host', id, session, core: source.session, pid: 1, capacity: 5, avatars: [], load: { loopDelayP99Ms: 0, cpuPct: 0 }, seen: 0, open: [], said: 0 });
     coreNc.publish(S.hostBeat('z'), codec.encode(beat(old)));
     await waitFor(() => pool.pids().length === 3, 10_000, 'z to join');
     // A new session of z: a restart. The old session is gone at once, not after the silence bound.
@@ -203,7 +203,7 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS', () => {
     const other = hosts.find((h) => h.id !== on.id && h.nc.isClosed() === false)!;
     // The other host says it plays fay under placement 1 (an old placement): it is told to drop her there.
     const drop = nextCall(other.id, other.host.session, 'drop');
-    const ghost: HostBeat = { type: 'host', id: other.id, session: other.host.session, core: source.session, pid: 1, capacity: 10, avatars: [['fay', 1]], load: { loopDelayP99Ms: 0, cpuPct: 0 }, seen: 0, open: [] };
+    const ghost: HostBeat = { type: 'host', id: other.id, session: other.host.session, core: source.session, pid: 1, capacity: 10, avatars: [['fay', 1]], load: { loopDelayP99Ms: 0, cpuPct: 0 }, seen: 0, open: [], said: 0 };
     coreNc.publish(S.hostBeat(other.id), codec.encode(ghost));
     expect(await drop).toEqual({ type: 'drop', avatar: 'fay', placement: 1 });
     // Her placement, as her host's beat says it.
@@ -236,7 +236,7 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS', () => {
     const on = hosts.find((h) => h.id === pool.slotOf(hal))!;
     const was = on.host.session;
     const down = once(hal, 'disconnected');
-    const beat: CoreBeat = { type: 'core', session: source.session, world: null, silenceMs: SILENCE_MS, hosts: [], sent: {} };
+    const beat: CoreBeat = { type: 'core', session: source.session, world: null, silenceMs: SILENCE_MS, hosts: [], sent: {}, missed: {} };
     coreNc.publish(S.coreBeat, codec.encode(beat));
     expect(await down).toEqual([HOST_LEFT]);
     expect(on.games.get('hal')?.state).toBe('idle');
@@ -269,6 +269,33 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS', () => {
     coreNc.publish(S.out(on.id), new TextEncoder().encode('{not json'));
     expect(await jay.runSkill('where', {}, new AbortController().signal)).toMatchObject({ ok: true, detail: on.id });
     expect(jay.state).toBe('connected');
+  });
+
+  it('GIVEN an avatar on a host WHEN the core\'s beat says it missed messages of that host THEN the host says again where its avatars are, and the core, which had it right, sees no event twice', async () => {
+    const kit = game('kit');
+    await kit.start();
+    await connected(kit);
+    const on = hosts.find((h) => h.id === pool.slotOf(kit))!;
+    let joins = 0;
+    kit.on('connected', () => {
+      joins += 1;
+    });
+    const out = coreNc.subscribe(S.out(on.id));
+    const beat: CoreBeat = { type: 'core', session: source.session, world: null, silenceMs: SILENCE_MS, hosts: hosts.map((h) => h.host.session), sent: {}, missed: { [on.host.session]: 1_000_000 } };
+    coreNc.publish(S.coreBeat, codec.encode(beat));
+    let again: AvatarAgain | undefined;
+    for await (const m of out) {
+      const f = codec.decode(m.data) as FromHost;
+      if (f.m.type === 'again' && f.m.state.avatar === 'kit') {
+        again = f.m;
+        break;
+      }
+    }
+    out.unsubscribe();
+    expect(again?.state).toMatchObject({ state: 'connected', placement: expect.any(Number) });
+    // The answer comes after what was said before it: the core has read the again by then.
+    expect(await kit.runSkill('where', {}, new AbortController().signal)).toMatchObject({ ok: true, detail: on.id });
+    expect([kit.state, joins]).toEqual(['connected', 0]);
   });
 
   it('GIVEN a host playing WHEN another host starts with its id THEN exactly one of them is told it is a duplicate, and the other one plays on under one session', async () => {
@@ -415,7 +442,7 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS when messages are lost on 
       // What the core's beat says it sent counts as seen by the host, had it arrived or not.
       const watcher = await connectAs('core', 'core-pass-1187');
       const beats = watcher.subscribe(L.hostBeat('mute'));
-      const said: CoreBeat = { type: 'core', session: core.session, world: null, silenceMs: SILENCE_MS, hosts: [host.session], sent: { [host.session]: 9999 } };
+      const said: CoreBeat = { type: 'core', session: core.session, world: null, silenceMs: SILENCE_MS, hosts: [host.session], sent: { [host.session]: 9999 }, missed: {} };
       watcher.publish(L.coreBeat, codec.encode(said));
       let seen = 0;
       for await (const m of beats) if ((seen = (codec.decode(m.data) as HostBeat).seen) === 9999) break;
@@ -427,7 +454,7 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS when messages are lost on 
     }
   });
 
-  it('GIVEN a host that misses a start, a skill call and an abort THEN the core sends the start and the abort again and ends the skill call, from what the host\'s beats say it has seen', async () => {
+  it('GIVEN a host that misses a start, a skill call and an abort, and whose connected state is lost THEN the core sends the start and the abort again, ends the skill call, and has the host say again where its avatar is, from what the beats say', async () => {
     const { core, pool: local } = await corePool();
     const hand = await connectAs('core', 'core-pass-1187');
     // A host driven by hand: it records what it is sent, and beats what it says it has seen.
@@ -444,9 +471,31 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS when messages are lost on 
         await new Promise<void>((r) => waiting.push(r));
       }
     };
+    // What it says is numbered; `lose` numbers a message and never sends it.
+    let said = 0;
+    const say = (m: FromHost['m'], subject = L.out('r')): void => {
+      said += 1;
+      hand.publish(subject, codec.encode({ from: 'r1', seq: said, m } satisfies FromHost));
+    };
+    const lose = (): void => {
+      said += 1;
+    };
     const beat = (seen: number, open: number[], avatars: Array<[string, number]>): void => {
-      const b: HostBeat = { type: 'host', id: 'r', session: 'r1', core: core.session, pid: 1, capacity: 5, avatars, load: { loopDelayP99Ms: 0, cpuPct: 0 }, seen, open };
+      const b: HostBeat = { type: 'host', id: 'r', session: 'r1', core: core.session, pid: 1, capacity: 5, avatars, load: { loopDelayP99Ms: 0, cpuPct: 0 }, seen, open, said };
       hand.publish(L.hostBeat('r'), codec.encode(b));
+    };
+    /** The next core beat that holds for `test`. */
+    const coreBeat = async (test: (b: CoreBeat) => boolean): Promise<CoreBeat> => {
+      const beats = hand.subscribe(L.coreBeat);
+      try {
+        for await (const m of beats) {
+          const b = codec.decode(m.data) as CoreBeat;
+          if (test(b)) return b;
+        }
+      } finally {
+        beats.unsubscribe();
+      }
+      throw new Error('no more core beats');
     };
     try {
       beat(0, [], []);
@@ -460,20 +509,23 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS when messages are lost on 
       expect(again.t.m).toEqual(first.t.m);
       const placement = (again.t.m as { placement: number }).placement;
       const plays: Array<[string, number]> = [['kim', placement]];
-      const said: HostToCore[] = [
-        { type: 'state', avatar: 'kim', placement, state: 'connected', downReason: null, endReason: null },
-        { type: 'event', avatar: 'kim', placement, event: 'connected', args: [] },
-      ];
-      for (const m of said) hand.publish(L.out('r'), codec.encode({ from: 'r1', m }));
+      // Its `connected` state and event are lost (their numbers skipped): the core's beat asks it to say again
+      // where its avatars are, and what it says again brings the event the core missed.
+      const state: GameStateMessage = { type: 'state', avatar: 'kim', placement, state: 'connected', downReason: null, endReason: null };
+      lose();
+      lose();
       beat(again.t.seq, [], plays);
-      await connected(kim);
+      const mark = (await coreBeat((b) => (b.missed.r1 ?? 0) > 0)).missed.r1;
+      expect(mark).toBe(said);
+      const joined = once(kim, 'connected');
+      say({ type: 'again', state, snapshot: snapshotOf({ inventory: { dirt: 3 } }) });
+      await joined;
+      expect([kim.state, kim.snapshot()?.inventory]).toEqual(['connected', { dirt: 3 }]);
 
       // A skill call lost on the way: the core's beat says it was sent; the host's beat says it is not open.
       const lost = kim.runSkill('where', {}, new AbortController().signal);
       const call = await next('skill', again.t.seq);
-      const beats = hand.subscribe(L.coreBeat);
-      for await (const m of beats) if (((codec.decode(m.data) as CoreBeat).sent.r1 ?? 0) >= call.t.seq) break;
-      beats.unsubscribe();
+      await coreBeat((b) => (b.sent.r1 ?? 0) >= call.t.seq);
       beat(call.t.seq, [], plays);
       expect(await lost).toMatchObject({ ok: false, code: 'aborted' });
 
@@ -487,7 +539,7 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS when messages are lost on 
       beat(abort.t.seq, [callNo], plays);
       const abortAgain = await next('abort', abort.t.seq);
       expect(abortAgain.t.m).toEqual(abort.t.m);
-      hand.publish(open.reply!, codec.encode({ from: 'r1', m: { type: 'skillResult', call: callNo, placement, result: { ok: false, code: 'aborted', detail: 'stopped on r' } } }));
+      say({ type: 'skillResult', call: callNo, placement, result: { ok: false, code: 'aborted', detail: 'stopped on r' } }, open.reply);
       expect(await hanging).toEqual({ ok: false, code: 'aborted', detail: 'stopped on r' });
     } finally {
       await local.close();

@@ -9,12 +9,12 @@
  * nearest blocks last read instead of searching again).
  */
 import type { Logger } from 'pino';
-import type { AvatarGame, GameProvider } from '../game.ts';
+import type { AvatarGame, GameProvider, Snapshot } from '../game.ts';
 import type { SkillRegistry, SkillRegistryFactory } from '../skill.ts';
 import { sceneOf } from '../scene.ts';
 import { takeSnapshot } from '../snapshot.ts';
 import { topDownMap } from '../top-down.ts';
-import type { CoreToHost, GameEventName, HostToCore } from './protocol.ts';
+import type { CoreToHost, GameEventName, GameStateMessage, HostToCore } from './protocol.ts';
 
 /** Options of {@link runHost}. */
 export interface HostRuntimeOptions {
@@ -49,6 +49,8 @@ export interface HostRuntime {
   handle(msg: CoreToHost): void;
   /** The avatars it plays, each with its placement. */
   playing(): Array<[avatar: string, placement: number]>;
+  /** Each avatar's state and snapshot as they are now, for a core that may have missed what was said (over NATS). */
+  current(): Array<{ state: GameStateMessage; snapshot: Snapshot | null }>;
   shutdown(): Promise<void>;
 }
 
@@ -63,11 +65,13 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
   const hosted = new Map<string, Hosted>();
   const running = new Map<number, { avatar: string; controller: AbortController }>();
 
+  const stateOf = (name: string, h: Hosted): GameStateMessage => {
+    h.lastState = `${h.game.state}|${h.game.downReason ?? ''}|${h.game.endReason ?? ''}`;
+    return { type: 'state', avatar: name, placement: h.placement, state: h.game.state, downReason: h.game.downReason ?? null, endReason: h.game.endReason ?? null };
+  };
   const sendState = (name: string, h: Hosted): void => {
     const key = `${h.game.state}|${h.game.downReason ?? ''}|${h.game.endReason ?? ''}`;
-    if (key === h.lastState) return;
-    h.lastState = key;
-    send({ type: 'state', avatar: name, placement: h.placement, state: h.game.state, downReason: h.game.downReason ?? null, endReason: h.game.endReason ?? null });
+    if (key !== h.lastState) send(stateOf(name, h));
   };
   const sendSnapshot = (name: string, h: Hosted, fresh: boolean): void => {
     const bot = h.game.bot;
@@ -183,6 +187,12 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
   return {
     handle,
     playing,
+    current: () =>
+      [...hosted].map(([name, h]) => {
+        const snapshot = h.game.snapshot() ?? null;
+        h.lastKey = snapshot ? JSON.stringify({ ...snapshot, takenAt: 0 }) : 'none';
+        return { state: stateOf(name, h), snapshot };
+      }),
     async shutdown() {
       clearInterval(ticker);
       clearInterval(alive);

@@ -115,6 +115,12 @@ export interface CoreBeat {
    * order, so one numbered up to here that the host has not had was lost on the way (a NATS connection dropped).
    */
   sent: Record<string, number>;
+  /**
+   * For each host session the core found it missed messages from ({@link FromHost.seq}): a mark that grows each
+   * time it does. A host that has not answered that mark yet says again where each of its avatars is
+   * ({@link AvatarAgain}).
+   */
+  missed: Record<string, number>;
 }
 
 /** Over NATS, every couple of seconds (and at once when it hears a new core): a host is there, with room for how many and what it plays. */
@@ -141,6 +147,8 @@ export interface HostBeat {
   seen: number;
   /** The calls it has had and not answered yet. */
   open: number[];
+  /** The number ({@link FromHost.seq}) of the last message it sent: one up to here the core has not had was lost. */
+  said: number;
 }
 
 /** Over NATS, to one host session the core does not hold: leave every game and start again as a new session (`duplicate`: another host runs with this id; exit). */
@@ -157,8 +165,17 @@ export interface ToHost {
   m: CoreToHost | HostReset;
 }
 
+/** Over NATS, one avatar as it is now, said again because the core missed messages: its state and snapshot. */
+export interface AvatarAgain {
+  type: 'again';
+  state: GameStateMessage;
+  snapshot: Snapshot | null;
+}
+
 /** Over NATS, what one host session tells the core. */
 export interface FromHost {
   from: string;
-  m: HostToCore;
+  /** Numbers what one host session says, 1, 2, … (its beat says the last). */
+  seq: number;
+  m: HostToCore | AvatarAgain;
 }

@@ -15,14 +15,16 @@
  *   or no longer named in the core's beat once it was, it does the same; told
  *   that another host runs with its id, it stops.
  * - Its beat says how far the core's numbered messages reached it and which
- *   calls it has not answered yet: the core finds from it what NATS lost.
+ *   calls it has not answered yet, and the number of the last message it
+ *   sent: the core finds from it what NATS lost. When the core's beat says it
+ *   missed messages of this session, it says again where each avatar is.
  */
 import { EventEmitter } from 'node:events';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { NatsConnection, Subscription } from 'nats';
 import type { Logger } from 'pino';
 import type { HostRuntime } from '../host-runtime.ts';
-import type { CoreBeat, FromHost, HostBeat, HostToCore, ToHost, WorldAddress } from '../protocol.ts';
+import type { AvatarAgain, CoreBeat, FromHost, HostBeat, HostToCore, ToHost, WorldAddress } from '../protocol.ts';
 import { codec, guarded } from './connect.ts';
 import { newSession, subjects, type Subjects } from './subjects.ts';
 
@@ -69,6 +71,10 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
   #replyTo = new Map<number, string>();
   /** The highest message number of this session that reached it, or that the core's beat says it sent. */
   #seen = 0;
+  /** The number of the last message this session sent. */
+  #said = 0;
+  /** The core's last mark of messages it missed from this session that was answered (each avatar said again). */
+  #missedAnswered = 0;
   /** Core changes, leaving and resets, one at a time. */
   #chain: Promise<void> = Promise.resolve();
   #subs: Subscription[] = [];
@@ -122,9 +128,12 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
     return next;
   }
 
-  #publish(subject: string, body: FromHost | HostBeat): boolean {
+  #publish(subject: string, body: HostBeat | Omit<FromHost, 'seq'>): boolean {
     try {
-      this.#o.nc.publish(subject, codec.encode(body));
+      if ('from' in body) {
+        this.#o.nc.publish(subject, codec.encode({ ...body, seq: this.#said + 1 } satisfies FromHost));
+        this.#said += 1;
+      } else this.#o.nc.publish(subject, codec.encode(body));
       return true;
     } catch (err) {
       this.#o.log.warn({ err, subject }, 'could not send to the core');
@@ -145,6 +154,7 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
       ...(this.#leaving ? { leaving: true as const } : {}),
       seen: this.#seen,
       open: [...this.#replyTo.keys()],
+      said: this.#said,
     };
     this.#publish(this.#s.hostBeat(this.#o.id), beat);
   }
@@ -179,6 +189,8 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
     this.#held = false;
     this.#replyTo.clear();
     this.#seen = 0;
+    this.#said = 0;
+    this.#missedAnswered = 0;
     if (!runtime) return;
     this.#o.log.info({ why, avatars: runtime.playing().map(([a]) => a) }, 'leaving the games');
     await runtime.shutdown();
@@ -204,6 +216,8 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
       // What the core sent before this beat has arrived by now, or never will.
       const sent = b.sent?.[this.#session];
       if (typeof sent === 'number' && sent > this.#seen) this.#seen = sent;
+      const missed = b.missed?.[this.#session];
+      if (typeof missed === 'number' && missed > this.#missedAnswered) this.#sayAgain(missed);
       const named = Array.isArray(b.hosts) && b.hosts.includes(this.#session);
       if (named) this.#held = true;
       else if (this.#held) this.#takenAsGone();
@@ -214,6 +228,15 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
       await this.#drop('a new core');
       await this.#playFor(b);
     });
+  }
+
+  /** The core missed messages of this session: each avatar's state and snapshot again, as they are now. */
+  #sayAgain(mark: number): void {
+    const runtime = this.#runtime;
+    if (!runtime) return;
+    this.#missedAnswered = mark;
+    this.#o.log.info({ avatars: runtime.playing().length }, 'the core missed messages; saying again where each avatar is');
+    for (const { state, snapshot } of runtime.current()) this.#send(this.#session, { type: 'again', state, snapshot });
   }
 
   /** The core no longer holds this session (its beats did not reach it for long): leave the games, join afresh. */
@@ -251,7 +274,7 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
   }
 
   /** What the runtime of session `session` tells the core: answers to their reply subject, the rest on `out`. */
-  #send(session: string, m: HostToCore): void {
+  #send(session: string, m: HostToCore | AvatarAgain): void {
     // The beat carries what `alive` would; a runtime left behind says nothing more.
     if (session !== this.#session || m.type === 'alive') return;
     const reply = 'call' in m ? this.#replyTo.get(m.call) : undefined;

@@ -20,18 +20,17 @@
  * - Calls that get an answer go as NATS requests (the answer to a reply subject
  *   of this core's session); an abort is a message on the host's call subject.
  * - NATS delivers at most once: what is published while the other side is
- *   reconnecting is lost. Messages to a host are numbered, and the beats say
- *   how far each side got (what the host has seen, the calls it has open), so
- *   a call or answer lost ends as a dropped connection ends it (a skill
- *   `aborted`, a map or scene `null`), and a lost start or abort is sent again.
+ *   reconnecting is lost. The messages are numbered both ways and the beats
+ *   say how far each side got; `ledger.ts` finds and mends what was lost.
  */
 import { EventEmitter } from 'node:events';
 import type { NatsConnection, Subscription } from 'nats';
 import type { Logger } from 'pino';
 import { remember } from '../../../bounded-map.ts';
-import type { CoreBeat, CoreToHost, FromHost, HostBeat, HostReset, HostToCore, ToHost, WorldAddress } from '../protocol.ts';
+import type { CoreBeat, CoreToHost, FromHost, HostBeat, HostReset, ToHost, WorldAddress } from '../protocol.ts';
 import type { HostSource, HostSourceEvents } from '../source.ts';
 import { codec, guarded } from './connect.ts';
+import { isPlaced, Ledger } from './ledger.ts';
 import { newSession, SUBJECT_TOKEN, subjects, type Subjects } from './subjects.ts';
 
 /** Options of {@link NatsHosts}. */
@@ -59,41 +58,13 @@ export const HOST_LEFT = 'its avatar host stopped; it joins again from another h
 /** The calls a host answers, sent as requests. */
 const ANSWERED = new Set<CoreToHost['type']>(['skill', 'stop', 'map', 'scene']);
 
-/** A message to a host kept until the host's beat shows it arrived: its number, and the message. */
-interface Sent<M extends CoreToHost = CoreToHost> {
-  seq: number;
-  m: M;
-}
-
-type Answered = Extract<CoreToHost, { type: 'skill' | 'stop' | 'map' | 'scene' }>;
-
 interface Live {
   id: string;
   session: string;
   key: string;
   lastHeard: number;
-  /** The number of the last message sent to it. */
-  seq: number;
-  /** Calls not answered yet, by call. */
-  calls: Map<number, Sent<Answered>>;
-  /** Aborts of calls still open, by call. */
-  aborts: Map<number, Sent>;
-  /** Starts the host has not shown yet in its beat, by avatar. */
-  starts: Map<string, Sent<Extract<CoreToHost, { type: 'start' }>>>;
-}
-
-/** The answer a call lost on the way gets: what a dropped connection gives. */
-function lostAnswer(m: Answered): HostToCore {
-  const { call, placement } = m;
-  if (m.type === 'skill') return { type: 'skillResult', call, placement, result: { ok: false, code: 'aborted', detail: `${m.skill} was cut off: the call or its answer was lost on the network` } };
-  if (m.type === 'map') return { type: 'map', call, placement, map: null };
-  if (m.type === 'scene') return { type: 'scene', call, placement, scene: null };
-  return { type: 'stopped', call, placement };
-}
-
-/** One `[avatar, placement]` pair of a beat (what is not one is dropped). */
-function isPlaced(a: unknown): a is [string, number] {
-  return Array.isArray(a) && typeof a[0] === 'string' && Number.isInteger(a[1]);
+  /** What was sent to it and heard from it, to find what NATS lost. */
+  ledger: Ledger;
 }
 
 /**
@@ -146,43 +117,23 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
     return this.#sendTo(live, msg);
   }
 
-  /** Send one numbered message, and keep what must be seen to arrive. */
+  /** Send one numbered message. */
   #sendTo(live: Live, msg: CoreToHost): boolean {
-    const seq = ++live.seq;
-    if (msg.type === 'skill' || msg.type === 'stop' || msg.type === 'map' || msg.type === 'scene') live.calls.set(msg.call, { seq, m: msg });
-    else if (msg.type === 'abort' && live.calls.has(msg.call)) live.aborts.set(msg.call, { seq, m: msg });
-    else if (msg.type === 'start') live.starts.set(msg.avatar, { seq, m: msg });
-    if (msg.type === 'stop' || (msg.type === 'drop' && live.starts.get(msg.avatar)?.m.placement === msg.placement)) live.starts.delete(msg.avatar);
-    return this.#publish(live, seq, msg, ANSWERED.has(msg.type) ? this.#s.reply(this.session, live.id) : undefined);
+    return this.#publish(live, live.ledger.sent(msg), msg, ANSWERED.has(msg.type) ? this.#s.reply(this.session, live.id) : undefined);
   }
 
-  /**
-   * Up to what a host's beat says it has seen: a call neither open there nor answered was lost, or its answer
-   * was (it ends as a dropped connection ends it); a start it does not play, or an abort of a call still open,
-   * may have been lost (it is sent again).
-   */
-  #reconcile(live: Live, b: HostBeat): void {
-    if (!Number.isInteger(b.seen) || !Array.isArray(b.open)) return;
-    const open = new Set(b.open);
-    for (const [call, c] of [...live.calls]) {
-      if (c.seq > b.seen || open.has(call)) continue;
-      live.calls.delete(call);
-      live.aborts.delete(call);
-      this.#o.log.warn({ avatarHost: live.id, avatar: c.m.avatar, call: c.m.type }, 'a call to an avatar host or its answer was lost on the network; it ends as if the connection had dropped');
-      this.emit('message', live.key, lostAnswer(c.m));
+  /** Mend what a host's beat shows NATS lost: calls end as a dropped connection ends them, starts and aborts go again. */
+  #mend(live: Live, b: HostBeat): void {
+    const missed = live.ledger.missed;
+    const lost = live.ledger.beat(b);
+    if (live.ledger.missed > missed) this.#o.log.warn({ avatarHost: live.id }, 'messages from an avatar host were lost on the network; it is asked to say again where its avatars are');
+    for (const { avatar, m } of lost.answers) {
+      this.#o.log.warn({ avatarHost: live.id, avatar, call: m.type }, 'a call to an avatar host or its answer was lost on the network; it ends as if the connection had dropped');
+      this.emit('message', live.key, m);
     }
-    for (const [call, a] of [...live.aborts]) {
-      if (a.seq > b.seen) continue;
-      live.aborts.delete(call);
-      if (open.has(call)) this.#sendTo(live, a.m);
-    }
-    const plays = new Set((Array.isArray(b.avatars) ? b.avatars.filter(isPlaced) : []).map(([a, p]) => `${a}/${p}`));
-    for (const [avatar, start] of [...live.starts]) {
-      if (start.seq > b.seen) continue;
-      live.starts.delete(avatar);
-      if (plays.has(`${avatar}/${start.m.placement}`)) continue;
-      this.#o.log.warn({ avatarHost: live.id, avatar }, 'the start of an avatar was lost on the network; sending it again');
-      this.#sendTo(live, start.m);
+    for (const m of lost.again) {
+      if (m.type === 'start') this.#o.log.warn({ avatarHost: live.id, avatar: m.avatar }, 'the start of an avatar was lost on the network; sending it again');
+      this.#sendTo(live, m);
     }
   }
 
@@ -216,7 +167,8 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
       world: this.#o.world,
       silenceMs: this.#o.silenceMs,
       hosts: live.map((l) => l.session),
-      sent: Object.fromEntries(live.map((l) => [l.session, l.seq])),
+      sent: Object.fromEntries(live.map((l) => [l.session, l.ledger.seq])),
+      missed: Object.fromEntries(live.filter((l) => l.ledger.missed > 0).map((l) => [l.session, l.ledger.missed])),
     };
     try {
       this.#o.nc.publish(this.#s.coreBeat, codec.encode(beat));
@@ -280,7 +232,7 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
     }
     let host = this.#live.get(b.id);
     if (!host) {
-      host = { id: b.id, session: b.session, key, lastHeard: Date.now(), seq: 0, calls: new Map(), aborts: new Map(), starts: new Map() };
+      host = { id: b.id, session: b.session, key, lastHeard: Date.now(), ledger: new Ledger() };
       this.#live.set(b.id, host);
       const capacity = Number.isInteger(b.capacity) && b.capacity > 0 ? b.capacity : 1;
       this.#o.log.info({ avatarHost: b.id, pid: b.pid, capacity, load: b.load }, 'avatar host joined');
@@ -288,7 +240,7 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
     }
     host.lastHeard = Date.now();
     if (Array.isArray(b.avatars)) this.emit('message', key, { type: 'alive', avatars: b.avatars.filter(isPlaced) });
-    this.#reconcile(host, b);
+    this.#mend(host, b);
   }
 
   /** A message on a host's `out` subject or an answer on this core's reply subject: `…host.<id>.out`, `…reply.<id>`. */
@@ -299,10 +251,8 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
     const f = this.#decode<FromHost>(data);
     if (this.#closed || !live || !f || f.from !== live.session || typeof f.m?.type !== 'string') return;
     live.lastHeard = Date.now();
-    if ('call' in f.m && typeof f.m.call === 'number') {
-      live.calls.delete(f.m.call);
-      live.aborts.delete(f.m.call);
-    }
-    this.emit('message', live.key, f.m as HostToCore);
+    const missed = live.ledger.missed;
+    for (const m of live.ledger.heard(f)) this.emit('message', live.key, m);
+    if (live.ledger.missed > missed) this.#o.log.warn({ avatarHost: live.id }, 'messages from an avatar host were lost on the network; it is asked to say again where its avatars are');
   }
 }
