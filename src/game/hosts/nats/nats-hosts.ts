@@ -128,7 +128,7 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
     const lost = live.ledger.beat(b);
     if (live.ledger.missed > missed) this.#o.log.warn({ avatarHost: live.id }, 'messages from an avatar host were lost on the network; it is asked to say again where its avatars are');
     for (const { avatar, m } of lost.answers) {
-      this.#o.log.warn({ avatarHost: live.id, avatar, call: m.type }, 'a call to an avatar host or its answer was lost on the network; it ends as if the connection had dropped');
+      this.#o.log.warn({ avatarHost: live.id, avatar, answer: m.type }, 'a call to an avatar host or its answer was lost on the network; it ends as if the connection had dropped');
       this.emit('message', live.key, m);
     }
     for (const m of lost.again) {
