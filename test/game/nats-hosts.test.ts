@@ -271,6 +271,25 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS', () => {
     expect(jay.state).toBe('connected');
   });
 
+  it('GIVEN an avatar on a host WHEN the event loop of core and host stands still past the silence bound (a busy machine) THEN, once it runs again, neither takes the other as gone and the avatar plays on', async () => {
+    const lea = game('lea');
+    await lea.start();
+    await connected(lea);
+    const on = pool.slotOf(lea);
+    const drops: string[] = [];
+    lea.on('disconnected', (reason) => drops.push(reason));
+    // The whole process stands still (core, hosts and their NATS clients alike), as a starved one does.
+    const until = Date.now() + SILENCE_MS + 1000;
+    let spins = 0;
+    while (Date.now() < until) spins += 1;
+    expect(spins).toBeGreaterThan(0);
+    // Ten beats of the core from then on: the host is still held and the avatar still plays there.
+    const beats = coreNc.subscribe(S.coreBeat, { max: 10 });
+    for await (const m of beats) expect((codec.decode(m.data) as CoreBeat).hosts).toContain(hosts.find((h) => h.id === on)!.host.session);
+    expect([drops, pool.slotOf(lea), lea.state]).toEqual([[], on, 'connected']);
+    expect(await lea.runSkill('where', {}, new AbortController().signal)).toMatchObject({ ok: true, detail: on });
+  });
+
   it('GIVEN an avatar on a host WHEN the core\'s beat says it missed messages of that host THEN the host says again where its avatars are, and the core, which had it right, sees no event twice', async () => {
     const kit = game('kit');
     await kit.start();

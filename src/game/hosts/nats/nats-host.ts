@@ -64,6 +64,8 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
   #session = newSession();
   #core: CoreBeat | null = null;
   #coreHeard = 0;
+  /** When the beat timer last ran. */
+  #tickAt = 0;
   /** Whether the core's beat has named this session (from then on, a beat that does not means it was taken as gone). */
   #held = false;
   #runtime: HostRuntime | null = null;
@@ -104,6 +106,7 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
     await nc.flush();
     this.#loop.enable();
     this.#beat();
+    this.#tickAt = Date.now();
     this.#timer = setInterval(() => {
       this.#fence();
       this.#beat();
@@ -174,6 +177,11 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
 
   /** Leave the games when the core has been silent past its bound: it has given them to other hosts by now. */
   #fence(): void {
+    // A host whose own event loop stood still (a busy machine) heard nothing meanwhile: that time is not the core's
+    // silence. What the core said is read right after this tick; if the core took this host as gone, its beat says so.
+    const now = Date.now();
+    this.#coreHeard += Math.max(0, now - this.#tickAt - this.#o.beatEveryMs);
+    this.#tickAt = now;
     const core = this.#core;
     if (!core || this.#leaving || Date.now() - this.#coreHeard <= core.silenceMs) return;
     this.#o.log.warn({ silentMs: Date.now() - this.#coreHeard }, 'no word from the core; leaving the games (its avatars play on other hosts now)');

@@ -84,6 +84,8 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
   #subs: Subscription[] = [];
   #timer: NodeJS.Timeout | undefined;
   #lastBeat = 0;
+  /** When the beat timer last ran. */
+  #tickAt = 0;
   #closed = false;
 
   constructor(opts: NatsHostsOptions) {
@@ -101,6 +103,7 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
     ];
     await nc.flush();
     this.#beat();
+    this.#tickAt = Date.now();
     this.#timer = setInterval(() => {
       this.#beat();
       this.#findSilent();
@@ -179,7 +182,12 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
 
   #findSilent(): void {
     const now = Date.now();
+    // A core whose own event loop stood still heard nothing meanwhile: that time is not the hosts' silence (what
+    // they said is read right after this tick).
+    const stood = Math.max(0, now - this.#tickAt - this.#o.beatEveryMs);
+    this.#tickAt = now;
     for (const live of [...this.#live.values()]) {
+      live.lastHeard += stood;
       const silentMs = now - live.lastHeard;
       if (silentMs <= this.#o.silenceMs) continue;
       this.#o.log.warn({ avatarHost: live.id, silentMs }, 'an avatar host went silent; taking it as gone');
