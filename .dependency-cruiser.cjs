@@ -4,7 +4,9 @@
  * imports the outer folders except its entry points, `src/main.ts` (which
  * wires everything) and `src/avatar-host.ts` (an avatar host: games and
  * skills); the loop calls the engines, never the other way round; and no
- * module reaches itself again through its imports. `test/architecture.test.ts` runs these rules, so a forbidden
+ * module reaches itself again through its imports; each kind of record in the store has one owner, the
+ * only module that imports its writer, and the goal loop reaches the store only through its port.
+ * `test/architecture.test.ts` runs these rules, so a forbidden
  * import fails `npm test`; `npx depcruise src bridges commands skills` shows
  * the same report.
  *
@@ -21,9 +23,62 @@ const CORE_PARTS = '^src/(core|main|router|command-host|rights|chat)\\.ts$|^src/
  */
 const COMMAND_SURFACE = '^src/(command-host|command-words|chat|errors|text|validation)\\.ts$';
 
+/**
+ * Each kind of record in the store and its one owner (docs/architecture.md "Who writes what"): the only
+ * module that imports the record's writer, `src/store/writers/<kind>.ts`. Everyone else reads the store's
+ * read-only views, or asks the owner.
+ */
+const RECORD_OWNERS = {
+  avatars: 'src/avatars/avatar-records.ts',
+  persons: 'src/people/people.ts',
+  links: 'src/people/links.ts',
+  servers: 'src/servers/registry.ts',
+  shares: 'src/sharing.ts',
+  streams: 'src/thought-stream.ts',
+  'read-marks': 'src/read-marks.ts',
+  handled: 'src/handled-updates.ts',
+  'mcp-tokens': 'src/people/mcp-tokens.ts',
+  'goal-history': 'src/avatars/goal-history.ts',
+  usage: 'src/avatars/usage.ts',
+  schedules: 'src/schedule/scheduler.ts',
+  digests: 'src/schedule/digests.ts',
+  outbox: 'src/outbox/outbox.ts',
+  'game-chat': 'src/game-chat/game-chat.ts',
+  places: 'src/avatars/places.ts',
+};
+
+/** A path as an anchored regular expression. */
+const exactly = (path) => `^${path.replace(/[.]/g, '\\.')}$`;
+
+/** One rule per kind of record: only its owner imports its writer. */
+const ownerRules = Object.entries(RECORD_OWNERS).map(([kind, owner]) => ({
+  name: `record-owner-${kind}`,
+  comment: `Only ${owner} writes ${kind}: it alone imports src/store/writers/${kind}.ts (everyone else reads the store's views or asks it).`,
+  severity: 'error',
+  from: { path: '^(src|bridges|commands|skills)/', pathNot: exactly(owner) },
+  to: { path: exactly(`src/store/writers/${kind}.ts`) },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...ownerRules,
+    {
+      name: 'store-files-inside-store',
+      comment:
+        "The store's writable files (src/store/files.ts) and the record writer (src/store/record-writer.ts) are reached from src/store/ only: an owner writes through its record's writer.",
+      severity: 'error',
+      from: { path: '^(src|bridges|commands|skills)/', pathNot: '^src/store/' },
+      to: { path: '^src/store/(files|record-writer)\\.ts$' },
+    },
+    {
+      name: 'loop-behind-its-port',
+      comment:
+        "The goal loop reaches the store only through its port (src/loop/goal-port.ts, handed in by the avatars' records): it imports the store's schemas and read-only types, never the Store or a writer.",
+      severity: 'error',
+      from: { path: '^src/loop/' },
+      to: { path: '^src/store/(store|files|record-writer|json-file)\\.ts$|^src/store/writers/' },
+    },
     {
       name: 'src-not-outward',
       comment: 'src/ never imports bridges/, commands/ or skills/; only the entry points src/main.ts and src/avatar-host.ts wire them in.',

@@ -103,6 +103,7 @@ export default async function bench(): Promise<void> {
     console.log(`hybrid / llm requests per done goal: ${ratio.toFixed(3)} (target ≤ 0.25)`);
   }
   for (const r of [llm, hybrid]) console.log(`${r.engine} goals: ${r.goals.join(' | ')}`);
+  console.log(`tool calls to a tool the request did not offer: llm ${llm.unoffered}, hybrid ${hybrid.unoffered}`);
 }
 
 /** Goals each curriculum run plays. */
@@ -116,6 +117,8 @@ interface CurriculumFigures {
   ended: number;
   done: number;
   requests: number;
+  /** Tool calls the fake model made to a tool its request did not offer. */
+  unoffered: number;
   turns: { scripted: number; model: number } | undefined;
   goals: string[];
   ms: number;
@@ -143,6 +146,7 @@ async function curriculumRun(engine: 'llm' | 'hybrid'): Promise<CurriculumFigure
       ended: goals.length,
       done: goals.filter((g) => g.outcome === 'done').length,
       requests,
+      unoffered: llm.unoffered.length,
       turns: core.store.record.data.usage.demo?.turns,
       goals: goals.map((g) => `${g.outcome === 'done' ? '' : `(${g.outcome}) `}${g.text}`),
       ms,
@@ -182,9 +186,12 @@ async function requestSizes(): Promise<void> {
     // The turn each request belongs to: a request whose last message is the user's starts a turn.
     const byKind = new Map<string, { whole: number[]; messages: number[]; newText: number[]; steps: number }>();
     let kind = 'continue';
+    /** Characters of the tool schemas each automatic request offered. */
+    const offered: number[] = [];
     for (const r of requests) {
       const starts = lastMessage(r)?.role === 'user';
       if (starts) kind = kindOf(lastUserText(r));
+      if (kind !== 'question') offered.push(JSON.stringify(r.body.tools ?? []).length);
       const k = byKind.get(kind) ?? { whole: [], messages: [], newText: [], steps: 0 };
       k.whole.push(wholeChars(r));
       k.messages.push(messagesChars(r));
@@ -193,7 +200,8 @@ async function requestSizes(): Promise<void> {
       byKind.set(kind, k);
     }
     const tools = JSON.stringify(toolSchemas(createSkillRegistry(new FakeGame()))).length;
-    console.log(`${TURNS} automatic and chat turns, ${requests.length} requests; system prompt ${fmt(systemPrompt('demo', 8, EMBEDDED_CAPABILITIES).length)} chars, tool schemas ${fmt(tools)} chars (JSON)`);
+    console.log(`${TURNS} automatic and chat turns, ${requests.length} requests; system prompt ${fmt(systemPrompt('demo', 8, EMBEDDED_CAPABILITIES).length)} chars`);
+    console.log(`tool schemas (JSON): all ${fmt(tools)} chars; offered per automatic request (by state and kind of turn) median ${fmt(median(offered))}, max ${fmt(Math.max(...offered))}`);
     console.log('kind        turns  steps  whole request median / max   messages max   new user text median / max');
     const all: number[] = [];
     for (const [k, v] of [...byKind.entries()].sort()) {
@@ -202,7 +210,8 @@ async function requestSizes(): Promise<void> {
         `${k.padEnd(11)} ${String(v.newText.length).padStart(5)}  ${String(v.steps).padStart(5)}  ${fmt(median(v.whole)).padStart(12)} / ${fmt(Math.max(...v.whole)).padEnd(12)} ${fmt(Math.max(...v.messages)).padStart(10)}   ${fmt(median(v.newText)).padStart(10)} / ${fmt(Math.max(...v.newText))}`,
       );
     }
-    console.log(`every automatic request: median ${fmt(median(all))}, max ${fmt(Math.max(...all))} characters (budget for messages: 16,000)`);
+    console.log(`AUTOMATIC TURNS, every request (whole: messages + tool schemas): median ${fmt(median(all))}, max ${fmt(Math.max(...all))} characters (target median ≤ 3,600; mindcraft ≈ 10,500–11,500; budget for messages 16,000)`);
+    console.log(`tool calls to a tool the request did not offer: ${llm.unoffered.length}${llm.unoffered.length ? ` (${llm.unoffered.slice(0, 5).join(', ')})` : ''}`);
 
     const check = await Store.open(dir);
     const done = check.record.data.goals.filter((g) => g.outcome === 'done' && g.usage);

@@ -23,7 +23,12 @@ import { mcpRevoke } from './mcp-revoke.ts';
 import { owner } from './owner.ts';
 import { pair } from './pair.ts';
 import { parked } from './parked.ts';
+import { placeRemove } from './place-remove.ts';
+import { placeSet } from './place-set.ts';
+import { places } from './places.ts';
 import { play } from './play.ts';
+import { relay } from './relay.ts';
+import { say } from './say.ts';
 import { schedule } from './schedule.ts';
 import { schedules } from './schedules.ts';
 import { serverAdd } from './server-add.ts';
@@ -57,9 +62,13 @@ export const commands: readonly Command[] = [
   direction,
   parked,
   unpark,
+  say,
   skills,
   skillShow,
   skillRemove,
+  places,
+  placeSet,
+  placeRemove,
   avatars,
   avatar,
   avatarRemove,
@@ -74,6 +83,7 @@ export const commands: readonly Command[] = [
   share,
   unshare,
   verbose,
+  relay,
   owner,
   schedule,
   schedules,

@@ -9,7 +9,8 @@
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import { z } from 'zod';
-import type { Skill } from '../src/game/skill.ts';
+import { findBlockFast } from '../src/game/block-search.ts';
+import type { Skill, SkillResult } from '../src/game/skill.ts';
 import { checkAborted, done, fail, goals, onBot, walk } from './common.ts';
 import { craftByClicks } from './craft-clicks.ts';
 import { itemQuery } from './items.ts';
@@ -26,6 +27,8 @@ const CRAFT_ATTEMPTS = 3;
 
 /** How far the skill looks for a crafting table to walk to. */
 const TABLE_SEARCH = 48;
+/** A table farther than this is not walked to when one is carried (the planner's own reach for a table, `TABLE_REACH`). */
+const CARRIED_TABLE_FIRST = 12;
 
 /** A concrete item for a group name: `planks` → the planks of a log species carried, `log` → oak_log. */
 function concreteItem(bot: Bot, query: string): string {
@@ -51,6 +54,9 @@ export const craft: Skill<typeof params> = {
     if (!game.capabilities.crafting) return Promise.resolve(fail('unsupported_by_server', 'this server does not support crafting'));
     // Counted from the first attempt: a run a reflex interrupted crafts only what is still missing.
     let target: number | undefined;
+    // A table set down stays, whatever the run comes to: its result says where.
+    let placedTable: SkillResult['placed'];
+    const withTable = (r: SkillResult): SkillResult => (placedTable ? { ...r, placed: placedTable } : r);
     return onBot(game, 'craft', signal, async (bot, sig) => {
       const name = concreteItem(bot, itemQuery(item));
       const def = bot.registry.itemsByName[name];
@@ -58,17 +64,20 @@ export const craft: Skill<typeof params> = {
       target ??= bot.inventory.count(def.id, null) + count;
       const missing = target - bot.inventory.count(def.id, null);
       if (missing <= 0) return done(`crafted ${count} ${name}`);
-      // Farther than the planner's reach (30 blocks), so a table it counted on is found.
-      let table: Block | null = bot.findBlock({ matching: bot.registry.blocksByName.crafting_table?.id ?? -1, maxDistance: TABLE_SEARCH });
+      // Farther than the planner's reach, so a table it counted on is found; but a table carried is placed here rather
+      // than walking far (up out of a mine, say) to one.
+      let table: Block | null = findBlockFast(bot, [bot.registry.blocksByName.crafting_table?.id ?? -1], TABLE_SEARCH);
+      const carried = bot.inventory.items().some((i) => i.name === 'crafting_table');
+      if (table && carried && table.position.distanceTo(bot.entity.position) > CARRIED_TABLE_FIRST) table = null;
       let recipe = bot.recipesFor(def.id, null, 1, null)[0] ?? (table ? bot.recipesFor(def.id, null, 1, table)[0] : undefined);
       if (!recipe) {
         const needsTable = bot.recipesAll(def.id, null, true).length > 0;
-        const hasTable = bot.inventory.items().some((i) => i.name === 'crafting_table');
-        if (needsTable && !table && hasTable && bot.recipesFor(def.id, null, 1, true as unknown as Block).length > 0) {
+        if (needsTable && !table && carried && bot.recipesFor(def.id, null, 1, true as unknown as Block).length > 0) {
           // Placed within this skill's turn at the gate (running the place skill here would wait for this one to end).
           const placed = await placeItem(bot, sig, { item: 'crafting_table' });
           if (!placed.ok) return fail('no_target', `could not place a crafting table: ${placed.detail}`);
-          table = bot.findBlock({ matching: bot.registry.blocksByName.crafting_table?.id ?? -1, maxDistance: 8 });
+          placedTable = placed.placed;
+          table = findBlockFast(bot, [bot.registry.blocksByName.crafting_table?.id ?? -1], 8);
           recipe = table ? bot.recipesFor(def.id, null, 1, table)[0] : undefined;
         }
         if (!recipe) {
@@ -100,6 +109,6 @@ export const craft: Skill<typeof params> = {
       if (made <= 0 && failure) throw failure;
       if (made <= 0) return fail('missing_material', `crafting ${name} made nothing`);
       return done(`crafted ${made} ${name}`);
-    });
+    }).then(withTable);
   },
 };

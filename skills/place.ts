@@ -95,7 +95,7 @@ export async function placeItem(bot: Bot, sig: AbortSignal, { item, x, y, z: zz 
   await bot.placeBlock(r.ref, r.face);
   const placed = bot.blockAt(at);
   if (placed?.name !== stack.name) return fail('not_placed', `the ${stack.name} did not stay at ${at.x} ${at.y} ${at.z}`);
-  return done(`placed ${stack.name} at ${at.x} ${at.y} ${at.z}`);
+  return { ...done(`placed ${stack.name} at ${at.x} ${at.y} ${at.z}`), placed: { block: stack.name, x: at.x, y: at.y, z: at.z } };
 }
 
 /** The `place` skill. */

@@ -4,11 +4,17 @@
  * skills and reflexes as one process does, in one of two ways:
  *
  * - a child of mindlink (its one argument is its {@link HostConfig} as JSON):
- *   it talks to the core over its IPC channel, exits when the core tells it
- *   to, and at once when the core is gone;
+ *   it talks to the core over its IPC channel, says it is ready as soon as it
+ *   takes messages, and builds the games once it knows where the embedded
+ *   world is (told at once, or by a `world` message when it was started while
+ *   the world still started), warming up the version's packet codecs
+ *   meanwhile; it exits when the core tells it to, and at once when the core
+ *   is gone;
  * - on any machine, `npm run host -- --nats nats://… --id <name>`
- *   (docs/many-machines.md): it talks to the core over NATS, plays for the
- *   core it hears, and runs until it is stopped (SIGTERM, Ctrl-C).
+ *   (docs/many-machines.md): it talks to the core over NATS, warms up while
+ *   it waits for a core, plays for the core it hears (the core's beat names
+ *   its world, so it never needs a `world` message), and runs until it is
+ *   stopped (SIGTERM, Ctrl-C).
  */
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -22,7 +28,10 @@ import { connectNats, NatsAuthError, natsSecrets } from './game/hosts/nats/conne
 import { NatsHost } from './game/hosts/nats/nats-host.ts';
 import { SUBJECT_TOKEN } from './game/hosts/nats/subjects.ts';
 import { createGameProvider, type GameAttachment } from './game/provider.ts';
+import { embeddedVersion } from './game/embedded/world-start.ts';
+import { warmUp } from './game/warm-up.ts';
 import { startHealthLog } from './health.ts';
+import { readTickRates } from './game/tick-meter.ts';
 import { createLogger, registerSecret, type Logger } from './logger.ts';
 
 // Reflexes (defend > eat > flee) act on every avatar's game with no engine call.
@@ -46,11 +55,15 @@ async function runtimeFor(config: Config, log: Logger, world: WorldAddress | nul
 /** A child of mindlink, on its IPC channel. */
 async function child(config: Config, host: HostConfig): Promise<void> {
   const log = createLogger(config.LOG_LEVEL, { sync: true }).child({ avatarHost: host.index });
-  startHealthLog(log, config.HEALTH_LOG_MS, 'host health');
+  startHealthLog(log, config.HEALTH_LOG_MS, 'host health', readTickRates);
   const send = (m: HostToCore): void => {
     if (process.connected) process.send?.(m);
   };
-  const runtime = await runtimeFor(config, log, host.world, send);
+  let runtime: HostRuntime | undefined;
+  /** What the core asked before the games could be built (the world was still starting). */
+  const waiting: CoreToHost[] = [];
+  let worldIs: (world: WorldAddress | null) => void = () => undefined;
+  const worldKnown = host.world !== undefined ? Promise.resolve(host.world) : new Promise<WorldAddress | null>((resolve) => (worldIs = resolve));
   let leaving = false;
   const leave = (why: string): void => {
     if (leaving) return;
@@ -59,20 +72,34 @@ async function child(config: Config, host: HostConfig): Promise<void> {
     // Without its core there is no one to carry on for: a second at most to leave the games.
     const limit = setTimeout(() => process.exit(0), why === 'the core is gone' ? 1000 : 15_000);
     limit.unref();
-    void runtime
-      .shutdown()
+    void (runtime?.shutdown() ?? Promise.resolve())
       .catch((err: unknown) => log.warn({ err }, 'leaving the games failed'))
       .finally(() => process.exit(0));
   };
   process.on('message', (m: CoreToHost) => {
     if (m.type === 'shutdown') leave('asked by the core');
-    else runtime.handle(m);
+    else if (m.type === 'world') worldIs(m.world);
+    else if (runtime) runtime.handle(m);
+    else waiting.push(m);
   });
   process.on('disconnect', () => leave('the core is gone'));
   process.on('SIGTERM', () => leave('SIGTERM'));
   process.on('SIGINT', () => leave('SIGINT'));
   process.send?.({ type: 'ready', pid: process.pid });
   log.info({ pid: process.pid }, 'avatar host ready');
+  // Alive while the games are not built yet (the runtime says so from then on).
+  const alive = setInterval(() => send({ type: 'alive', avatars: [] }), 2000);
+  alive.unref();
+  // While the world starts (and the core loads), what the first join would wait for: on the first host, where the
+  // first avatar is placed (the others would only take CPU from the world and the core now; theirs is done on their first join).
+  if (config.EMBEDDED && host.index === 0) warmUp(embeddedVersion(config));
+  const world = await worldKnown;
+  if (leaving) return;
+  const built = await runtimeFor(config, log, world, send);
+  clearInterval(alive);
+  if (leaving) return;
+  runtime = built;
+  for (const m of waiting.splice(0)) runtime.handle(m);
 }
 
 /** Arguments or a configuration that will not do: one line (and the usage), exit code 2. */
@@ -108,8 +135,12 @@ async function overNats(config: Config, args: string[]): Promise<void> {
   const settings = { servers, token: config.NATS_TOKEN, user: config.NATS_USER, pass: config.NATS_PASS, name: `mindlink host ${id}` };
   for (const secret of natsSecrets(settings)) registerSecret(secret);
   const log = createLogger(config.LOG_LEVEL).child({ avatarHost: id });
-  startHealthLog(log, config.HEALTH_LOG_MS, 'host health');
+  startHealthLog(log, config.HEALTH_LOG_MS, 'host health', readTickRates);
   const nc = await connectNats(settings, log);
+  // Before it looks for a core, what the first join would wait for (a host is usually started before its core, so
+  // this costs no one any time). The version is this machine's guess at the core's (MC_VERSION, else the embedded
+  // world's): the core's beat names the real one, and a join on another version compiles its own.
+  if (config.EMBEDDED) warmUp(embeddedVersion(config));
   const host = new NatsHost({
     nc,
     cluster,

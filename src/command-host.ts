@@ -1,39 +1,30 @@
 /**
  * The command host: everything a command may read and do, and nothing more
  * (commands live in `commands/` and never see the store or the core's
- * parts). Rights are checked here, through {@link People}: an avatar handle
- * comes only from {@link CommandHost.watch} or {@link CommandHost.control},
- * and admin-only acts check the sender themselves.
+ * parts). Rights are checked by the host (`src/host.ts`, over the core's
+ * parts): an avatar handle comes only from {@link CommandHost.watch} or
+ * {@link CommandHost.control}, and admin-only acts check the sender
+ * themselves. This file is the contract.
  */
-import { relative } from 'node:path';
-import type { AvatarManager, AvatarUsage } from './avatars/manager.ts';
+import type { AvatarUsage } from './avatars/manager.ts';
 import { childEnvironment, llmSetupProblem, type Config } from './config.ts';
 import { AGENT_KINDS, type AgentKind } from './engines/agents/agent-cli.ts';
 import { agentMissing } from './engines/agents/agents.ts';
 import type { EngineKind, PlayedBy } from './engines/engine.ts';
 import type { HybridModelKind } from './engines/kinds.ts';
 import type { Prices } from './engines/llm/usage.ts';
-import { UserError } from './errors.ts';
-import { impossibleGoal } from './goals/goal-language.ts';
 import type { ChatContext, CommandInvocation } from './chat.ts';
 import type { Snapshot } from './game/game.ts';
 import type { LoopPostKind } from './loop/decide.ts';
 import type { DisplayState } from './loop/goal-loop.ts';
-import type { Links } from './people/links.ts';
-import type { Pairing } from './people/pairing.ts';
-import type { People } from './people/people.ts';
 import type { Sight } from './rights.ts';
 import type { ScheduleDesk } from './schedule/desk.ts';
 import type { ServerDesk } from './servers/desk.ts';
-import type { Sharing, ShareMade, ShareRequest, UnshareRequest } from './sharing.ts';
-import type { Avatar, Card, Destination, Identity, ParkedGoal, Share } from './store/schema.ts';
-import { notedReply } from './task/directions.ts';
-import { cutText, oneLine, plainGoal } from './text.ts';
-import type { ThoughtStream } from './thought-stream.ts';
-import type { SkillLibrary, KeptSkillCode } from './learned/library.ts';
+import type { ShareMade, ShareRequest, UnshareRequest } from './sharing.ts';
+import type { DeepReadonly } from './store/readonly.ts';
+import type { Avatar, Card, Destination, ParkedGoal, Share } from './store/schema.ts';
+import type { KeptSkillCode } from './learned/library.ts';
 import type { KeptSkill } from './learned/manifest.ts';
-import type { RecentActivity } from './recent.ts';
-import type { WebAccess } from './web-access.ts';
 import type { McpDesk } from './people/mcp-tokens.ts';
 
 export type { KeptSkill, KeptSkillCode, PlayedBy };
@@ -62,8 +53,8 @@ export interface CommandReply {
 /** An avatar the sender may see from this chat. */
 export interface WatchedAvatar {
   readonly name: string;
-  /** The stored record (read only): goal, parked goals, directions, owner, engine, server. */
-  readonly record: Readonly<Avatar>;
+  /** The stored record as it is now (read only): goal, parked goals, directions, owner, engine, server. */
+  readonly record: DeepReadonly<Avatar>;
   /** The loop state to show. */
   state(): DisplayState;
   /** Whether it plays (`state() !== 'stopped'`). */
@@ -88,6 +79,22 @@ export interface WatchedAvatar {
   learnedSkill(name: string): Promise<KeptSkillCode>;
   /** What the sender may see of it from this chat: full direction text, the owner's identities (`rights.ts`). */
   readonly sight: Sight;
+  /** The places it remembers on the server it is on now, in the order they were first remembered, each with its distance now. */
+  places(): PlaceView[];
+}
+
+/** A place an avatar remembers, as a command shows it. */
+export interface PlaceView {
+  name: string;
+  x: number;
+  y: number;
+  z: number;
+  /** `overworld`, `the_nether`, `the_end`. */
+  dimension: string;
+  /** Blocks from the avatar now, rounded; null while it is out of the game or in another dimension. */
+  distance: number | null;
+  /** Who set it: a person's name, or null when the avatar remembered it itself. */
+  by: string | null;
 }
 
 /** An avatar the sender may control from this chat. */
@@ -114,6 +121,13 @@ export interface ControlledAvatar extends WatchedAvatar {
   unpark(which: readonly number[] | 'all'): ParkedGoal[];
   /** Drop one of the skills it kept (its owner, a pilot or an admin). Throws UserError when it keeps none of that name. */
   removeLearnedSkill(name: string): Promise<void>;
+  /**
+   * Remember where it stands now as place `name` (any case; a name in use moves here), set by the sender: the place,
+   * and where it was before. Throws UserError while it is out of the game, for a bad name, or past the most it keeps.
+   */
+  setPlace(name: string): { place: PlaceView; was: PlaceView | undefined };
+  /** Forget one of its places; the place it was. Throws UserError, naming those it knows, when it knows none of that name. */
+  removePlace(name: string): PlaceView;
   /** Link it to this chat in `mode` (replacing an existing link's mode). */
   link(mode: 'control' | 'watch'): void;
   /** Unlink it from this chat. False when it was not linked here. */
@@ -132,6 +146,21 @@ export interface ControlledAvatar extends WatchedAvatar {
   remove(confirmed: boolean): Promise<AvatarRemoved | null>;
   /** Its owner or an admin renames it while it is stopped, to a name Minecraft accepts; the new name. Throws UserError otherwise. */
   rename(to: string): Promise<string>;
+  /**
+   * Say one line in the game's chat through it (`/say`), paced; resolves with the line once said. Throws UserError,
+   * saying nothing, for what Minecraft's chat does not take (over 256 characters, line breaks, control characters),
+   * for a server command (a line starting with `/`) unless its owner allows them, and while it is out of the game.
+   */
+  say(text: string): Promise<string>;
+  /** Whether `/say` sends server commands through it (its owner allowed them). */
+  takesSayCommands(): boolean;
+  /** Its owner or an admin lets `/say` send server commands through it, or not; whether that changed. Throws UserError for anyone else. */
+  allowSayCommands(on: boolean): boolean;
+  /**
+   * Relay the public chat it hears in the game into this chat, a Discord channel or Telegram chat linked to it
+   * (on), or end that (off); whether that changed. Throws UserError where no such chat is.
+   */
+  relayChat(on: boolean): boolean;
 }
 
 /** What removing an avatar did. */
@@ -189,7 +218,7 @@ export interface CommandHost {
   /** The chat identities of an avatar's owner, for those who may see them (its owner, admins); empty for anyone else. */
   ownerIdentities(avatar: WatchedAvatar): readonly string[];
   /** Admins: create an avatar owned by the sender, stopped, linked to this chat. */
-  createAvatar(chat: ChatContext, name: string, opts: { server?: string; engine?: Avatar['engine'] }): Promise<Readonly<Avatar>>;
+  createAvatar(chat: ChatContext, name: string, opts: { server?: string; engine?: Avatar['engine'] }): Promise<DeepReadonly<Avatar>>;
   /** Admins: give an avatar to the person behind `identity` (created if new). Returns the new owner's name. */
   setOwner(chat: ChatContext, avatar: WatchedAvatar, identity: string): string;
   /** Try a pairing code; the reply text. */
@@ -251,182 +280,4 @@ export interface CommandDispatcher {
    * router runs it beside the chat's next lines and posts its reply when it is done. False for anything else.
    */
   detached(inv: CommandInvocation): boolean;
-}
-
-/** What a refused goal leaves as it was, in one sentence. */
-function keptGoal(current: string | undefined): string {
-  return current ? `Nothing was changed: my goal is still ${plainGoal(current, 120)}.` : 'Nothing was changed.';
-}
-
-/** The identity at the other end of a direct-message chat, for its link (a scheduled goal's Done pings its creator there). */
-function dmWith(chat: ChatContext): Identity | undefined {
-  return chat.chatKind === 'private' ? (chat.from as Identity) : undefined;
-}
-
-/** The parts the host is made of. */
-export interface CommandHostParts {
-  avatars: AvatarManager;
-  people: People;
-  links: Links;
-  pairing: Pairing;
-  schedules: ScheduleDesk;
-  servers: ServerDesk;
-  /** The server of a new avatar when none is named. */
-  defaultServer(): string | undefined;
-  config: Config;
-  sharing: Sharing;
-  thoughts: ThoughtStream;
-  /** Open a thread under a chat on its platform's bridge. */
-  openThread(dest: Destination, name: string): Promise<Destination>;
-  /** Dashboard sign-in links and sessions. */
-  web: WebAccess;
-  /** The skills avatars wrote and kept. */
-  learned: SkillLibrary;
-  /** Tokens of the people's MCP server. */
-  mcp: McpDesk;
-  /** What each avatar did lately (who played its last turn); absent, nobody is said to have. */
-  recent?: RecentActivity;
-}
-
-/**
- * The production command host over the core's parts.
- *
- * @example
- * const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, mcp, recent });
- */
-export function createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, mcp, recent }: CommandHostParts): CommandHost {
-  const noSkill = (record: Avatar, name: string): UserError =>
-    new UserError('unknown_skill', `${record.name} keeps no skill called ${cutText(oneLine(name), 40)}: /skills ${record.name} lists them.`, record.name);
-  const watched = (chat: ChatContext, record: Avatar): WatchedAvatar => ({
-    name: record.name,
-    record,
-    sight: people.rightsOf(chat).sight(record),
-    state: () => avatars.displayState(record.name),
-    isPlaying: () => avatars.isPlaying(record.name),
-    snapshot: () => avatars.snapshot(record.name),
-    usage: () => avatars.usage(record.name),
-    lastPlayedBy: () => recent?.lastPlayedBy(record.name),
-    downReason: () => avatars.downReason(record.name),
-    waitReason: () => avatars.waitReason(record.name),
-    stopReason: () => avatars.stopReason(record.name),
-    ask: (question) => avatars.ask(record.name, question),
-    learnedSkills: () => learned.list(record.name),
-    async learnedSkill(name) {
-      const found = await learned.get(record.name, name);
-      if (!found) throw noSkill(record, name);
-      return found;
-    },
-  });
-  const controlled = (chat: ChatContext, record: Avatar): ControlledAvatar => {
-    const ownerOrAdmin = (what: string): void => {
-      const role = people.rightsOf(chat).role(record);
-      if (role !== 'owner' && role !== 'admin') throw new UserError('not_allowed', `Only ${record.name}'s owner or an admin can ${what}.`, record.name);
-    };
-    return {
-      ...watched(chat, record),
-      play: () => avatars.play(record.name),
-      stop: () => avatars.stop(record.name),
-      setGoal: (text) => {
-        const goal = text.replace(/\s+/g, ' ').trim();
-        const never = impossibleGoal(goal);
-        if (never) throw new UserError('impossible_goal', `I can't take that goal: ${never}. ${keptGoal(record.goal?.text)}`, record.name);
-        const by = people.ensurePerson(chat.from, chat.fromName);
-        const behind = avatars.setGoal(record.name, goal, by.id, { writtenAt: chat.sentAt, byName: people.personName(by.id), setIn: chat.dest });
-        const stopped = avatars.isPlaying(record.name) ? '' : ` I'm stopped: /play ${record.name} starts me.`;
-        const parked = behind ? ` Your message came before the scheduled goal I was on (${plainGoal(behind.text, 80)}), so that one is parked for later.` : '';
-        return { avatar: record.name, text: `New goal from ${chat.fromName}: ${goal}.${stopped}${parked}`, news: 'new_goal' };
-      },
-      addDirection: (text) => {
-        const { n, dropped } = avatars.addDirection(record.name, text, people.rightsOf(chat).author(record)?.id ?? null);
-        return { avatar: record.name, text: notedReply(n, dropped) };
-      },
-      wokenTurn: () => avatars.wokenTurn(record.name),
-      unpark: (which) => avatars.unpark(record.name, which),
-      async removeLearnedSkill(name) {
-        if (!(await learned.remove(record.name, name))) throw noSkill(record, name);
-      },
-      link: (mode) => links.link(record.name, chat.dest, mode, chat.guild, dmWith(chat)),
-      unlink: () => links.unlink(record.name, chat.dest),
-      async setEngine(kind) {
-        ownerOrAdmin('change its engine');
-        await avatars.switchEngine(record.name, kind);
-      },
-      async remove(confirmed) {
-        ownerOrAdmin('remove it');
-        if (!confirmed) return null;
-        const schedulesGone = schedules.avatarRemoved(record.name);
-        const { keptIn, unlinked } = await avatars.remove(record.name);
-        return { keptIn: relative(config.DATA_DIR, keptIn), unlinked, schedules: schedulesGone };
-      },
-      async rename(to) {
-        ownerOrAdmin('rename it');
-        const from = record.name;
-        await avatars.rename(from, to);
-        schedules.avatarRenamed(from, to);
-        return record.name;
-      },
-    };
-  };
-  return {
-    watch: (chat, name) => watched(chat, people.rightsOf(chat).resolve(name)),
-    control: (chat, name) => controlled(chat, people.rightsOf(chat).control(name)),
-    visible: (chat) => people.rightsOf(chat).visible().map((a) => watched(chat, a)),
-    isAdmin: (chat) => people.rightsOf(chat).admin,
-    controlsAny: (chat) => people.rightsOf(chat).controlsAny(),
-    mayControl: (chat, avatar) => people.rightsOf(chat).mayControl(avatar.record),
-    ownsAny: (chat) => people.rightsOf(chat).ownsAny(),
-    knows: (chat) => people.rightsOf(chat).knows(),
-    requireKnown: (chat) => people.rightsOf(chat).requireKnown(),
-    personName: (id) => people.personName(id),
-    ownerIdentities: (avatar) => (avatar.sight.ownerIdentities ? (people.byId(avatar.record.owner)?.identities ?? []) : []),
-    async createAvatar(chat, name, opts) {
-      people.rightsOf(chat).requireAdmin('Only an admin can create avatars.');
-      // A `/server add` of that server typed just before (it runs beside the lines after it) ends first.
-      if (opts.server) await servers.settled(opts.server);
-      const owner = people.ensurePerson(chat.from, chat.fromName);
-      const server = opts.server ?? defaultServer();
-      const created = await avatars.create(name, owner.id, { ...opts, ...(server ? { server: server.toLowerCase() } : {}) });
-      links.link(created.name, chat.dest, 'control', undefined, dmWith(chat));
-      return created;
-    },
-    setOwner(chat, avatar, identity) {
-      people.rightsOf(chat).requireAdmin('Only an admin can change who owns an avatar.');
-      const person = people.ensurePerson(identity, identity);
-      avatars.setOwner(avatar.name, person.id);
-      return people.personName(person.id);
-    },
-    pair: (chat, code) => pairing.pair(chat, code),
-    pairingOpen: () => pairing.code !== null,
-    schedules,
-    servers,
-    llm: () => ({
-      model: config.LLM_MODEL,
-      prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT },
-      offered: llmOffered(config, avatars.all()),
-      agents: installedAgents(config),
-      hybridModel: config.HYBRID_MODEL,
-    }),
-    async openThoughts(chat, avatar) {
-      if (!links.isLinkedTo(avatar.name, chat.dest)) {
-        throw new UserError('not_linked', `Link ${avatar.name} to this channel first: /link ${avatar.name}`, avatar.name);
-      }
-      const open = thoughts.threadOf(avatar.name, chat.dest);
-      if (open) return { thread: open, opened: false };
-      const thread = await openThread(chat.dest, `${avatar.name} thinking`);
-      thoughts.open(avatar.name, thread, chat.dest);
-      return { thread, opened: true };
-    },
-    closeThoughts: (chat, avatar) => thoughts.close(avatar.name, chat.dest).length > 0,
-    share: (chat, request) => sharing.share(chat, request),
-    unshare: (chat, request) => sharing.unshare(chat, request),
-    webSignIn: (chat) => web.signInLink(chat),
-    mcp: {
-      issue: (chat, label) => mcp.issue(chat, label),
-      list: (chat) => mcp.list(chat),
-      revoke: (chat, label) => mcp.revoke(chat, label),
-      get url() {
-        return mcp.url;
-      },
-    },
-  };
 }

@@ -146,6 +146,17 @@ export const ConfigSchema = z.object({
 /** The parsed configuration: every key with its default, `ENGINE` decided. */
 export type Config = Omit<z.infer<typeof ConfigSchema>, 'ENGINE'> & { ENGINE: EngineKind };
 
+/**
+ * Whether the data files check their writers (`STORE_CHECKS=on`; the test suite sets it): the data is frozen
+ * and each update changes a copy, so a write outside a record owner's update throws (src/store/json-file.ts).
+ *
+ * @example
+ * storeChecks({ STORE_CHECKS: 'on' }) // → true
+ */
+export function storeChecks(env: Record<string, string | undefined> = process.env): boolean {
+  return onOff.safeParse(env.STORE_CHECKS ?? 'off').data ?? false;
+}
+
 /** Keys whose values are secrets: never logged, never shown in chat. */
 export const SECRET_KEYS = ['TELEGRAM_TOKEN', 'DISCORD_TOKEN', 'LLM_API_KEY', 'ANTHROPIC_API_KEY', 'NATS_TOKEN', 'NATS_PASS', 'HOSTS'] as const;
 

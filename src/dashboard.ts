@@ -5,10 +5,12 @@
  * so the page never shows more than the chat would. Watchers see what
  * `/status`, `/direction` and the avatar's posts show; who may control an
  * avatar also sees its thought stream, its own notes and its usage; schedules
- * are for its owner and admins, as `/schedules`. Everything is plain data;
+ * are for its owner and admins, as `/schedules`; the places it remembers are
+ * drawn on its world view for whoever may see it, as `/places`. Everything is plain data;
  * every text is plain text, secrets scrubbed.
  */
 import type { AvatarManager } from './avatars/manager.ts';
+import type { Places } from './avatars/places.ts';
 import type { ChatContext } from './chat.ts';
 import { formatUsage, type Prices } from './engines/llm/usage.ts';
 import type { Scene, Snapshot } from './game/game.ts';
@@ -26,7 +28,9 @@ import { formatRun } from './schedule/runs.ts';
 import type { ScheduleDesk } from './schedule/desk.ts';
 import { DEFAULT_PORT, formatAddress } from './servers/address.ts';
 import type { Server } from './store/schema.ts';
-import type { Avatar, Store } from './store/store.ts';
+import type { DeepReadonly } from './store/readonly.ts';
+import type { Avatar } from './store/schema.ts';
+import type { Store } from './store/store.ts';
 import { oneLine, plainGoal } from './text.ts';
 
 /** Items a row shows; the rest are counted. */
@@ -91,6 +95,8 @@ export interface WorldView {
   /** Players and mobs near the avatar (world coordinates). */
   entities: Snapshot['nearbyEntities'];
   position: { x: number; y: number; z: number } | null;
+  /** The places the avatar remembers on its server, in the dimension it is in (none while it is out of the game). */
+  places: { name: string; x: number; y: number; z: number }[];
   takenAt: number;
 }
 
@@ -108,12 +114,13 @@ export interface DashboardParts {
   store: Store;
   recent: RecentActivity;
   schedules: ScheduleDesk;
+  places: Places;
   prices: Prices;
 }
 
 /**
  * @example
- * const dashboard = new Dashboard({ people, avatars, store, recent, schedules: desk, prices });
+ * const dashboard = new Dashboard({ people, avatars, store, recent, schedules: desk, places, prices });
  * dashboard.rows(chat);                 // every avatar the viewer may see
  * await dashboard.details(chat, 'demo'); // throws the chat's own UserError when they may not
  */
@@ -166,11 +173,13 @@ export class Dashboard {
     const avatar = this.parts.people.rightsOf(viewer).resolve(name);
     const game = this.parts.avatars.game(avatar.name);
     const snap = game?.snapshot();
+    const places = snap ? this.parts.places.of(avatar.name).filter((p) => p.dimension === snap.dimension) : [];
     return {
       name: avatar.name,
       map: snap ? (game?.worldMap?.(MAP_RADIUS) ?? null) : null,
       entities: snap?.nearbyEntities ?? [],
       position: snap ? snap.position : null,
+      places: places.map((p) => ({ name: p.name, x: p.x, y: p.y, z: p.z })),
       takenAt: snap?.takenAt ?? Date.now(),
     };
   }
@@ -185,7 +194,7 @@ export class Dashboard {
     return { name: avatar.name, scene: (await game?.scene?.(SCENE_RADIUS, withBlocks)) ?? null };
   }
 
-  private row(viewer: ChatContext, avatar: Avatar): AvatarRow {
+  private row(viewer: ChatContext, avatar: DeepReadonly<Avatar>): AvatarRow {
     const { avatars, people, store } = this.parts;
     const state = avatars.displayState(avatar.name);
     const down = avatars.downReason(avatar.name);
@@ -225,7 +234,7 @@ function serverText(server: Server | undefined, id: string, admin: boolean): str
 }
 
 /** `/usage`'s figures for the page: in all and on the current goal, or one line saying there are none. */
-function usageLines(avatars: AvatarManager, avatar: Avatar, prices: Prices): string[] {
+function usageLines(avatars: AvatarManager, avatar: DeepReadonly<Avatar>, prices: Prices): string[] {
   const used = avatars.usage(avatar.name);
   if (!used.total || used.total.requests === 0) return [`No model tokens used yet (${avatar.engine} engine).`];
   const lines = [`in all: ${formatUsage(used.total, prices)}`];

@@ -38,8 +38,18 @@ export type UserErrorCode =
   | 'unknown_engine'
   | 'llm_not_configured'
   | 'agent_not_installed'
+  // The game's chat (`/say`, `/relay`): a line it cannot take, a server command not allowed, out of the game, lines waiting.
+  | 'bad_chat_line'
+  | 'game_command'
+  | 'not_in_game'
+  | 'chat_busy'
   // The skills an avatar wrote and kept.
   | 'unknown_skill'
+  // Places an avatar remembers.
+  | 'bad_place_name'
+  | 'unknown_place'
+  | 'too_many_places'
+  | 'not_in_game'
   // Chats: links, threads, DMs, the dashboard.
   | 'not_linked'
   | 'no_threads'

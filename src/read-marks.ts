@@ -1,11 +1,13 @@
 /**
- * Where each chat was read up to (`state.json` `readMarks`): the newest
- * message id a bridge handed over, per destination. Discord does not replay
+ * Where each chat was read up to (`state.json` `readMarks`, written here
+ * only): the newest message id a bridge handed over, per destination. Discord does not replay
  * what was written while mindlink was down; its bridge reads on from here.
  */
 import type { Platform } from './chat.ts';
-import { platformOf } from './outbox/outbox.ts';
-import type { Destination, Store } from './store/store.ts';
+import { platformOf } from './store/destination.ts';
+import type { Destination } from './store/schema.ts';
+import type { Store } from './store/store.ts';
+import { readMarksWriter } from './store/writers/read-marks.ts';
 
 /** Chats remembered at most; the one read longest ago goes first. */
 export const READ_MARK_LIMIT = 1000;
@@ -22,19 +24,23 @@ export function newerId(a: string, b: string): boolean {
  * marks.of('discord'); // Map { 'discord:123' => '1311110000000000001' }
  */
 export class ReadMarks {
-  constructor(private readonly store: Store) {}
+  private readonly marks;
+
+  constructor(store: Store) {
+    this.marks = readMarksWriter(store);
+  }
 
   /** The marks of one platform's chats. */
   of(platform: Platform): ReadonlyMap<Destination, string> {
-    return new Map(Object.entries(this.store.state.data.readMarks).filter(([dest]) => platformOf(dest) === platform));
+    return new Map(Object.entries(this.marks.value.readMarks).filter(([dest]) => platformOf(dest) === platform));
   }
 
   /** Message `id` of `dest` was handed over: the mark moves on (never back), and the chat becomes the newest one read. */
   mark(dest: Destination, id: string): void {
     if (!/^\d{1,25}$/.test(id)) return;
-    const current = this.store.state.data.readMarks[dest];
+    const current = this.marks.value.readMarks[dest];
     if (current !== undefined && !newerId(id, current)) return;
-    this.store.state.update((s) => {
+    this.marks.update((s) => {
       // Delete and set again: insertion order is the order chats were last read in.
       delete s.readMarks[dest];
       s.readMarks[dest] = id;
@@ -47,8 +53,8 @@ export class ReadMarks {
 
   /** A chat that is gone: forget where it was read up to. */
   forget(dest: Destination): void {
-    if (!(dest in this.store.state.data.readMarks)) return;
-    this.store.state.update((s) => {
+    if (!(dest in this.marks.value.readMarks)) return;
+    this.marks.update((s) => {
       delete s.readMarks[dest];
     });
   }

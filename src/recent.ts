@@ -9,6 +9,7 @@
 import type { PlayedBy } from './engines/engine.ts';
 import type { LoopPostKind } from './loop/decide.ts';
 import type { TurnSummary } from './loop/goal-loop.ts';
+import type { AvatarNews } from './loop/news.ts';
 import { summaryLine } from './thought-stream.ts';
 
 /** News lines kept per avatar. */
@@ -43,7 +44,14 @@ export class RecentActivity {
   private readonly played = new Map<string, PlayedBy>();
   private changes = 0;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /** `news`: the loops' lines and turns, taken in as they come. */
+  constructor(
+    private readonly now: () => number = Date.now,
+    news?: AvatarNews,
+  ) {
+    news?.on('post', (p) => this.posted(p.avatar, p.kind, p.text));
+    news?.on('turnEnded', (avatar, summary) => this.turnEnded(avatar, summary));
+  }
 
   /** Grows with every line taken in (the dashboard looks again when it moved). */
   get version(): number {

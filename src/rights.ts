@@ -3,17 +3,18 @@
  */
 import type { ChatContext } from './chat.ts';
 import type { Avatar, Person, Share, StateFile } from './store/schema.ts';
+import type { DeepReadonly } from './store/readonly.ts';
 
 /** A person's role towards one avatar, from strongest to weakest. */
 export type Role = 'admin' | 'owner' | 'pilot' | 'watcher' | 'stranger';
 
 /** The person behind a chat identity, if known. */
-export function personOf(state: StateFile, identity: string): Person | undefined {
+export function personOf(state: DeepReadonly<StateFile>, identity: string): DeepReadonly<Person> | undefined {
   return state.persons.find((p) => p.identities.includes(identity));
 }
 
 /** Whether the sender is an admin: the local console always, identities in ADMINS, or a paired person. */
-export function isAdmin(state: StateFile, chat: ChatContext, admins: readonly string[]): boolean {
+export function isAdmin(state: DeepReadonly<StateFile>, chat: ChatContext, admins: readonly string[]): boolean {
   if (chat.from === 'console:local') return true;
   if (admins.includes(chat.from)) return true;
   return personOf(state, chat.from)?.admin === true;
@@ -23,7 +24,7 @@ export function isAdmin(state: StateFile, chat: ChatContext, admins: readonly st
  * Whether a share covers an avatar: the avatar's server, narrowed to one
  * avatar or to one owner's avatars when the share says so.
  */
-export function shareCovers(share: Share, avatar: Avatar): boolean {
+export function shareCovers(share: DeepReadonly<Share>, avatar: DeepReadonly<Avatar>): boolean {
   if (share.server !== avatar.server) return false;
   if (share.avatar !== undefined && share.avatar.toLowerCase() !== avatar.name.toLowerCase()) return false;
   if (share.owner !== undefined && share.owner !== avatar.owner) return false;
@@ -31,7 +32,7 @@ export function shareCovers(share: Share, avatar: Avatar): boolean {
 }
 
 /** The shares of the chat's Discord guild that cover `avatar` (none outside a guild). */
-export function guildSharesOf(state: StateFile, chat: ChatContext, avatar: Avatar): Share[] {
+export function guildSharesOf(state: DeepReadonly<StateFile>, chat: ChatContext, avatar: DeepReadonly<Avatar>): DeepReadonly<Share>[] {
   if (chat.platform !== 'discord' || !chat.guild) return [];
   return state.shares.filter((s) => s.guild === chat.guild && shareCovers(s, avatar));
 }
@@ -49,7 +50,7 @@ export function guildSharesOf(state: StateFile, chat: ChatContext, avatar: Avata
  *
  * A dashboard page (`chat.openedFrom`) is seen from the chat its sign-in link was asked for in.
  */
-export function roleFor(state: StateFile, chat: ChatContext, avatar: Avatar, admins: readonly string[]): Role {
+export function roleFor(state: DeepReadonly<StateFile>, chat: ChatContext, avatar: DeepReadonly<Avatar>, admins: readonly string[]): Role {
   if (isAdmin(state, chat, admins)) return 'admin';
   const person = personOf(state, chat.from);
   if (person && person.id === avatar.owner) return 'owner';
@@ -87,14 +88,14 @@ export function sightOf(role: Role, linkedHere: boolean): Sight {
 }
 
 /** What the sender may see of `avatar` from this chat (see {@link sightOf}). */
-export function sightFor(state: StateFile, chat: ChatContext, avatar: Avatar, admins: readonly string[]): Sight {
+export function sightFor(state: DeepReadonly<StateFile>, chat: ChatContext, avatar: DeepReadonly<Avatar>, admins: readonly string[]): Sight {
   const here = (chat.openedFrom ?? chat).dest;
   const linkedHere = state.links.some((l) => l.avatar === avatar.name && l.dest === here);
   return sightOf(roleFor(state, chat, avatar, admins), linkedHere);
 }
 
 /** What a share is about: one avatar, or a server's avatars. */
-export type ShareTarget = { avatar: Avatar } | { server: string };
+export type ShareTarget = { avatar: DeepReadonly<Avatar> } | { server: string };
 
 /**
  * Whether the sender may share (or unshare) `target` with a role of this
@@ -103,7 +104,7 @@ export type ShareTarget = { avatar: Avatar } | { server: string };
  * also have Manage Server.
  */
 export function mayShare(
-  state: StateFile,
+  state: DeepReadonly<StateFile>,
   chat: ChatContext,
   admins: readonly string[],
   target: ShareTarget,
@@ -139,7 +140,7 @@ export function canSchedule(role: Role): boolean {
  * Whether a person (by id, with no chat at hand: a schedule firing) is an admin
  * or the avatar's owner.
  */
-export function isOwnerOrAdmin(state: StateFile, personId: string, avatar: Avatar, admins: readonly string[]): boolean {
+export function isOwnerOrAdmin(state: DeepReadonly<StateFile>, personId: string, avatar: DeepReadonly<Avatar>, admins: readonly string[]): boolean {
   const person = state.persons.find((p) => p.id === personId);
   if (!person) return false;
   if (person.admin || person.identities.some((i) => i === 'console:local' || admins.includes(i))) return true;

@@ -1,13 +1,19 @@
 /**
- * Guild sharing (docs/servers.md "Sharing a server's avatars"): the shares of `state.json`, changed
- * only through these functions. Who may share is decided in `rights.ts`.
+ * Guild sharing (docs/servers.md "Sharing a server's avatars"): the shares of `state.json`, written
+ * here only ({@link Sharing}; the draft helpers below change the draft it hands them). Who may share is
+ * decided in `rights.ts`.
  */
 import type { ChatContext } from './chat.ts';
 import { UserError } from './errors.ts';
 import type { People } from './people/people.ts';
 import { mayShare } from './rights.ts';
+import type { DeepReadonly } from './store/readonly.ts';
 import type { Server, Share, StateFile } from './store/schema.ts';
 import type { Store } from './store/store.ts';
+import { sharesWriter } from './store/writers/shares.ts';
+
+/** The shares of a draft of `state.json`. */
+type SharesDraft = Pick<StateFile, 'shares'>;
 
 /** The option value of a Discord role: its id, or its mention `<@&id>`. Null when it is neither. */
 export function roleIdOf(value: string): string | null {
@@ -16,17 +22,17 @@ export function roleIdOf(value: string): string | null {
 }
 
 /** The server a share means when none is named: the embedded one, else the only one; null when that is ambiguous. */
-export function defaultServer(servers: readonly Server[]): Server | null {
+export function defaultServer<S extends DeepReadonly<Server>>(servers: readonly S[]): S | null {
   return servers.find((s) => s.host === null) ?? (servers.length === 1 ? (servers[0] ?? null) : null);
 }
 
 /** Two shares grant the same thing (same guild, role, server, avatar and owner). */
-function sameGrant(a: Share, b: Share): boolean {
+function sameGrant(a: DeepReadonly<Share>, b: DeepReadonly<Share>): boolean {
   return a.guild === b.guild && a.role === b.role && a.server === b.server && a.avatar?.toLowerCase() === b.avatar?.toLowerCase() && a.owner === b.owner;
 }
 
 /** Add a share; one that grants the same thing is replaced, so sharing twice keeps one. Returns whether it was new. */
-export function addShare(state: StateFile, share: Share): boolean {
+export function addShare(state: SharesDraft, share: Share): boolean {
   const before = state.shares.length;
   state.shares = state.shares.filter((s) => !sameGrant(s, share));
   state.shares.push(share);
@@ -34,7 +40,7 @@ export function addShare(state: StateFile, share: Share): boolean {
 }
 
 /** Remove the shares that `match` selects; returns them. */
-export function removeShares(state: StateFile, match: (s: Share) => boolean): Share[] {
+export function removeShares(state: SharesDraft, match: (s: Share) => boolean): Share[] {
   const removed = state.shares.filter(match);
   state.shares = state.shares.filter((s) => !match(s));
   return removed;
@@ -73,6 +79,9 @@ export interface ShareMade {
  * sharing.share(chat, { role: '<@&42>' }); // every avatar of the embedded server, for members with role 42
  */
 export class Sharing {
+  /** `state.json` `shares`: written here only. */
+  private readonly shares;
+
   constructor(
     private readonly store: Store,
     private readonly people: People,
@@ -80,7 +89,33 @@ export class Sharing {
     private readonly now: () => Date,
     /** The server a share means when none is named (the default server). */
     private readonly defaultServerId: () => string | undefined = () => defaultServer(this.store.state.data.servers)?.id,
-  ) {}
+  ) {
+    this.shares = sharesWriter(store);
+  }
+
+  /** A removed avatar: the shares of it alone end. Returns how many. */
+  removeAllFor(avatar: string): number {
+    return this.end((s) => s.avatar?.toLowerCase() === avatar.toLowerCase()).length;
+  }
+
+  /** A renamed avatar: the shares of it alone follow it. */
+  renameAvatar(from: string, to: string): void {
+    if (!this.shares.value.shares.some((s) => s.avatar?.toLowerCase() === from.toLowerCase())) return;
+    this.shares.update((d) => {
+      for (const s of d.shares) if (s.avatar?.toLowerCase() === from.toLowerCase()) s.avatar = to;
+    });
+  }
+
+  /** A removed server: its shares end. */
+  serverRemoved(server: string): void {
+    this.end((s) => s.server === server);
+  }
+
+  /** End the shares that match; those ended. */
+  private end(match: (s: DeepReadonly<Share>) => boolean): Share[] {
+    if (!this.shares.value.shares.some(match)) return [];
+    return this.shares.update((d) => removeShares(d, match));
+  }
 
   /** Share a server's avatars (present and future) or one avatar with a role of the chat's guild. Throws UserError when not allowed. */
   share(chat: ChatContext, req: ShareRequest): ShareMade {
@@ -97,7 +132,7 @@ export class Sharing {
     if (!may.ok) throw new UserError('not_allowed', may.reason, one?.name);
     const by = this.people.ensurePerson(chat.from, chat.fromName);
     const guild = chat.guild as string; // mayShare refuses outside a guild
-    this.store.state.update((s) =>
+    this.shares.update((s) =>
       addShare(s, {
         guild,
         role: roleId,
@@ -135,6 +170,6 @@ export class Sharing {
       const first = mayShare(state, chat, this.admins, one ? { avatar: one } : { server: candidates[0]?.server ?? '' });
       throw new UserError('not_allowed', first.ok ? 'Only an admin can end these shares.' : first.reason, one?.name);
     }
-    return this.store.state.update((s) => removeShares(s, (x) => mine.includes(x)));
+    return this.end((x) => mine.some((m) => sameGrant(m, x)));
   }
 }

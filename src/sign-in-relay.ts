@@ -8,8 +8,10 @@
 import type { Platform } from './chat.ts';
 import type { SignInCode } from './game/sign-in.ts';
 import type { Logger } from './logger.ts';
+import type { AvatarNews } from './loop/news.ts';
 import type { Poster } from './outbox/poster.ts';
-import type { Destination, Identity, Store } from './store/store.ts';
+import type { Destination, Identity } from './store/schema.ts';
+import type { Store } from './store/store.ts';
 
 /** What the relay is built from. */
 export interface SignInRelayDeps {
@@ -20,6 +22,8 @@ export interface SignInRelayDeps {
   /** Whether mindlink talks on a platform (its bridge is configured). */
   enabled(platform: Platform): boolean;
   log: Logger;
+  /** The loops' sign-in codes, each sent as it comes. */
+  news?: AvatarNews;
 }
 
 /**
@@ -43,7 +47,9 @@ export function signInText(avatar: string, server: string, code: SignInCode): st
  * relay.send('bob', 'survival', code);
  */
 export class SignInRelay {
-  constructor(private readonly deps: SignInRelayDeps) {}
+  constructor(private readonly deps: SignInRelayDeps) {
+    deps.news?.on('signInCode', (avatar, server, code) => this.send(avatar, server, code));
+  }
 
   /** Send a code to every DM of the avatar's owner on a platform mindlink talks on. */
   send(avatar: string, server: string, code: SignInCode): void {

@@ -8,14 +8,18 @@
  * waiting to be posted is not: a restart starts with an empty buffer.
  */
 import type { TurnSummary } from './loop/goal-loop.ts';
+import type { AvatarNews } from './loop/news.ts';
 import type { Store } from './store/store.ts';
 import type { Destination } from './store/schema.ts';
+import { streamsWriter } from './store/writers/streams.ts';
 
 /** How a {@link ThoughtStream} posts and paces. */
 export interface ThoughtStreamOptions {
   store: Store;
   /** Queue one post (the outbox). */
   post(dest: Destination, avatar: string, text: string): void;
+  /** The loops' turns, each taken in as it ends. */
+  news?: AvatarNews;
   /** Least time between two posts to one thread (ms). Default 10 000. */
   intervalMs?: number;
   /** Longest post (the platform's limit). Default 2000. */
@@ -74,9 +78,13 @@ export class ThoughtStream {
   private readonly intervalMs: number;
   private readonly maxLength: number;
   private readonly pending = new Map<Destination, Pending>();
+  /** `state.json` `streams`: written here only. */
+  private readonly streams;
 
   constructor(opts: ThoughtStreamOptions) {
     this.opts = opts;
+    this.streams = streamsWriter(opts.store);
+    opts.news?.on('turnEnded', (avatar, summary) => this.turnEnded(avatar, summary));
     this.intervalMs = opts.intervalMs ?? 10_000;
     this.maxLength = opts.maxLength ?? 2000;
   }
@@ -87,7 +95,7 @@ export class ThoughtStream {
 
   /** Start streaming `avatar` into `thread` (opened from the linked chat `parent`). Returns false when it already streams there. */
   open(avatar: string, thread: Destination, parent: Destination): boolean {
-    return this.opts.store.state.update((s) => {
+    return this.streams.update((s) => {
       if (s.streams.some((x) => x.avatar === avatar && x.dest === thread)) return false;
       s.streams.push({ avatar, dest: thread, parent, createdAt: new Date(this.now()).toISOString() });
       return true;
@@ -96,7 +104,7 @@ export class ThoughtStream {
 
   /** Stop streaming `avatar` from the linked chat `parent` (or from inside its thread). Returns the threads that were closed. */
   close(avatar: string, chat: Destination): Destination[] {
-    const closed = this.opts.store.state.update((s) => {
+    const closed = this.streams.update((s) => {
       const gone = s.streams.filter((x) => x.avatar === avatar && (x.parent === chat || x.dest === chat));
       s.streams = s.streams.filter((x) => !gone.includes(x));
       return gone.map((x) => x.dest);
@@ -107,17 +115,36 @@ export class ThoughtStream {
 
   /** The thread streaming `avatar` from `parent`, if any. */
   threadOf(avatar: string, parent: Destination): Destination | undefined {
-    return this.opts.store.state.data.streams.find((x) => x.avatar === avatar && x.parent === parent)?.dest;
+    return this.streams.value.streams.find((x) => x.avatar === avatar && x.parent === parent)?.dest;
   }
 
   /** A chat was unlinked or is gone: streams into it, or opened from it, end. */
   dropDest(dest: Destination): void {
-    const gone = this.opts.store.state.data.streams.filter((x) => x.dest === dest || x.parent === dest);
-    if (gone.length === 0) return;
-    this.opts.store.state.update((s) => {
-      s.streams = s.streams.filter((x) => !gone.includes(x));
+    this.drop((x) => x.dest === dest || x.parent === dest);
+  }
+
+  /** A removed avatar: its streams end. Returns how many. */
+  removeAllFor(avatar: string): number {
+    return this.drop((x) => x.avatar === avatar);
+  }
+
+  /** A renamed avatar: its streams follow it. */
+  renameAvatar(from: string, to: string): void {
+    if (!this.streams.value.streams.some((x) => x.avatar === from)) return;
+    this.streams.update((s) => {
+      for (const x of s.streams) if (x.avatar === from) x.avatar = to;
     });
-    for (const x of gone) this.forget(x.dest);
+  }
+
+  /** End the streams that match (and what they had pending); how many. */
+  private drop(match: (x: { avatar: string; dest: Destination; parent: Destination }) => boolean): number {
+    const gone = this.streams.value.streams.filter(match).map((x) => x.dest);
+    if (gone.length === 0) return 0;
+    this.streams.update((s) => {
+      s.streams = s.streams.filter((x) => !match(x));
+    });
+    for (const dest of gone) this.forget(dest);
+    return gone.length;
   }
 
   /** A turn of `avatar` ended: one line to each of its threads, paced. */

@@ -3,7 +3,7 @@
  * by dependency-cruiser over the repo: a forbidden import fails `npm test`.
  * A small tree in a temp dir shows that each rule does catch what it forbids.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -59,6 +59,40 @@ async function violations(baseDir: string, dirs: string[]): Promise<string[]> {
   return result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
 }
 
+/** The record owner rules of `.dependency-cruiser.cjs`: kind → owner module. */
+function recordOwners(): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const rule of config.forbidden ?? []) {
+    const kind = /^record-owner-(.+)$/.exec(rule.name ?? '')?.[1];
+    const owner = (rule.from as { pathNot?: string }).pathNot;
+    if (kind && owner) owners.set(kind, owner.replace(/^\^|\$$/g, '').replace(/\\\./g, '.'));
+  }
+  return owners;
+}
+
+describe('record owners', () => {
+  it('GIVEN the record writers of src/store/writers THEN each kind has one owner rule, and its owner is the one module that imports it', async () => {
+    const writers = readdirSync(join(ROOT, 'src', 'store', 'writers')).map((f) => f.replace(/\.ts$/, '')).sort();
+    const owners = recordOwners();
+    expect([...owners.keys()].sort()).toEqual(writers);
+    const edges = await imports();
+    for (const kind of writers) {
+      const importers = [...new Set(edges.filter(([, to]) => to === `src/store/writers/${kind}.ts`).map(([from]) => from))];
+      expect([kind, importers]).toEqual([kind, [owners.get(kind)]]);
+    }
+  });
+
+  it('GIVEN the diagram of docs/architecture.md THEN every record owner is in a part drawn with an arrow to the writers', () => {
+    const { parts, arrows } = diagram(readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8'));
+    const writers = parts.find((p) => p.paths.includes('src/store/writers/'));
+    expect(writers?.id).toBeDefined();
+    const drawn = parts.filter((p) => arrows.some(([a, b]) => a === p.id && b === writers?.id));
+    const inPart = (file: string, part: Part): boolean => part.paths.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p));
+    const undrawn = [...recordOwners()].filter(([, owner]) => !drawn.some((p) => inPart(owner, p))).map(([kind, owner]) => `${kind}: ${owner}`);
+    expect(undrawn).toEqual([]);
+  });
+});
+
 describe('import rules', () => {
   it('GIVEN the repo THEN no module breaks an import rule', async () => {
     expect(await violations(ROOT, ['src', 'bridges', 'commands', 'skills'])).toEqual([]);
@@ -88,7 +122,7 @@ describe('import rules', () => {
       if (dir) await rm(dir, { recursive: true, force: true });
     });
 
-    it('THEN each is reported (the pi extension reaching mindlink too), and the entry point src/main.ts may wire everything, a command may use its host and an embedded-world plugin its neighbours and JSON', async () => {
+    it('THEN each is reported (the pi extension reaching mindlink too; a record written by another module than its owner; the loop reaching the Store), and the entry point src/main.ts may wire everything, a command may use its host, an embedded-world plugin its neighbours and JSON, and a record owner its writer', async () => {
       dir = await mkdtemp(join(tmpdir(), 'mindlink-rules-'));
       const files: Record<string, string> = {
         'src/main.ts': "import '../bridges/b.ts';\nimport '../commands/c.ts';\nimport '../skills/s.ts';\n",
@@ -114,6 +148,18 @@ describe('import rules', () => {
         'src/game/sandbox/worker.cjs': "require('../skill.ts');\n",
         'src/game/skill.ts': 'export const skill = 1;\n',
         'src/engines/agents/pi-extension.ts': "import '../engine.ts';\n",
+        'src/store/store.ts': "import './files.ts';\nimport './record-writer.ts';\n",
+        'src/store/files.ts': 'export const files = 1;\n',
+        'src/store/record-writer.ts': "import './files.ts';\n",
+        'src/store/writers/links.ts': "import '../record-writer.ts';\n",
+        'src/store/writers/avatars.ts': "import '../record-writer.ts';\n",
+        'src/people/links.ts': "import '../store/writers/links.ts';\n",
+        'src/sharing.ts': "import './store/writers/links.ts';\n",
+        'src/avatars/avatar-records.ts': "import '../store/writers/avatars.ts';\n",
+        'src/avatars/manager.ts': "import '../store/writers/avatars.ts';\nimport './avatar-records.ts';\n",
+        'src/router.ts': "import './store/files.ts';\nimport './store/store.ts';\n",
+        'src/loop/turn.ts': "import '../store/store.ts';\nimport '../store/schema.ts';\n",
+        'src/store/schema.ts': 'export const schema = 1;\n',
       };
       for (const [path, text] of Object.entries(files)) {
         await mkdir(join(dir, dirname(path)), { recursive: true });
@@ -129,11 +175,15 @@ describe('import rules', () => {
         'embedded-world-through-its-host: src/game/provider.ts → src/game/embedded/other.cjs',
         'game-and-engines-not-core: src/engines/engine.ts → src/people/people.ts',
         'game-and-engines-not-core: src/game/game.ts → src/core.ts',
+        'loop-behind-its-port: src/loop/turn.ts → src/store/store.ts',
         'no-circular: src/schedule/digests.ts → src/schedule/scheduler.ts',
         'pi-extension-alone: src/engines/agents/pi-extension.ts → src/engines/engine.ts',
+        'record-owner-avatars: src/avatars/manager.ts → src/store/writers/avatars.ts',
+        'record-owner-links: src/sharing.ts → src/store/writers/links.ts',
         'script-worker-plain-commonjs: src/game/sandbox/worker.cjs → src/game/skill.ts',
         'skills-only-game: skills/s.ts → src/chat.ts',
         'src-not-outward: src/core.ts → bridges/b.ts',
+        'store-files-inside-store: src/router.ts → src/store/files.ts',
       ]);
     });
   });

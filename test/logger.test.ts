@@ -12,6 +12,9 @@ import { TaskFile } from '../src/task/task-file.ts';
 import { newAvatarRecord, Store } from '../src/store/store.ts';
 import { FakeGame } from './fakes/fake-game.ts';
 import { TestEngine } from './fakes/test-engine.ts';
+import { filesOf } from '../src/store/files.ts';
+import { AvatarNews } from '../src/loop/news.ts';
+import { recordsOf } from './avatars/records-helpers.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -75,12 +78,12 @@ describe('one avatar key per log line', () => {
     const dir = await mkdtemp(join(tmpdir(), 'mindlink-log-'));
     try {
       const store = await Store.open(dir);
-      store.state.update((s) => s.avatars.push(newAvatarRecord('demo', 'console', 'embedded', 'scripted', false, new Date())));
+      filesOf(store).state.update((s) => s.avatars.push(newAvatarRecord('demo', 'console', 'embedded', 'scripted', false, new Date())));
       const game = new FakeGame('demo');
       await game.start();
       const loop = new GoalLoop({
-        avatar: 'demo', store, game, engine: new TestEngine(() => 'STATUS: working'), task: new TaskFile(join(dir, 'avatars', 'demo'), 'demo'),
-        log: capture(out).child({ avatar: 'demo' }), checkGoal: () => ({ checkable: false }), post: () => {}, onSelfStop: () => {},
+        avatar: 'demo', goals: recordsOf(store).portOf('demo'), news: new AvatarNews(), game, engine: new TestEngine(() => 'STATUS: working'), task: new TaskFile(join(dir, 'avatars', 'demo'), 'demo'),
+        log: capture(out).child({ avatar: 'demo' }), checkGoal: () => ({ checkable: false }), onSelfStop: () => {},
         syncTask: async () => {}, pacing: { baseMs: 10, maxMs: 20 },
       });
       loop.start();

@@ -31,6 +31,10 @@ function state(shares: Share[] = []): StateFile {
     streams: [],
     readMarks: keyed<string>(),
     mcpTokens: [],
+    relays: [],
+    sayCommands: [],
+    places: [],
+    handled: [],
   };
 }
 

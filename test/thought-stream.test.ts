@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TurnSummary } from '../src/loop/goal-loop.ts';
 import { Store } from '../src/store/store.ts';
 import { coalesce, summaryLine, ThoughtStream } from '../src/thought-stream.ts';
+import { filesOf } from '../src/store/files.ts';
 
 const turn = (says: string, actions: TurnSummary['actions'] = [{ skill: 'collect', ok: true, code: 'ok' }]): TurnSummary => ({
   kind: 'continue',
@@ -23,7 +24,7 @@ describe('thought stream', () => {
     vi.useFakeTimers({ now: 1_000_000 });
     dir = await mkdtemp(join(tmpdir(), 'mindlink-thoughts-'));
     store = await Store.open(dir);
-    store.state.update((s) => s.links.push({ avatar: 'steve', dest: 'discord:10', mode: 'control', createdAt: '' }));
+    filesOf(store).state.update((s) => s.links.push({ avatar: 'steve', dest: 'discord:10', mode: 'control', createdAt: '' }));
     posts = [];
     stream = new ThoughtStream({ store, post: (dest, avatar, text) => posts.push({ dest, avatar, text, at: Date.now() }), now: () => Date.now() });
   });
@@ -78,7 +79,7 @@ describe('thought stream', () => {
     expect(posts).toHaveLength(1);
 
     stream.open('steve', 'discord:11', 'discord:10');
-    store.state.update((s) => {
+    filesOf(store).state.update((s) => {
       s.links = [];
     });
     stream.turnEnded('steve', turn('three'));

@@ -13,7 +13,7 @@ import {
   type APIModalInteractionResponseCallbackData,
 } from 'discord.js';
 import type { Card, CardAction } from '../../src/chat.ts';
-import { MAX_MESSAGE_LENGTH } from '../../src/loop/classify.ts';
+import { MAX_MESSAGE_LENGTH } from '../../src/classify.ts';
 import { escapeMaskedLinks } from './format.ts';
 
 /** The colour of each state: working green, choosing and wrapping up blurple, waiting amber, dead red, stopped grey. */

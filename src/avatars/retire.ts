@@ -1,12 +1,14 @@
 /**
- * Removing and renaming avatars, apart from their live parts: what else in
- * the data names them (links, shares, thought streams, the goal record) and
- * their folders. A removed avatar's folder moves to `DATA_DIR/removed/`,
- * with its record and history beside it, and is deleted a week later.
+ * Removing and renaming avatars: their folders (TASK.md, lab log, engine
+ * sessions, the skills they kept). A removed avatar's folder moves to
+ * `DATA_DIR/removed/`, with its record and history beside it, and is deleted
+ * a week later. (The records that name an avatar are forgotten or renamed by
+ * their owners: see `AvatarManager.remove`.)
  */
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Avatar, GoalRecordEntry, RecordFile, StateFile, Usage } from '../store/schema.ts';
+import type { DeepReadonly } from '../store/readonly.ts';
+import type { Avatar, GoalRecordEntry, Usage } from '../store/schema.ts';
 
 /** A removed avatar's folder is kept this long, then deleted. */
 export const REMOVED_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
@@ -19,51 +21,14 @@ export function removedDir(dataDir: string): string {
   return join(dataDir, 'removed');
 }
 
-/** Drop an avatar and everything in the state that names it: its links, shares of it alone, its thought streams. Returns how many links went. */
-export function forgetAvatar(state: StateFile, name: string): number {
-  const links = state.links.filter((l) => l.avatar === name).length;
-  state.avatars = state.avatars.filter((a) => a.name !== name);
-  state.links = state.links.filter((l) => l.avatar !== name);
-  state.shares = state.shares.filter((s) => s.avatar?.toLowerCase() !== name.toLowerCase());
-  state.streams = state.streams.filter((s) => s.avatar !== name);
-  return links;
-}
-
-/** Give an avatar a new name everywhere the state names it. */
-export function renameInState(state: StateFile, from: string, to: string): void {
-  for (const a of state.avatars) if (a.name === from) a.name = to;
-  for (const l of state.links) if (l.avatar === from) l.avatar = to;
-  for (const s of state.shares) if (s.avatar?.toLowerCase() === from.toLowerCase()) s.avatar = to;
-  for (const s of state.streams) if (s.avatar === from) s.avatar = to;
-}
-
-/** Take an avatar's history out of the goal record (it goes with the removed avatar's files). */
-export function takeHistory(record: RecordFile, name: string): { goals: GoalRecordEntry[]; usage: Usage | undefined } {
-  const goals = record.goals.filter((g) => g.avatar === name);
-  const usage = record.usage[name];
-  record.goals = record.goals.filter((g) => g.avatar !== name);
-  delete record.usage[name];
-  return { goals, usage };
-}
-
-/** Its history follows a renamed avatar. */
-export function renameInRecord(record: RecordFile, from: string, to: string): void {
-  for (const g of record.goals) if (g.avatar === from) g.avatar = to;
-  const usage = record.usage[from];
-  if (usage) {
-    record.usage[to] = usage;
-    delete record.usage[from];
-  }
-}
-
 /**
  * Move an avatar's folder (TASK.md, lab log, engine session) to `removed/<name>-<time>/` and write
  * its record and history beside its files. Returns the folder.
  */
 export async function moveToRemoved(
   dataDir: string,
-  avatar: Avatar,
-  history: { goals: GoalRecordEntry[]; usage: Usage | undefined },
+  avatar: DeepReadonly<Avatar>,
+  history: { goals: readonly GoalRecordEntry[]; usage: Usage | undefined },
   now: Date,
 ): Promise<string> {
   const target = join(removedDir(dataDir), `${avatar.name}-${now.toISOString().replace(/[:.]/g, '-')}`);

@@ -91,6 +91,14 @@ const TOOL_TIERS: Readonly<Record<string, readonly string[]>> = {
   stone_pickaxe: ['stone_pickaxe', 'iron_pickaxe', 'diamond_pickaxe', 'netherite_pickaxe'],
 };
 
+/** Raw materials that lie deep (iron ore a dozen blocks and more under the surface): a table at the surface is out of reach there. */
+const DEEP: ReadonlySet<string> = new Set(['raw_iron']);
+
+/** The logs a plan gathers, in all its steps. */
+function logsIn(steps: readonly CraftStep[]): number {
+  return steps.reduce((n, s) => n + (s.kind === 'gather' && s.item === 'log' ? s.count : 0), 0);
+}
+
 /** One step toward a craft. */
 export type CraftStep =
   | { kind: 'gather'; item: string; count: number }
@@ -241,18 +249,29 @@ export function craftSteps(wanted: string, count: number, situation: CraftSituat
 
 /**
  * The next step toward holding `count` of `item` (a registry name or the `planks`/`log` group), or null when that
- * many are held already. Crafts of the first item are merged when nothing is left to gather.
+ * many are held already. Crafts of the first item are merged when nothing is left to gather; the logs a plan needs
+ * are gathered before anything else it mines.
  *
  * @example
  * nextCraftStep('wooden_pickaxe', 1, { inventory: {}, tableNearby: false });
  * // → { kind: 'gather', item: 'log', count: 3 }  (planks for the pickaxe, sticks and a table)
  * nextCraftStep('wooden_pickaxe', 1, { inventory: { oak_log: 3 }, tableNearby: false });
  * // → { kind: 'craft', item: 'planks', count: 12 }  (all the planks at once: nothing is left to gather)
+ * nextCraftStep('iron_pickaxe', 1, { inventory: { stone_pickaxe: 1 }, tableNearby: true });
+ * // → { kind: 'gather', item: 'log', count: 1 }  (the wood for sticks and fuel before going down for the iron)
  */
 export function nextCraftStep(wanted: string, count: number, situation: CraftSituation): CraftStep | null {
   const steps = craftSteps(wanted, count, situation);
   const first = steps[0];
   if (!first || first.kind === 'unknown') return first ?? null;
+  // Wood grows on the surface and the rest of the early tree (cobblestone, coal, iron) lies under it: the logs a plan
+  // needs are gathered before it goes down for the rest, so that it need not climb back up for a plank or a table.
+  // Deep down (iron) a table up here is out of reach: the wood for one made down there comes too.
+  if (first.kind === 'gather' && first.item !== 'log') {
+    const deep = steps.some((s) => s.kind === 'gather' && DEEP.has(s.item));
+    const logs = logsIn(deep && situation.tableNearby ? craftSteps(wanted, count, { ...situation, tableNearby: false }) : steps);
+    if (logs > 0) return { kind: 'gather', item: 'log', count: logs };
+  }
   const sameAsFirst = (s: CraftStep): s is Exclude<CraftStep, { kind: 'unknown' }> => s.kind === first.kind && s.item === first.item;
   const total = steps.filter(sameAsFirst).reduce((n, s) => n + s.count, 0);
   // Gather (or hunt) everything of that material the plan needs in one go; craft or smelt all of an item at once
@@ -271,13 +290,18 @@ export interface SkillPlan {
 /** The most one collect or craft run asks for (the skills' own limit). */
 const MAX_PER_RUN = 256;
 
-/** A table or furnace this close counts as at hand (the craft and smelt skills look for one within 48 blocks and walk there). */
+/** A furnace this close counts as at hand (the smelt skill looks for one within 48 blocks and walks there). */
 export const STATION_REACH = 30;
+/**
+ * A crafting table this close counts as at hand. Farther (up at the surface from a mine, say) a new one is made from
+ * 4 planks rather than walked to: the craft skill places a carried table instead of walking to one farther than this.
+ */
+export const TABLE_REACH = 12;
 
 /** The situation of a snapshot: its inventory, and a crafting table and a furnace at hand. */
 export function situationOf(snap: { inventory: Record<string, number>; nearbyBlocks: Record<string, number> }): CraftSituation {
-  const near = (block: string): boolean => (snap.nearbyBlocks[block] ?? Infinity) <= STATION_REACH;
-  return { inventory: snap.inventory, tableNearby: near('crafting_table'), furnaceNearby: near('furnace') };
+  const near = (block: string, reach: number): boolean => (snap.nearbyBlocks[block] ?? Infinity) <= reach;
+  return { inventory: snap.inventory, tableNearby: near('crafting_table', TABLE_REACH), furnaceNearby: near('furnace', STATION_REACH) };
 }
 
 /** A registry name for a planner name: `planks` → the planks of the log species held most (oak when none). */

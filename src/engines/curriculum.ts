@@ -2,22 +2,31 @@
  * The survival curriculum: a deterministic early-game progression
  * the scripted engine picks self goals from.
  *
- * wood → planks → sticks → crafting table → wooden pickaxe → (a wooden sword
- * where mobs spawn) → stone → stone tools → furnace → iron pickaxe → iron
- * sword → shelter materials; before all of them, food: eating when hungry
- * with food at hand, hunting an animal in sight when hungry with nothing to
- * eat (cooking the meat where a furnace is at hand), cooking raw meat carried
- * when a furnace is at hand, and foraging for an apple when starving with no
- * animal in sight. Sheltering or fighting at night are reflexes
- * (skills/reflexes.ts), not goals.
+ * Where the server crafts, it goes as a speedrunner does, one tool a goal,
+ * each gathering only what that tool needs (the craft planner's plan): a
+ * wooden pickaxe (3 logs, planks, sticks, a table) → a stone pickaxe (3
+ * cobblestone) → an iron pickaxe (raw iron, a furnace, fuel, 3 ingots) →
+ * a stone sword and an iron sword → a furnace at hand → shelter
+ * materials; the rest (more logs, stone) comes later, as filler goals.
+ * Where monsters spawn, a sword comes first once night is near, and once
+ * the tools are made the night is spent mining (iron, stone) under a roof
+ * rather than on the open sky where monsters spawn. Where
+ * the server cannot craft: 16 logs, 16 stone, shelter materials. Before
+ * all of them, food: eating when hungry with food at hand, hunting an
+ * animal in sight when hungry with nothing to eat (cooking the meat where
+ * a furnace is at hand), cooking raw meat carried when a furnace is at
+ * hand, and foraging for an apple when starving with no animal in sight.
+ * Sheltering or fighting at night are reflexes (skills/reflexes.ts), not
+ * goals.
  *
  * Each step is a goal in the goal language with an `isDone(snapshot)`
- * predicate. A later tier implies the earlier gather steps are done (the
- * logs were crafted into planks, so "collect logs" is not asked again).
- * Steps the server cannot do (crafting on a server without it) are skipped.
+ * predicate. A later tier implies the earlier ones are done (a stone
+ * pickaxe held, the wooden one is not asked for again). Steps the server
+ * cannot do (crafting on a server without it) are skipped.
  */
 import type { GameCapabilities, Snapshot } from '../game/game.ts';
 import { goalKey, parseGoal } from '../goals/goal-language.ts';
+import type { KnownPlaces } from '../goals/places.ts';
 import { countItems, FOOD_ITEMS, WOOD_SPECIES } from '../game/items.ts';
 
 /** One curriculum step. */
@@ -29,6 +38,8 @@ export interface CurriculumStep {
   isDone(snap: Snapshot, caps: GameCapabilities): boolean;
   /** The goal (goal language) to work on this step now. */
   goal(snap: Snapshot): string;
+  /** May come again however often it was finished lately (never twice in a row): the night's mining takes turns. */
+  repeatable?: boolean;
 }
 
 const has = (snap: Snapshot, item: string): boolean => countItems(snap.inventory, item) > 0;
@@ -108,6 +119,14 @@ function rawMeat(s: Snapshot): { cooked: string; count: number } | undefined {
   return best && best.count > 0 ? best : undefined;
 }
 
+/** From this tick of the day (about 2 minutes before night falls at 13,188) until the night ends, a sword is due. */
+export const SWORD_FROM_TICK = 10_800;
+const NIGHT_ENDS_TICK = 22_812;
+const duskNear = (s: Snapshot): boolean => s.timeOfDay >= SWORD_FROM_TICK && s.timeOfDay < NIGHT_ENDS_TICK;
+/** From this tick (a little before monsters spawn at 13,188) until the night ends, goals keep under a roof. */
+export const UNDERGROUND_FROM_TICK = 12_500;
+const nightNow = (s: Snapshot): boolean => s.timeOfDay >= UNDERGROUND_FROM_TICK && s.timeOfDay < NIGHT_ENDS_TICK;
+
 const IRON_PICKAXES = ['iron_pickaxe', 'diamond_pickaxe', 'netherite_pickaxe'];
 const IRON_SWORDS = ['iron_sword', 'diamond_sword', 'netherite_sword'];
 
@@ -148,47 +167,31 @@ export const CURRICULUM: readonly CurriculumStep[] = [
     },
   },
   {
+    id: 'night_sword',
+    needsCrafting: true,
+    // Where monsters spawn, a sword before the first night: the defend reflex fights with it. Earlier, the pickaxes come first.
+    isDone: (s, caps) => !caps.mobs || hasAny(s, SWORDS) || !duskNear(s),
+    goal: (s) => (hasAny(s, BETTER_THAN_WOOD) ? 'craft a stone sword' : 'craft a wooden sword'),
+  },
+  {
     id: 'wood',
     needsCrafting: false,
-    isDone: (s, caps) => woodGathered(s) >= 16 || (caps.crafting && hasAny(s, ['crafting_table', ...PICKAXES])),
+    // Where the server crafts, each tool's plan gathers the logs it needs (3 for the first pickaxe), no more.
+    isDone: (s, caps) => caps.crafting || woodGathered(s) >= 16,
     goal: (s) => `collect ${remaining(16, woodGathered(s))} ${woodWords(s)}`,
-  },
-  {
-    id: 'planks',
-    needsCrafting: true,
-    isDone: (s) => countItems(s.inventory, 'planks') >= 8 || hasAny(s, ['crafting_table', ...PICKAXES]),
-    goal: (s) => `craft ${remaining(8, countItems(s.inventory, 'planks'))} ${plankWords(s)}`,
-  },
-  {
-    id: 'sticks',
-    needsCrafting: true,
-    isDone: (s) => countItems(s.inventory, 'stick') >= 4 || hasAny(s, PICKAXES),
-    goal: (s) => `craft ${remaining(4, countItems(s.inventory, 'stick'))} sticks`,
-  },
-  {
-    id: 'crafting_table',
-    needsCrafting: true,
-    isDone: (s) => has(s, 'crafting_table') || (s.nearbyBlocks['crafting_table'] ?? Infinity) <= 16 || hasAny(s, PICKAXES),
-    goal: () => 'make a crafting table',
   },
   {
     id: 'wooden_tools',
     needsCrafting: true,
+    // From nothing: 3 logs, planks, sticks, a table, the pickaxe, in one goal.
     isDone: (s) => hasAny(s, PICKAXES),
     goal: () => 'craft a wooden pickaxe',
   },
   {
-    id: 'wooden_sword',
-    needsCrafting: true,
-    // Where hostile mobs spawn (a vanilla server), a sword comes right after the first pickaxe: the defend reflex fights with it.
-    // Past the wooden tier (a stone pickaxe) the stone sword step comes instead.
-    isDone: (s, caps) => !caps.mobs || hasAny(s, SWORDS) || hasAny(s, BETTER_THAN_WOOD),
-    goal: () => 'craft a wooden sword',
-  },
-  {
     id: 'stone',
     needsCrafting: false,
-    isDone: (s) => countItems(s.inventory, 'cobblestone') >= 16 || hasAny(s, BETTER_THAN_WOOD),
+    // Material where the server cannot craft; where it can, the stone pickaxe's plan mines the cobblestone it needs.
+    isDone: (s, caps) => caps.crafting || countItems(s.inventory, 'cobblestone') >= 16,
     goal: (s) => `mine ${remaining(16, countItems(s.inventory, 'cobblestone'))} stone`,
   },
   {
@@ -198,28 +201,46 @@ export const CURRICULUM: readonly CurriculumStep[] = [
     goal: () => 'craft a stone pickaxe',
   },
   {
+    id: 'iron_pickaxe',
+    needsCrafting: true,
+    // Its plan mines the iron, makes a furnace and smelts the ingots.
+    isDone: (s) => hasAny(s, IRON_PICKAXES),
+    goal: () => 'craft an iron pickaxe',
+  },
+  {
+    id: 'night_iron',
+    needsCrafting: false,
+    // Where monsters spawn on the open sky at night, the night is spent under a roof, mining iron (a stone pickaxe
+    // takes it) and stone in turn.
+    isDone: (s, caps) => !caps.mobs || !nightNow(s) || !hasAny(s, BETTER_THAN_WOOD),
+    goal: () => 'collect 3 raw iron',
+    repeatable: true,
+  },
+  {
+    id: 'night_stone',
+    needsCrafting: false,
+    isDone: (s, caps) => !caps.mobs || !nightNow(s) || !hasAny(s, PICKAXES),
+    goal: () => 'mine 16 stone',
+    repeatable: true,
+  },
+  {
     id: 'stone_sword',
     needsCrafting: true,
     isDone: (s) => hasAny(s, SWORDS.filter((w) => w !== 'wooden_sword' && w !== 'golden_sword')),
     goal: () => 'craft a stone sword',
   },
   {
-    id: 'furnace',
-    needsCrafting: true,
-    isDone: (s) => has(s, 'furnace') || (s.nearbyBlocks['furnace'] ?? Infinity) <= 16,
-    goal: () => 'craft a furnace',
-  },
-  {
-    id: 'iron_pickaxe',
-    needsCrafting: true,
-    isDone: (s) => hasAny(s, IRON_PICKAXES),
-    goal: () => 'craft an iron pickaxe',
-  },
-  {
     id: 'iron_sword',
     needsCrafting: true,
     isDone: (s) => hasAny(s, IRON_SWORDS),
     goal: () => 'craft an iron sword',
+  },
+  {
+    id: 'furnace',
+    needsCrafting: true,
+    // A furnace at hand cooks the meat of a hunt.
+    isDone: (s) => has(s, 'furnace') || (s.nearbyBlocks['furnace'] ?? Infinity) <= 16,
+    goal: () => 'craft a furnace',
   },
   {
     id: 'shelter',
@@ -233,8 +254,8 @@ export const CURRICULUM: readonly CurriculumStep[] = [
 export const FILLER_GOALS: readonly string[] = ['explore', 'collect 16 logs', 'mine 16 stone', 'collect 16 sand', 'collect 16 dirt'];
 
 /** Can the server do this goal at all? (Crafting on a server without crafting cannot work.) */
-function feasible(goal: string, caps: GameCapabilities): boolean {
-  const intent = parseGoal(goal);
+function feasible(goal: string, caps: GameCapabilities, places?: KnownPlaces): boolean {
+  const intent = parseGoal(goal, places);
   if (intent.kind === 'unknown') return false;
   if (intent.kind === 'craft' && !caps.crafting) return false;
   if (intent.kind === 'eat' && !caps.hunger) return false;
@@ -249,30 +270,33 @@ function feasible(goal: string, caps: GameCapabilities): boolean {
  *
  * @param recentGoals finished goals, newest last
  * @param parked parked owner goals, oldest first
+ * @param places the places the avatar remembers (a parked "go to base" is a goal it can take up)
  * @example
  * nextSelfGoal(snap, { crafting: false, hunger: false, mobs: false }, [], []); // 'collect 16 oak logs'
+ * nextSelfGoal(snap, { crafting: true, hunger: true, mobs: true }, [], []);    // 'craft a wooden pickaxe'
  */
-export function nextSelfGoal(snap: Snapshot, caps: GameCapabilities, recentGoals: string[], parked: string[]): string {
-  const lastFive = recentGoals.slice(-5).map(goalKey);
+export function nextSelfGoal(snap: Snapshot, caps: GameCapabilities, recentGoals: string[], parked: string[], places?: KnownPlaces): string {
+  const key = (goal: string): string => goalKey(goal, places);
+  const lastFive = recentGoals.slice(-5).map(key);
   const lastKey = lastFive[lastFive.length - 1];
-  const tooRecent = (goal: string): boolean => {
-    const key = goalKey(goal);
-    return key === lastKey || lastFive.filter((k) => k === key).length >= 2;
+  const tooRecent = (goal: string, repeatable = false): boolean => {
+    const k = key(goal);
+    return k === lastKey || (!repeatable && lastFive.filter((f) => f === k).length >= 2);
   };
 
   for (const goal of parked) {
-    if (feasible(goal, caps) && goalKey(goal) !== lastKey) return goal;
+    if (feasible(goal, caps, places) && key(goal) !== lastKey) return goal;
   }
 
-  const candidates: string[] = [];
+  const candidates: Array<{ goal: string; repeatable?: boolean }> = [];
   for (const step of CURRICULUM) {
     if (step.needsCrafting && !caps.crafting) continue;
     if (step.isDone(snap, caps)) continue;
-    candidates.push(step.goal(snap));
+    candidates.push({ goal: step.goal(snap), ...(step.repeatable ? { repeatable: true } : {}) });
   }
-  candidates.push(...FILLER_GOALS);
-  for (const goal of candidates) {
-    if (feasible(goal, caps) && !tooRecent(goal)) return goal;
+  candidates.push(...FILLER_GOALS.map((goal) => ({ goal })));
+  for (const { goal, repeatable } of candidates) {
+    if (feasible(goal, caps, places) && !tooRecent(goal, repeatable)) return goal;
   }
   return lastKey === 'explore' ? 'collect 16 logs' : 'explore';
 }

@@ -103,6 +103,18 @@ export interface Death {
   position: Vec3Like;
 }
 
+/**
+ * A line of the game's public chat the avatar heard: a player's (`from` their name) or the server's (`from`
+ * null: joins, deaths, announcements). Never a whisper, a team message or the avatar's own line. Plain data.
+ */
+export interface HeardLine {
+  from: string | null;
+  text: string;
+}
+
+/** What became of a line the avatar was to say: said, not said because it is out of the game, or not said because too many wait. */
+export type SayOutcome = 'said' | 'not_in_game' | 'busy';
+
 /** Events of an {@link AvatarGame}, in the past tense. */
 export interface GameEvents {
   /** Spawned in the world (first time or after a reconnect). */
@@ -122,6 +134,8 @@ export interface GameEvents {
   respawned: [death: Death];
   /** A player whispered to the avatar. */
   whispered: [from: string, text: string];
+  /** A line of the public chat, heard while {@link AvatarGame.hearChat} is on. */
+  heard: [line: HeardLine];
   /** A Microsoft sign-in needs its owner: the code to type at Microsoft's page (it goes to the owner only). */
   signInCode: [code: SignInCode];
   /** Joined under another name than the avatar's (its Microsoft account's Minecraft profile name). */
@@ -168,6 +182,18 @@ export interface AvatarGame extends EventEmitter<GameEvents> {
    * asked; a game on an avatar host asks its host.
    */
   scene?(radius: number, withBlocks: boolean): Promise<Scene | null>;
+  /**
+   * Report the public chat the avatar hears as `heard` events (on), or not (off, as a game starts): only an
+   * avatar whose chat is relayed somewhere hears, so a hundred others send nothing. A game without chat (a
+   * test double) has none.
+   */
+  hearChat?(on: boolean): void;
+  /**
+   * Say one line in the game's chat, paced to what servers allow (at most one line a second): resolves once
+   * it is said, or with why not. The line is one chat line already (`chatLineProblem` of
+   * `src/game/in-game-chat.ts` finds none); a game without chat (a test double) has none.
+   */
+  say?(line: string): Promise<SayOutcome>;
   /**
    * The avatar's skill gate, when the game has one (the mineflayer game does): skills run one at a time
    * through it and reflexes pre-empt them. A game without one (a test fake) runs skills directly.

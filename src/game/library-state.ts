@@ -8,6 +8,10 @@
  *   (`recipes-per-version.ts`).
  * - minecraft-data keeps one cache keyed by version (right for every
  *   version); its lookup is remembered for speed (`minecraft-data-memo.ts`).
+ * - mineflayer-pathfinder's searches all think within one budget per tick
+ *   (`path-budget.ts`), whatever the version.
+ * - minecraft-protocol's packet splitter class is shared: it is replaced by
+ *   one that cuts the same packets without throwing (`framing.ts`).
  * - Everything else is built per bot from the bot's own registry or
  *   version: prismarine-registry, -item, -block (its shapes are written into
  *   minecraft-data's per-version tables), -chunk, -world, -windows, -entity,
@@ -17,6 +21,8 @@
  */
 import { rememberMinecraftData } from './minecraft-data-memo.ts';
 import { recipesPerVersion } from './recipes-per-version.ts';
+import { sharePathBudget } from './path-budget.ts';
+import { splitPacketsQuietly } from './framing.ts';
 
 /**
  * Make the libraries' process-wide state safe for bots of any versions (once per process, before the first bot).
@@ -28,4 +34,6 @@ import { recipesPerVersion } from './recipes-per-version.ts';
 export function prepareLibraries(): void {
   rememberMinecraftData();
   recipesPerVersion();
+  sharePathBudget();
+  splitPacketsQuietly();
 }

@@ -2,13 +2,13 @@
  * The goal loop's decisions (docs/goal-loop.md), as pure functions: given
  * what the loop remembers, the engine's report and the completion check, what
  * happens to the goal, what is posted, which turn comes next and after what
- * delay. `turn.ts` applies them: the goal to the store (`goal-store.ts`),
+ * delay. `turn.ts` applies them: the goal through the loop's port (`goal-port.ts`),
  * the next turn and the phase to the loop's state (`loop-state.ts`).
  */
 import { backoffMs, type Backoff } from '../backoff.ts';
 import type { CompletionCheck, TurnKind, TurnReport } from '../engines/engine.ts';
 import { sameGoal } from '../goals/goal-language.ts';
-import type { Destination } from '../store/store.ts';
+import type { Destination } from '../store/schema.ts';
 
 export type { CompletionCheck };
 

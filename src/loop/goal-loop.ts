@@ -14,15 +14,17 @@ import { TurnInterruptedError, type Engine } from '../engines/engine.ts';
 import { ProviderRefusedError } from '../errors.ts';
 import { forAvatar, type Logger } from '../logger.ts';
 import type { Death, Snapshot } from '../game/game.ts';
-import type { Avatar, Destination, ParkedGoal } from '../store/store.ts';
+import type { DeepReadonly } from '../store/readonly.ts';
+import type { Avatar, Destination, ParkedGoal } from '../store/schema.ts';
 import { decideCrash } from './decide.ts';
-import { GoalStore, type GoalOrigin } from './goal-store.ts';
+import type { GoalOrigin, GoalPort } from './goal-port.ts';
 import type { DisplayState, GoalLoopDeps, GoalLoopEvents } from './loop-deps.ts';
 import { directionGiven, LoopStateCell, ownerGoalSet, paused, shown, started, stopped, turnOver, turnStarted, wakesNow, woken, type LoopState } from './loop-state.ts';
 import { Turns } from './turn.ts';
 
 export type { DonePing, LoopPostKind } from './decide.ts';
 export type { DisplayState, GoalChecker, GoalLoopDeps, GoalLoopEvents, TurnSummary } from './loop-deps.ts';
+export type { GoalOrigin, GoalPort } from './goal-port.ts';
 
 /**
  * @example
@@ -34,7 +36,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   private readonly deps: GoalLoopDeps;
   /** The loop's log, bound to its avatar once. */
   private readonly log: Logger;
-  private readonly goals: GoalStore;
+  private readonly goals: GoalPort;
   private readonly turns: Turns;
   private readonly state: LoopStateCell;
   private timer: NodeJS.Timeout | undefined;
@@ -51,14 +53,14 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     super();
     this.deps = deps;
     this.log = forAvatar(deps.log, deps.avatar);
-    this.goals = new GoalStore(deps.store, deps.avatar, () => this.now());
-    this.state = new LoopStateCell(deps.store, () => this.goals.record());
+    this.goals = deps.goals;
+    this.state = new LoopStateCell(deps.goals);
     const clock = { now: () => this.now(), jitter: () => this.jitter(), backoff: () => this.backoff };
-    this.turns = new Turns(deps, this.goals, this.state, this.log, clock, (kind, summary) => this.emit('turnEnded', kind, summary));
+    this.turns = new Turns(deps, this.state, this.log, clock);
   }
 
-  /** The stored avatar record (live object inside the store). */
-  private get rec(): Avatar {
+  /** The stored avatar record, read-only. */
+  private get rec(): DeepReadonly<Avatar> {
     return this.goals.record();
   }
 
@@ -165,7 +167,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
     const wake = (): void => {
       if (this.state.value.turns === begun) this.wake();
     };
-    void this.deps.store.state.flush().then(wake, wake);
+    void this.goals.saved().then(wake, wake);
   }
 
   /** Wake a loop waiting out its delay (owner message, whisper). */
@@ -178,10 +180,10 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   /**
    * Replace the goal with an owner goal. The running turn is aborted (its reply is stale and ignored);
    * the next turn starts at once. Works while stopped too (kept for /play). Returns a scheduled goal
-   * that came after the message and is parked behind it (see `GoalStore.setOwnerGoal`).
+   * that came after the message and is parked behind it (see `ownerGoalSet` of `src/loop/goal-moves.ts`).
    */
   setOwnerGoal(text: string, setById: string | null, origin: GoalOrigin = {}): ParkedGoal | null {
-    const parked = this.goals.setOwnerGoal(this.rec, text, setById, this.deps.game.snapshot(), origin);
+    const parked = this.goals.setOwnerGoal(text, setById, this.deps.game.snapshot(), origin);
     // The running turn (if any) is aborted: the next one takes the goal in.
     this.ownerTurn = this.state.value.turns + 1;
     this.turns.ownerGoal();
@@ -195,7 +197,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
    * while an owner goal runs): it is parked, and offered again, with priority, when choosing.
    */
   parkGoal(text: string, setById: string | null, reason: string, setIn?: Destination): void {
-    this.goals.parkAside(this.rec, text, setById, reason, setIn);
+    this.goals.parkAside(text, setById, reason, setIn);
     void this.deps.syncTask();
   }
 
@@ -229,7 +231,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   /** Back after a death: one line in the chats, and the goal goes on (a server that drops the inventory on death lost its baseline). */
   private readonly onRespawned = (death: Death): void => {
     const { x, y, z } = death.position;
-    this.deps.post('info', `I died (${death.cause}) at ${x} ${y} ${z}; back at spawn.`);
+    this.deps.news.post(this.deps.avatar, 'info', `I died (${death.cause}) at ${x} ${y} ${z}; back at spawn.`);
     this.onConnected();
   };
 
@@ -237,7 +239,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   private measureBaseline(): void {
     const snap = this.deps.game.snapshot();
     if (!snap) return;
-    const was = this.goals.measureBaseline(this.rec, snap);
+    const was = this.goals.measureBaseline(snap);
     if (was) this.log.info({ goal: this.rec.goal?.text, was }, 'the inventory the goal was measured against is gone: measuring again');
   }
 
@@ -257,7 +259,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
   private selfStop(reason: string): void {
     if (!this.state.value.active) return;
     this.halt(reason, stopped);
-    this.deps.post('stopped', `Stopped: ${reason}`);
+    this.deps.news.post(this.deps.avatar, 'stopped', `Stopped: ${reason}`);
     this.deps.onSelfStop(reason);
   }
 
@@ -303,7 +305,7 @@ export class GoalLoop extends EventEmitter<GoalLoopEvents> {
       if (this.state.value.aborted) {
         // Stopped or replaced by the owner mid-turn: not a crash. The requests it finished still cost tokens.
         // The turn on a new owner goal comes with the wake once the goal is saved, never before its acknowledgement.
-        if (err instanceof TurnInterruptedError && err.usage.requests !== 0) this.goals.recordUsage(this.rec, err.usage);
+        if (err instanceof TurnInterruptedError && err.usage.requests !== 0) this.goals.recordUsage(err.usage);
         return delay;
       }
       if (err instanceof ProviderRefusedError) {

@@ -11,7 +11,9 @@
  */
 import type { TurnKind } from '../engines/engine.ts';
 import type { GameState } from '../game/game.ts';
-import type { Avatar, Store } from '../store/store.ts';
+import type { DeepReadonly } from '../store/readonly.ts';
+import type { Avatar } from '../store/schema.ts';
+import type { GoalPort } from './goal-port.ts';
 
 /** What the loop does, as stored with the avatar. */
 export type LoopPhase = Avatar['state'];
@@ -52,7 +54,7 @@ type Stored = Pick<Avatar, 'playing' | 'state'>;
  * @example
  * loaded({ playing: true, state: 'working' }) // → { playing: true, phase: 'working', active: false, next: undefined, … }
  */
-export function loaded(stored: Stored): LoopState {
+export function loaded(stored: DeepReadonly<Stored>): LoopState {
   return {
     playing: stored.playing,
     phase: stored.state,
@@ -243,29 +245,20 @@ export function shown(s: LoopState, game: GameState): DisplayState {
   return game === 'connected' ? s.phase : game === 'dead' ? 'dead' : 'waiting';
 }
 
-/** Write a state's stored part into the record (inside a store update). */
-function writeStored(rec: Avatar, s: LoopState): void {
-  rec.playing = s.playing;
-  rec.state = s.phase;
-}
-
 /**
  * One avatar's loop state: the moves above applied, and the stored part written to the avatar's record
- * whenever a move changes it (nothing else writes it there, so the two stay in step).
+ * (through the loop's port) whenever a move changes it (nothing else writes it there, so the two stay in step).
  *
  * @example
- * const state = new LoopStateCell(store, () => goals.record());
- * state.move(started, rec.goal !== null);
+ * const state = new LoopStateCell(port);
+ * state.move(started, port.record().goal !== null);
  * if (wakesNow(state.value)) schedule(0);
  */
 export class LoopStateCell {
   private kept: LoopState;
 
-  constructor(
-    private readonly store: Store,
-    private readonly record: () => Avatar,
-  ) {
-    this.kept = loaded(record());
+  constructor(private readonly goals: Pick<GoalPort, 'record' | 'setLoop'>) {
+    this.kept = loaded(goals.record());
   }
 
   /** The state now. */
@@ -273,24 +266,11 @@ export class LoopStateCell {
     return this.kept;
   }
 
-  /** Apply one move; a change of its stored part is written to the store. Returns the new state. */
+  /** Apply one move; a change of its stored part is written to the avatar's record. Returns the new state. */
   move<A extends unknown[]>(to: (s: LoopState, ...args: A) => LoopState, ...args: A): LoopState {
     const next = to(this.kept, ...args);
-    if (next.playing !== this.kept.playing || next.phase !== this.kept.phase) {
-      const rec = this.record();
-      this.store.state.update(() => writeStored(rec, next));
-    }
+    if (next.playing !== this.kept.playing || next.phase !== this.kept.phase) this.goals.setLoop(next.playing, next.phase);
     this.kept = next;
     return next;
   }
-}
-
-/**
- * Store an avatar as stopped when it has no loop to ask (its parts could not be built at start).
- *
- * @example
- * stopStored(store, avatar); // avatar.playing === false, avatar.state === 'stopped'
- */
-export function stopStored(st: Store, rec: Avatar): void {
-  st.state.update(() => writeStored(rec, stopped(loaded(rec))));
 }

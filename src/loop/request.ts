@@ -6,6 +6,7 @@
  */
 import type { CompletionCheck, TurnKind, TurnRequest } from '../engines/engine.ts';
 import type { Avatar, GoalRecordEntry } from '../store/schema.ts';
+import type { DeepReadonly } from '../store/readonly.ts';
 import { summarizeDirections } from '../task/directions.ts';
 import { NUDGES, renderPrompt } from './prompts.ts';
 import { needsRewrite, ownPartForPrompt } from '../task/task-md.ts';
@@ -13,13 +14,13 @@ import { needsRewrite, ownPartForPrompt } from '../task/task-md.ts';
 /** What a request is built from. */
 export interface RequestFacts {
   kind: TurnKind;
-  avatar: Avatar;
+  avatar: DeepReadonly<Avatar>;
   /** The owner's message, for `question` and `direction` turns. */
   message?: string;
   /** TASK.md as it is now. */
   task: string;
   /** The avatar's finished goals (the record), oldest first. */
-  history: readonly GoalRecordEntry[];
+  history: readonly DeepReadonly<GoalRecordEntry>[];
   /** Turns in a row that changed nothing (nudges "try something different"). */
   unchangedStreak: number;
   /** The completion check that refused the last `done`, for a `continue` turn. */

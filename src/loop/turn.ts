@@ -12,10 +12,11 @@ import type { Logger } from '../logger.ts';
 import { worldFingerprint } from '../game/game.ts';
 import { cleanLine, cleanText } from '../sanitize.ts';
 import { cutOnWord, cutText } from '../text.ts';
-import type { Avatar } from '../store/store.ts';
+import type { DeepReadonly } from '../store/readonly.ts';
+import type { Avatar } from '../store/schema.ts';
 import { decideStall, decideTurn, freshMemory, paceTurn, sessionDue, type LoopMemory } from './decide.ts';
-import type { GoalStore } from './goal-store.ts';
-import type { GoalLoopDeps, TurnSummary } from './loop-deps.ts';
+import type { DonePing, LoopPostKind } from './decide.ts';
+import type { GoalLoopDeps } from './loop-deps.ts';
 import { dueTurn, sessionRotated, stalled, turnDecided, turnTaken, type LoopStateCell } from './loop-state.ts';
 import { buildRequest, LESSON_KINDS, LESSONS_CARRIED } from './request.ts';
 import { ownPart } from '../task/task-md.ts';
@@ -90,7 +91,7 @@ export interface TurnClock {
 
 /**
  * @example
- * const turns = new Turns(deps, goals, state, log, clock, (kind, summary) => loop.emit('turnEnded', kind, summary));
+ * const turns = new Turns(deps, state, log, clock);
  * turns.begin();
  * const delayMs = await turns.run(() => active);   // one turn; throws what the engine threw
  */
@@ -102,13 +103,21 @@ export class Turns {
 
   constructor(
     private readonly deps: GoalLoopDeps,
-    private readonly goals: GoalStore,
     /** The loop's state: which turn is due; each turn moves it (`loop-state.ts`). */
     private readonly state: LoopStateCell,
     private readonly log: Logger,
     private readonly clock: TurnClock,
-    private readonly ended: (kind: TurnKind, summary: TurnSummary) => void,
   ) {}
+
+  /** The avatar's goals: its record, the moves on it (`goal-port.ts`). */
+  private get goals(): GoalLoopDeps['goals'] {
+    return this.deps.goals;
+  }
+
+  /** Tell the avatar's chats one line (an event the poster subscribes to). */
+  private say(kind: LoopPostKind, text: string, ping: DonePing | null = null): void {
+    this.deps.news.post(this.deps.avatar, kind, text, ping);
+  }
 
   /** Playing again: no streak is carried over. */
   begin(): void {
@@ -130,8 +139,8 @@ export class Turns {
     this.abortController?.abort(reason);
   }
 
-  /** The stored avatar record (live object inside the store). */
-  private get rec(): Avatar {
+  /** The stored avatar record, read-only. */
+  private get rec(): DeepReadonly<Avatar> {
     return this.goals.record();
   }
 
@@ -201,11 +210,11 @@ export class Turns {
     const decision = decideTurn(facts, this.memory);
     this.memory = decision.memory;
     if (decision.refused) this.log.info({ goal: current.goal?.text, says: decision.refused }, 'done claim refused by the check');
-    this.goals.apply(current, decision.change, this.deps.game.snapshot());
+    this.goals.apply(decision.change, this.deps.game.snapshot());
     this.state.move(turnDecided, decision);
-    for (const p of decision.posts) this.deps.post(p.kind, p.text, p.ping);
+    for (const p of decision.posts) this.say(p.kind, p.text, p.ping);
     if (decision.change.kind !== 'keep') void this.deps.syncTask();
-    this.ended(kind, {
+    this.deps.news.emit('turnEnded', this.deps.avatar, {
       kind,
       status: report.status,
       actions: reply.actions ?? [],
@@ -233,10 +242,10 @@ export class Turns {
 
   /** A reply's tokens and who played it, counted; its line for the chats (a model that refused), posted. */
   private count(reply: TurnReply): void {
-    if (reply.usage) this.goals.recordUsage(this.rec, reply.usage);
-    if (reply.playedBy) this.goals.recordTurn(this.rec, reply.playedBy);
+    if (reply.usage) this.goals.recordUsage(reply.usage);
+    if (reply.playedBy) this.goals.recordTurn(reply.playedBy);
     const notice = reply.notice ? cleanLine(reply.notice).trim() : '';
-    if (notice) this.deps.post('info', cutText(notice, GOAL_MAX * 2));
+    if (notice) this.say('info', cutText(notice, GOAL_MAX * 2));
   }
 
   /** Many turns in a row changed nothing: the next prompt is the blocked one, and the owner hears it once per goal. */
@@ -247,7 +256,7 @@ export class Turns {
     if (!stall.post || !goal) return;
     this.stallReported = goal.runToken;
     this.log.info({ goal: goal.text, turns: this.memory.unchangedStreak }, 'no progress: the next prompt is the blocked one');
-    this.deps.post('info', stall.post);
+    this.say('info', stall.post);
   }
 
   private requestFacts(kind: TurnKind, task: string, completion: () => CompletionCheck): Parameters<typeof buildRequest>[0] {
@@ -255,7 +264,7 @@ export class Turns {
       kind,
       avatar: this.rec,
       task,
-      history: this.deps.store.record.data.goals,
+      history: this.goals.history(),
       unchangedStreak: this.memory.unchangedStreak,
       checkFailure: this.memory.checkFailure,
       completion,
@@ -274,7 +283,7 @@ export class Turns {
   /** A report's retired directions (`DIRECTION: done n`): each posts one line, and TASK.md is updated. */
   private applyDirections(r: TurnReport): void {
     if (r.directionsDone.length === 0) return;
-    for (const post of this.goals.retireDirections(this.rec, r.directionsDone)) this.deps.post(post.kind, post.text);
+    for (const done of this.goals.retireDirections(r.directionsDone)) this.say('direction_done', `Direction #${done.n} done: ${done.text}`);
     void this.deps.syncTask();
   }
 

@@ -1,6 +1,7 @@
 /**
  * What mindlink says, into the outbox: a reply to the chat a message came
- * from, or a post about an avatar to every chat linked to it. Text is
+ * from, or a post about an avatar to every chat linked to it (each line the
+ * loops announce on their {@link AvatarNews} is one). Text is
  * scrubbed of secrets here; platforms whose bridge is not configured get
  * nothing queued (it would never be delivered).
  */
@@ -8,9 +9,11 @@ import { postCard } from '../cards.ts';
 import type { Card, ChatContext, Platform } from '../chat.ts';
 import type { Config } from '../config.ts';
 import type { DonePing, LoopPostKind } from '../loop/decide.ts';
+import type { AvatarNews } from '../loop/news.ts';
 import { pingPlace } from '../people/ping-place.ts';
 import { scrubSecrets } from '../logger.ts';
-import type { Destination, Store } from '../store/store.ts';
+import type { Destination } from '../store/schema.ts';
+import type { Store } from '../store/store.ts';
 import { platformOf, type Outbox } from './outbox.ts';
 
 /**
@@ -19,11 +22,15 @@ import { platformOf, type Outbox } from './outbox.ts';
  * poster.about('steve', 'done', 'Done: collect 3 oak logs', { person: setterId, setIn: 'telegram:42' }); // pings the setter there only
  */
 export class Poster {
+  /** `news`: every line a loop announces is posted about its avatar. */
   constructor(
     private readonly store: Store,
     private readonly outbox: Outbox,
     private readonly config: Config,
-  ) {}
+    news?: AvatarNews,
+  ) {
+    news?.on('post', (p) => this.about(p.avatar, p.kind, p.text, p.ping));
+  }
 
   /** Whether the platform's bridge is configured (posts to it are queued). */
   enabled(platform: Platform): boolean {
@@ -33,10 +40,22 @@ export class Poster {
     return this.config.DISCORD_TOKEN !== undefined;
   }
 
-  /** Post a reply into the chat a message or command came from (threaded to it), as a card where it has one (`/status`). */
+  /**
+   * Post a reply into the chat a message or command came from (threaded to it), as a card where it has one (`/status`).
+   * It answers the message's update, where the platform may deliver that again (`src/handled-updates.ts`).
+   */
   reply(chat: ChatContext, avatar: string | null, text: string, card?: Card): void {
     if (!this.enabled(chat.platform)) return;
-    this.outbox.post({ dest: chat.dest, avatar, text: scrubSecrets(text), replyTo: chat.messageId, ping: null, kind: 'reply', ...(card ? { card: scrubCard(card) } : {}) });
+    this.outbox.post({
+      dest: chat.dest,
+      avatar,
+      text: scrubSecrets(text),
+      replyTo: chat.messageId,
+      ping: null,
+      kind: 'reply',
+      ...(card ? { card: scrubCard(card) } : {}),
+      ...(chat.updateKey !== undefined ? { answers: chat.updateKey } : {}),
+    });
   }
 
   /** Post one line to one chat (a scheduled run's acknowledgement, a digest), pinging nobody. */

@@ -17,7 +17,10 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { takeTurn } from '../bounded-map.ts';
 import type { ChatContext, Platform } from '../chat.ts';
 import { UserError } from '../errors.ts';
-import type { Identity, McpToken, Store } from '../store/store.ts';
+import type { DeepReadonly } from '../store/readonly.ts';
+import type { Identity, McpToken } from '../store/schema.ts';
+import type { Store } from '../store/store.ts';
+import { mcpTokensWriter } from '../store/writers/mcp-tokens.ts';
 import type { People } from './people.ts';
 
 /** Tokens one person may hold at once. */
@@ -93,12 +96,16 @@ export class McpTokens implements McpDesk {
   private readonly asked = new Map<string, number[]>();
   private readonly now: () => number;
 
+  /** `state.json` `mcpTokens`: written here only. */
+  private readonly tokens;
+
   constructor(
-    private readonly store: Store,
+    store: Store,
     private readonly people: People,
     opts: McpTokensOptions = {},
   ) {
     this.now = opts.now ?? Date.now;
+    this.tokens = mcpTokensWriter(store);
   }
 
   /** The MCP server is served at `url`, or no longer (null). */
@@ -152,7 +159,7 @@ export class McpTokens implements McpDesk {
       label: made,
       createdAt: new Date(now).toISOString(),
     };
-    this.store.state.update((s) => s.mcpTokens.push(record));
+    this.tokens.update((d) => d.mcpTokens.push(record));
     return { token, label: made, url };
   }
 
@@ -170,9 +177,9 @@ export class McpTokens implements McpDesk {
     const ending = wanted === 'all' ? mine : mine.filter((t) => t.label.toLowerCase() === wanted);
     if (ending.length === 0 && wanted !== 'all') throw new UserError('unknown_mcp_token', `You have no MCP token called ${typed}: /mcp list shows yours.`);
     if (ending.length === 0) return [];
-    const gone = new Set(ending);
-    this.store.state.update((s) => {
-      s.mcpTokens = s.mcpTokens.filter((t) => !gone.has(t));
+    const gone = new Set(ending.map((t) => t.hash));
+    this.tokens.update((d) => {
+      d.mcpTokens = d.mcpTokens.filter((t) => !gone.has(t.hash));
     });
     return ending.map((t) => t.label);
   }
@@ -185,9 +192,9 @@ export class McpTokens implements McpDesk {
   caller(token: string): ChatContext | null {
     if (!token.startsWith(MCP_TOKEN_PREFIX) || token.length > 200) return null;
     const presented = hashOf(token);
-    let found: McpToken | undefined;
+    let found: DeepReadonly<McpToken> | undefined;
     // Every kept hash is compared, each in constant time: how long a lookup takes tells nothing of a token.
-    for (const t of this.store.state.data.mcpTokens) {
+    for (const t of this.tokens.value.mcpTokens) {
       if (timingSafeEqual(Buffer.from(t.hash, 'base64url'), presented) && !found) found = t;
     }
     if (!found) return null;
@@ -196,9 +203,10 @@ export class McpTokens implements McpDesk {
     const now = this.now();
     const last = found.lastUsedAt ? Date.parse(found.lastUsedAt) : Number.NaN;
     if (!(now - last < MCP_LAST_USE_STEP_MS)) {
-      const t = found;
-      this.store.state.update(() => {
-        t.lastUsedAt = new Date(now).toISOString();
+      const hash = found.hash;
+      this.tokens.update((d) => {
+        const t = d.mcpTokens.find((x) => x.hash === hash);
+        if (t) t.lastUsedAt = new Date(now).toISOString();
       });
     }
     return {
@@ -212,7 +220,7 @@ export class McpTokens implements McpDesk {
   }
 
   /** The tokens of a person, oldest first. */
-  private mine(personId: string): readonly McpToken[] {
-    return this.store.state.data.mcpTokens.filter((t) => t.person === personId);
+  private mine(personId: string): readonly DeepReadonly<McpToken>[] {
+    return this.tokens.value.mcpTokens.filter((t) => t.person === personId);
   }
 }

@@ -25,7 +25,7 @@ export class Pairing {
   private readonly failures = new Map<string, { count: number; until: number }>();
 
   constructor(
-    private readonly store: Store,
+    store: Store,
     private readonly people: People,
     private readonly log: Logger,
     config: Config,
@@ -52,10 +52,7 @@ export class Pairing {
     }
     this.code = null;
     this.failures.clear();
-    const person = this.people.ensurePerson(chat.from, chat.fromName);
-    this.store.state.update(() => {
-      person.admin = true;
-    });
+    this.people.makeAdmin(this.people.ensurePerson(chat.from, chat.fromName).id);
     this.log.info({ identity: chat.from }, 'paired: new admin');
     return `Paired: ${chat.fromName} is now an admin of this mindlink. /avatar create <name> makes an avatar; /help lists commands.`;
   }

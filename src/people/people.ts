@@ -1,5 +1,6 @@
 /**
- * People: the persons behind chat identities, and, for each message, the
+ * People: the persons behind chat identities (`state.json` `persons`, written
+ * here only), and, for each message, the
  * sender's rights from the chat they write in ({@link People.rightsOf}: the one
  * place rights are decided, through `src/rights.ts`, for the message router and
  * the command host alike; it also resolves which avatar a message or command means).
@@ -7,7 +8,10 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatContext } from '../chat.ts';
 import { personOf } from '../rights.ts';
-import type { Person, Store } from '../store/store.ts';
+import type { DeepReadonly } from '../store/readonly.ts';
+import type { Person } from '../store/schema.ts';
+import type { Store } from '../store/store.ts';
+import { personsWriter } from '../store/writers/persons.ts';
 import { SenderRights } from './sender-rights.ts';
 
 /** A name that is a chat identity (`discord:80351110224678912`): a person known only by id, not yet by name. */
@@ -24,7 +28,7 @@ const UNNAMED: Record<string, string> = { telegram: 'a Telegram user', discord: 
  * @example
  * displayName({ id: 'p1', name: 'discord:80351110224678912', identities: ['discord:80351110224678912'], admin: false }) // → 'a Discord user'
  */
-export function displayName(person: Person | undefined): string {
+export function displayName(person: DeepReadonly<Person> | undefined): string {
   if (!person) return 'someone';
   const platform = IDENTITY_NAME.exec(person.name)?.[1];
   if (platform === undefined && person.name.trim() !== '') return person.name;
@@ -41,14 +45,18 @@ export { NOTHING_HERE_REFUSAL, STRANGER_REFUSAL } from './sender-rights.ts';
 export class People {
   /** Each message's rights, kept while the state they were decided on is unchanged. */
   private readonly decided = new WeakMap<ChatContext, { version: number; rights: SenderRights }>();
+  /** `state.json` `persons`: written here only. */
+  private readonly persons;
 
   constructor(
     private readonly store: Store,
     private readonly admins: readonly string[],
-  ) {}
+  ) {
+    this.persons = personsWriter(store);
+  }
 
   /** The person behind an identity, if known. */
-  personOf(identity: string): Person | undefined {
+  personOf(identity: string): DeepReadonly<Person> | undefined {
     return personOf(this.store.state.data, identity);
   }
 
@@ -56,14 +64,43 @@ export class People {
    * Someone wrote under `name`: a person mindlink knew only by id (given an avatar with `/owner`
    * before they ever wrote) takes it as their name. Returns the person, if known.
    */
-  noteName(identity: string, name: string): Person | undefined {
+  noteName(identity: string, name: string): DeepReadonly<Person> | undefined {
     const person = this.personOf(identity);
     if (person && IDENTITY_NAME.test(person.name) && name.trim() !== '' && !IDENTITY_NAME.test(name)) {
-      this.store.state.update(() => {
-        person.name = name;
+      return this.change(person.id, (p) => {
+        p.name = name;
       });
     }
     return person;
+  }
+
+  /** Make a person an admin (a pairing code was right). */
+  makeAdmin(id: string): void {
+    this.change(id, (p) => {
+      p.admin = true;
+    });
+  }
+
+  /** Set a person's time zone (`/timezone`). */
+  setTimezone(id: string, zone: string): void {
+    this.change(id, (p) => {
+      p.timezone = zone;
+    });
+  }
+
+  /** The console's person (an admin), added on first start when missing. */
+  ensureConsole(): void {
+    if (this.persons.value.persons.some((p) => p.identities.includes('console:local'))) return;
+    this.persons.update((d) => d.persons.push({ id: 'console', name: 'console', identities: ['console:local'], admin: true }));
+  }
+
+  /** Change one person's record; the record as it is then. */
+  private change(id: string, fn: (p: Person) => void): DeepReadonly<Person> | undefined {
+    return this.persons.update((d) => {
+      const p = d.persons.find((x) => x.id === id);
+      if (p) fn(p);
+      return p;
+    });
   }
 
   /**
@@ -77,16 +114,16 @@ export class People {
   }
 
   /** A person by id. */
-  byId(id: string): Person | undefined {
-    return this.store.state.data.persons.find((p) => p.id === id);
+  byId(id: string): DeepReadonly<Person> | undefined {
+    return this.persons.value.persons.find((p) => p.id === id);
   }
 
   /** The person behind an identity, created on first need (see {@link People.noteName}). */
-  ensurePerson(identity: string, name: string): Person {
+  ensurePerson(identity: string, name: string): DeepReadonly<Person> {
     const existing = this.noteName(identity, name);
     if (existing) return existing;
     const person: Person = { id: `p${Date.now().toString(36)}${randomBytes(2).toString('hex')}`, name, identities: [identity], admin: false };
-    this.store.state.update((s) => s.persons.push(person));
+    this.persons.update((d) => d.persons.push(person));
     return person;
   }
 

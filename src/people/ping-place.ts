@@ -6,16 +6,20 @@
  * The console never pings.
  */
 import type { Platform } from '../chat.ts';
-import { platformOf } from '../outbox/outbox.ts';
-import type { Destination, Identity, Link, StateFile } from '../store/store.ts';
+import type { DeepReadonly } from '../store/readonly.ts';
+import { platformOf } from '../store/destination.ts';
+import type { Destination, Identity, Link, StateFile } from '../store/schema.ts';
+
+/** state.json, read-only. */
+type State = DeepReadonly<StateFile>;
 
 /** Whether `link` is a direct-message chat with `identity` (a Telegram DM's chat id is the user's id). */
-function isDmWith(link: Link, identity: Identity): boolean {
+function isDmWith(link: DeepReadonly<Link>, identity: Identity): boolean {
   return link.dmWith === identity || (identity.startsWith('telegram:') && link.dest === identity);
 }
 
 /** The person's DM with the avatar, else the avatar's first control link, among its linked chats where the person can be pinged. */
-function dmOrFirstControl(state: StateFile, avatar: string, personId: string, platform: Platform | null): Destination | null {
+function dmOrFirstControl(state: State, avatar: string, personId: string, platform: Platform | null): Destination | null {
   const person = state.persons.find((p) => p.id === personId);
   const identityOn = (dest: Destination): Identity | undefined => person?.identities.find((i) => i.startsWith(`${platformOf(dest)}:`));
   const links = state.links.filter((l) => {
@@ -34,7 +38,7 @@ function dmOrFirstControl(state: StateFile, avatar: string, personId: string, pl
  * @example
  * pingPlace(state, 'steve', 'p-alice', 'discord:123'); // 'discord:123' when steve is linked there
  */
-export function pingPlace(state: StateFile, avatar: string, personId: string, setIn: Destination | null): Destination | null {
+export function pingPlace(state: State, avatar: string, personId: string, setIn: Destination | null): Destination | null {
   const person = state.persons.find((p) => p.id === personId);
   const platform = setIn ? platformOf(setIn) : null;
   const linkedThere = setIn !== null && state.links.some((l) => l.avatar === avatar && l.dest === setIn);
@@ -49,6 +53,6 @@ export function pingPlace(state: StateFile, avatar: string, personId: string, se
  * @example
  * host.setGoal(avatar, s.goal, s.createdBy, schedulePingPlace(state, avatar, s.createdBy, s.dest));
  */
-export function schedulePingPlace(state: StateFile, avatar: string, personId: string, madeIn: Destination): Destination | undefined {
+export function schedulePingPlace(state: State, avatar: string, personId: string, madeIn: Destination): Destination | undefined {
   return dmOrFirstControl(state, avatar, personId, platformOf(madeIn)) ?? undefined;
 }

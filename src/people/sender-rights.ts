@@ -9,6 +9,7 @@ import type { ChatContext } from '../chat.ts';
 import { UserError } from '../errors.ts';
 import { canControl, canWatch, isAdmin, personOf, roleFor, sightFor, type Role, type Sight } from '../rights.ts';
 import type { Avatar, Person, StateFile } from '../store/schema.ts';
+import type { DeepReadonly } from '../store/readonly.ts';
 
 /** The one refusal a stranger gets: it names no avatar. */
 export const STRANGER_REFUSAL = "I don't know you yet. Ask an admin of this mindlink to give you access; /help lists what you can do.";
@@ -27,24 +28,24 @@ export const NOTHING_HERE_REFUSAL =
  */
 export class SenderRights {
   /** The person behind the sender's identity, if mindlink knows them. */
-  readonly person: Person | undefined;
+  readonly person: DeepReadonly<Person> | undefined;
   /** Whether the sender is an admin (the console, an ADMINS identity, a paired person). */
   readonly admin: boolean;
-  private readonly roles = new Map<Avatar, Role>();
+  private readonly roles = new Map<DeepReadonly<Avatar>, Role>();
 
   constructor(
-    private readonly state: StateFile,
+    private readonly state: DeepReadonly<StateFile>,
     readonly chat: ChatContext,
     private readonly admins: readonly string[],
     /** Creates the person behind the sender on first need (see {@link SenderRights.author}). */
-    private readonly ensurePerson: () => Person,
+    private readonly ensurePerson: () => DeepReadonly<Person>,
   ) {
     this.person = personOf(state, chat.from);
     this.admin = isAdmin(state, chat, admins);
   }
 
   /** The sender's role towards an avatar. */
-  role(avatar: Avatar): Role {
+  role(avatar: DeepReadonly<Avatar>): Role {
     let role = this.roles.get(avatar);
     if (role === undefined) {
       role = this.admin ? 'admin' : roleFor(this.state, this.chat, avatar, this.admins);
@@ -54,17 +55,17 @@ export class SenderRights {
   }
 
   /** Whether the sender may control the avatar from here. */
-  mayControl(avatar: Avatar): boolean {
+  mayControl(avatar: DeepReadonly<Avatar>): boolean {
     return canControl(this.role(avatar));
   }
 
   /** What the sender may see of an avatar from this chat (see `sightOf` in `rights.ts`). */
-  sight(avatar: Avatar): Sight {
+  sight(avatar: DeepReadonly<Avatar>): Sight {
     return sightFor(this.state, this.chat, avatar, this.admins);
   }
 
   /** Avatars the sender may know about from this chat (names usable in addressing and commands). */
-  visible(): Avatar[] {
+  visible(): DeepReadonly<Avatar>[] {
     return this.state.avatars.filter((a) => canWatch(this.role(a)));
   }
 
@@ -98,7 +99,7 @@ export class SenderRights {
    * The avatar a command or message means — the named one, or the only candidate — once the sender may see it.
    * Throws a UserError that reveals nothing to someone who may not see the avatar.
    */
-  resolve(name?: string | null): Avatar {
+  resolve(name?: string | null): DeepReadonly<Avatar> {
     if (name) {
       const n = name.toLowerCase();
       const a = this.state.avatars.find((x) => x.name.toLowerCase() === n);
@@ -118,14 +119,14 @@ export class SenderRights {
   }
 
   /** The avatar a control command or message means (named, or the only one here), once the sender's right to control it is checked. */
-  control(name?: string | null): Avatar {
+  control(name?: string | null): DeepReadonly<Avatar> {
     const avatar = this.resolve(name);
     this.requireControl(avatar);
     return avatar;
   }
 
   /** Throw unless the sender may control the avatar. */
-  requireControl(avatar: Avatar): void {
+  requireControl(avatar: DeepReadonly<Avatar>): void {
     const role = this.role(avatar);
     if (canControl(role)) return;
     if (role === 'stranger') throw this.nothingHere();
@@ -136,13 +137,13 @@ export class SenderRights {
    * The person to record as the author of a goal or direction: a known person, or — for someone who
    * may control (an ADMINS identity, a pilot) — a new one, so goals they set can ping them.
    */
-  author(avatar: Avatar): Person | undefined {
+  author(avatar: DeepReadonly<Avatar>): DeepReadonly<Person> | undefined {
     if (this.person) return this.person;
     return this.mayControl(avatar) ? this.ensurePerson() : undefined;
   }
 
   /** Avatars this chat addresses without a name: those linked here; in a DM or the console, else those the sender owns. */
-  private candidates(): Avatar[] {
+  private candidates(): DeepReadonly<Avatar>[] {
     const linked = this.state.links.filter((l) => l.dest === this.chat.dest).map((l) => l.avatar);
     const list = this.state.avatars.filter((a) => linked.includes(a.name));
     if (list.length > 0 || this.chat.chatKind === 'group') return list;

@@ -7,7 +7,9 @@ import type { ChatContext } from '../chat.ts';
 import { UserError } from '../errors.ts';
 import type { SenderRights } from '../people/sender-rights.ts';
 import { canSchedule } from '../rights.ts';
-import type { Avatar, Digest, Person, Schedule, Store } from '../store/store.ts';
+import type { DeepReadonly } from '../store/readonly.ts';
+import type { Avatar, Digest, Person, Schedule } from '../store/schema.ts';
+import type { Store } from '../store/store.ts';
 import { DEFAULT_ZONE, resolveZone } from './runs.ts';
 import { DEFAULT_DIGEST_TIME, digestTime } from './digests.ts';
 import type { ScheduleAdded, Scheduler } from './scheduler.ts';
@@ -16,13 +18,15 @@ import type { ScheduleAdded, Scheduler } from './scheduler.ts';
 export interface DeskPeople {
   /** The sender's rights from this chat: which avatar they mean, their role, whether they are an admin. */
   rightsOf(chat: ChatContext): SenderRights;
-  ensurePerson(identity: string, name: string): Person;
+  ensurePerson(identity: string, name: string): DeepReadonly<Person>;
   personName(id: string | null): string;
+  /** Set a person's time zone (the persons' owner writes it). */
+  setTimezone(id: string, zone: string): void;
 }
 
 /** One line of `/schedules`. */
 export interface ScheduleEntry {
-  schedule: Schedule;
+  schedule: DeepReadonly<Schedule>;
   next: Date | null;
   /** The creator's zone, which the schedule runs and prints in. */
   zone: string;
@@ -31,7 +35,7 @@ export interface ScheduleEntry {
 
 /** A chat's digest as `/digest` shows it. */
 export interface DigestView {
-  digest: Digest | undefined;
+  digest: DeepReadonly<Digest> | undefined;
   zone: string;
   next: Date | null;
   /** The avatars linked to this chat (one digest message each). */
@@ -57,10 +61,6 @@ export interface ScheduleDesk {
   digest(chat: ChatContext): DigestView;
   /** `/digest on [HH:MM]` / `/digest off`. */
   setDigest(chat: ChatContext, on: boolean, time?: string): DigestView;
-  /** An avatar was removed (its owner's or an admin's right checked by the caller): its schedules go. Returns how many. */
-  avatarRemoved(avatar: string): number;
-  /** An avatar was renamed: its schedules follow it. */
-  avatarRenamed(from: string, to: string): void;
 }
 
 /**
@@ -69,13 +69,13 @@ export interface ScheduleDesk {
  * const added = desk.add(chat, 'every day at 8:00 collect 10 oak logs');
  */
 export function createScheduleDesk({ scheduler, people, store }: { scheduler: Scheduler; people: DeskPeople; store: Store }): ScheduleDesk {
-  const mayChange = (chat: ChatContext, avatar: Avatar): boolean => canSchedule(people.rightsOf(chat).role(avatar));
-  const scheduled = (chat: ChatContext, name?: string | null): Avatar => {
+  const mayChange = (chat: ChatContext, avatar: DeepReadonly<Avatar>): boolean => canSchedule(people.rightsOf(chat).role(avatar));
+  const scheduled = (chat: ChatContext, name?: string | null): DeepReadonly<Avatar> => {
     const avatar = people.rightsOf(chat).resolve(name);
     if (mayChange(chat, avatar)) return avatar;
     throw new UserError('not_allowed', `Only ${avatar.name}'s owner or an admin can schedule its goals.`, avatar.name);
   };
-  const linkedHere = (chat: ChatContext): Avatar[] => {
+  const linkedHere = (chat: ChatContext): DeepReadonly<Avatar>[] => {
     const names = new Set(store.state.data.links.filter((l) => l.dest === chat.dest).map((l) => l.avatar));
     return store.state.data.avatars.filter((a) => names.has(a.name));
   };
@@ -128,15 +128,11 @@ export function createScheduleDesk({ scheduler, people, store }: { scheduler: Sc
       const resolved = resolveZone(text);
       if (!resolved.ok) throw new UserError('bad_zone', `${resolved.error} Nothing was changed.`);
       const person = people.ensurePerson(chat.from, chat.fromName);
-      store.state.update(() => {
-        person.timezone = resolved.value;
-      });
+      people.setTimezone(person.id, resolved.value);
       scheduler.zoneChanged(person.id);
       return { zone: resolved.value, schedules: scheduler.list().filter((s) => s.createdBy === person.id).map((s) => s.id) };
     },
     digest: digestView,
-    avatarRemoved: (avatar) => scheduler.avatarRemoved(avatar),
-    avatarRenamed: (from, to) => scheduler.avatarRenamed(from, to),
     setDigest(chat, on, time) {
       const before = digestView(chat);
       if (!on) {

@@ -3,14 +3,15 @@
  * few lines. Pure: the scheduler hands in the records and counters.
  */
 import { plainGoal } from '../text.ts';
+import type { DeepReadonly } from '../store/readonly.ts';
 import type { Avatar, GoalRecordEntry, Usage } from '../store/schema.ts';
 import { formatRun } from './runs.ts';
 
 /** Everything one avatar's digest is made from. */
 export interface DigestInput {
-  avatar: Avatar;
+  avatar: DeepReadonly<Avatar>;
   /** The avatar's goal record (any span; only what ended in (since, now] counts). */
-  goals: readonly GoalRecordEntry[];
+  goals: readonly DeepReadonly<GoalRecordEntry>[];
   since: Date;
   now: Date;
   /** The zone the digest is read in. */

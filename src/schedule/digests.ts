@@ -5,7 +5,10 @@
  */
 import { Cron } from 'croner';
 import type { Logger } from 'pino';
-import type { Destination, Digest, Store } from '../store/store.ts';
+import type { DeepReadonly } from '../store/readonly.ts';
+import type { Destination, Digest } from '../store/schema.ts';
+import type { Store } from '../store/store.ts';
+import { digestsWriter } from '../store/writers/digests.ts';
 import { keyed } from '../keyed.ts';
 import { buildDigest, usageSince } from './digest.ts';
 import { nextRuns } from './runs.ts';
@@ -42,10 +45,28 @@ export class Digests {
   private sampler: Cron | undefined;
   private started = false;
 
-  constructor(private readonly options: DigestsOptions) {}
+  /** `schedules.json` `digests` and `played`: written here only. */
+  private readonly w;
 
-  private get file() {
-    return this.options.store.schedules;
+  constructor(private readonly options: DigestsOptions) {
+    this.w = digestsWriter(options.store);
+  }
+
+  /** A renamed avatar: the minutes it played, and the digests' marks of it, follow it. */
+  renameAvatar(from: string, to: string): void {
+    const move = <T>(counters: Record<string, T>): void => {
+      const value = counters[from];
+      if (value === undefined) return;
+      counters[to] = value;
+      delete counters[from];
+    };
+    this.w.update((f) => {
+      move(f.played);
+      for (const d of f.digests) {
+        move(d.mark.played);
+        move(d.mark.usage);
+      }
+    });
   }
 
   /**
@@ -55,7 +76,7 @@ export class Digests {
   async start(now = new Date()): Promise<void> {
     if (this.started) return;
     this.started = true;
-    for (const d of [...this.file.data.digests]) {
+    for (const d of [...this.w.value.digests]) {
       this.arm(d);
       if (this.missed(d, now)) {
         this.options.log.info({ dest: d.dest, since: d.mark.at }, 'digest missed while down: sending it late');
@@ -88,28 +109,29 @@ export class Digests {
 
   /** A person's zone changed: their digests run in the new one. */
   zoneChanged(personId: string): void {
-    for (const d of this.file.data.digests.filter((x) => x.by === personId)) this.arm(d);
+    for (const d of this.w.value.digests.filter((x) => x.by === personId)) this.arm(d);
   }
 
   /** The digest of a chat, if on. */
-  get(dest: Destination): Digest | undefined {
-    return this.file.data.digests.find((d) => d.dest === dest);
+  get(dest: Destination): DeepReadonly<Digest> | undefined {
+    return this.w.value.digests.find((d) => d.dest === dest);
   }
 
   /** Turn a chat's digest on (at `time`, `HH:MM` in the person's zone) or off. Returns it when on. */
-  set(dest: Destination, on: boolean, by: string, time?: string, now = new Date()): Digest | undefined {
+  set(dest: Destination, on: boolean, by: string, time?: string, now = new Date()): DeepReadonly<Digest> | undefined {
     const existing = this.get(dest);
     this.jobs.get(dest)?.stop();
     this.jobs.delete(dest);
     if (!on) {
-      if (existing) this.file.update((f) => void (f.digests = f.digests.filter((d) => d.dest !== dest)));
+      if (existing) this.w.update((f) => void (f.digests = f.digests.filter((d) => d.dest !== dest)));
       return undefined;
     }
-    const d = this.file.update((f) => {
-      if (existing) {
-        existing.time = time ?? existing.time;
-        existing.by = by;
-        return existing;
+    const d = this.w.update((f) => {
+      const kept = f.digests.find((x) => x.dest === dest);
+      if (kept) {
+        kept.time = time ?? kept.time;
+        kept.by = by;
+        return kept;
       }
       const created: Digest = { dest, time: time ?? DEFAULT_DIGEST_TIME, by, mark: this.mark(now) };
       f.digests.push(created);
@@ -120,11 +142,11 @@ export class Digests {
   }
 
   /** The next digest of a chat, or null. */
-  next(d: Digest, now = new Date()): Date | null {
+  next(d: DeepReadonly<Digest>, now = new Date()): Date | null {
     return nextRuns(digestCron(d.time), this.options.zoneOf(d.by), now, 1)[0] ?? null;
   }
 
-  private arm(d: Digest): void {
+  private arm(d: DeepReadonly<Digest>): void {
     this.jobs.get(d.dest)?.stop();
     this.jobs.delete(d.dest);
     if (!this.started) return;
@@ -138,8 +160,8 @@ export class Digests {
   private mark(now: Date): Digest['mark'] {
     return {
       at: now.toISOString(),
-      played: keyed(this.file.data.played),
-      usage: keyed(Object.entries(this.options.store.record.data.usage).map(([k, u]) => [k, { ...u }] as const)),
+      played: keyed(this.w.value.played),
+      usage: keyed(Object.entries(this.options.store.record.data.usage).map(([k, u]) => [k, { ...u, ...(u.turns ? { turns: { ...u.turns } } : {}) }] as const)),
     };
   }
 
@@ -163,7 +185,7 @@ export class Digests {
           since,
           now,
           zone,
-          playedMinutes: (this.file.data.played[avatar.name] ?? 0) - (d.mark.played[avatar.name] ?? 0),
+          playedMinutes: (this.w.value.played[avatar.name] ?? 0) - (d.mark.played[avatar.name] ?? 0),
           usage: usageSince(store.record.data.usage[avatar.name], d.mark.usage[avatar.name]),
         });
         if (text) {
@@ -172,10 +194,11 @@ export class Digests {
         }
       }
       const mark = this.mark(now);
-      this.file.update(() => {
-        d.mark = mark;
+      this.w.update((f) => {
+        const kept = f.digests.find((x) => x.dest === dest);
+        if (kept) kept.mark = mark;
       });
-      await this.file.flush();
+      await this.w.flush();
       return sent;
     } catch (err) {
       this.options.log.error({ err, dest }, 'digest failed');
@@ -188,7 +211,7 @@ export class Digests {
     try {
       const inGame = this.options.store.state.data.avatars.filter((a) => this.options.host.inGame(a.name)).map((a) => a.name);
       if (inGame.length === 0) return;
-      this.file.update((f) => {
+      this.w.update((f) => {
         for (const name of inGame) f.played[name] = (f.played[name] ?? 0) + 1;
       });
     } catch (err) {

@@ -13,12 +13,16 @@
 import { Cron } from 'croner';
 import type { Logger } from 'pino';
 import { UserError } from '../errors.ts';
-import { impossibleGoal, sameGoal } from '../goals/goal-language.ts';
+import { sameGoal } from '../goals/goal-language.ts';
+import { requirePossibleGoal } from '../goals/possible.ts';
 import { plainGoal } from '../text.ts';
 import { displayName } from '../people/people.ts';
 import { schedulePingPlace } from '../people/ping-place.ts';
 import { isOwnerOrAdmin } from '../rights.ts';
-import type { Destination, Schedule, Store } from '../store/store.ts';
+import type { DeepReadonly } from '../store/readonly.ts';
+import type { Destination, Schedule } from '../store/schema.ts';
+import type { Store } from '../store/store.ts';
+import { schedulesWriter } from '../store/writers/schedules.ts';
 import { Digests, type DigestHost } from './digests.ts';
 import { checkCron, DEFAULT_ZONE, formatRun, missedRuns, nextRuns, slotOf } from './runs.ts';
 import { splitSchedule, type When } from './when.ts';
@@ -72,12 +76,12 @@ export class Scheduler {
   /** The daily digests and the minutes-played counter. */
   readonly digests: Digests;
 
+  /** `schedules.json` `schedules` and `next`: written here only. */
+  private readonly file;
+
   constructor(private readonly options: SchedulerOptions) {
     this.digests = new Digests({ store: options.store, log: options.log, host: options.host, zoneOf: (id) => this.zoneOf(id) });
-  }
-
-  private get file() {
-    return this.options.store.schedules;
+    this.file = schedulesWriter(options.store);
   }
 
   /** The zone of a person (`/timezone`), UTC when unset. */
@@ -93,7 +97,7 @@ export class Scheduler {
   async start(now = new Date()): Promise<void> {
     if (this.started) return;
     this.started = true;
-    for (const s of [...this.file.data.schedules]) {
+    for (const s of [...this.file.value.schedules]) {
       try {
         await this.catchUp(s, now);
       } catch (err) {
@@ -128,12 +132,11 @@ export class Scheduler {
     if (!split.ok) throw new UserError('bad_schedule', `${capital(split.error)}. Nothing was scheduled.`);
     const { when, goal } = split.value;
     if (goal.length > GOAL_MAX) throw new UserError('bad_schedule', `The goal is ${goal.length} characters; the limit is ${GOAL_MAX}. Nothing was scheduled.`);
-    const never = impossibleGoal(goal);
-    if (never) throw new UserError('impossible_goal', `I could never do "${plainGoal(goal, 80)}": ${never}. Nothing was scheduled.`, input.avatar);
+    requirePossibleGoal(goal, (why) => `I could never do "${plainGoal(goal, 80)}": ${why}. Nothing was scheduled.`, input.avatar);
     const zone = this.zoneOf(input.by);
     const checked = checkCron(when.cron, zone, now);
     if (!checked.ok) throw new UserError('bad_schedule', `${capital(checked.error)}. Nothing was scheduled.`);
-    const count = this.file.data.schedules.filter((s) => s.avatar === input.avatar).length;
+    const count = this.file.value.schedules.filter((s) => s.avatar === input.avatar).length;
     if (count >= MAX_PER_AVATAR) {
       throw new UserError('too_many_schedules', `${input.avatar} has ${count} schedules already (the most). /unschedule one first.`, input.avatar);
     }
@@ -159,7 +162,7 @@ export class Scheduler {
   }
 
   /** Remove a schedule and its job. Returns it, or undefined when there is none with that id. */
-  remove(id: number): Schedule | undefined {
+  remove(id: number): DeepReadonly<Schedule> | undefined {
     const s = this.get(id);
     if (!s) return undefined;
     this.jobs.get(id)?.stop();
@@ -171,52 +174,42 @@ export class Scheduler {
   }
 
   /** An avatar was removed: its schedules go (and their jobs). Returns how many. */
-  avatarRemoved(avatar: string): number {
-    const gone = this.file.data.schedules.filter((s) => s.avatar === avatar);
+  removeAllFor(avatar: string): number {
+    const gone = this.file.value.schedules.filter((s) => s.avatar === avatar);
     for (const s of gone) this.remove(s.id);
     return gone.length;
   }
 
   /** An avatar was renamed: its schedules, and the minutes it played (what digests count from), follow it. */
-  avatarRenamed(from: string, to: string): void {
-    const move = <T>(counters: Record<string, T>): void => {
-      const value = counters[from];
-      if (value === undefined) return;
-      counters[to] = value;
-      delete counters[from];
-    };
+  renameAvatar(from: string, to: string): void {
     this.file.update((f) => {
       for (const s of f.schedules) if (s.avatar === from) s.avatar = to;
-      move(f.played);
-      for (const d of f.digests) {
-        move(d.mark.played);
-        move(d.mark.usage);
-      }
     });
+    this.digests.renameAvatar(from, to);
   }
 
   /** One schedule by id. */
-  get(id: number): Schedule | undefined {
-    return this.file.data.schedules.find((s) => s.id === id);
+  get(id: number): DeepReadonly<Schedule> | undefined {
+    return this.file.value.schedules.find((s) => s.id === id);
   }
 
   /** Schedules, oldest first; those of some avatars only when `avatars` is given. */
-  list(avatars?: readonly string[]): Schedule[] {
-    return this.file.data.schedules.filter((s) => !avatars || avatars.includes(s.avatar));
+  list(avatars?: readonly string[]): DeepReadonly<Schedule>[] {
+    return this.file.value.schedules.filter((s) => !avatars || avatars.includes(s.avatar));
   }
 
   /** The next run of a schedule (in its creator's zone), or null. */
-  nextRun(s: Schedule, now = new Date()): Date | null {
+  nextRun(s: DeepReadonly<Schedule>, now = new Date()): Date | null {
     return nextRuns(s.cron, this.zoneOf(s.createdBy), now, 1)[0] ?? null;
   }
 
   /** A person's zone changed: their schedules and digests run in the new one from now on. */
   zoneChanged(personId: string): void {
-    for (const s of this.file.data.schedules.filter((x) => x.createdBy === personId)) this.arm(s);
+    for (const s of this.file.value.schedules.filter((x) => x.createdBy === personId)) this.arm(s);
     this.digests.zoneChanged(personId);
   }
 
-  private arm(s: Schedule): void {
+  private arm(s: DeepReadonly<Schedule>): void {
     this.jobs.get(s.id)?.stop();
     this.jobs.delete(s.id);
     if (!this.started) return;
@@ -245,16 +238,17 @@ export class Scheduler {
   }
 
   /** Record `slot` as handled before acting, on disk: false when it was handled already (never twice). */
-  private async claim(s: Schedule, slot: Date): Promise<boolean> {
+  private async claim(s: DeepReadonly<Schedule>, slot: Date): Promise<boolean> {
     if (s.lastRun && Date.parse(s.lastRun) >= slot.getTime()) return false;
-    this.file.update(() => {
-      s.lastRun = slot.toISOString();
+    this.file.update((f) => {
+      const kept = f.schedules.find((x) => x.id === s.id);
+      if (kept) kept.lastRun = slot.toISOString();
     });
     await this.file.flush();
     return true;
   }
 
-  private async catchUp(s: Schedule, now: Date): Promise<void> {
+  private async catchUp(s: DeepReadonly<Schedule>, now: Date): Promise<void> {
     const zone = this.zoneOf(s.createdBy);
     const missed = missedRuns(s.cron, zone, s.lastRun, s.createdAt, now);
     if (missed.kind === 'none') return;
@@ -270,7 +264,7 @@ export class Scheduler {
   }
 
   /** Set the scheduled goal of the run of `slot`, or say in one line why not. */
-  private apply(s: Schedule, slot: Date): void {
+  private apply(s: DeepReadonly<Schedule>, slot: Date): void {
     const { host, store } = this.options;
     const avatar = store.state.data.avatars.find((a) => a.name === s.avatar);
     if (!avatar) {

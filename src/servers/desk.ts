@@ -3,13 +3,11 @@
  * `/avatar move`) may do: admins only, checked here (how many servers there
  * are is no secret).
  */
-import type { AvatarManager } from '../avatars/manager.ts';
-import { moveAvatar, serverChanged } from '../avatars/moves.ts';
 import type { ChatContext } from '../chat.ts';
 import { UserError } from '../errors.ts';
 import type { People } from '../people/people.ts';
+import type { DeepReadonly } from '../store/readonly.ts';
 import type { Server } from '../store/schema.ts';
-import type { Store } from '../store/store.ts';
 import type { ServerAddRequest, ServerAdded, ServerRegistry, ServerTested, ServerView } from './registry.ts';
 
 /** The server commands' view of mindlink. */
@@ -36,18 +34,63 @@ export interface ServerDesk {
 
 const ADMINS_ONLY = 'Only an admin can manage servers.';
 
+/** What the desk asks of the avatars (the avatar manager): which are on a server, their games built anew, a stopped one moved. */
+export interface DeskAvatars {
+  /** The avatars on a server, and whether each plays. */
+  onServer(serverId: string): { name: string; playing: boolean }[];
+  /** Build a stopped avatar's live parts anew from its record (its server changed). */
+  rebuild(name: string): Promise<void>;
+  /** Put a stopped avatar on another server (it stays where it was when its game there cannot be built). */
+  moveTo(name: string, serverId: string): Promise<void>;
+}
+
+/** What the desk asks of the shares: those of a removed server end. */
+export interface DeskShares {
+  serverRemoved(serverId: string): void;
+}
+
+/** What the desk asks of the places avatars remember: those on a removed server go. */
+export interface DeskPlaces {
+  serverRemoved(serverId: string): number;
+}
+
+/**
+ * A server's entry changed (its address, version or auth): its stopped avatars are built anew for it.
+ * Returns those that play on, with the game they had, until they are stopped and played again.
+ */
+async function serverChanged(avatars: DeskAvatars, serverId: string): Promise<string[]> {
+  const playing: string[] = [];
+  for (const a of avatars.onServer(serverId)) {
+    if (a.playing) playing.push(a.name);
+    else await avatars.rebuild(a.name);
+  }
+  return playing;
+}
+
 /**
  * @example
- * const desk = createServerDesk({ registry, people, avatars, store });
+ * const desk = createServerDesk({ registry, people, avatars, shares: sharing, places });
  * await desk.add(chat, { name: 'survival', address: 'play.example.net' });
  */
-export function createServerDesk({ registry, people, avatars, store }: { registry: ServerRegistry; people: People; avatars: AvatarManager; store: Store }): ServerDesk {
-  const view = (server: Server): ServerView => {
+export function createServerDesk({
+  registry,
+  people,
+  avatars,
+  shares,
+  places,
+}: {
+  registry: ServerRegistry;
+  people: People;
+  avatars: DeskAvatars;
+  shares: DeskShares;
+  places?: DeskPlaces;
+}): ServerDesk {
+  const view = (server: DeepReadonly<Server>): ServerView => {
     const found = registry.list().find((v) => v.server.id === server.id);
     if (!found) throw new UserError('unknown_server', `There is no server called "${server.id}".`);
     return found;
   };
-  const known = (name: string): Server => {
+  const known = (name: string): DeepReadonly<Server> => {
     const server = registry.get(name);
     if (!server) {
       throw new UserError('unknown_server', `There is no server called "${name.slice(0, 40)}". Servers: ${registry.list().map((v) => v.server.id).join(', ') || 'none yet'}.`);
@@ -84,6 +127,8 @@ export function createServerDesk({ registry, people, avatars, store }: { registr
       people.rightsOf(chat).requireAdmin(ADMINS_ONLY);
       const before = view(known(name));
       registry.remove(name);
+      shares.serverRemoved(before.server.id);
+      places?.serverRemoved(before.server.id);
       return before;
     },
     async test(chat, name) {
@@ -100,7 +145,7 @@ export function createServerDesk({ registry, people, avatars, store }: { registr
       await addsUnderWay.get(serverName.trim().toLowerCase());
       const server = known(serverName);
       if (avatar.server === server.id) throw new UserError('same_server', `${avatar.name} is on ${server.id} already.`, avatar.name);
-      await moveAvatar(avatars, store, avatar.name, server.id);
+      await avatars.moveTo(avatar.name, server.id);
       return view(server);
     },
     count: () => registry.list().length,

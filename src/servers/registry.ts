@@ -1,16 +1,19 @@
 /**
- * The Minecraft servers avatars play on (`servers` in `state.json`): the
- * embedded world, the one `MC_HOST` names at start, and those added from
- * chat. A server is pinged before it is stored (nothing is stored when the
+ * The Minecraft servers avatars play on (`servers` in `state.json`, written
+ * here only): the embedded world, the one `MC_HOST` names at start, and
+ * those added from chat. A server is pinged before it is stored (nothing is stored when the
  * ping refuses it), listed with the avatars on it, tested again, and removed
  * only when no avatar is on it. Rights are checked by the command host.
  */
 import type { Config } from '../config.ts';
 import { UserError } from '../errors.ts';
 import { loginProbe, ServerProbeError, statusPing, type LoginProbe, type ServerAddress, type ServerStatus } from '../game/server-probe.ts';
+import { embeddedVersion } from '../game/embedded/world-start.ts';
 import { playableVersion, protocolOf } from '../game/versions.ts';
+import type { DeepReadonly } from '../store/readonly.ts';
 import { ServerNameSchema, type Server } from '../store/schema.ts';
 import type { Store } from '../store/store.ts';
+import { serversWriter } from '../store/writers/servers.ts';
 import { formatAddress, parseAddress } from './address.ts';
 
 /** The id of the embedded world's entry. */
@@ -70,8 +73,8 @@ export interface ServerRegistryDeps {
   store: Store;
   config: Config;
   now(): Date;
-  /** The avatars on a server, and whether each plays. */
-  avatarsOn(serverId: string): AvatarOnServer[];
+  /** The avatars on a server, and whether each plays (the avatar manager). */
+  avatars: { onServer(serverId: string): AvatarOnServer[] };
   /** Where the embedded world listens now, when it runs. */
   embedded(): { port: number; version: string } | undefined;
   /** How long a ping or a login probe may take (ms). */
@@ -84,14 +87,54 @@ export interface ServerRegistryDeps {
  * const added = await servers.add({ name: 'survival', address: 'play.example.net' });
  */
 export class ServerRegistry {
-  constructor(private readonly deps: ServerRegistryDeps) {}
+  /** `state.json` `servers`: written here only. */
+  private readonly file;
 
-  private get servers(): Server[] {
-    return this.deps.store.state.data.servers;
+  constructor(private readonly deps: ServerRegistryDeps) {
+    this.file = serversWriter(deps.store);
+  }
+
+  private get servers(): readonly DeepReadonly<Server>[] {
+    return this.file.value.servers;
+  }
+
+  /**
+   * At every start: the entries the environment names, in step with it — the embedded world (unless
+   * `EMBEDDED=off`) and the server `MC_HOST` names. Servers added from chat are left as they are.
+   */
+  putFromEnvironment(): void {
+    const { config } = this.deps;
+    const put = (server: Server): void =>
+      this.file.update((d) => {
+        const i = d.servers.findIndex((x) => x.id === server.id);
+        if (i < 0) d.servers.push(server);
+        else d.servers[i] = server;
+      });
+    if (config.EMBEDDED) put({ id: EMBEDDED_ID, host: null, port: null, version: embeddedVersion(config), auth: 'offline' });
+    if (!config.MC_HOST) return;
+    const stored = this.get(MC_HOST_ID);
+    // Without MC_VERSION the version is the one found before (by /server test), else found at each join.
+    const same = stored?.host === config.MC_HOST && stored.port === (config.MC_PORT ?? 25565) ? stored : undefined;
+    put({
+      id: MC_HOST_ID,
+      host: config.MC_HOST,
+      port: config.MC_PORT ?? 25565,
+      version: config.MC_VERSION ?? same?.version ?? '',
+      // Offline, as MC_HOST always was, unless `/server add default … auth:microsoft` changed it.
+      auth: same?.auth ?? 'offline',
+      ...(config.MC_VERSION ? { versionPinned: true } : {}),
+      ...(same?.software ? { software: same.software } : {}),
+      ...(same?.onlineMode !== undefined ? { onlineMode: same.onlineMode } : {}),
+    });
+  }
+
+  /** The server a new avatar of the environment's first start plays on: `MC_HOST`'s, else the embedded world; none when both are off. */
+  homeId(): string | undefined {
+    return this.deps.config.MC_HOST ? MC_HOST_ID : this.deps.config.EMBEDDED ? EMBEDDED_ID : undefined;
   }
 
   /** A server by name (case-insensitive). */
-  get(name: string): Server | undefined {
+  get(name: string): DeepReadonly<Server> | undefined {
     const n = name.trim().toLowerCase();
     return this.servers.find((s) => s.id.toLowerCase() === n);
   }
@@ -109,7 +152,7 @@ export class ServerRegistry {
     const def = this.defaultId();
     return [...this.servers]
       .sort((a, b) => Number(b.id === def) - Number(a.id === def))
-      .map((server) => ({ server, address: this.addressOf(server), avatars: this.deps.avatarsOn(server.id), isDefault: server.id === def }));
+      .map((server) => ({ server, address: this.addressOf(server), avatars: this.deps.avatars.onServer(server.id), isDefault: server.id === def }));
   }
 
   /** How a server's address is shown. */
@@ -141,9 +184,9 @@ export class ServerRegistry {
     // The probe took a while: the name may have been taken or its avatars started meanwhile.
     const updated = this.requireChangeable(name);
     const server = found.server;
-    this.deps.store.state.update((s) => {
-      s.servers = s.servers.filter((x) => x.id !== name);
-      s.servers.push(server);
+    this.file.update((d) => {
+      d.servers = d.servers.filter((x) => x.id !== name);
+      d.servers.push(server);
     });
     return { ...found, updated };
   }
@@ -152,14 +195,13 @@ export class ServerRegistry {
   remove(name: string): Server {
     const server = this.require(name);
     if (server.id === EMBEDDED_ID) throw new UserError('embedded_server', 'embedded is mindlink\'s own world; EMBEDDED=off turns it off.');
-    const on = this.deps.avatarsOn(server.id);
+    const on = this.deps.avatars.onServer(server.id);
     if (on.length > 0) {
       const names = on.map((a) => `${a.name} (${a.playing ? 'playing' : 'stopped'})`).join(', ');
       throw new UserError('server_in_use', `${server.id} still has ${on.length === 1 ? 'an avatar' : `${on.length} avatars`}: ${names}. Move ${on.length === 1 ? 'it' : 'them'} first (/avatar move <name> <server>, once stopped); nothing was removed.`);
     }
-    this.deps.store.state.update((s) => {
-      s.servers = s.servers.filter((x) => x.id !== server.id);
-      s.shares = s.shares.filter((x) => x.server !== server.id);
+    this.file.update((d) => {
+      d.servers = d.servers.filter((x) => x.id !== server.id);
     });
     return server;
   }
@@ -173,14 +215,16 @@ export class ServerRegistry {
     if (!fresh) return found;
     const versionWas = fresh.version !== found.server.version ? fresh.version : undefined;
     const onlineModeWas = found.onlineMode !== null && fresh.onlineMode !== undefined && fresh.onlineMode !== found.onlineMode ? fresh.onlineMode : undefined;
-    this.deps.store.state.update(() => {
-      fresh.version = found.server.version;
-      if (fresh.host !== null) {
-        fresh.software = found.status.software;
-        if (found.onlineMode !== null) fresh.onlineMode = found.onlineMode;
+    const tested = this.file.update((d) => {
+      const entry = d.servers.find((x) => x.id === fresh.id) as Server;
+      entry.version = found.server.version;
+      if (entry.host !== null) {
+        entry.software = found.status.software;
+        if (found.onlineMode !== null) entry.onlineMode = found.onlineMode;
       }
+      return entry;
     });
-    return { ...found, server: fresh, ...(versionWas ? { versionWas } : {}), ...(onlineModeWas !== undefined ? { onlineModeWas } : {}) };
+    return { ...found, server: tested, ...(versionWas ? { versionWas } : {}), ...(onlineModeWas !== undefined ? { onlineModeWas } : {}) };
   }
 
   /** Where to reach a stored server (the embedded world where it listens now). */
@@ -202,7 +246,7 @@ export class ServerRegistry {
     const existing = this.get(name);
     if (!existing) return false;
     if (existing.host === null) throw new UserError('embedded_server', 'embedded is mindlink\'s own world: pick another name.');
-    const playing = this.deps.avatarsOn(existing.id).filter((a) => a.playing);
+    const playing = this.deps.avatars.onServer(existing.id).filter((a) => a.playing);
     if (playing.length > 0) {
       throw new UserError('server_in_use', `${existing.id} exists and ${playing.map((a) => a.name).join(', ')} ${playing.length === 1 ? 'plays' : 'play'} there: /stop ${playing.length === 1 ? 'it' : 'them'} first to change it, or pick another name.`);
     }

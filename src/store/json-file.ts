@@ -13,6 +13,12 @@
  * {@link RETRY_MAX_MS}) until the disk takes it (`recovered`). A
  * {@link DataFile.flush} tries once more at once instead of reporting a stale
  * failure, and throws {@link StoreWriteError} only when that write fails too.
+ *
+ * Only the draft {@link DataFile.update} hands its callback may be changed. A
+ * checked file (`checked`, on with `STORE_CHECKS=on`, as in the test suite)
+ * proves it: its data is frozen, and each update changes a copy that is
+ * swapped in afterwards, so a write anywhere else throws. Unchecked, the draft
+ * is the data itself (no copy per update).
  */
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
@@ -22,6 +28,7 @@ import { Low, type Adapter } from 'lowdb';
 import type { z } from 'zod';
 import { StoreCorruptError, StoreWriteError } from '../errors.ts';
 import { keepAside, parseQuarantining, type QuarantinedRecord } from './quarantine.ts';
+import { cloneData, freezeData } from './readonly.ts';
 import { SafeJSONFile } from './safe-json-file.ts';
 
 /** The first pause before a failed write is tried again; it doubles up to {@link RETRY_MAX_MS}. */
@@ -69,9 +76,12 @@ export class DataFile<S extends z.ZodType> extends EventEmitter<DataFileEvents> 
   private constructor(
     readonly path: string,
     db: Low<z.infer<S>>,
+    /** Frozen data, and a copy as each update's draft (see the module comment). */
+    private readonly checked: boolean,
   ) {
     super();
     this.db = db;
+    if (checked) db.data = freezeData(db.data);
   }
 
   /**
@@ -80,7 +90,7 @@ export class DataFile<S extends z.ZodType> extends EventEmitter<DataFileEvents> 
    * aside in a side file ({@link DataFile.quarantine}) and left out. Throws {@link StoreWriteError} when a new
    * file (or the side file) cannot be written.
    */
-  static async open<S extends z.ZodType>(path: string, schema: S, defaults: () => z.infer<S>, adapter?: AdapterFactory): Promise<DataFile<S>> {
+  static async open<S extends z.ZodType>(path: string, schema: S, defaults: () => z.infer<S>, adapter?: AdapterFactory, checked = false): Promise<DataFile<S>> {
     await mkdir(dirname(path), { recursive: true });
     const existed = existsSync(path);
     let quarantined: QuarantinedRecord[] = [];
@@ -98,7 +108,7 @@ export class DataFile<S extends z.ZodType> extends EventEmitter<DataFileEvents> 
       db.data = parsed.data;
       quarantined = parsed.taken;
     }
-    const file = new DataFile(path, db);
+    const file = new DataFile(path, db, checked);
     if (quarantined.length > 0) {
       try {
         file.quarantine = { side: await keepAside(path, quarantined, new Date()), records: quarantined };
@@ -120,7 +130,7 @@ export class DataFile<S extends z.ZodType> extends EventEmitter<DataFileEvents> 
     return file;
   }
 
-  /** The current data. Mutate it only through {@link DataFile.update}. */
+  /** The current data: read it; change it only through {@link DataFile.update} (frozen when checked). */
   get data(): z.infer<S> {
     return this.db.data;
   }
@@ -140,9 +150,20 @@ export class DataFile<S extends z.ZodType> extends EventEmitter<DataFileEvents> 
     return this.changes > version;
   }
 
-  /** Change the data in memory now and schedule a write (coalesced with other updates in this tick). */
-  update<T>(fn: (data: z.infer<S>) => T): T {
-    const result = fn(this.db.data);
+  /**
+   * Change the data in memory now and schedule a write (coalesced with other updates in this tick). `fn` gets
+   * the draft: the only object it may change (when checked, a copy swapped in once `fn` returns; a throw
+   * leaves the data as it was).
+   */
+  update<T>(fn: (draft: z.infer<S>) => T): T {
+    let result: T;
+    if (this.checked) {
+      const draft = cloneData(this.db.data);
+      result = fn(draft);
+      this.db.data = freezeData(draft);
+    } else {
+      result = fn(this.db.data);
+    }
     this.changes++;
     this.scheduleWrite();
     return result;

@@ -4,44 +4,18 @@
  */
 import { z } from 'zod';
 import { ENGINE_KINDS } from '../engines/kinds.ts';
+import { PlaceSchema } from './place-schema.ts';
 import { keyed, keyedRecord } from '../keyed.ts';
 import { WHOLE_COLLECTION } from './quarantine.ts';
+
+export { PlaceSchema, type Place } from './place-schema.ts';
 
 /** A chat identity: `telegram:<userId>`, `discord:<userId>` or `console:local`. */
 export const IdentitySchema = z.string().regex(/^(telegram|discord|console):[A-Za-z0-9_-]+$/);
 export type Identity = z.infer<typeof IdentitySchema>;
 
-/**
- * What is wrong with an identity someone typed (in `/owner`, in `ADMINS`), or null when it is a real
- * one: `telegram:` and a user's numeric id, `discord:` and a user's snowflake (17–20 digits), or
- * `console:local`. Stored identities come from the platforms themselves and are read with the looser
- * {@link IdentitySchema}.
- *
- * @example
- * identityProblem('telegram:123456789'); // null
- * identityProblem('telegram:abc');       // 'a Telegram identity is telegram: and the user's numeric id, e.g. telegram:123456789'
- */
-export function identityProblem(value: string): string | null {
-  const m = /^([a-z]+):(.*)$/.exec(value);
-  const platform = m?.[1];
-  const id = m?.[2] ?? '';
-  if (platform === 'telegram') {
-    return /^[1-9]\d{0,15}$/.test(id) ? null : "a Telegram identity is telegram: and the user's numeric id, e.g. telegram:123456789";
-  }
-  if (platform === 'discord') {
-    return /^[1-9]\d{16,19}$/.test(id)
-      ? null
-      : "a Discord identity is discord: and the user's 17–20 digit id (Developer Mode → Copy User ID), e.g. discord:80351110224678912";
-  }
-  if (platform === 'console') return id === 'local' ? null : 'the console identity is console:local';
-  return 'an identity is telegram:<user id>, discord:<user id> or console:local';
-}
-
-/** An identity typed by a person, checked per platform (see {@link identityProblem}). */
-export const TypedIdentitySchema = z.string().superRefine((value, ctx) => {
-  const problem = identityProblem(value.trim());
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
+/** Identities typed by a person, checked per platform (`identity.ts`). */
+export { identityProblem, TypedIdentitySchema } from './identity.ts';
 
 /**
  * A chat destination: `console`, `telegram:<chatId>`, `discord:<channelId>`, `web:<page id>` (a signed-in
@@ -204,6 +178,26 @@ export const StreamSchema = z.object({
 });
 export type Stream = z.infer<typeof StreamSchema>;
 
+/** A chat relay (`/relay on`): the public chat an avatar hears in the game, posted into a chat linked to it. */
+export const RelaySchema = z.object({
+  avatar: z.string(),
+  /** The linked chat the lines go to; the relay ends when that link does. */
+  dest: DestinationSchema,
+  /** Person id of whoever turned it on. */
+  by: z.string(),
+  createdAt: z.string(),
+});
+export type Relay = z.infer<typeof RelaySchema>;
+
+/** An avatar whose owner lets `/say` send lines starting with `/` (server commands) through it (`/say commands on`). */
+export const SayCommandsSchema = z.object({
+  avatar: z.string(),
+  /** Person id of whoever allowed it. */
+  by: z.string(),
+  createdAt: z.string(),
+});
+export type SayCommands = z.infer<typeof SayCommandsSchema>;
+
 /**
  * A token of the people's MCP server (docs/mcp.md): it acts as `identity` speaking from its direct-message
  * chat `dest` with mindlink. Only the SHA-256 of the token is kept; the token itself was shown once.
@@ -224,6 +218,20 @@ export const McpTokenSchema = z.object({
   lastUsedAt: z.string().optional(),
 });
 export type McpToken = z.infer<typeof McpTokenSchema>;
+
+/**
+ * A message a platform may deliver again (Telegram sends an update until the bot confirms it) that changed
+ * something: the key of its update and the reply it got, written with the change itself and kept until the
+ * reply is on disk too, so the update delivered again after a restart in between is answered without being
+ * applied twice (`src/handled-updates.ts`).
+ */
+export const HandledSchema = z.object({
+  /** The platform's key of the update (`ChatContext.updateKey`). */
+  key: z.string().min(1).max(200),
+  avatar: z.string().nullable(),
+  text: z.string(),
+});
+export type Handled = z.infer<typeof HandledSchema>;
 
 /** `state.json`: everything but the outbox and the goal record. */
 /** Report the second of two entries with the same key (`avatars.1.name: duplicate avatar "demo"`). */
@@ -256,6 +264,14 @@ export const StateFileSchema = z.object({
   readMarks: keyedRecord(DestinationSchema, z.string().regex(/^\d{1,25}$/)).default(() => keyed<string>()),
   /** Tokens of the people's MCP server, hashed (docs/mcp.md). Absent in older files. */
   mcpTokens: z.array(McpTokenSchema).default([]),
+  /** Chat relays of the game's chat (`/relay`). Absent in older files. */
+  relays: z.array(RelaySchema).default([]),
+  /** Avatars whose `/say` takes server commands (`/say commands on`). Absent in older files. */
+  sayCommands: z.array(SayCommandsSchema).default([]),
+  /** Places avatars remember, per avatar and server (docs/commands.md "Places"). Absent in older files. */
+  places: z.array(PlaceSchema).superRefine(unique((p) => `${p.avatar.toLowerCase()} ${p.server} ${p.name}`, 'name', 'place')).default([]),
+  /** Messages that changed something and whose reply is not known to be on disk yet (see {@link HandledSchema}). Absent in older files. */
+  handled: z.array(HandledSchema).default([]),
 });
 export type StateFile = z.infer<typeof StateFileSchema>;
 
@@ -313,6 +329,11 @@ export const PostSchema = z.object({
   sent: z.object({ parts: z.array(z.string()), messageIds: z.array(z.string()) }).optional(),
   /** Its card (a `/status`, the buttons of a `Done:`), shown where the platform can; absent in older files. */
   card: CardSchema.optional(),
+  /**
+   * The key of the update it answers, when the platform may deliver that update again (Telegram): the post
+   * goes out only once it is on disk, with the update marked answered (`OutboxFile.answered`).
+   */
+  answers: z.string().optional(),
 });
 export type Post = z.infer<typeof PostSchema>;
 
@@ -324,6 +345,11 @@ export const OutboxFileSchema = z.object({
   version: z.literal(1),
   seq: z.number().int().nonnegative(),
   pending: z.array(PostSchema),
+  /**
+   * The keys of the updates answered lately (newest last), each written with the post that answers it: an
+   * update delivered again after a restart that is here was answered, and is not handled again. Absent in older files.
+   */
+  answered: z.array(z.string()).default([]),
 });
 export type OutboxFile = z.infer<typeof OutboxFileSchema>;
 

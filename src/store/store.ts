@@ -8,15 +8,44 @@
  * - `schedules.json`: scheduled goals, daily digests, minutes played.
  *
  * Per-avatar TASK.md and lab log live in `DATA_DIR/avatars/<name>/`.
+ *
+ * Every module reads the files through the read-only views here; each kind
+ * of record has one owner, the only module that writes it, through its
+ * writer in `src/store/writers/` (docs/architecture.md "Who writes what").
  */
+import type { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { StoreWriteError } from '../errors.ts';
+import { storeChecks } from '../config.ts';
 import { keyed } from '../keyed.ts';
-import { DataFile, type AdapterFactory } from './json-file.ts';
-import { OutboxFileSchema, RecordFileSchema, ScheduleFileSchema, StateFileSchema, type Avatar, type Usage } from './schema.ts';
+import { filesOf, holdFiles } from './files.ts';
+import { DataFile, type AdapterFactory, type DataFileEvents } from './json-file.ts';
+import type { QuarantinedRecord } from './quarantine.ts';
+import type { DeepReadonly } from './readonly.ts';
+import { OutboxFileSchema, RecordFileSchema, ScheduleFileSchema, StateFileSchema, type Avatar, type OutboxFile, type RecordFile, type ScheduleFile, type StateFile, type Usage } from './schema.ts';
 
 export * from './schema.ts';
+export type { DeepReadonly } from './readonly.ts';
+
+/** One data file as everyone but its records' owners sees it: read-only data, its version, its writes (and their events). */
+export interface FileView<T> extends EventEmitter<DataFileEvents> {
+  readonly path: string;
+  /** The data now, read-only (frozen with `STORE_CHECKS=on`). */
+  readonly data: DeepReadonly<T>;
+  /** A number that grows with every change. */
+  readonly version: number;
+  /** Whether a change was made after `version` was read. */
+  changedSince(version: number): boolean;
+  /** Resolve once every change made so far is on disk; throws StoreWriteError while the disk refuses it. */
+  flush(): Promise<void>;
+  /** The error of the last write while writes are failing, else undefined. */
+  readonly failure: Error | undefined;
+  /** Writes that reached the disk (tests and benchmarks). */
+  readonly writes: number;
+  /** The records found unreadable at start and kept aside. */
+  readonly quarantine: { side: string; records: readonly QuarantinedRecord[] } | undefined;
+}
 
 /** Options of {@link Store.open}. */
 export interface StoreOptions {
@@ -24,6 +53,8 @@ export interface StoreOptions {
   log?: Logger;
   /** The adapter of each data file (default: lowdb's JSONFile through steno, leaving no temp file on failure). */
   adapter?: AdapterFactory;
+  /** Frozen data, and a copy as each update's draft, so a write outside an owner's update throws (default: `STORE_CHECKS`). */
+  checked?: boolean;
 }
 
 /** The versions of the data files at one moment; see {@link Store.mark}. */
@@ -36,16 +67,20 @@ export interface StoreMark {
 /**
  * @example
  * const store = await Store.open('data');
- * store.state.update((s) => s.avatars.push(...));
+ * store.state.data.avatars;           // read-only; the owners write (`src/store/writers/`)
  * await store.flush();
  */
 export class Store {
   private constructor(
     readonly dir: string,
-    readonly state: DataFile<typeof StateFileSchema>,
-    readonly outbox: DataFile<typeof OutboxFileSchema>,
-    readonly record: DataFile<typeof RecordFileSchema>,
-    readonly schedules: DataFile<typeof ScheduleFileSchema>,
+    /** `state.json`: avatars, persons, links, servers, shares, streams, read marks, MCP tokens, chat relays, `/say` commands, places. */
+    readonly state: FileView<StateFile>,
+    /** `outbox.json`: posts on their way. */
+    readonly outbox: FileView<OutboxFile>,
+    /** `goal-record.json`: ended goals, usage. */
+    readonly record: FileView<RecordFile>,
+    /** `schedules.json`: scheduled goals, digests, minutes played. */
+    readonly schedules: FileView<ScheduleFile>,
   ) {}
 
   /**
@@ -54,6 +89,7 @@ export class Store {
    */
   static async open(dir: string, opts: StoreOptions = {}): Promise<Store> {
     const { adapter } = opts;
+    const checked = opts.checked ?? storeChecks();
     const state = await DataFile.open(join(dir, 'state.json'), StateFileSchema, () => ({
       version: 1 as const,
       avatars: [],
@@ -64,25 +100,31 @@ export class Store {
       streams: [],
       readMarks: keyed<string>(),
       mcpTokens: [],
-    }), adapter);
+      relays: [],
+      sayCommands: [],
+      places: [],
+      handled: [],
+    }), adapter, checked);
     const outbox = await DataFile.open(join(dir, 'outbox.json'), OutboxFileSchema, () => ({
       version: 1 as const,
       seq: 0,
       pending: [],
-    }), adapter);
+      answered: [],
+    }), adapter, checked);
     const record = await DataFile.open(join(dir, 'goal-record.json'), RecordFileSchema, () => ({
       version: 1 as const,
       goals: [],
       usage: keyed<Usage>(),
-    }), adapter);
+    }), adapter, checked);
     const schedules = await DataFile.open(join(dir, 'schedules.json'), ScheduleFileSchema, () => ({
       version: 1 as const,
       next: 1,
       schedules: [],
       digests: [],
       played: keyed<number>(),
-    }), adapter);
+    }), adapter, checked);
     const store = new Store(dir, state, outbox, record, schedules);
+    holdFiles(store, { state, outbox, record, schedules });
     const log = opts.log;
     for (const file of [state, outbox, record, schedules]) {
       for (const r of file.quarantine?.records ?? []) {
@@ -104,6 +146,11 @@ export class Store {
   /** Note the files' versions now, to confirm later with {@link Store.saved} that what changed since is on disk. */
   mark(): StoreMark {
     return { state: this.state.version, record: this.record.version, schedules: this.schedules.version };
+  }
+
+  /** Whether the state, the goal record or the schedules changed after `mark` (the outbox aside, as in {@link Store.saved}). */
+  changedSince(mark: StoreMark): boolean {
+    return this.state.changedSince(mark.state) || this.record.changedSince(mark.record) || this.schedules.changedSince(mark.schedules);
   }
 
   /**
@@ -143,7 +190,7 @@ export class Store {
 
   /** Stop the background retries of failed writes (after the last {@link Store.flush}). */
   close(): void {
-    for (const f of [this.state, this.outbox, this.record, this.schedules]) f.close();
+    for (const f of Object.values(filesOf(this))) f.close();
   }
 }
 
@@ -151,7 +198,7 @@ export class Store {
  * A new avatar record: no goal, no direction, stopped unless `playing`.
  *
  * @example
- * store.state.update((s) => s.avatars.push(newAvatarRecord('steve', ownerId, 'embedded', 'scripted', false, new Date())));
+ * avatars.add(newAvatarRecord('steve', ownerId, 'embedded', 'scripted', false, new Date()));
  */
 export function newAvatarRecord(name: string, owner: string, server: string, engine: Avatar['engine'], playing: boolean, now: Date): Avatar {
   return {

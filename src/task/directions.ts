@@ -3,6 +3,7 @@
  * (README "Talking to an avatar"). Every function mutates the
  * {@link DirectionBook} it is given (the caller passes a lowdb draft).
  */
+import type { DeepReadonly } from '../store/readonly.ts';
 import type { Direction, DirectionBook, DoneDirection } from '../store/schema.ts';
 import { cutOnWord, cutText, oneLine } from '../text.ts';
 
@@ -121,7 +122,7 @@ export function isoDay(at: string): string {
  * formatDirectionLine({ n: 4, text: 'stay near the village', at: '2026-11-30T10:00:00.000Z', by: null });
  * // → '#4 (2026-11-30) stay near the village'
  */
-export function formatDirectionLine(d: Direction): string {
+export function formatDirectionLine(d: DeepReadonly<Direction>): string {
   return `#${d.n} (${isoDay(d.at)}) ${oneLine(d.text)}`;
 }
 
@@ -148,7 +149,7 @@ export function directionText(text: string, full: boolean): string {
  * summarizeDirections(book);
  * // → 'Owner direction (3 open; newest first): #5 (2026-11-30) stay near the village | #4 (2026-11-29) no TNT — the rest are in TASK.md.'
  */
-export function summarizeDirections(book: DirectionBook): string {
+export function summarizeDirections(book: DeepReadonly<DirectionBook>): string {
   const count = book.open.length;
   if (count === 0) return '';
   const quoted = book.open.slice(-SUMMARY_QUOTED).reverse();

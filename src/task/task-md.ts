@@ -7,6 +7,7 @@
  * goals). mindlink never changes a byte of the avatar's own part: it only
  * removes its own sections, wherever they are, and appends them again at the end.
  */
+import type { DeepReadonly } from '../store/readonly.ts';
 import type { Avatar, Direction, DoneDirection, GoalRecordEntry } from '../store/schema.ts';
 import { cutText, oneLine } from '../text.ts';
 import { DONE_SHOWN, DONE_TEXT_MAX, formatDirectionLine, isoDay } from './directions.ts';
@@ -38,9 +39,9 @@ export interface FinishedGoalLine {
 /** What mindlink writes into its own sections. */
 export interface MindlinkParts {
   /** Open owner direction, newest last; each shown in full. */
-  open: Direction[];
+  open: readonly DeepReadonly<Direction>[];
   /** Done direction, newest last; the {@link DONE_SHOWN} latest are shown. */
-  done: DoneDirection[];
+  done: readonly DeepReadonly<DoneDirection>[];
   /** Finished goals, newest last; the {@link FINISHED_SHOWN} latest are shown. */
   finished: FinishedGoalLine[];
 }
@@ -52,7 +53,7 @@ export interface MindlinkParts {
  * @example
  * await task.update(mindlinkParts(avatar, store.record.data.goals));
  */
-export function mindlinkParts(avatar: Avatar, goals: readonly GoalRecordEntry[]): MindlinkParts {
+export function mindlinkParts(avatar: DeepReadonly<Avatar>, goals: readonly DeepReadonly<GoalRecordEntry>[]): MindlinkParts {
   const finished = goals
     .filter((g) => g.avatar === avatar.name && g.outcome === 'done')
     .slice(-15)

@@ -12,6 +12,7 @@ import type { GameProvider } from '../../src/game/game.ts';
 import { FakeDiscord, option, type FakeChannel, type FakeGuild, type FakeRole, type FakeUser } from '../fakes/discord-api.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
 import { startMindlink, TOKEN, type Running } from './discord-helpers.ts';
+import { filesOf } from '../../src/store/files.ts';
 
 describe('GIVEN a Minecraft server "survival" beside the embedded world, over Discord', () => {
   let fake: FakeDiscord;
@@ -45,7 +46,7 @@ describe('GIVEN a Minecraft server "survival" beside the embedded world, over Di
     dir = await mkdtemp(join(tmpdir(), 'mindlink-dcsrv-'));
     ml = await startMindlink(fake, dir, { ADMINS: `discord:${alice.id}`, DISCORD_GUILD_ID: home.id }, {}, { games: provider });
     // /server add pings a real server; the games here are stand-ins, so the entry is stored as it would be.
-    ml.core.store.state.update((s) => s.servers.push({ id: 'survival', host: 'play.example.net', port: 25565, version: '1.21.4', auth: 'microsoft', onlineMode: true }));
+    filesOf(ml.core.store).state.update((s) => s.servers.push({ id: 'survival', host: 'play.example.net', port: 25565, version: '1.21.4', auth: 'microsoft', onlineMode: true }));
   });
 
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { TelegramBridge } from '../../bridges/telegram/telegram-bridge.ts';
 import { commandList, createDispatcher, telegramMenus } from '../../commands/index.ts';
 import { createSkillRegistry } from '../../skills/index.ts';
 import { parseConfig } from '../../src/config.ts';
-import { Mindlink } from '../../src/core.ts';
+import { Mindlink, type MindlinkOptions } from '../../src/core.ts';
 import type { GameProvider } from '../../src/game/game.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
@@ -34,8 +34,12 @@ export interface Running {
   engines: Map<string, TestEngine>;
 }
 
-/** Start mindlink as `src/main.ts` does (its menus per kind of chat included), with the Telegram bridge pointed at the fake. */
-export async function startMindlink(tg: FakeTelegram, dataDir: string, env: Record<string, string> = {}): Promise<Running> {
+/**
+ * Start mindlink as `src/main.ts` does (its menus per kind of chat included), with the Telegram bridge pointed at the fake;
+ * `more.games` plays the avatars somewhere else than on FakeGames (the embedded world); `more.store` swaps the
+ * store's disk (the adapter of a `FullDisk`, `test/fakes/full-disk.ts`).
+ */
+export async function startMindlink(tg: FakeTelegram, dataDir: string, env: Record<string, string> = {}, more: { games?: GameProvider } & Pick<MindlinkOptions, 'store'> = {}): Promise<Running> {
   const config = parseConfig({
     DATA_DIR: dataDir,
     CONSOLE: 'off',
@@ -53,7 +57,7 @@ export async function startMindlink(tg: FakeTelegram, dataDir: string, env: Reco
     skills: createSkillRegistry,
     commands: createDispatcher(),
     log,
-    games,
+    games: more.games ?? games,
     engines: (_kind, ctx) => {
       const engine = new TestEngine(script);
       engines.set(ctx.avatar, engine);
@@ -61,6 +65,7 @@ export async function startMindlink(tg: FakeTelegram, dataDir: string, env: Reco
     },
     // Goals here cannot be checked against a world; the engine's word is taken.
     checkGoal: () => ({ checkable: false }),
+    ...(more.store ? { store: more.store } : {}),
   });
   const menus = telegramMenus(commandList('telegram'));
   const bridge = new TelegramBridge({

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatContext } from '../../src/chat.ts';
 import { CONSOLE_CHAT, startWebCore, type Session, type WebCore } from './web-helpers.ts';
+import { filesOf } from '../../src/store/files.ts';
 
 /** A member of a Telegram group that only watches what is linked there. */
 const watcherGroup: ChatContext = { platform: 'telegram', from: 'telegram:43', fromName: 'Wes', dest: 'telegram:-500', chatKind: 'group', messageId: null };
@@ -28,7 +29,7 @@ describe('what the dashboard shows to whom', () => {
     w = await startWebCore(dir);
     await w.line(/^\[demo\] New goal \(my choice\): explore/);
     // `/server add` pings a real server; the games here are stand-ins, so the entry is stored as it would be.
-    w.core.store.state.update((s) => s.servers.push({ id: 'survival', host: '127.0.0.1', port: 25601, version: '1.21.1', auth: 'offline' }));
+    filesOf(w.core.store).state.update((s) => s.servers.push({ id: 'survival', host: '127.0.0.1', port: 25601, version: '1.21.1', auth: 'offline' }));
     w.send('/avatar create zed survival');
     await w.line(/^\[zed\] Created zed on survival/);
     w.core.people.ensurePerson('telegram:43', 'Wes');

@@ -16,6 +16,7 @@ import type { Avatar } from '../../src/store/schema.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
 import { TestEngine, type Script } from '../fakes/test-engine.ts';
 import { consoleStreams } from './console-harness.ts';
+import { filesOf } from '../../src/store/files.ts';
 
 interface Running {
   core: Mindlink;
@@ -248,7 +249,7 @@ describe('rights', () => {
       return reply.split('\n').filter((l) => l.startsWith('/')).map((l) => l.split(' ')[0] ?? '');
     };
     expect(await helpOf(tg('telegram:99', ''))).toEqual(['/pair', '/help']);
-    expect(await helpOf(tg('telegram:5', '', 'telegram:-100'))).toEqual(['/status', '/direction', '/skills', '/skill', '/avatars', '/owner', '/web', '/pair', '/help']);
+    expect(await helpOf(tg('telegram:5', '', 'telegram:-100'))).toEqual(['/status', '/direction', '/skills', '/skill', '/places', '/avatars', '/owner', '/web', '/pair', '/help']);
     const consoleChat: InboundMessage = { platform: 'console', from: 'console:local', fromName: 'console', dest: 'console', chatKind: 'console', messageId: null, text: '' };
     const admin = await r.core.router.runCommand({ ...consoleChat, name: 'help', argsText: '' }).then(() => r.core.outbox.all().at(-1)?.text ?? '');
     expect(admin).toMatch(/^\/avatar create <name> \[server\] \[engine\] — Create an avatar, stopped until \/play \(admins\)$/m);
@@ -284,6 +285,15 @@ describe('rights', () => {
     r.core.poster.about('demo', 'info', 'hello', null);
     await r.core.router.handleMessage(tg('telegram:5', 'where are you?', 'telegram:-100'));
     expect(r.core.outbox.pending('telegram')).toEqual([]);
+  });
+
+  it('GIVEN posts waiting for a group WHEN the platform says the group moved THEN its links and its waiting posts follow it at once', async () => {
+    const r = await startCore(await tempDir(), { console: false, env: { TELEGRAM_TOKEN: '123:secret-token' } });
+    r.core.links.link('demo', 'telegram:-4200', 'control');
+    r.core.poster.about('demo', 'info', 'hello', null);
+    r.core.router.chatMoved('telegram:-4200', 'telegram:-1004200');
+    expect([r.core.links.isLinkedTo('demo', 'telegram:-4200'), r.core.links.isLinkedTo('demo', 'telegram:-1004200')]).toEqual([false, true]);
+    expect(r.core.outbox.pending('telegram').map((p) => [p.dest, p.text])).toEqual([['telegram:-1004200', 'hello']]);
   });
 
   it('GIVEN a pairing code THEN a wrong code is refused and rate-limited, the right one makes an admin once', async () => {
@@ -332,7 +342,7 @@ describe('restart', () => {
   it('GIVEN a stored avatar whose engine cannot be built THEN the others still start and it stays stopped', async () => {
     const dir = await tempDir();
     const first = await startCore(dir, { console: false });
-    first.core.store.state.update((s) => {
+    filesOf(first.core.store).state.update((s) => {
       s.avatars.push({ ...(s.avatars[0] as Avatar), name: 'bob', engine: 'llm', playing: true, goal: null });
     });
     await first.core.stop();

@@ -11,6 +11,7 @@ import type { Mindlink } from '../../src/core.ts';
 import { newAvatarRecord } from '../../src/store/store.ts';
 import { TaskFile } from '../../src/task/task-file.ts';
 import { startConsoleCore } from './console-harness.ts';
+import { filesOf } from '../../src/store/files.ts';
 
 const dirs: string[] = [];
 const running: Mindlink[] = [];
@@ -28,7 +29,7 @@ describe('a direction for an avatar with no live parts', () => {
     running.push(r.core);
     const owner = r.core.people.personOf('console:local');
     expect(owner).toBeDefined();
-    r.core.store.state.update((s) => s.avatars.push(newAvatarRecord('ghost', owner?.id ?? '', 'gone', 'scripted', false, new Date())));
+    filesOf(r.core.store).state.update((s) => s.avatars.push(newAvatarRecord('ghost', owner?.id ?? '', 'gone', 'scripted', false, new Date())));
     r.send('ghost: stay near the village');
     await r.line(/^\[ghost\] Noted as direction #1\.$/);
     expect(r.core.avatars.get('ghost')?.directions.open.map((d) => d.text)).toEqual(['stay near the village']);

@@ -13,7 +13,7 @@ import { engine } from '../../commands/engine.ts';
 import { createDispatcher } from '../../commands/index.ts';
 import { createSkillRegistry } from '../../skills/index.ts';
 import { createServerDesk } from '../../src/servers/desk.ts';
-import { createCommandHost } from '../../src/command-host.ts';
+import { createCommandHost } from '../../src/host.ts';
 import { createScheduleDesk } from '../../src/schedule/desk.ts';
 import { Sharing } from '../../src/sharing.ts';
 import { parseConfig, type Config } from '../../src/config.ts';
@@ -155,8 +155,8 @@ describe('/engine and /usage', () => {
     const openThread = async (): Promise<never> => {
       throw new Error('no threads in this test');
     };
-    const servers = createServerDesk({ registry: r.core.servers, people, avatars, store });
-    const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer: () => r.core.servers.defaultId(), config: r.config, sharing, thoughts: r.core.thoughts, openThread, web: r.core.web, learned: r.core.learned, mcp: r.core.mcpTokens });
+    const servers = createServerDesk({ registry: r.core.servers, people, avatars, shares: sharing });
+    const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer: () => r.core.servers.defaultId(), config: r.config, sharing, thoughts: r.core.thoughts, openThread, web: r.core.web, learned: r.core.learned, mcp: r.core.mcpTokens, gameChat: r.core.gameChat, places: r.core.places });
     const err = await engine.run({ host, chat, commands: [engine] }, { engine: 'llm', avatar: 'demo' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
     expect((err as UserError).message).toBe("You can't control demo: ask its owner.");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { characterCount, isTooLong, MAX_MESSAGE_LENGTH } from '../../src/loop/classify.ts';
+import { characterCount, isTooLong, MAX_MESSAGE_LENGTH } from '../../src/classify.ts';
 import { coresPerTest } from './console-harness.ts';
 
 const start = coresPerTest('rough');

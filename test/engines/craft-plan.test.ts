@@ -28,6 +28,14 @@ describe('craft planning', () => {
     expect(nextCraftStep('stone_pickaxe', 1, at({ wooden_pickaxe: 1, stick: 2 }, true))).toEqual({ kind: 'gather', item: 'cobblestone', count: 3 });
     expect(nextCraftStep('stone_pickaxe', 1, at({ wooden_pickaxe: 1, stick: 2, cobblestone: 3 }, true))).toEqual({ kind: 'craft', item: 'stone_pickaxe', count: 1 });
     expect(nextCraftStep('furnace', 1, at({ stone_pickaxe: 1, cobblestone: 2 }, true))).toEqual({ kind: 'gather', item: 'cobblestone', count: 6 });
+    // Cobblestone lies just under the surface, near the table: no wood for another.
+    expect(nextCraftStep('stone_pickaxe', 1, at({ wooden_pickaxe: 1, stick: 2, oak_planks: 3 }, true))).toEqual({ kind: 'gather', item: 'cobblestone', count: 3 });
+  });
+
+  it('GIVEN a crafting table in sight THEN it counts as at hand within 12 blocks; farther, the plan makes a new one (a furnace counts within 30)', () => {
+    expect(planCraft('wooden_pickaxe', 1, snap({ oak_planks: 3, stick: 2 }, { crafting_table: 12 }))).toEqual({ id: 'craft', params: { item: 'wooden_pickaxe', count: 1 } });
+    expect(planCraft('wooden_pickaxe', 1, snap({ oak_planks: 7, stick: 2 }, { crafting_table: 20 }))).toEqual({ id: 'craft', params: { item: 'crafting_table', count: 1 } });
+    expect(planCraft('iron_ingot', 1, snap({ raw_iron: 1, coal: 1 }, { furnace: 25 }))).toEqual({ id: 'smelt', params: { item: 'iron_ingot', count: 1 } });
   });
 
   it('GIVEN an item outside the tech tree THEN the plan says unknown; a species of planks counts as planks', () => {
@@ -67,12 +75,30 @@ describe('craft planning', () => {
 
   it('GIVEN stone tools WHEN an iron pickaxe is wanted THEN it mines raw iron, smelts 3 ingots and crafts the pickaxe; from nothing it starts with logs', () => {
     const near = (inventory: Record<string, number>) => ({ inventory, tableNearby: true, furnaceNearby: true });
-    expect(nextCraftStep('iron_pickaxe', 1, near({ stone_pickaxe: 1, stick: 2, coal: 1 }))).toEqual({ kind: 'gather', item: 'raw_iron', count: 3 });
+    // Iron lies deep, where the table up here is out of reach: a log for a table made down there comes first.
+    expect(nextCraftStep('iron_pickaxe', 1, near({ stone_pickaxe: 1, stick: 2, coal: 1 }))).toEqual({ kind: 'gather', item: 'log', count: 1 });
+    expect(nextCraftStep('iron_pickaxe', 1, near({ stone_pickaxe: 1, stick: 2, coal: 1, oak_log: 1 }))).toEqual({ kind: 'gather', item: 'raw_iron', count: 3 });
     expect(nextCraftStep('iron_pickaxe', 1, near({ stone_pickaxe: 1, stick: 2, coal: 1, raw_iron: 3 }))).toEqual({ kind: 'smelt', item: 'iron_ingot', count: 3 });
     expect(nextCraftStep('iron_pickaxe', 1, near({ stone_pickaxe: 1, stick: 2, iron_ingot: 3 }))).toEqual({ kind: 'craft', item: 'iron_pickaxe', count: 1 });
     expect(nextCraftStep('iron_pickaxe', 1, at({}))).toMatchObject({ kind: 'gather', item: 'log' });
-    // A wooden pickaxe does not mine iron ore: the stone one comes first.
-    expect(nextCraftStep('iron_pickaxe', 1, near({ wooden_pickaxe: 1, stick: 4 }))).toEqual({ kind: 'gather', item: 'cobblestone', count: 3 });
+    // A wooden pickaxe does not mine iron ore: the stone one comes first (after the logs for fuel and a table down there: wood is gathered before going down).
+    expect(nextCraftStep('iron_pickaxe', 1, near({ wooden_pickaxe: 1, stick: 4 }))).toEqual({ kind: 'gather', item: 'log', count: 2 });
+    expect(nextCraftStep('iron_pickaxe', 1, near({ wooden_pickaxe: 1, stick: 4, oak_log: 2 }))).toEqual({ kind: 'gather', item: 'cobblestone', count: 3 });
+  });
+
+  it('GIVEN a plan that mines below and needs wood as well THEN all its logs are gathered first, on the surface; without logs in it the order stays', () => {
+    // The stone pickaxe's sticks, fuel for 3 smelts and a new table: 2 logs before the iron.
+    expect(nextCraftStep('iron_pickaxe', 1, at({ stone_pickaxe: 1, oak_planks: 3 }))).toEqual({ kind: 'gather', item: 'log', count: 2 });
+    expect(nextCraftStep('iron_pickaxe', 1, at({ stone_pickaxe: 1, oak_planks: 3, oak_log: 2 }))).toEqual({ kind: 'gather', item: 'raw_iron', count: 3 });
+    expect(nextCraftStep('furnace', 1, at({ stone_pickaxe: 1, cobblestone: 2 }, true))).toEqual({ kind: 'gather', item: 'cobblestone', count: 6 });
+    // Cobblestone lies just under the surface, near the table: no wood for another.
+    expect(nextCraftStep('stone_pickaxe', 1, at({ wooden_pickaxe: 1, stick: 2, oak_planks: 3 }, true))).toEqual({ kind: 'gather', item: 'cobblestone', count: 3 });
+  });
+
+  it('GIVEN a crafting table in sight THEN it counts as at hand within 12 blocks; farther, the plan makes a new one (a furnace counts within 30)', () => {
+    expect(planCraft('wooden_pickaxe', 1, snap({ oak_planks: 3, stick: 2 }, { crafting_table: 12 }))).toEqual({ id: 'craft', params: { item: 'wooden_pickaxe', count: 1 } });
+    expect(planCraft('wooden_pickaxe', 1, snap({ oak_planks: 7, stick: 2 }, { crafting_table: 20 }))).toEqual({ id: 'craft', params: { item: 'crafting_table', count: 1 } });
+    expect(planCraft('iron_ingot', 1, snap({ raw_iron: 1, coal: 1 }, { furnace: 25 }))).toEqual({ id: 'smelt', params: { item: 'iron_ingot', count: 1 } });
   });
 
   it('GIVEN a goal to get something made or hunted THEN planGather follows its plan instead of mining for it', () => {

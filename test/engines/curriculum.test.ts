@@ -1,21 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { nextSelfGoal } from '../../src/engines/curriculum.ts';
+import { nextSelfGoal, SWORD_FROM_TICK, UNDERGROUND_FROM_TICK } from '../../src/engines/curriculum.ts';
 import { parseGoal } from '../../src/goals/goal-language.ts';
 import { BARE, EMBEDDED, makeSnapshot, VANILLA } from './avatar-game-stub.ts';
 
 describe('survival curriculum', () => {
-  it('GIVEN an empty inventory with oak trees in sight THEN the first goal is to collect 16 oak logs', () => {
+  it('GIVEN an empty inventory with oak trees in sight THEN where the server crafts the first goal is the wooden pickaxe (its plan gathers the 3 logs it needs); where it cannot, 16 oak logs', () => {
     const snap = makeSnapshot({ nearbyBlocks: { oak_log: 5 } });
     expect(nextSelfGoal(snap, BARE, [], [])).toBe('collect 16 oak logs');
-    expect(nextSelfGoal(snap, VANILLA, [], [])).toBe('collect 16 oak logs');
+    expect(nextSelfGoal(snap, VANILLA, [], [])).toBe('craft a wooden pickaxe');
+    expect(nextSelfGoal(snap, EMBEDDED, [], [])).toBe('craft a wooden pickaxe');
   });
 
   it('GIVEN 10 logs already held THEN it asks only for the 6 still missing', () => {
     expect(nextSelfGoal(makeSnapshot({ inventory: { birch_log: 10 } }), BARE, [], [])).toBe('collect 6 birch logs');
   });
 
-  it('GIVEN 16 logs on a vanilla server THEN the next step is crafting planks from them', () => {
-    expect(nextSelfGoal(makeSnapshot({ inventory: { spruce_log: 16 } }), VANILLA, [], [])).toBe('craft 8 spruce planks');
+  it('GIVEN 16 logs on a vanilla server THEN the next goal is the wooden pickaxe: planks, sticks and a table come with its plan, not as goals of their own', () => {
+    expect(nextSelfGoal(makeSnapshot({ inventory: { spruce_log: 16 } }), VANILLA, [], [])).toBe('craft a wooden pickaxe');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { spruce_planks: 8, stick: 4 } }), VANILLA, [], [])).toBe('craft a wooden pickaxe');
   });
 
   it('GIVEN 16 logs on a server without crafting THEN crafting steps are skipped and it mines stone', () => {
@@ -28,15 +30,24 @@ describe('survival curriculum', () => {
     expect(nextSelfGoal(snap, VANILLA, [], [])).toBe('craft a wooden pickaxe');
   });
 
-  it('GIVEN a wooden pickaxe and sword on vanilla THEN it mines stone, then makes stone tools', () => {
-    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, wooden_sword: 1 } }), VANILLA, [], [])).toBe('mine 16 stone');
+  it('GIVEN a wooden pickaxe, with or without cobblestone, on vanilla THEN the stone pickaxe is next (its plan mines the 3 cobblestone)', () => {
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, wooden_sword: 1 } }), VANILLA, [], [])).toBe('craft a stone pickaxe');
     expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, wooden_sword: 1, cobblestone: 20 } }), VANILLA, [], [])).toBe('craft a stone pickaxe');
   });
 
-  it('GIVEN a wooden pickaxe THEN where mobs spawn (vanilla, the embedded world) a sword comes next, where none do stone', () => {
-    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), VANILLA, [], [])).toBe('craft a wooden sword');
-    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), EMBEDDED, [], [])).toBe('craft a wooden sword');
-    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), { ...EMBEDDED, mobs: false }, [], [])).toBe('mine 16 stone');
+  it('GIVEN a pickaxe and no sword THEN by day the next pickaxe comes first; near dusk or at night, where mobs spawn, a sword does (stone once stone can be mined), where none do the pickaxe', () => {
+    const day = (inventory: Record<string, number>) => makeSnapshot({ inventory, timeOfDay: 1000 });
+    const dusk = (inventory: Record<string, number>) => makeSnapshot({ inventory, timeOfDay: SWORD_FROM_TICK });
+    const night = (inventory: Record<string, number>) => makeSnapshot({ inventory, timeOfDay: 18_000 });
+    for (const caps of [VANILLA, EMBEDDED]) {
+      expect(nextSelfGoal(day({ wooden_pickaxe: 1 }), caps, [], [])).toBe('craft a stone pickaxe');
+      expect(nextSelfGoal(dusk({ wooden_pickaxe: 1 }), caps, [], [])).toBe('craft a wooden sword');
+      expect(nextSelfGoal(night({ stone_pickaxe: 1 }), caps, [], [])).toBe('craft a stone sword');
+      expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 }, timeOfDay: SWORD_FROM_TICK - 1 }), caps, [], [])).toBe('craft a stone pickaxe');
+    }
+    expect(nextSelfGoal(dusk({ wooden_pickaxe: 1 }), { ...EMBEDDED, mobs: false }, [], [])).toBe('craft a stone pickaxe');
+    // Any sword held: no other one before night.
+    expect(nextSelfGoal(dusk({ wooden_pickaxe: 1, wooden_sword: 1 }), EMBEDDED, [], [])).toBe('craft a stone pickaxe');
   });
 
   it('GIVEN hunger on vanilla with food held THEN it eats; on a server without hunger it never does', () => {
@@ -62,18 +73,31 @@ describe('survival curriculum', () => {
     expect(nextSelfGoal(snap, BARE, ['explore'], [])).not.toBe('explore');
   });
 
-  it('GIVEN the embedded world (it crafts and has mobs) THEN the curriculum goes past the wooden pickaxe: a sword, stone, stone tools, a furnace, iron', () => {
-    expect(nextSelfGoal(makeSnapshot(), EMBEDDED, [], [])).toBe('collect 16 logs');
-    expect(nextSelfGoal(makeSnapshot({ inventory: { oak_log: 16 } }), EMBEDDED, [], [])).toBe('craft 8 oak planks');
+  it('GIVEN the embedded world (it crafts and has mobs) by day THEN the curriculum goes tool by tool: wooden, stone, iron pickaxe, then the swords, a furnace, shelter material', () => {
+    expect(nextSelfGoal(makeSnapshot(), EMBEDDED, [], [])).toBe('craft a wooden pickaxe');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { oak_log: 16 } }), EMBEDDED, [], [])).toBe('craft a wooden pickaxe');
     expect(nextSelfGoal(makeSnapshot({ inventory: { oak_planks: 8, stick: 4, crafting_table: 1 } }), EMBEDDED, [], [])).toBe('craft a wooden pickaxe');
-    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), EMBEDDED, [], [])).toBe('craft a wooden sword');
-    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, wooden_sword: 1 } }), EMBEDDED, [], [])).toBe('mine 16 stone');
-    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, wooden_sword: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft a stone pickaxe');
-    expect(nextSelfGoal(makeSnapshot({ inventory: { stone_pickaxe: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft a stone sword');
-    expect(nextSelfGoal(makeSnapshot({ inventory: { stone_pickaxe: 1, stone_sword: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft a furnace');
-    expect(nextSelfGoal(makeSnapshot({ inventory: { stone_pickaxe: 1, stone_sword: 1, furnace: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft an iron pickaxe');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 } }), EMBEDDED, [], [])).toBe('craft a stone pickaxe');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { stone_pickaxe: 1 } }), EMBEDDED, [], [])).toBe('craft an iron pickaxe');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { stone_pickaxe: 1, stone_sword: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft an iron pickaxe');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { iron_pickaxe: 1 } }), EMBEDDED, [], [])).toBe('craft a stone sword');
     expect(nextSelfGoal(makeSnapshot({ inventory: { iron_pickaxe: 1, stone_sword: 1, furnace: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft an iron sword');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { iron_pickaxe: 1, iron_sword: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('craft a furnace');
     expect(nextSelfGoal(makeSnapshot({ inventory: { iron_pickaxe: 1, iron_sword: 1, furnace: 1, cobblestone: 16 } }), EMBEDDED, [], [])).toBe('get 32 dirt');
+  });
+
+  it('GIVEN the tools made and night falling where monsters spawn THEN the night is spent mining under a roof, iron and stone in turn, never explore; by day or where none spawn, the curriculum goes on', () => {
+    const tools = { iron_pickaxe: 1, iron_sword: 1, furnace: 1, cobblestone: 64 };
+    const night = makeSnapshot({ inventory: tools, timeOfDay: UNDERGROUND_FROM_TICK });
+    const recent: string[] = [];
+    for (let i = 0; i < 8; i++) recent.push(nextSelfGoal(night, EMBEDDED, recent, []));
+    expect(recent).toEqual(['collect 3 raw iron', 'mine 16 stone', 'collect 3 raw iron', 'mine 16 stone', 'collect 3 raw iron', 'mine 16 stone', 'collect 3 raw iron', 'mine 16 stone']);
+    // Without a stone pickaxe, once the tool steps were tried twice lately: stone.
+    const tried = ['craft a stone pickaxe', 'craft an iron pickaxe', 'craft a stone pickaxe', 'craft an iron pickaxe'];
+    expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, wooden_sword: 1 }, timeOfDay: 18_000 }), EMBEDDED, tried, [])).toBe('mine 16 stone');
+    expect(nextSelfGoal(makeSnapshot({ inventory: tools, timeOfDay: UNDERGROUND_FROM_TICK - 1 }), EMBEDDED, [], [])).not.toMatch(/raw iron|stone|coal/);
+    expect(nextSelfGoal(makeSnapshot({ inventory: tools, timeOfDay: 23_000 }), EMBEDDED, [], [])).not.toMatch(/raw iron|stone|coal/);
+    expect(nextSelfGoal(night, { ...EMBEDDED, mobs: false }, [], [])).not.toMatch(/raw iron|stone|coal/);
   });
 
   it('GIVEN hunger, nothing to eat and a cow in sight THEN it hunts it: raw beef without a furnace at hand, cooked beef with one', () => {
@@ -97,7 +121,7 @@ describe('survival curriculum', () => {
   it('GIVEN a hungry avatar on the embedded world THEN with food it eats first, and with none it forages for an apple', () => {
     expect(nextSelfGoal(makeSnapshot({ inventory: { oak_log: 3, apple: 1 }, food: 7 }), EMBEDDED, [], [])).toBe('eat something');
     expect(nextSelfGoal(makeSnapshot({ inventory: { oak_log: 3 }, food: 7 }), EMBEDDED, [], [])).toBe('collect 1 apple');
-    expect(nextSelfGoal(makeSnapshot({ inventory: { oak_log: 3 }, food: 12 }), EMBEDDED, [], [])).toBe('collect 13 oak logs');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { oak_log: 3 }, food: 12 }), EMBEDDED, [], [])).toBe('craft a wooden pickaxe');
   });
 
   it('GIVEN a parked owner goal THEN it is offered first', () => {

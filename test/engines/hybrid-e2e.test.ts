@@ -187,6 +187,8 @@ describe('hybrid engine end to end (core + embedded world + sandbox + openai cli
     expect(secondRun[0]?.body.tools?.map((t) => t.function.name)).toContain('build_dirt_pillar');
     expect(secondRun).toHaveLength(firstRun.length - 1);
     expect(await second.core.learned.list('demo')).toMatchObject([{ name: 'build_dirt_pillar', runs: 2, successes: 2 }]);
+    // Every tool the model called (look, write_skill, the kept skill) was one its request offered.
+    expect(llm.unoffered).toEqual([]);
   }, 600_000);
 
   it('GIVEN a hybrid avatar whose provider is out of credit THEN a goal outside the language gets one line saying so, the scripted engine plays on, and the avatar does not stop', async () => {

@@ -120,6 +120,8 @@ describe('llm engine end to end (core + embedded world + openai client + fake en
     await r.until(() => r.core.avatars.get('demo')?.goal?.usage !== undefined, 'tokens on the new goal');
     r.send('/status');
     await r.until(() => r.lines.some((l) => /^\[demo\] tokens this goal: [\d,]+ in \+ [\d,]+ out tokens \(\d+ requests?\) ≈ \$/.test(l)), '/status tokens');
+    // Every tool the model called was one its request offered.
+    expect(r.llm.unoffered).toEqual([]);
   }, 300_000);
 
   it('GIVEN a model that claims done before collecting THEN the loop answers "continue: the check says …" and posts no Done:', async () => {
@@ -186,10 +188,12 @@ describe('llm engine end to end (core + embedded world + openai client + fake en
     expect(second.core.avatars.get('demo')?.goal?.text).toBe('collect 20 oak logs');
   }, 240_000);
 
-  it('GIVEN a 20-turn run with tool calls and owner direction THEN no request passes the 16,000-character budget and the median whole request stays near 5,000', async () => {
+  it('GIVEN a 20-turn run with tool calls and owner direction THEN no request passes the 16,000-character budget, the median whole request stays under 3,600 characters and every tool called was offered', async () => {
     const worker: FakeScript = (req) => {
       const last = lastMessage(req);
-      if (last?.role === 'tool' && textOf(last.content).startsWith('pos ')) return { toolCalls: [{ name: 'collect', arguments: { item: 'dirt', count: 1 } }] };
+      // It digs where its request offers collect (a wrap-up only writes the lesson, and offers no skill).
+      const offered = (req.body.tools ?? []).some((t) => t.function.name === 'collect');
+      if (last?.role === 'tool' && textOf(last.content).startsWith('pos ') && offered) return { toolCalls: [{ name: 'collect', arguments: { item: 'dirt', count: 1 } }] };
       if (last?.role === 'tool') return { content: `Dug some dirt and kept going; the plan in TASK.md still holds (request ${req.n}).\nSTATUS: working` };
       if (lastUserText(req).includes('You have no goal')) return { content: 'Dirt is useful for a shelter.\nGOAL: collect 40 dirt\nSTATUS: working' };
       return { toolCalls: [{ name: 'look', arguments: {} }] };
@@ -204,8 +208,9 @@ describe('llm engine end to end (core + embedded world + openai client + fake en
     await r.stop();
     const over = r.llm.requests.filter((q) => messagesChars(q) > 16_000);
     expect(over).toEqual([]);
+    expect(r.llm.unoffered).toEqual([]);
     const firstOfTurn = r.llm.requests.filter((q) => lastMessage(q)?.role === 'user').map(wholeChars).sort((a, b) => a - b);
     const median = firstOfTurn[Math.floor(firstOfTurn.length / 2)] ?? Infinity;
-    expect(median, `first requests of each turn (characters): ${firstOfTurn.join(', ')}`).toBeLessThanOrEqual(5500);
+    expect(median, `first requests of each turn (characters): ${firstOfTurn.join(', ')}`).toBeLessThanOrEqual(3600);
   }, 600_000);
 });

@@ -133,11 +133,13 @@ describe('llm engine against the fake endpoint', () => {
     expect(llm.requests[0]?.body.stream_options).toEqual({ include_usage: true });
   });
 
-  it('GIVEN the tool list THEN it holds the skills and look, rewrite_task, lab_log, each with a one-line description and a compact JSON schema', async () => {
-    llm.queued.push({ content: 'STATUS: working' });
+  it('GIVEN the tool list THEN a continue turn holds the skills and look, a blocked turn adds rewrite_task and lab_log, each with a one-line description and a compact JSON schema', async () => {
+    llm.queued.push({ content: 'STATUS: working' }, { content: 'STATUS: working' });
     await engine().turn(request('continue', 'collect 1 dirt'), signal());
+    await engine().turn(request('blocked', 'collect 1 dirt'), signal());
+    expect(llm.requests[1]?.body.tools?.map((t) => t.function.name)).toEqual(['collect', 'look', 'rewrite_task', 'lab_log']);
     const tools = llm.requests[0]?.body.tools ?? [];
-    expect(tools.map((t) => t.function.name)).toEqual(['collect', 'look', 'rewrite_task', 'lab_log']);
+    expect(tools.map((t) => t.function.name)).toEqual(['collect', 'look']);
     const collect = tools[0]?.function;
     expect(collect?.description).toBe('Gather N more of a block drop');
     expect(collect?.parameters).toEqual({

@@ -60,7 +60,7 @@ describe('scripted engine, turns that need no game', () => {
     const engine = scripted(game);
     const reply = await engine.turn(request('choose'), live());
     expect(engine.name).toBe('scripted');
-    expect(goalOf(reply)).toBe('collect 16 oak logs');
+    expect(goalOf(reply)).toBe('craft a wooden pickaxe');
     expect(statusOf(reply)).toBe('working');
     expect(reply.report.text).not.toMatch(/^(STATUS|GOAL):/m);
   });
@@ -81,7 +81,7 @@ describe('scripted engine, turns that need no game', () => {
   it('GIVEN a choose turn with no game connection THEN it still chooses a sensible goal', async () => {
     const engine = scripted(demoGame());
     const reply = await engine.turn(request('choose'), live());
-    expect(goalOf(reply)).toBe('collect 16 logs');
+    expect(goalOf(reply)).toBe('craft a wooden pickaxe');
   });
 
   it('GIVEN a question THEN it answers from the snapshot and stays working without a GOAL line', async () => {
@@ -130,7 +130,7 @@ describe('scripted engine, turns that need no game', () => {
     const engine = scripted(demoGame({ state: 'connected', snap: makeSnapshot() }));
     const reply = await engine.turn(request('blocked', { goal: goal('build a castle') }), live());
     expect(statusOf(reply)).toBe('working');
-    expect(goalOf(reply)).toBe('collect 16 logs');
+    expect(goalOf(reply)).toBe('craft a wooden pickaxe');
   });
 
   for (const text of ['follow demo', 'come to demo', 'Follow Demo']) {
@@ -179,7 +179,7 @@ describe('scripted engine, turns that need no game', () => {
   it('GIVEN a continue turn with no goal THEN it chooses one: the first curriculum goal, working', async () => {
     const engine = scripted(demoGame({ snap: makeSnapshot() }));
     const reply = await engine.turn(request('continue'), live());
-    expect(goalOf(reply)).toBe('collect 16 logs');
+    expect(goalOf(reply)).toBe('craft a wooden pickaxe');
     expect(statusOf(reply)).toBe('working');
   });
 
@@ -310,7 +310,7 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     expect(last).toMatch(/collected 0 sand, but the check still says you hold 0 of the 5 more sand needed .* after 3 tries/);
   });
 
-  it('GIVEN a craft goal from nothing THEN each step of the plan moves the inventory and counts as progress, up to done', async () => {
+  it('GIVEN a craft goal from nothing THEN the first turn gathers the logs and crafts the whole chain from them in one go, up to done', async () => {
     // Each test skill changes the stub's inventory as the real one would.
     const inventory: Record<string, number> = {};
     const set = (changes: Record<string, number>): void => {
@@ -329,15 +329,63 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     });
     const engine = scripted(game, [...list.values()]);
     const req = request('continue', { goal: goal('craft a wooden pickaxe', {}) });
-    const statuses: (string | undefined)[] = [];
-    for (let i = 0; i < 5; i++) statuses.push(statusOf(await engine.turn(req, live())));
-    expect(statuses).toEqual(['working', 'working', 'working', 'working', 'done']);
+    const reply = await engine.turn(req, live());
+    expect(statusOf(reply)).toBe('done');
+    expect(reply.actions?.map((a) => a.skill)).toEqual(['collect', 'craft', 'craft', 'craft', 'craft']);
+    expect(reply.report.text).toMatch(/^Done: collected 3 log; crafted oak_planks; crafted stick; crafted crafting_table; you hold/);
     expect(calls.map((c) => `${c.id} ${String((c.params as Record<string, unknown>)['item'])}`)).toEqual([
       'collect log',
       'craft oak_planks',
       'craft stick',
       'craft crafting_table',
       'craft wooden_pickaxe',
+    ]);
+  });
+
+  it('GIVEN a plan whose crafts wait on a gather THEN a turn chains the crafts after a step, ends before the gather, and a failing craft ends the chain with its reason', async () => {
+    const inventory: Record<string, number> = { oak_planks: 3, stone_pickaxe: 1, cobblestone: 2 };
+    const set = (changes: Record<string, number>): void => {
+      for (const [k, n] of Object.entries(changes)) inventory[k] = (inventory[k] ?? 0) + n;
+      game.snap = makeSnapshot({ inventory: { ...inventory } });
+    };
+    set({});
+    let tableWorks = true;
+    useSkill('collect', () => (set({ oak_log: 1 }), { ok: true, code: 'done', detail: 'collected 1 log' }));
+    useSkill('craft', (p) => {
+      const item = String(p['item']);
+      if (item === 'stick') set({ oak_planks: -2, stick: 4 });
+      if (item === 'oak_planks') set({ oak_log: -1, oak_planks: 4 });
+      if (item === 'crafting_table') {
+        if (!tableWorks) return { ok: false, code: 'missing_material', detail: 'I lack the ingredients for crafting_table' };
+        set({ oak_planks: -4, crafting_table: 1 });
+      }
+      if (item === 'stone_sword') set({ cobblestone: -2, stick: -1, crafting_table: -1, stone_sword: 1 });
+      return { ok: true, code: 'done', detail: `crafted ${item}` };
+    });
+    const engine = scripted(game, [...list.values()]);
+    const req = request('continue', { goal: goal('craft a stone sword', {}) });
+    const first = await engine.turn(req, live());
+    expect(statusOf(first)).toBe('working');
+    // Sticks first; the log it needs next is gathered on the next turn.
+    expect(first.actions?.map((a) => a.skill)).toEqual(['craft']);
+
+    tableWorks = false;
+    const failed = await engine.turn(req, live());
+    expect(failed.actions?.map((a) => a.skill)).toEqual(['collect', 'craft', 'craft']);
+    expect(statusOf(failed)).toBe('blocked');
+    expect(failed.report.text).toMatch(/I lack the ingredients for crafting_table \(missing_material\)/);
+
+    tableWorks = true;
+    const done = await engine.turn(req, live());
+    expect(statusOf(done)).toBe('done');
+    expect(done.actions?.map((a) => a.skill)).toEqual(['craft', 'craft']);
+    expect(calls.map((c) => `${c.id} ${String((c.params as Record<string, unknown>)['item'])}`)).toEqual([
+      'craft stick',
+      'collect log',
+      'craft oak_planks',
+      'craft crafting_table',
+      'craft crafting_table',
+      'craft stone_sword',
     ]);
   });
 

@@ -6,7 +6,8 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Bot } from 'mineflayer';
-import type { AvatarGame, Death, GameCapabilities, GameEvents, GameState, Scene, Snapshot } from '../../src/game/game.ts';
+import type { AvatarGame, Death, GameCapabilities, GameEvents, GameState, SayOutcome, Scene, Snapshot } from '../../src/game/game.ts';
+import type { TopDownMap } from '../../src/game/top-down.ts';
 
 /** How a {@link FakeGame} starts out. */
 export interface FakeGameOptions {
@@ -50,6 +51,11 @@ export class FakeGame extends EventEmitter<GameEvents> implements AvatarGame {
   view: Scene = { pose: { x: 0.5, y: 64, z: 0.5, yaw: 0, pitch: 0 }, entities: [], blocks: { takenAt: 1, from: { x: -16, y: 48, z: -16 }, to: { x: 16, y: 80, z: 16 }, palette: ['grass_block'], blocks: [0, 63, 0, 0] } };
   sceneCalls = 0;
   blockCalls = 0;
+  /** Whether it reports the chat it hears (`hearChat`), and the lines it said (`say`). */
+  hearing = false;
+  said: string[] = [];
+  /** What the world view's map is answered while connected (none unless a test sets one). */
+  map: TopDownMap | null = null;
 
   constructor(
     readonly username = 'steve',
@@ -80,6 +86,25 @@ export class FakeGame extends EventEmitter<GameEvents> implements AvatarGame {
     this.sceneCalls++;
     if (withBlocks) this.blockCalls++;
     return this.state === 'connected' ? { ...this.view, blocks: withBlocks ? this.view.blocks : null } : null;
+  }
+
+  hearChat(on: boolean): void {
+    this.hearing = on;
+  }
+
+  async say(line: string): Promise<SayOutcome> {
+    if (this.state !== 'connected') return 'not_in_game';
+    this.said.push(line);
+    return 'said';
+  }
+
+  /** A line of the public chat, heard as the real game hears one: only while hearing is on. */
+  hear(from: string | null, text: string): void {
+    if (this.hearing) this.emit('heard', { from, text });
+  }
+
+  worldMap(): TopDownMap | null {
+    return this.state === 'connected' ? this.map : null;
   }
 
   /** Simulate the server dropping the connection. */

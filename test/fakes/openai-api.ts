@@ -124,6 +124,11 @@ export class FakeOpenAI extends EventEmitter<{ request: [RecordedRequest] }> {
   readonly requests: RecordedRequest[] = [];
   /** Replies used first, in order, before the script is asked. */
   readonly queued: FakeReply[] = [];
+  /**
+   * Tool calls the fake model made that the request answered did not offer (`#n name`): a real model
+   * calls the tools it is offered, so a test that plays a whole game asserts this stays empty.
+   */
+  readonly unoffered: string[] = [];
   private readonly open = new Set<ServerResponse>();
 
   private constructor(
@@ -211,6 +216,8 @@ export class FakeOpenAI extends EventEmitter<{ request: [RecordedRequest] }> {
       this.json(res, e.status, { error: { message: e.message, type: e.type ?? 'api_error', param: null, code: e.code ?? null } }, extra);
       return;
     }
+    const offered = new Set((body.tools ?? []).map((t) => t.function.name));
+    for (const c of reply.toolCalls ?? []) if (!offered.has(c.name)) this.unoffered.push(`#${recorded.n} ${c.name}`);
     const calls = (reply.toolCalls ?? []).map((c, i) => ({
       id: c.id ?? `call_${recorded.n}_${i}`,
       type: 'function' as const,

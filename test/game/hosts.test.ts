@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
-import type { Death, GameServer, Snapshot } from '../../src/game/game.ts';
+import type { Death, GameServer, HeardLine, Snapshot } from '../../src/game/game.ts';
 import { HOST_ENTRY } from '../../src/game/hosts/hosted-provider.ts';
 import { HostPool } from '../../src/game/hosts/pool.ts';
 import { EMBEDDED_CAPABILITIES } from '../../src/game/mineflayer-game.ts';
@@ -138,4 +138,33 @@ describe('avatar hosts', () => {
     await Promise.all([cy.stop(), di.stop()]);
     expect(pool.slotOf(cy)).toBeUndefined();
   });
+
+  it('GIVEN fay on a host told to hear the chat THEN a player’s line crosses as a heard event, her say reaches the player, and after her host is killed she hears again', async () => {
+    const fay = pool.game('fay', SERVER, EMBEDDED_CAPABILITIES);
+    const heard: HeardLine[] = [];
+    fay.on('heard', (line) => heard.push(line));
+    fay.hearChat(true);
+    await fay.start();
+    await waitFor(() => fay.state === 'connected', 60_000, 'fay to join');
+    const gil = await connectedGame(world, 'gil', log);
+    const shown: string[] = [];
+    gil.bot?.on('messagestr', (text) => {
+      shown.push(text);
+    });
+    gil.bot?.chat('hello fay');
+    await waitFor(() => heard.some((l) => l.text === 'hello fay'), 20_000, 'fay to hear gil');
+    expect(heard.filter((l) => l.from !== null)).toEqual([{ from: 'gil', text: 'hello fay' }]);
+    expect(await fay.say('hello gil')).toBe('said');
+    await waitFor(() => shown.includes('<fay> hello gil'), 20_000, 'gil to hear fay');
+
+    const pid = pool.pids()[Number(pool.slotOf(fay) ?? -1)];
+    if (!pid) throw new Error('fay is on no running host');
+    const back = nextEvent(fay, 'connected', 60_000, () => `fay is ${fay.state}`);
+    process.kill(pid, 'SIGKILL');
+    await back;
+    gil.bot?.chat('still there?');
+    await waitFor(() => heard.some((l) => l.text === 'still there?'), 20_000, 'fay to hear gil after her host came back');
+    await gil.stop();
+    await fay.stop();
+  }, 180_000);
 });

@@ -208,6 +208,24 @@ describe('skills on the embedded world', () => {
     expect(Object.values(server.slots).filter((i) => i.name === 'wooden_pickaxe')).toEqual([{ name: 'wooden_pickaxe', count: 1 }]);
   });
 
+  it('GIVEN a crafting table 20 blocks away and one carried WHEN alice crafts a wooden sword THEN she places hers where she stands instead of walking there', async () => {
+    await world.teleport('alice', { x: 40.5, y: 64, z: -40.5 });
+    await world.setBlock({ x: 60, y: 64, z: -40 }, 'crafting_table');
+    const a = alice.bot as NonNullable<MineflayerGame['bot']>;
+    const tableId = a.registry.blocksByName.crafting_table!.id;
+    await waitFor(() => a.entity.position.distanceTo(a.entity.position.clone().set(40.5, 64, -40.5)) < 1 && a.findBlock({ matching: tableId, maxDistance: 48 }) !== null, 10_000, 'alice at 40 64 -40, the far table in sight');
+    const start = a.entity.position.clone();
+    await world.give('alice', 'oak_planks', 2);
+    await world.give('alice', 'stick', 1);
+    await world.give('alice', 'crafting_table', 1);
+    await waitFor(() => (alice.snapshot()?.inventory.crafting_table ?? 0) === 1 && (alice.snapshot()?.inventory.stick ?? 0) >= 1 && (alice.snapshot()?.inventory.oak_planks ?? 0) >= 2, 5000, 'the parts');
+    const r = await run(alice, 'craft', { item: 'wooden_sword' });
+    expect(r).toMatchObject({ ok: true, code: 'done', detail: 'crafted 1 wooden_sword' });
+    expect(a.entity.position.distanceTo(start)).toBeLessThan(4);
+    expect(alice.snapshot()?.inventory.crafting_table ?? 0).toBe(0);
+    expect(a.findBlock({ matching: tableId, maxDistance: 5 })).not.toBeNull();
+  });
+
   it('GIVEN no cobblestone WHEN alice crafts a stone pickaxe THEN the skill says what is missing', async () => {
     const r = await run(alice, 'craft', { item: 'stone_pickaxe' });
     expect(r).toMatchObject({ ok: false, code: 'missing_material' });

@@ -13,6 +13,9 @@ import { newAvatarRecord, Store, type Avatar } from '../../src/store/store.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
 import { TestEngine, type Script } from '../fakes/test-engine.ts';
 import { keyed } from '../../src/keyed.ts';
+import { filesOf } from '../../src/store/files.ts';
+import { AvatarNews } from '../../src/loop/news.ts';
+import { recordsOf } from '../avatars/records-helpers.ts';
 
 const BASE = 3000;
 const MAX = 60_000;
@@ -39,7 +42,7 @@ async function harness(script: Script, setup?: (a: Avatar) => void, check: GoalC
   const dir = await mkdtemp(join(tmpdir(), 'mindlink-loop-'));
   dirs.push(dir);
   const store = await Store.open(dir);
-  store.state.update((s) => {
+  filesOf(store).state.update((s) => {
     s.persons.push({ id: 'owner1', name: 'olga', identities: ['telegram:1'], admin: false });
     s.persons.push({ id: 'friend', name: 'fred', identities: ['telegram:2'], admin: false });
     const a = avatarRecord();
@@ -50,15 +53,17 @@ async function harness(script: Script, setup?: (a: Avatar) => void, check: GoalC
   const engine = new TestEngine(script, engineOpts);
   const posts: Harness['posts'] = [];
   const selfStops: string[] = [];
+  const news = new AvatarNews();
+  news.on('post', ({ kind, text, ping }) => posts.push({ kind, text, ping }));
   const loop = new GoalLoop({
     avatar: 'steve',
-    store,
+    goals: recordsOf(store).portOf('steve'),
+    news,
     engine,
     game,
     task: new TaskFile(join(dir, 'avatars', 'steve'), 'steve'),
     log: silentLogger(),
     checkGoal: check,
-    post: (kind, text, ping) => posts.push({ kind, text, ping: ping ?? null }),
     onSelfStop: (reason) => selfStops.push(reason),
     syncTask: async () => {},
     pacing: { baseMs: BASE, maxMs: MAX },
@@ -521,7 +526,7 @@ describe('goal loop', () => {
 
   it('GIVEN "DIRECTION: done 1" THEN #1 moves to done, one line is posted, and prompts stop quoting it', async () => {
     const h = await harness((req) => (req.kind === 'continue' && req.directions.length > 0 ? 'Done with that.\nDIRECTION: done 1\nSTATUS: working' : 'STATUS: working'));
-    h.store.state.update((s) => {
+    filesOf(h.store).state.update((s) => {
       const a = s.avatars[0] as Avatar;
       addDirection(a.directions, 'stay near the village', 'owner1', new Date());
     });
@@ -636,8 +641,8 @@ describe('goal loop', () => {
     h.game.give('oak_log', 3);
     await vi.advanceTimersByTimeAsync(d0);
     await h.engine.nextTurn(1);
-    h.store.state.update(() => {
-      addDirection(h.rec().directions, 'stay near the village', 'owner1', new Date());
+    filesOf(h.store).state.update((s) => {
+      addDirection((s.avatars[0] as Avatar).directions, 'stay near the village', 'owner1', new Date());
     });
     h.loop.directionAdded('stay near the village');
     // The direction's wake (once it is saved) lands while the turn still runs, not between the turns below.

@@ -19,7 +19,6 @@ import {
   stalled,
   started,
   stopped,
-  stopStored,
   turnDecided,
   turnOver,
   turnStarted,
@@ -29,6 +28,8 @@ import {
   type LoopState,
 } from '../../src/loop/loop-state.ts';
 import { newAvatarRecord, Store, type Avatar } from '../../src/store/store.ts';
+import { filesOf } from '../../src/store/files.ts';
+import { recordsOf } from '../avatars/records-helpers.ts';
 
 const idle = loaded({ playing: false, state: 'stopped' });
 /** Playing with a goal, between turns. */
@@ -159,28 +160,28 @@ describe('loop state: the stored part', () => {
     const dir = await mkdtemp(join(tmpdir(), 'mindlink-loop-state-'));
     dirs.push(dir);
     const store = await Store.open(dir);
-    store.state.update((s) => s.avatars.push(a));
+    filesOf(store).state.update((s) => s.avatars.push(a));
     return store;
   }
 
   it('GIVEN a cell WHEN it moves THEN the record holds playing and the phase, and the in-memory part is kept', async () => {
-    const rec = newAvatarRecord('steve', 'owner1', 'embedded', 'scripted', false, new Date());
-    const store = await storeWith(rec);
-    const cell = new LoopStateCell(store, () => rec);
+    const store = await storeWith(newAvatarRecord('steve', 'owner1', 'embedded', 'scripted', false, new Date()));
+    const rec = (): unknown => store.state.data.avatars[0];
+    const cell = new LoopStateCell(recordsOf(store).portOf('steve'));
     cell.move(started, false);
-    expect(rec).toMatchObject({ playing: true, state: 'choosing' });
+    expect(rec()).toMatchObject({ playing: true, state: 'choosing' });
     cell.move(directionGiven, 'stay near the village');
     expect(cell.value).toMatchObject({ playing: true, phase: 'choosing', active: true, next: 'direction', message: 'stay near the village' });
     cell.move(stopped);
-    expect(rec).toMatchObject({ playing: false, state: 'stopped' });
+    expect(rec()).toMatchObject({ playing: false, state: 'stopped' });
     await store.flush();
   });
 
   it('GIVEN an avatar whose loop cannot be built THEN it is stored as stopped', async () => {
     const rec: Avatar = { ...newAvatarRecord('steve', 'owner1', 'embedded', 'scripted', true, new Date()), state: 'working' };
     const store = await storeWith(rec);
-    stopStored(store, rec);
-    expect(rec).toMatchObject({ playing: false, state: 'stopped' });
+    recordsOf(store).setStopped('steve');
+    expect(store.state.data.avatars[0]).toMatchObject({ playing: false, state: 'stopped' });
     await store.flush();
   });
 });

@@ -7,6 +7,7 @@ import { UserError } from '../../src/errors.ts';
 import { MCP_LAST_USE_STEP_MS, MCP_TOKENS_PER_PERSON, McpTokens } from '../../src/people/mcp-tokens.ts';
 import { People } from '../../src/people/people.ts';
 import { Store } from '../../src/store/store.ts';
+import { filesOf } from '../../src/store/files.ts';
 
 const dm: ChatContext = { platform: 'telegram', from: 'telegram:42', fromName: 'Alice', dest: 'telegram:42', chatKind: 'private', messageId: null };
 const group: ChatContext = { ...dm, dest: 'telegram:-700', chatKind: 'group' };
@@ -100,7 +101,7 @@ describe('MCP tokens', () => {
     expect(tokens.revoke({ ...dm, from: 'telegram:43', dest: 'telegram:43' })).toEqual([]);
     expect(tokens.caller(b.token)).not.toBeNull();
     // The identity now belongs to another person: the token acted as the first, so it acts as nobody.
-    store.state.update((s) => {
+    filesOf(store).state.update((s) => {
       for (const p of s.persons) p.identities = [];
       s.persons.push({ id: 'pOther', name: 'Other', identities: ['telegram:42'], admin: false });
     });

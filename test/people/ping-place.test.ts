@@ -19,6 +19,10 @@ function state(links: Link[]): StateFile {
     streams: [],
     readMarks: keyed<string>(),
     mcpTokens: [],
+    relays: [],
+    sayCommands: [],
+    places: [],
+    handled: [],
   };
 }
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ScheduleHost } from '../../src/schedule/scheduler.ts';
 import { newAvatarRecord, Store, type Destination } from '../../src/store/store.ts';
+import { filesOf } from '../../src/store/files.ts';
 
 export interface Posted {
   dest: Destination;
@@ -19,7 +20,7 @@ export interface Posted {
 export async function seededStore(): Promise<{ dir: string; store: Store }> {
   const dir = await mkdtemp(join(tmpdir(), 'mindlink-schedule-'));
   const store = await Store.open(dir);
-  store.state.update((s) => {
+  filesOf(store).state.update((s) => {
     s.persons.push({ id: 'alice', name: 'alice', identities: ['telegram:1'], admin: false });
     s.persons.push({ id: 'bob', name: 'bob', identities: ['telegram:2'], admin: false });
     s.avatars.push(newAvatarRecord('steve', 'alice', 'embedded', 'scripted', true, new Date('2026-11-01T00:00:00Z')));
@@ -53,8 +54,7 @@ export class RecordingHost implements ScheduleHost {
 
   parkGoal(avatar: string, text: string, personId: string, reason: string): void {
     this.parked.push({ avatar, text, personId, reason });
-    const rec = this.store.state.data.avatars.find((a) => a.name === avatar);
-    this.store.state.update(() => rec?.parked.push({ text, setById: personId, parkedAt: new Date().toISOString(), reason }));
+    filesOf(this.store).state.update((s) => s.avatars.find((a) => a.name === avatar)?.parked.push({ text, setById: personId, parkedAt: new Date().toISOString(), reason }));
   }
 
   post(dest: Destination, avatar: string | null, text: string): void {
@@ -70,8 +70,8 @@ export class RecordingHost implements ScheduleHost {
 
   /** The avatar's current goal, as the loop would store it. */
   setCurrent(avatar: string, text: string, setBy: 'owner' | 'self', setById: string | null): void {
-    const rec = this.store.state.data.avatars.find((a) => a.name === avatar);
-    this.store.state.update(() => {
+    filesOf(this.store).state.update((s) => {
+      const rec = s.avatars.find((a) => a.name === avatar);
       if (rec) rec.goal = { text, setBy, setById, startedAt: new Date().toISOString(), baseline: null, runToken: randomUUID() };
     });
   }

@@ -12,6 +12,7 @@ import { Mindlink } from '../../src/core.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
 import { TestEngine, type Script } from '../fakes/test-engine.ts';
+import { filesOf } from '../../src/store/files.ts';
 
 /** The core with fake games and a scripted test engine, over the console bridge (real store files). */
 interface Running {
@@ -142,7 +143,7 @@ describe('schedule commands over the console', () => {
   it('GIVEN a member of a linked chat and a stranger in a DM on Telegram THEN only the owner and admins may schedule', async () => {
     const r = await startCore(idle, { TELEGRAM_TOKEN: '123:abc' });
     const { core } = r;
-    core.store.state.update((s) => {
+    filesOf(core.store).state.update((s) => {
       s.persons.push({ id: 'alice', name: 'alice', identities: ['telegram:1'], admin: false });
       s.persons.push({ id: 'bob', name: 'bob', identities: ['telegram:2'], admin: false });
       const demo = s.avatars[0];

@@ -8,6 +8,7 @@ import { Scheduler } from '../../src/schedule/scheduler.ts';
 import { Store } from '../../src/store/store.ts';
 import { RecordingHost, seededStore } from './helpers.ts';
 import { keyed } from '../../src/keyed.ts';
+import { filesOf } from '../../src/store/files.ts';
 
 const T0 = new Date('2026-12-01T07:59:00Z'); // Tuesday
 
@@ -127,14 +128,14 @@ describe('scheduled goals under fake time', () => {
     const sc = scheduler();
     await sc.start();
     sc.add({ avatar: 'steve', text: 'at 8:00 collect logs', by: 'alice', dest: 'telegram:100' });
-    store.state.update((s) => void (s.avatars[0] && (s.avatars[0].owner = 'bob')));
+    filesOf(store).state.update((s) => void (s.avatars[0] && (s.avatars[0].owner = 'bob')));
     await vi.advanceTimersByTimeAsync(61_000);
     expect((await host.posted(/skipped/)).text).toBe('Schedule #1 skipped: alice no longer owns steve. /unschedule 1 removes it.');
     expect(host.goalsSet).toEqual([]);
   });
 
   it('GIVEN a creator in Europe/Berlin THEN 8:00 runs at 07:00 UTC, and a zone change moves the job', async () => {
-    store.state.update((s) => void (s.persons[0] && (s.persons[0].timezone = 'Europe/Berlin')));
+    filesOf(store).state.update((s) => void (s.persons[0] && (s.persons[0].timezone = 'Europe/Berlin')));
     vi.setSystemTime(new Date('2026-12-01T06:59:00Z'));
     const sc = scheduler();
     await sc.start();
@@ -145,7 +146,7 @@ describe('scheduled goals under fake time', () => {
     await vi.advanceTimersByTimeAsync(61_000);
     await host.posted(/New goal/);
 
-    store.state.update((s) => void (s.persons[0] && (s.persons[0].timezone = 'America/New_York')));
+    filesOf(store).state.update((s) => void (s.persons[0] && (s.persons[0].timezone = 'America/New_York')));
     sc.zoneChanged('alice');
     const s1 = sc.get(1);
     expect(s1 && sc.nextRun(s1)?.toISOString()).toBe('2026-12-01T13:00:00.000Z');
@@ -194,7 +195,7 @@ describe('scheduled goals under fake time', () => {
 
 describe('restart safety', () => {
   async function withSchedule(lastRun: string | null): Promise<void> {
-    store.schedules.update((f) => {
+    filesOf(store).schedules.update((f) => {
       f.schedules.push({
         id: 1,
         avatar: 'steve',
@@ -256,7 +257,7 @@ describe('the daily digest', () => {
     await vi.advanceTimersByTimeAsync(2 * 60_000);
     expect(store.schedules.data.played.steve).toBe(2);
     host.playing.delete('steve');
-    store.record.update((r) => {
+    filesOf(store).record.update((r) => {
       r.goals.push({ avatar: 'steve', text: 'collect 3 oak logs', setBy: 'owner', setById: 'alice', started: T0.toISOString(), ended: new Date().toISOString(), outcome: 'done' });
       r.goals.push({ avatar: 'steve', text: 'craft a wooden pickaxe', setBy: 'owner', setById: 'alice', started: T0.toISOString(), ended: new Date().toISOString(), outcome: 'parked', note: 'blocked repeatedly' });
     });
@@ -283,10 +284,10 @@ describe('the daily digest', () => {
 
 describe('the daily digest across a restart', () => {
   async function digestOnAt(markAt: string): Promise<void> {
-    store.schedules.update((f) => {
+    filesOf(store).schedules.update((f) => {
       f.digests.push({ dest: 'telegram:100', time: '20:00', by: 'alice', mark: { at: markAt, played: keyed(), usage: keyed() } });
     });
-    store.record.update((r) => {
+    filesOf(store).record.update((r) => {
       r.goals.push({ avatar: 'steve', text: 'collect 3 oak logs', setBy: 'owner', setById: 'alice', started: markAt, ended: new Date(Date.parse(markAt) + 60_000).toISOString(), outcome: 'done' });
     });
     await reopen();

@@ -6,6 +6,7 @@ import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreCorruptError } from '../../src/errors.ts';
 import { newAvatarRecord, Store } from '../../src/store/store.ts';
+import { filesOf } from '../../src/store/files.ts';
 
 /** A logger whose lines the test reads. */
 function capturedLog(): { log: pino.Logger; lines: Record<string, unknown>[] } {
@@ -69,7 +70,7 @@ describe('a data file with one unreadable record', () => {
 
   it('GIVEN played minutes of avatars called __proto__ and constructor THEN they are written and read back as their own entries', async () => {
     const store = await Store.open(dir);
-    store.schedules.update((f) => {
+    filesOf(store).schedules.update((f) => {
       for (const name of ['__proto__', 'constructor', 'toString']) f.played[name] = (f.played[name] ?? 0) + 1;
     });
     await store.flush();

@@ -9,9 +9,11 @@ import { StoreCorruptError } from '../../src/errors.ts';
 import type { Adapter } from 'lowdb';
 import { SafeJSONFile } from '../../src/store/safe-json-file.ts';
 import { Store } from '../../src/store/store.ts';
+import { filesOf } from '../../src/store/files.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const storeModule = pathToFileURL(join(repoRoot, 'src/store/store.ts')).href;
+const filesModule = pathToFileURL(join(repoRoot, 'src/store/files.ts')).href;
 
 /**
  * A writer in a tight loop: each round it adds a person and a post, drops old
@@ -20,6 +22,7 @@ const storeModule = pathToFileURL(join(repoRoot, 'src/store/store.ts')).href;
  */
 const WRITER = `
 import { Store } from ${JSON.stringify(storeModule)};
+import { filesOf } from ${JSON.stringify(filesModule)};
 const store = await Store.open(process.argv[2]);
 let n = 0;
 // Resume after the last round any of whose ids is on disk (a kill can land after some of a round's
@@ -32,14 +35,14 @@ for (;;) {
   n += 1;
   const round = n;
   for (let i = 0; i < 10; i++) {
-    store.state.update((s) => {
+    filesOf(store).state.update((s) => {
       s.persons.push({ id: 'n' + round + '_' + i, name: 'x'.repeat(200), identities: ['console:local'], admin: false });
       if (s.persons.length > 1000) s.persons.splice(0, s.persons.length - 1000);
     });
     await new Promise((r) => setImmediate(r));
   }
-  store.state.update((s) => { s.persons.push({ id: 'n' + round, name: 'round', identities: [], admin: false }); });
-  store.outbox.update((o) => {
+  filesOf(store).state.update((s) => { s.persons.push({ id: 'n' + round, name: 'round', identities: [], admin: false }); });
+  filesOf(store).outbox.update((o) => {
     o.seq += 1;
     o.pending.push({ id: 'p' + o.seq, dest: 'console', avatar: null, text: 'y'.repeat(500), ping: null, replyTo: null, kind: 'info', createdAt: new Date().toISOString(), attempts: 0, notBefore: 0 });
     if (o.pending.length > 300) o.pending.splice(0, o.pending.length - 300);
@@ -147,16 +150,16 @@ describe('Store', () => {
     const store = await Store.open(join(dir, 'nested', 'data'));
     await store.flush();
     const state = JSON.parse(await readFile(join(dir, 'nested', 'data', 'state.json'), 'utf8'));
-    expect(state).toEqual({ version: 1, avatars: [], persons: [], links: [], servers: [], shares: [], streams: [], readMarks: {}, mcpTokens: [] });
+    expect(state).toEqual({ version: 1, avatars: [], persons: [], links: [], servers: [], shares: [], streams: [], readMarks: {}, mcpTokens: [], relays: [], sayCommands: [], places: [], handled: [] });
     const outbox = JSON.parse(await readFile(join(dir, 'nested', 'data', 'outbox.json'), 'utf8'));
-    expect(outbox).toEqual({ version: 1, seq: 0, pending: [] });
+    expect(outbox).toEqual({ version: 1, seq: 0, pending: [], answered: [] });
   });
 
   it('GIVEN 1000 updates in one tick THEN at most 2 writes reach the disk and the last value is there', async () => {
     const store = await Store.open(dir);
     const before = store.state.writes;
     for (let i = 0; i < 1000; i++) {
-      store.state.update((s) => {
+      filesOf(store).state.update((s) => {
         s.shares = [{ guild: String(i), role: 'r', server: 's' }];
       });
     }
@@ -171,7 +174,7 @@ describe('Store', () => {
     const store = await Store.open(dir);
     const before = store.state.writes;
     for (let i = 0; i < 20; i++) {
-      store.state.update((s) => {
+      filesOf(store).state.update((s) => {
         s.shares.push({ guild: String(i), role: 'r', server: 's' });
       });
       await new Promise((r) => setImmediate(r));
@@ -186,11 +189,11 @@ describe('Store', () => {
 
   it('GIVEN an update made while a write is in flight THEN flush resolves only after that update is on disk', async () => {
     const store = await Store.open(dir);
-    store.state.update((s) => {
+    filesOf(store).state.update((s) => {
       s.shares.push({ guild: 'first', role: 'r', server: 's' });
     });
     await new Promise((r) => setImmediate(r)); // the first write has started
-    store.state.update((s) => {
+    filesOf(store).state.update((s) => {
       s.shares.push({ guild: 'second', role: 'r', server: 's' });
     });
     await store.flush();
@@ -221,17 +224,17 @@ describe('Store', () => {
       while (held.length === 0) await new Promise((r) => setImmediate(r));
       return held.shift()!;
     };
-    store.state.update((s) => s.shares.push(share('busy-0')));
+    filesOf(store).state.update((s) => s.shares.push(share('busy-0')));
     const first = await nextWrite(); // busy-0 is being written
     const mark = store.mark();
-    store.state.update((s) => s.shares.push(share('mine')));
+    filesOf(store).state.update((s) => s.shares.push(share('mine')));
     let confirmed = false;
     const saved = store.saved(mark).then(() => {
       confirmed = true;
     });
     first();
     const second = await nextWrite(); // carries "mine"
-    store.state.update((s) => s.shares.push(share('busy-1'))); // another update while it is written
+    filesOf(store).state.update((s) => s.shares.push(share('busy-1'))); // another update while it is written
     second();
     const third = await nextWrite(); // busy-1: the writer goes on
     await saved;

@@ -7,6 +7,7 @@ import { StoreWriteError } from '../../src/errors.ts';
 import { SafeJSONFile, stenoTempFile } from '../../src/store/safe-json-file.ts';
 import { Store } from '../../src/store/store.ts';
 import { FullDisk } from '../fakes/full-disk.ts';
+import { filesOf } from '../../src/store/files.ts';
 
 const share = (guild: string) => ({ guild, role: 'r', server: 's' });
 
@@ -38,7 +39,7 @@ describe('the store on a disk that refuses writes', () => {
     const store = await open(disk);
     disk.full = true;
     const mark = store.mark();
-    store.state.update((s) => s.shares.push(share('g1')));
+    filesOf(store).state.update((s) => s.shares.push(share('g1')));
     const err = await store.saved(mark).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreWriteError);
     expect((err as StoreWriteError).code).toBe('not_saved');
@@ -51,7 +52,7 @@ describe('the store on a disk that refuses writes', () => {
     const disk = new FullDisk();
     const store = await open(disk);
     disk.full = true;
-    store.state.update((s) => s.shares.push(share('g1')));
+    filesOf(store).state.update((s) => s.shares.push(share('g1')));
     await once(store.state, 'writeFailed');
     disk.full = false;
     await once(store.state, 'recovered');
@@ -63,7 +64,7 @@ describe('the store on a disk that refuses writes', () => {
     const disk = new FullDisk();
     const store = await open(disk);
     disk.full = true;
-    store.state.update((s) => s.shares.push(share('g1')));
+    filesOf(store).state.update((s) => s.shares.push(share('g1')));
     await expect(store.flush()).rejects.toBeInstanceOf(StoreWriteError);
     disk.full = false;
     await store.flush();

@@ -26,6 +26,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../logger.ts';
 import { childReady } from '../child-ready.ts';
+import { profilingArgs } from '../profiling-args.ts';
 import type { Vec3Like } from '../game.ts';
 import type {
   ChildMessage,
@@ -161,7 +162,7 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
       healthMs: o.healthMs,
     } satisfies WorldConfig);
     const started = Date.now();
-    const child = spawn(process.execPath, [SERVER_SCRIPT, config], {
+    const child = spawn(process.execPath, [...profilingArgs(), SERVER_SCRIPT, config], {
       // The child's own cwd: flying-squid resolves nothing relative to it once logging is off, but keep it in the data dir.
       cwd: dataDir,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

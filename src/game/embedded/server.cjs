@@ -164,6 +164,20 @@ function fixSaving(world) {
   };
 }
 
+/**
+ * minecraft-protocol compiles a version's packet codecs (per state and direction, once per process) when the
+ * first client needs them: do it before anyone joins.
+ * @param {string} version
+ */
+function warmUp(version) {
+  // The copy flying-squid serves with.
+  const protocol = /** @type {typeof import('minecraft-protocol')} */ (require(require.resolve('minecraft-protocol', { paths: [require.resolve('flying-squid')] })));
+  for (const state of Object.values(protocol.states)) {
+    protocol.createSerializer({ state, isServer: true, version, customPackets: {} });
+    protocol.createDeserializer({ state, isServer: true, version, customPackets: {} });
+  }
+}
+
 function start() {
   const { createMCServer } = require('flying-squid');
   const defaults = require('flying-squid/config/default-settings.json');
@@ -185,6 +199,9 @@ function start() {
     'everybody-op': true,
     'max-entities': 500,
     version: cfg.version || '1.21.4',
+    // minecraft-protocol checks the whole protocol's schema (ajv) for every login unless told not to: a quarter
+    // of a second of the world's one thread per player joining, for a schema that does not change.
+    validateChannelProtocol: false,
     // A debug function also stops flying-squid from installing a process-wide uncaughtException handler that exits.
     debug: (/** @type {string} */ msg) => {
       if (cfg.verbose) process.stdout.write(`[debug] ${msg}\n`);
@@ -429,6 +446,8 @@ function start() {
     ready = true;
     send({ type: 'ready', port: serv.listeningPort });
     if (cfg.healthMs) reportHealth(cfg.healthMs);
+    // Compile the packet codecs of every state now, while no one has joined yet, not on the first login.
+    setImmediate(() => warmUp(cfg.version || '1.21.4'));
   });
 
   serv.on('error', (/** @type {unknown} */ err) => {

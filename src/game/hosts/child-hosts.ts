@@ -20,7 +20,8 @@ export interface ChildHostsOptions {
   count: number;
   /** The host's entry script (`src/avatar-host.ts`). */
   entry: string;
-  world: WorldAddress | null;
+  /** The embedded world, or the world still starting: the hosts start meanwhile and are told where it is once it listens. */
+  world: WorldAddress | null | Promise<WorldAddress | null>;
   log: Logger;
   /** Pause before a dead host is started again (doubling). */
   restart?: Backoff;
@@ -71,8 +72,17 @@ export class ChildHosts extends EventEmitter<HostSourceEvents> implements HostSo
     return this.#slots.map((s) => (s.proc?.running ? s.proc.pid : null));
   }
 
+  /** Resolves once every host is ready and the world (when it was still starting) listens: each host is told where. */
   async start(): Promise<void> {
-    const procs = await Promise.all(this.#slots.map((s) => HostProcess.start(this.#processOptions(s.index))));
+    const starting = Promise.all(this.#slots.map((s) => HostProcess.start(this.#processOptions(s.index))));
+    const [procs, world] = await Promise.all([starting, this.#o.world]).catch(async (err: unknown) => {
+      // One of the two failed: leave no host behind.
+      await starting.then((ps) => Promise.all(ps.map((p) => p.stop())), () => undefined);
+      throw err;
+    });
+    if (this.#o.world instanceof Promise) for (const proc of procs) proc.send({ type: 'world', world });
+    // A host started again later is told the world at once.
+    this.#o.world = world;
     this.#o.log.info({ hosts: procs.map((p) => p.pid) }, 'avatar hosts ready');
     for (const [i, proc] of procs.entries()) {
       const slot = this.#slots[i];
@@ -92,7 +102,8 @@ export class ChildHosts extends EventEmitter<HostSourceEvents> implements HostSo
 
   #processOptions(index: number) {
     const o = this.#o;
-    return { entry: o.entry, config: { index, world: o.world }, log: o.log, ...(o.aliveTimeoutMs ? { aliveTimeoutMs: o.aliveTimeoutMs } : {}) };
+    const config = o.world instanceof Promise ? { index } : { index, world: o.world };
+    return { entry: o.entry, config, log: o.log, ...(o.aliveTimeoutMs ? { aliveTimeoutMs: o.aliveTimeoutMs } : {}) };
   }
 
   #up(slot: Slot, proc: HostProcess): void {

@@ -32,13 +32,18 @@ export interface HostRuntimeOptions {
 /** Defaults of {@link HostRuntimeOptions}. */
 export const DefaultHostRuntimeOptions = { snapshotEveryMs: 1000, aliveEveryMs: 2000 } satisfies Required<Pick<HostRuntimeOptions, 'snapshotEveryMs' | 'aliveEveryMs'>>;
 
-const EVENTS: readonly GameEventName[] = ['connected', 'disconnected', 'ended', 'failed', 'died', 'respawned', 'whispered'];
+const EVENTS: readonly GameEventName[] = ['connected', 'disconnected', 'ended', 'failed', 'died', 'respawned', 'whispered', 'heard'];
+
+/** Events that change nothing of the game's state or snapshot: passed on alone (a line heard in the chat). */
+const ALONE: ReadonlySet<GameEventName> = new Set(['heard']);
 
 interface Hosted {
   game: AvatarGame;
   skills: SkillRegistry;
   /** The core's number of this placement: every message about the avatar carries it. */
   placement: number;
+  /** Whether it reports the public chat it hears (as the core last told it). */
+  hears: boolean;
   /** The last snapshot sent, as a string without its time, to send only what changed. */
   lastKey: string;
   lastState: string;
@@ -49,6 +54,8 @@ export interface HostRuntime {
   handle(msg: CoreToHost): void;
   /** The avatars it plays, each with its placement. */
   playing(): Array<[avatar: string, placement: number]>;
+  /** The avatars that report the public chat they hear (over NATS, the core finds from it a `hear` that was lost). */
+  hearing(): string[];
   /** Each avatar's state and snapshot as they are now, for a core that may have missed what was said (over NATS). */
   current(): Array<{ state: GameStateMessage; snapshot: Snapshot | null }>;
   shutdown(): Promise<void>;
@@ -92,12 +99,14 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
       return existing;
     }
     const game = o.games.create({ name }, server, log.child({ avatar: name }));
-    const h: Hosted = { game, skills: o.skills(game), placement, lastKey: '', lastState: '' };
+    const h: Hosted = { game, skills: o.skills(game), placement, hears: false, lastKey: '', lastState: '' };
     hosted.set(name, h);
     for (const event of EVENTS) {
       game.on(event, (...args: unknown[]) => {
-        sendState(name, h);
-        sendSnapshot(name, h, true);
+        if (!ALONE.has(event)) {
+          sendState(name, h);
+          sendSnapshot(name, h, true);
+        }
         send({ type: 'event', avatar: name, placement: h.placement, event, args } as HostToCore);
       });
     }
@@ -128,7 +137,27 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
     switch (msg.type) {
       case 'start': {
         const h = open(msg.avatar, msg.placement, msg.server);
+        h.hears = msg.hear;
+        h.game.hearChat?.(msg.hear);
         void h.game.start().then(() => sendState(msg.avatar, h));
+        return;
+      }
+      case 'hear': {
+        const h = hosted.get(msg.avatar);
+        if (h?.placement !== msg.placement) return;
+        h.hears = msg.on;
+        h.game.hearChat?.(msg.on);
+        return;
+      }
+      case 'say': {
+        const h = hosted.get(msg.avatar);
+        const said = h?.placement === msg.placement && h.game.say ? h.game.say(msg.line) : Promise.resolve('not_in_game' as const);
+        void said
+          .catch((err: unknown) => {
+            log.warn({ err, avatar: msg.avatar }, 'saying a line failed');
+            return 'not_in_game' as const;
+          })
+          .then((outcome) => send({ type: 'said', call: msg.call, placement: msg.placement, outcome }));
         return;
       }
       case 'stop':
@@ -179,6 +208,8 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
       case 'claim':
         o.foreignClaim?.(msg.key, msg.by, msg.until);
         return;
+      // Both are the host entry's (src/avatar-host.ts): the world comes before the runtime exists, a shutdown ends it.
+      case 'world':
       case 'shutdown':
         return;
     }
@@ -187,6 +218,7 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
   return {
     handle,
     playing,
+    hearing: () => [...hosted].filter(([, h]) => h.hears).map(([name]) => name),
     current: () =>
       [...hosted].map(([name, h]) => {
         const snapshot = h.game.snapshot() ?? null;

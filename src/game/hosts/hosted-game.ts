@@ -5,7 +5,7 @@
  * and its skills run there through {@link HostedGame.runSkill}.
  */
 import { EventEmitter } from 'node:events';
-import type { AvatarGame, GameCapabilities, GameEvents, GameServer, GameState, Scene, Snapshot } from '../game.ts';
+import type { AvatarGame, GameCapabilities, GameEvents, GameServer, GameState, SayOutcome, Scene, Snapshot } from '../game.ts';
 import type { SkillResult } from '../skill.ts';
 import type { TopDownMap } from '../top-down.ts';
 import type { GameEventMessage, GameStateMessage } from './protocol.ts';
@@ -17,6 +17,8 @@ export interface HostLink {
   runSkill(game: HostedGame, id: string, params: unknown, signal: AbortSignal): Promise<SkillResult>;
   map(game: HostedGame, radius: number): Promise<TopDownMap | null>;
   scene(game: HostedGame, radius: number, blocks: boolean): Promise<Scene | null>;
+  hear(game: HostedGame, on: boolean): void;
+  say(game: HostedGame, line: string): Promise<SayOutcome>;
 }
 
 /** Why a hosted game is out of the world while its host starts again (for `/status`). */
@@ -42,6 +44,7 @@ export class HostedGame extends EventEmitter<GameEvents> implements AvatarGame {
   #mapAsked = false;
   /** The scene asked of the host and not answered yet (with the blocks or not): a caller meanwhile gets the same answer. */
   #sceneAsked: { blocks: boolean; answer: Promise<Scene | null> } | null = null;
+  #hearing = false;
 
   constructor(link: HostLink, username: string, server: GameServer, capabilities: GameCapabilities) {
     super();
@@ -118,6 +121,23 @@ export class HostedGame extends EventEmitter<GameEvents> implements AvatarGame {
     });
     this.#sceneAsked = { blocks: withBlocks, answer };
     return answer;
+  }
+
+  /** Whether it reports the public chat it hears (its host is told with every start). */
+  get hearing(): boolean {
+    return this.#hearing;
+  }
+
+  /** Report the public chat it hears, or not: its host is told. */
+  hearChat(on: boolean): void {
+    if (on === this.#hearing) return;
+    this.#hearing = on;
+    this.#link.hear(this, on);
+  }
+
+  /** Say one line in the game's chat, on its host (paced there). */
+  say(line: string): Promise<SayOutcome> {
+    return this.#link.say(this, line);
   }
 
   /** The host said the game's state (pool only). */

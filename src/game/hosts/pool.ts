@@ -12,14 +12,14 @@
  *   each message back: what a host says about an avatar under an older number
  *   is dropped, and a host that says it still plays an avatar placed elsewhere
  *   since is told to drop it.
- * - Every call gets its answer: a skill's result, a stop, a map, a scene. A host
+ * - Every call gets its answer: a skill's result, a stop, a line said, a map, a scene. A host
  *   that goes down answers for itself: its running skills end `aborted` (as
  *   when a connection drops), its avatars are out of the world (`waiting`).
  *   A host that restarts in place gets its avatars back; a host that is gone
  *   (given up, or silent past the bound over NATS) has them placed on others.
  */
 import type { Logger } from 'pino';
-import type { GameCapabilities, GameServer, Scene } from '../game.ts';
+import type { GameCapabilities, GameServer, SayOutcome, Scene } from '../game.ts';
 import type { SkillResult } from '../skill.ts';
 import type { TopDownMap } from '../top-down.ts';
 import { ChildHosts, CRASH_LOOP, type ChildHostsOptions } from './child-hosts.ts';
@@ -46,7 +46,8 @@ type Pending =
   | { kind: 'skill'; slot: Slot; placement: number; skill: string; resolve: (r: SkillResult) => void }
   | { kind: 'stop'; slot: Slot; placement: number; resolve: () => void }
   | { kind: 'map'; slot: Slot; placement: number; resolve: (m: TopDownMap | null) => void }
-  | { kind: 'scene'; slot: Slot; placement: number; resolve: (s: Scene | null) => void };
+  | { kind: 'scene'; slot: Slot; placement: number; resolve: (s: Scene | null) => void }
+  | { kind: 'say'; slot: Slot; placement: number; resolve: (o: SayOutcome) => void };
 
 /**
  * @example
@@ -79,7 +80,10 @@ export class HostPool implements HostLink {
     source.on('message', (key, m) => this.#onMessage(key, m));
   }
 
-  /** Start `count` child hosts and resolve once every one is ready. */
+  /**
+   * Start `count` child hosts and resolve once every one is ready (and the world, when it is still starting,
+   * listens: the hosts start while it does, and are told where it is).
+   */
   static async start(opts: HostPoolOptions): Promise<HostPool> {
     return HostPool.over(new ChildHosts(opts), opts.log);
   }
@@ -111,6 +115,23 @@ export class HostPool implements HostLink {
     const slot = this.#placed.get(game) ?? this.#place(game);
     if (slot) this.#sendStart(slot, game);
     else this.#wait(game);
+  }
+
+  hear(game: HostedGame, on: boolean): void {
+    // A game not placed yet tells its host with its start.
+    const slot = this.#placed.get(game);
+    const placement = this.#placement.get(game);
+    if (slot && placement !== undefined) this.#send(slot, { type: 'hear', avatar: game.username, placement, on });
+  }
+
+  say(game: HostedGame, line: string): Promise<SayOutcome> {
+    const slot = this.#placed.get(game);
+    const placement = this.#placement.get(game) ?? 0;
+    if (!slot?.up) return Promise.resolve('not_in_game');
+    return new Promise((resolve) => {
+      const call = this.#call({ kind: 'say', slot, placement, resolve });
+      if (!this.#send(slot, { type: 'say', avatar: game.username, placement, call, line })) this.#answer(call);
+    });
   }
 
   async stop(game: HostedGame): Promise<void> {
@@ -204,7 +225,7 @@ export class HostPool implements HostLink {
     const placement = ++this.#placements;
     this.#placement.set(game, placement);
     // A host that is down now (a child restarting) gets its starts when it is up again.
-    this.#send(slot, { type: 'start', avatar: game.username, placement, server: game.server });
+    this.#send(slot, { type: 'start', avatar: game.username, placement, server: game.server, hear: game.hearing });
   }
 
   #wait(game: HostedGame): void {
@@ -231,6 +252,7 @@ export class HostPool implements HostLink {
     if (p.kind === 'skill') p.resolve(reply?.type === 'skillResult' ? reply.result : { ok: false, code: 'aborted', detail: `${p.skill} was stopped` });
     else if (p.kind === 'map') p.resolve(reply?.type === 'map' ? reply.map : null);
     else if (p.kind === 'scene') p.resolve(reply?.type === 'scene' ? reply.scene : null);
+    else if (p.kind === 'say') p.resolve(reply?.type === 'said' ? reply.outcome : 'not_in_game');
     else p.resolve();
   }
 
@@ -276,6 +298,7 @@ export class HostPool implements HostLink {
     if (!slot) return;
     switch (m.type) {
       case 'skillResult':
+      case 'said':
       case 'stopped':
       case 'map':
       case 'scene': {

@@ -15,7 +15,7 @@
  * about it carries it back, so the core drops what a host says about an avatar
  * it no longer holds there.
  */
-import type { GameEvents, GameServer, GameState, Scene, Snapshot } from '../game.ts';
+import type { GameEvents, GameServer, GameState, SayOutcome, Scene, Snapshot } from '../game.ts';
 import type { SkillResult } from '../skill.ts';
 import type { TopDownMap } from '../top-down.ts';
 
@@ -30,8 +30,11 @@ export interface WorldAddress {
 export interface HostConfig {
   /** Its slot: 0 … AVATAR_HOSTS − 1 (a restarted host keeps its slot). */
   index: number;
-  /** The embedded world, when the core runs one. */
-  world: WorldAddress | null;
+  /**
+   * The embedded world, when the core runs one; absent when the host is started while the world still starts:
+   * a `world` message then comes before any other.
+   */
+  world?: WorldAddress | null;
 }
 
 /** The names of the game events a host passes on. */
@@ -42,8 +45,20 @@ export type GameEventMessage = { [K in GameEventName]: { type: 'event'; avatar: 
 
 /** The core asks a host. */
 export type CoreToHost =
-  /** Build the avatar's game (with its reflexes) and join, as `AvatarGame.start`; from now on it is this placement. */
-  | { type: 'start'; avatar: string; placement: number; server: GameServer }
+  /**
+   * Where the embedded world listens (`null`: none), once it does: sent first to a child host started without it.
+   * Never over NATS: the core's beat names its world ({@link CoreBeat}), and a NATS host builds its games only then.
+   */
+  | { type: 'world'; world: WorldAddress | null }
+  /**
+   * Build the avatar's game (with its reflexes) and join, as `AvatarGame.start`; from now on it is this placement.
+   * `hear`: it reports the public chat it hears.
+   */
+  | { type: 'start'; avatar: string; placement: number; server: GameServer; hear: boolean }
+  /** Report the public chat the avatar hears (`heard` events), or stop, as `AvatarGame.hearChat`. */
+  | { type: 'hear'; avatar: string; placement: number; on: boolean }
+  /** Say one line in the game's chat, paced, as `AvatarGame.say`; answered by `said`. */
+  | { type: 'say'; avatar: string; placement: number; call: number; line: string }
   /** Leave the game, as `AvatarGame.stop`, and drop it; answered by `stopped`. */
   | { type: 'stop'; avatar: string; placement: number; call: number }
   /** Run a skill on the avatar's game; answered by `skillResult`. `aborted`: its signal had aborted already. */
@@ -95,6 +110,7 @@ export type HostToCore =
   | GameEventMessage
   | { type: 'skillResult'; call: number; placement: number; result: SkillResult }
   | { type: 'stopped'; call: number; placement: number }
+  | { type: 'said'; call: number; placement: number; outcome: SayOutcome }
   | { type: 'map'; call: number; placement: number; map: TopDownMap | null }
   | { type: 'scene'; call: number; placement: number; scene: Scene | null }
   /** An avatar of this host claimed a block or let it go. */
@@ -136,6 +152,8 @@ export interface HostBeat {
   /** How many avatars it takes. */
   capacity: number;
   avatars: Array<[avatar: string, placement: number]>;
+  /** The avatars among them that report the public chat they hear: a `hear` it has not had was lost (absent: none). */
+  hearing?: string[];
   /** Its process's event-loop delay p99 and CPU over the last couple of seconds. */
   load: { loopDelayP99Ms: number; cpuPct: number };
   /** It is leaving (stopped on purpose): its avatars move at once. */

@@ -10,7 +10,8 @@
  *   it ends as a dropped connection ends it (a skill `aborted`, a map or scene
  *   `null`, a stop done);
  * - a start the host does not play by then is sent again, and so is an abort
- *   of a call still open;
+ *   of a call still open, and the last `hear` of an avatar the host's beat
+ *   shows hearing otherwise (a start sent again carries the last `hear`);
  * - a gap in what the host said (a number skipped, or its beat naming a later
  *   one) makes the core's beat ask it to say again where each avatar is: its
  *   state and snapshot come again, with the event the core missed in between
@@ -25,8 +26,9 @@ interface Sent<M extends CoreToHost = CoreToHost> {
   m: M;
 }
 
-type Answered = Extract<CoreToHost, { type: 'skill' | 'stop' | 'map' | 'scene' }>;
+type Answered = Extract<CoreToHost, { type: 'skill' | 'stop' | 'say' | 'map' | 'scene' }>;
 type Start = Extract<CoreToHost, { type: 'start' }>;
+type Hear = Extract<CoreToHost, { type: 'hear' }>;
 
 /** The answer a call lost on the way gets: what a dropped connection gives. */
 function lostAnswer(m: Answered): HostToCore {
@@ -34,6 +36,7 @@ function lostAnswer(m: Answered): HostToCore {
   if (m.type === 'skill') return { type: 'skillResult', call, placement, result: { ok: false, code: 'aborted', detail: `${m.skill} was cut off: the call or its answer was lost on the network` } };
   if (m.type === 'map') return { type: 'map', call, placement, map: null };
   if (m.type === 'scene') return { type: 'scene', call, placement, scene: null };
+  if (m.type === 'say') return { type: 'said', call, placement, outcome: 'not_in_game' };
   return { type: 'stopped', call, placement };
 }
 
@@ -76,16 +79,28 @@ export class Ledger {
   #calls = new Map<number, Sent<Answered>>();
   #aborts = new Map<number, Sent>();
   #starts = new Map<string, Sent<Start>>();
+  #hears = new Map<string, Sent<Hear>>();
   /** The last state heard for each avatar. */
   #states = new Map<string, GameStateMessage>();
 
   /** Number a message to the host, keeping what must be seen to arrive. */
   sent(msg: CoreToHost): number {
     const seq = ++this.seq;
-    if (msg.type === 'skill' || msg.type === 'stop' || msg.type === 'map' || msg.type === 'scene') this.#calls.set(msg.call, { seq, m: msg });
+    if (msg.type === 'skill' || msg.type === 'stop' || msg.type === 'say' || msg.type === 'map' || msg.type === 'scene') this.#calls.set(msg.call, { seq, m: msg });
     else if (msg.type === 'abort' && this.#calls.has(msg.call)) this.#aborts.set(msg.call, { seq, m: msg });
-    else if (msg.type === 'start') this.#starts.set(msg.avatar, { seq, m: msg });
-    if (msg.type === 'stop' || (msg.type === 'drop' && this.#starts.get(msg.avatar)?.m.placement === msg.placement)) this.#starts.delete(msg.avatar);
+    else if (msg.type === 'start') {
+      this.#starts.set(msg.avatar, { seq, m: msg });
+      this.#hears.delete(msg.avatar);
+    } else if (msg.type === 'hear') {
+      this.#hears.set(msg.avatar, { seq, m: msg });
+      // A start sent again must not undo it.
+      const start = this.#starts.get(msg.avatar);
+      if (start?.m.placement === msg.placement) start.m = { ...start.m, hear: msg.on };
+    }
+    if (msg.type === 'stop' || (msg.type === 'drop' && this.#starts.get(msg.avatar)?.m.placement === msg.placement)) {
+      this.#starts.delete(msg.avatar);
+      this.#hears.delete(msg.avatar);
+    }
     return seq;
   }
 
@@ -131,6 +146,12 @@ export class Ledger {
       if (start.seq > b.seen) continue;
       this.#starts.delete(avatar);
       if (!plays.has(`${avatar}/${start.m.placement}`)) losses.again.push(start.m);
+    }
+    const hearing = new Set(Array.isArray(b.hearing) ? b.hearing : []);
+    for (const [avatar, hear] of [...this.#hears]) {
+      if (hear.seq > b.seen) continue;
+      this.#hears.delete(avatar);
+      if (plays.has(`${avatar}/${hear.m.placement}`) && hearing.has(avatar) !== hear.m.on) losses.again.push(hear.m);
     }
     return losses;
   }

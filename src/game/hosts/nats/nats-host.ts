@@ -153,6 +153,7 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
       pid: process.pid,
       capacity: this.#o.capacity,
       avatars: this.#runtime?.playing() ?? [],
+      hearing: this.#runtime?.hearing() ?? [],
       load: this.#load(),
       ...(this.#leaving ? { leaving: true as const } : {}),
       seen: this.#seen,

@@ -45,6 +45,8 @@ export interface NatsHostsOptions {
   beatEveryMs?: number;
   /** How long {@link NatsHosts.start} waits for the hosts already running to answer the first beat. */
   settleMs?: number;
+  /** Close `nc` too when this closes (it was opened for it). */
+  closesConnection?: boolean;
 }
 
 /** Defaults of {@link NatsHostsOptions}. */
@@ -56,7 +58,7 @@ export const HOST_SILENT = 'its avatar host stopped answering; it joins again fr
 export const HOST_LEFT = 'its avatar host stopped; it joins again from another host';
 
 /** The calls a host answers, sent as requests. */
-const ANSWERED = new Set<CoreToHost['type']>(['skill', 'stop', 'map', 'scene']);
+const ANSWERED = new Set<CoreToHost['type']>(['skill', 'stop', 'say', 'map', 'scene']);
 
 interface Live {
   id: string;
@@ -148,6 +150,7 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
     this.#closed = true;
     for (const sub of this.#subs) sub.unsubscribe();
     await this.#o.nc.flush().catch((err: unknown) => this.#o.log.warn({ err }, 'could not tell the avatar hosts the core stops'));
+    if (this.#o.closesConnection) await this.#o.nc.close();
   }
 
   #publish(live: Pick<Live, 'id' | 'session'>, seq: number, m: CoreToHost | HostReset, reply?: string): boolean {

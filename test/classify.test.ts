@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_MESSAGE_LENGTH, classifyMessage, isTooLong, splitAddress } from '../../src/loop/classify.ts';
+import { MAX_MESSAGE_LENGTH, classifyMessage, isTooLong, splitAddress } from '../src/classify.ts';
 
 describe('classifyMessage', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestName, emptyMessageReason, unknownAddress } from '../../src/loop/classify.ts';
+import { closestName, emptyMessageReason, unknownAddress } from '../src/classify.ts';
 
 describe('messages that say nothing', () => {
   it('GIVEN blank, invisible or wordless messages THEN each has a reason to refuse it', () => {
