@@ -428,6 +428,51 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS when messages are lost on 
     return { core, pool: await HostPool.over(core, log) };
   };
 
+  /** A host `r` (session `r1`) driven by hand: it records what it is sent, and beats what it says it has seen. */
+  const handHost = async (core: NatsHosts) => {
+    const hand = await connectAs('core', 'core-pass-1187');
+    const got: Array<{ t: ToHost; reply: string | undefined }> = [];
+    const waiting: Array<() => void> = [];
+    hand.subscribe(L.call('r'), { callback: (_err, m) => {
+      got.push({ t: codec.decode(m.data) as ToHost, reply: m.reply });
+      for (const w of waiting.splice(0)) w();
+    } });
+    const next = async (type: string, after = 0): Promise<{ t: ToHost; reply: string | undefined }> => {
+      for (;;) {
+        const found = got.find((g) => g.t.m.type === type && g.t.seq > after && g.t.to === 'r1');
+        if (found) return found;
+        await new Promise<void>((r) => waiting.push(r));
+      }
+    };
+    // What it says is numbered; `lose` numbers a message and never sends it.
+    let said = 0;
+    const say = (m: FromHost['m'], subject = L.out('r')): void => {
+      said += 1;
+      hand.publish(subject, codec.encode({ from: 'r1', seq: said, m } satisfies FromHost));
+    };
+    const lose = (): void => {
+      said += 1;
+    };
+    const beat = (seen: number, open: number[], avatars: Array<[string, number]>, hearing: string[] = []): void => {
+      const b: HostBeat = { type: 'host', id: 'r', session: 'r1', core: core.session, pid: 1, capacity: 5, avatars, hearing, load: { loopDelayP99Ms: 0, cpuPct: 0 }, seen, open, said };
+      hand.publish(L.hostBeat('r'), codec.encode(b));
+    };
+    /** The next core beat that holds for `test`. */
+    const coreBeat = async (test: (b: CoreBeat) => boolean): Promise<CoreBeat> => {
+      const beats = hand.subscribe(L.coreBeat);
+      try {
+        for await (const m of beats) {
+          const b = codec.decode(m.data) as CoreBeat;
+          if (test(b)) return b;
+        }
+      } finally {
+        beats.unsubscribe();
+      }
+      throw new Error('no more core beats');
+    };
+    return { next, say, lose, beat, coreBeat, said: () => said, got: () => got };
+  };
+
   beforeAll(async () => {
     lossy = await startNats({ config: CONFIG });
   });
@@ -475,47 +520,7 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS when messages are lost on 
 
   it('GIVEN a host that misses a start, a skill call and an abort, and whose connected state is lost THEN the core sends the start and the abort again, ends the skill call, and has the host say again where its avatar is, from what the beats say', async () => {
     const { core, pool: local } = await corePool();
-    const hand = await connectAs('core', 'core-pass-1187');
-    // A host driven by hand: it records what it is sent, and beats what it says it has seen.
-    const got: Array<{ t: ToHost; reply: string | undefined }> = [];
-    const waiting: Array<() => void> = [];
-    hand.subscribe(L.call('r'), { callback: (_err, m) => {
-      got.push({ t: codec.decode(m.data) as ToHost, reply: m.reply });
-      for (const w of waiting.splice(0)) w();
-    } });
-    const next = async (type: string, after = 0): Promise<{ t: ToHost; reply: string | undefined }> => {
-      for (;;) {
-        const found = got.find((g) => g.t.m.type === type && g.t.seq > after && g.t.to === 'r1');
-        if (found) return found;
-        await new Promise<void>((r) => waiting.push(r));
-      }
-    };
-    // What it says is numbered; `lose` numbers a message and never sends it.
-    let said = 0;
-    const say = (m: FromHost['m'], subject = L.out('r')): void => {
-      said += 1;
-      hand.publish(subject, codec.encode({ from: 'r1', seq: said, m } satisfies FromHost));
-    };
-    const lose = (): void => {
-      said += 1;
-    };
-    const beat = (seen: number, open: number[], avatars: Array<[string, number]>): void => {
-      const b: HostBeat = { type: 'host', id: 'r', session: 'r1', core: core.session, pid: 1, capacity: 5, avatars, load: { loopDelayP99Ms: 0, cpuPct: 0 }, seen, open, said };
-      hand.publish(L.hostBeat('r'), codec.encode(b));
-    };
-    /** The next core beat that holds for `test`. */
-    const coreBeat = async (test: (b: CoreBeat) => boolean): Promise<CoreBeat> => {
-      const beats = hand.subscribe(L.coreBeat);
-      try {
-        for await (const m of beats) {
-          const b = codec.decode(m.data) as CoreBeat;
-          if (test(b)) return b;
-        }
-      } finally {
-        beats.unsubscribe();
-      }
-      throw new Error('no more core beats');
-    };
+    const { next, say, lose, beat, coreBeat, said } = await handHost(core);
     try {
       beat(0, [], []);
       await waitFor(() => local.pids().length === 1, 10_000, 'the hand-driven host to join');
@@ -535,7 +540,7 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS when messages are lost on 
       lose();
       beat(again.t.seq, [], plays);
       const mark = (await coreBeat((b) => (b.missed.r1 ?? 0) > 0)).missed.r1;
-      expect(mark).toBe(said);
+      expect(mark).toBe(said());
       const joined = once(kim, 'connected');
       say({ type: 'again', state, snapshot: snapshotOf({ inventory: { dirt: 3 } }) });
       await joined;
@@ -560,6 +565,54 @@ describe.skipIf(!NATS_SERVER)('avatar hosts over NATS when messages are lost on 
       expect(abortAgain.t.m).toEqual(abort.t.m);
       say({ type: 'skillResult', call: callNo, placement, result: { ok: false, code: 'aborted', detail: 'stopped on r' } }, open.reply);
       expect(await hanging).toEqual({ ok: false, code: 'aborted', detail: 'stopped on r' });
+    } finally {
+      await local.close();
+    }
+  });
+  it('GIVEN a host that misses a start told to hear, a hear, a say and its answer THEN the core sends the start again with the last hear, sends the hear again while the host\'s beat shows the avatar hearing otherwise, and ends the say as not in the game', async () => {
+    const { core, pool: local } = await corePool();
+    const { next, say, beat, got } = await handHost(core);
+    try {
+      beat(0, [], []);
+      await waitFor(() => local.pids().length === 1, 10_000, 'the hand-driven host to join');
+      const kim = local.game('kim', SERVER, { crafting: false, hunger: false, mobs: false });
+      await kim.start();
+      // The start (not hearing) is lost, and so is the hear sent after it: the start goes again, hearing.
+      const first = await next('start');
+      expect(first.t.m).toMatchObject({ avatar: 'kim', hear: false });
+      kim.hearChat(true);
+      const hear = await next('hear', first.t.seq);
+      beat(hear.t.seq, [], []);
+      const again = await next('start', hear.t.seq);
+      expect(again.t.m).toMatchObject({ avatar: 'kim', hear: true });
+      const placement = (again.t.m as { placement: number }).placement;
+      const plays: Array<[string, number]> = [['kim', placement]];
+
+      // Now it plays kim; a hear to stop is lost: the host's beat shows kim still hearing, so it goes again.
+      kim.hearChat(false);
+      const off = await next('hear', again.t.seq);
+      expect(off.t.m).toEqual({ type: 'hear', avatar: 'kim', placement, on: false });
+      beat(off.t.seq, [], plays, ['kim']);
+      const offAgain = await next('hear', off.t.seq);
+      expect(offAgain.t.m).toEqual(off.t.m);
+      // Once the beat shows it applied, it is not sent again.
+      beat(offAgain.t.seq, [], plays, []);
+
+      // A say answered comes back as said; one whose answer is lost ends not in the game.
+      say({ type: 'state', avatar: 'kim', placement, state: 'connected', downReason: null, endReason: null });
+      await waitFor(() => kim.state === 'connected', 10_000, 'kim to be connected');
+      const answered = kim.say('hello');
+      const call = await next('say', offAgain.t.seq);
+      expect(call.t.m).toMatchObject({ type: 'say', avatar: 'kim', placement, line: 'hello' });
+      const callNo = (call.t.m as { call: number }).call;
+      say({ type: 'said', call: callNo, placement, outcome: 'said' }, call.reply);
+      expect(await answered).toBe('said');
+      const lost = kim.say('anyone?');
+      const lostCall = await next('say', call.t.seq);
+      beat(lostCall.t.seq, [], plays, []);
+      expect(await lost).toBe('not_in_game');
+      // The beats that showed kim not hearing sent no hear again (the messages are numbered in order).
+      expect(got().filter((g) => g.t.m.type === 'hear' && g.t.seq > offAgain.t.seq)).toEqual([]);
     } finally {
       await local.close();
     }
