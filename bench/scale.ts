@@ -17,6 +17,7 @@
  */
 import path from 'node:path';
 import { removeEvidence, startProcess, stopGracefully, tempDir, until, type Proc } from '../chaos/harness.ts';
+import { comparison, natsAsked, overNats, type OverNats } from './scale-nats.ts';
 import { fmt, hostsHeap, load, LogReader, marks, median, pct, processes, rssMb, window } from './tools/scale-readings.ts';
 
 const STEPS = list(process.env.SCALE_STEPS, [1, 25, 50, 100]);
@@ -87,7 +88,7 @@ interface RunFigures {
 }
 
 
-async function run(hosts: number, say: (line: string) => void): Promise<RunFigures> {
+async function run(hosts: number, say: (line: string) => void, nats?: OverNats): Promise<RunFigures> {
   const dataDir = await tempDir('scale');
   const profDir = CPU_PROF ? path.resolve(CPU_PROF, `hosts=${hosts}`) : undefined;
   // The hosts and the world are started with the same flags (src/game/profiling-args.ts).
@@ -98,7 +99,8 @@ async function run(hosts: number, say: (line: string) => void): Promise<RunFigur
     { build: true },
   );
   const figures: RunFigures = { hosts, idleStatusP50: NaN, steps: [] };
-  const tag = `[hosts=${hosts}]`;
+  const tag = nats?.tag ?? `[hosts=${hosts}]`;
+  nats?.attach(proc);
   // Each avatar is given a collect goal as it joins, then works on its own goals (the curriculum): every
   // `Done:` counts. (Giving a new goal on every `Done:` would queue the bench's own commands before the
   // /status it times: the console answers one line at a time.)
@@ -265,6 +267,16 @@ export default async function bench(): Promise<void> {
   const say = (line: string): void => {
     process.stdout.write(`${line}\n`);
   };
+  // `--hosts nats` (scale-nats.ts): `AVATAR_HOSTS=<n>` children, then <n> hosts over NATS, compared.
+  if (natsAsked()) {
+    const n = Number(process.env.SCALE_NATS_HOSTS ?? 2);
+    say(`steps ${STEPS.join(', ')}; AVATAR_HOSTS=${n}, then ${n} hosts over NATS; each avatar given "${GOAL}" as it joins; ${WINDOW_MS / 1000} s measured per step (load ${load()})`);
+    const ipc = await run(n, say);
+    const nats = await overNats(n, say, (over) => run(n, say, over));
+    say('');
+    say(comparison(ipc, `AVATAR_HOSTS=${n}`, nats, `NATS ×${n}`));
+    return;
+  }
   say(`steps ${STEPS.join(', ')}; AVATAR_HOSTS ${HOSTS.join(', ')}; each avatar given "${GOAL}" as it joins, then its own goals; ${WINDOW_MS / 1000} s measured per step (load ${load()})`);
   const runs: RunFigures[] = [];
   for (const hosts of HOSTS) runs.push(await run(hosts, say));

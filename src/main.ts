@@ -14,7 +14,8 @@ import { ConsoleBridge } from '../bridges/console.ts';
 import { loadConfig, type Config } from './config.ts';
 import type { Mindlink } from './core.ts';
 import { StoreCorruptError, StoreWriteError, writeFailureReason } from './errors.ts';
-import { startGameProcesses } from './game/hosts/game-processes.ts';
+import { startGameProcesses, usesHosts } from './game/hosts/game-processes.ts';
+import { NatsAuthError, natsSecrets } from './game/hosts/nats/credentials.ts';
 import type { GameAttachment } from './game/provider.ts';
 import { startHealthLog } from './health.ts';
 import { readTickRates } from './game/tick-meter.ts';
@@ -45,12 +46,13 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   for (const secret of [config.TELEGRAM_TOKEN, config.DISCORD_TOKEN, config.LLM_API_KEY]) registerSecret(secret);
+  for (const secret of natsSecrets({ servers: config.HOSTS ?? [], token: config.NATS_TOKEN, pass: config.NATS_PASS })) registerSecret(secret);
   const log: Logger = createLogger(config.LOG_LEVEL);
   routeConsoleToLog(log);
   // With one process the avatars play here: its health line says how many physics ticks they ran.
   startHealthLog(log, config.HEALTH_LOG_MS, 'health', readTickRates);
-  // The world and the hosts start now, while the rest of mindlink loads.
-  const processes = config.AVATAR_HOSTS > 1 ? startGameProcesses(config, log) : undefined;
+  // The world and the hosts start now (or the NATS hosts are looked for), while the rest of mindlink loads.
+  const processes = usesHosts(config) ? startGameProcesses(config, log) : undefined;
   const [{ Mindlink }, { createEngineProvider }, { commandList, createDispatcher, telegramMenus }, { createSkillRegistry, skills: skillList }, { Reflexes }, { llmOffered }] = await Promise.all([
     import('./core.ts'),
     import('./engines/index.ts'),
@@ -92,7 +94,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   try {
-    // With avatar hosts the games, skills and reflexes run there (src/avatar-host.ts); with one, here.
+    // With avatar hosts (children, or over NATS) the games, skills and reflexes run there (src/avatar-host.ts); with one, here.
     // Reflexes (defend > eat > flee) act on every avatar's game with no engine call.
     const attach: GameAttachment = (game, gameLog) => {
       const reflexes = new Reflexes(game, gameLog);
@@ -114,6 +116,10 @@ async function main(): Promise<void> {
   } catch (err) {
     if (err instanceof StoreCorruptError) {
       process.stderr.write(`mindlink: ${err.message}\n`);
+      process.exit(1);
+    }
+    if (err instanceof NatsAuthError) {
+      process.stderr.write(`config: HOSTS: ${err.message}\n`);
       process.exit(1);
     }
     if (err instanceof StoreWriteError) {

@@ -23,7 +23,14 @@ export async function startEmbeddedWorld(config: Config, log: Logger): Promise<W
   if (!config.EMBEDDED) return undefined;
   // MC_PORT is the embedded world's port only when no MC_HOST takes it.
   const port = config.MC_HOST ? undefined : config.MC_PORT;
-  const world = await WorldSupervisor.start({ dataDir: config.DATA_DIR, ...(port ? { port } : {}), version: embeddedVersion(config), healthMs: config.HEALTH_LOG_MS, log });
+  const world = await WorldSupervisor.start({
+    dataDir: config.DATA_DIR,
+    ...(port ? { port } : {}),
+    listenHost: config.WORLD_HOST,
+    version: embeddedVersion(config),
+    healthMs: config.HEALTH_LOG_MS,
+    log,
+  });
   log.info({ port: world.port, version: world.version }, 'embedded world ready');
   return world;
 }

@@ -1,11 +1,11 @@
 /**
- * The {@link GameProvider} of mindlink with avatar hosts (`AVATAR_HOSTS` ≥ 2):
- * the core runs the embedded world as in one process, and the game of every
- * avatar on it or on an offline server runs on a host of the
- * {@link HostPool}; the core holds a {@link HostedGame} for it. An avatar on a
- * server with Microsoft sign-in plays from the core, as in one process: its
- * sign-in codes go to its owner from there (docs/avatar-hosts.md).
- */
+ * The {@link GameProvider} of mindlink with avatar hosts: `AVATAR_HOSTS` ≥ 2
+ * child processes, or hosts on any machine over NATS (`HOSTS=nats://…`,
+ * docs/many-machines.md). The core runs the embedded world as in one
+ * process, and the game of every avatar on it or on an offline server runs on
+ * a host of the {@link HostPool}; the core holds a {@link HostedGame} for it.
+ * An avatar on a server with Microsoft sign-in plays from the core, as in one
+ * process: its sign-in codes go to its owner from there (docs/avatar-hosts.md). */
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { GameProvider } from '../game.ts';
@@ -22,8 +22,8 @@ export interface HostedGameProvider extends GameProvider {
 }
 
 /**
- * Start the embedded world (unless it is off) and `config.AVATAR_HOSTS` hosts, or take the ones
- * {@link startGameProcesses} started already. `attach` goes on the games that play from the core (the hosts
+ * Start the embedded world (unless it is off) and the hosts (`config.AVATAR_HOSTS` children, or the NATS hosts
+ * of `config.HOSTS`), or take the ones {@link startGameProcesses} started already. `attach` goes on the games that play from the core (the hosts
  * attach their own reflexes).
  *
  * @example
