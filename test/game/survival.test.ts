@@ -14,7 +14,7 @@ const data = tempDataDir('survival');
 let world: EmbeddedWorld;
 const games: MineflayerGame[] = [];
 /** Each test's avatar stands on its own spot inside the clear, flat square around spawn (|x|, |z| < 6). */
-const SPOTS: Array<[number, number]> = [[-4, -3], [-1, -3], [2, -3], [-4, 3], [-1, 3], [2, 3], [5, 0]];
+const SPOTS: Array<[number, number]> = [[-4, -3], [-1, -3], [2, -3], [-4, 3], [-1, 3], [2, 3], [5, 0], [-2, 0]];
 let spot = 0;
 
 beforeAll(async () => {
@@ -84,6 +84,25 @@ describe('tools in the embedded world', () => {
     bot._client.write('block_dig', { status: 2, location: stone, face: 5, sequence: 2 });
     await restored;
     expect(await world.blockAt(stone)).toBe('stone');
+  });
+  it('GIVEN a bare hand WHEN the world stands still while the client digs dirt for as long as it takes THEN the dig, read at once after the stall, is not refused', async () => {
+    const { bot, at } = await avatar('kai');
+    const dirt = at.offset(-1, 0, 0);
+    await blockAt(bot, dirt, 'dirt');
+    const needed = bot.digTime(bot.blockAt(dirt)!);
+    const pid = world.pid!;
+    const sent = Date.now();
+    // The world is stopped before the start is sent: it reads the start and the end together once it runs again.
+    process.kill(pid, 'SIGSTOP');
+    try {
+      bot._client.write('block_dig', { status: 0, location: dirt, face: 5, sequence: 1 });
+      while (Date.now() - sent < needed + 200) await new Promise((r) => setTimeout(r, 50));
+      bot._client.write('block_dig', { status: 2, location: dirt, face: 5, sequence: 2 });
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    await waitFor(() => count(bot, 'dirt') === 1, 10_000, 'the dirt');
+    expect(await world.blockAt(dirt)).toBe('air');
   });
 });
 

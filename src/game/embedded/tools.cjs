@@ -12,7 +12,9 @@
  *   - otherwise one of its non-silk-touch loot entries drops (alternatives by their chance,
  *     counts in their range), leaves by vanilla's chances (sapling 1/20, sticks 1/50, apple 1/200
  *     for oak and dark oak) and gravel flint 1/10;
- *   - a dig finished in much less than the held tool's dig time is refused (the block is sent back);
+ *   - a dig finished in much less than the held tool's dig time is refused (the block is sent back),
+ *     unless this process stood still meanwhile (a busy machine): then the start and the end of a
+ *     dig are read together, however long the client took, and the dig is let be;
  *   - a picked-up item entity gives its whole count.
  * Chance draws come from a generator seeded by the world seed.
  */
@@ -29,6 +31,39 @@ const GRAVEL_FLINT = 1 / 10;
 /** A dig may finish this much sooner than the dig time (latency, the client's own rounding). */
 const DIG_SLACK = 0.6;
 const DIG_SLACK_MS = 300;
+/** How often the world notes that its event loop runs, to tell a dig read late from a dig made too fast. */
+const BEAT_MS = 50;
+/** A stall this long before a dig's start counts too: after a stall, the loop may read what waited for a while. */
+const STALL_LEAD_MS = 1000;
+/** How long the loop's stalls are remembered (longer than any dig). */
+const STALLS_KEPT_MS = 60_000;
+
+/**
+ * The world's own stalls: a timer beats every {@link BEAT_MS}; a beat that comes late by more than a beat marks
+ * the time the loop stood still. `since(t)` is the longest stall since `t`, counting one still under way (the
+ * packets read right after a stall may come before the late beat).
+ */
+function stallMeter() {
+  let last = Date.now();
+  /** @type {{ at: number, ms: number }[]} */
+  const stalls = [];
+  const timer = setInterval(() => {
+    const now = Date.now();
+    const gap = now - last - BEAT_MS;
+    last = now;
+    if (gap > BEAT_MS) stalls.push({ at: now, ms: gap });
+    while (stalls.length > 0 && (stalls[0]?.at ?? now) < now - STALLS_KEPT_MS) stalls.shift();
+  }, BEAT_MS);
+  timer.unref();
+  return {
+    /** @param {number} t */
+    since(t) {
+      let most = Math.max(0, Date.now() - last - BEAT_MS);
+      for (const s of stalls) if (s.at >= t) most = Math.max(most, s.ms);
+      return most;
+    },
+  };
+}
 
 /**
  * @typedef {import('./types.cjs').Registry} Registry
@@ -104,6 +139,7 @@ function tools(serv, { registry, seed = 1 }) {
   const Item = /** @type {import('./types.cjs').ItemLoader} */ (/** @type {unknown} */ (require('prismarine-item')))(registry);
   const random = seeded(seed ^ 0x5eed);
   const { dropsOf } = createDropRules({ registry, random });
+  const stalls = stallMeter();
 
   serv.on('newPlayer', (/** @type {import('./types.cjs').Player} */ player) => {
     /** @type {{ at: number, x: number, y: number, z: number } | null} */
@@ -121,7 +157,8 @@ function tools(serv, { registry, seed = 1 }) {
         // As if on the ground: the check is about the tool; being in the air only makes a dig slower.
         const needed = block.digTime(held ? held.type : null, false, false, false, [], {});
         const took = Date.now() - digStart.at;
-        if (Number.isFinite(needed) && took < needed * DIG_SLACK - DIG_SLACK_MS) {
+        const short = needed * DIG_SLACK - DIG_SLACK_MS - took;
+        if (Number.isFinite(needed) && short > 0 && stalls.since(digStart.at - STALL_LEAD_MS) < short) {
           cancel(false);
           player.sendBlock(position, block.stateId);
           return;
