@@ -7,10 +7,7 @@
  * live bot to skills.
  */
 import { EventEmitter } from 'node:events';
-import { createRequire } from 'node:module';
-import type mineflayer from 'mineflayer';
 import type { Bot } from 'mineflayer';
-import type pf from 'mineflayer-pathfinder';
 import { backoffMs } from '../backoff.ts';
 import { forAvatar, type Logger } from '../logger.ts';
 import { cleanLine } from '../sanitize.ts';
@@ -32,25 +29,8 @@ import { meterTicks } from './tick-meter.ts';
 import { watchJoin, type JoinWatch } from './join-watch.ts';
 import { watchDeaths, type DeathWatch } from './death-watch.ts';
 import { leaveBot } from './leave-bot.ts';
+import { loadBotCode, type BotCode } from './bot-code.ts';
 import { prepareLibraries } from './library-state.ts';
-
-const requireHere = createRequire(import.meta.url);
-
-/**
- * mineflayer, its pathfinder and the avatars' moves (which extend the pathfinder's), loaded by the first join: a
- * core whose avatars all play on hosts never loads them.
- */
-let botCode: Promise<{ mineflayer: typeof mineflayer; pathfinder: typeof pf.pathfinder; AvatarMovements: typeof import('./movements.ts').AvatarMovements }> | undefined;
-function loadBotCode(): NonNullable<typeof botCode> {
-  botCode ??= import('./movements.ts').then(({ AvatarMovements }) => ({
-    mineflayer: requireHere('mineflayer') as typeof mineflayer,
-    pathfinder: (requireHere('mineflayer-pathfinder') as typeof pf).pathfinder,
-    AvatarMovements,
-  }));
-  // A failed load is tried again by the next attempt to join.
-  botCode.catch(() => (botCode = undefined));
-  return botCode;
-}
 
 export { AVATAR_BRAND, DefaultMineflayerGameOptions, EMBEDDED_CAPABILITIES, VANILLA_CAPABILITIES, type MineflayerGameOptions } from './game-options.ts';
 export { isFinalKick, reasonText } from './refusals.ts';
@@ -235,7 +215,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     );
   }
 
-  #join(version: string, session: JavaSession | undefined, { mineflayer, pathfinder, AvatarMovements }: Awaited<ReturnType<typeof loadBotCode>>): void {
+  #join(version: string, session: JavaSession | undefined, { mineflayer, pathfinder, AvatarMovements }: BotCode): void {
     const { host, port, username, spawnTimeoutMs, brand } = this.#opts;
     this.#log.debug({ host, port, version, attempt: this.#failures + 1 }, 'connecting');
     let bot: Bot;

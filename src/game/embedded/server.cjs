@@ -162,37 +162,6 @@ function fixSaving(world) {
   };
 }
 
-/**
- * minecraft-protocol compiles a version's packet codecs (per state and direction, once per process) when the
- * first client needs them: do it before anyone joins.
- * @param {string} version
- */
-function warmUp(version) {
-  // The copy flying-squid serves with.
-  const protocol = /** @type {typeof import('minecraft-protocol')} */ (require(require.resolve('minecraft-protocol', { paths: [require.resolve('flying-squid')] })));
-  // The states a join goes through: the status ping's (the server list's) is compiled when a ping first needs it.
-  for (const state of Object.values(protocol.states).filter((s) => s !== protocol.states.STATUS)) {
-    protocol.createSerializer({ state, isServer: true, version, customPackets: {} });
-    protocol.createDeserializer({ state, isServer: true, version, customPackets: {} });
-  }
-}
-
-/**
- * Load (on a new world, generate) the columns flying-squid sends a player joining at the spawn before it spawns
- * them (those within 3 chunks, as its world plugin counts them), while no one has joined yet: the first join then
- * only waits for them to be sent. The generator is deterministic, so a column is the same whenever it is made.
- * @param {Serv} serv
- * @param {import('vec3').Vec3} spawn
- */
-async function loadSpawnArea(serv, spawn) {
-  const view = 3;
-  const chunkX = Math.floor(spawn.x / 16);
-  const chunkZ = Math.floor(spawn.z / 16);
-  for (let dx = -view; dx < view; dx++) {
-    for (let dz = -view; dz < view; dz++) await serv.overworld.getColumn(chunkX + dx, chunkZ + dz);
-  }
-}
-
 function start() {
   const { createMCServer } = require('flying-squid');
   const defaults = require('flying-squid/config/default-settings.json');
@@ -384,8 +353,9 @@ function start() {
     if (cfg.healthMs) reportHealth(cfg.healthMs);
     // Compile the packet codecs now and load the spawn's columns, while no one has joined yet, not on the first login.
     setImmediate(() => {
-      warmUp(cfg.version || '1.21.4');
-      loadSpawnArea(serv, spawn).catch((err) => process.stderr.write(`loading the spawn area failed: ${stackOf(err)}\n`));
+      const firstJoin = require('./first-join.cjs');
+      firstJoin.warmUp(cfg.version || '1.21.4');
+      firstJoin.loadSpawnArea(serv, spawn).catch((/** @type {unknown} */ err) => process.stderr.write(`loading the spawn area failed: ${stackOf(err)}\n`));
     });
   });
 
