@@ -2,16 +2,23 @@
  * Shared plumbing for skills: the skill gate, prompt stopping on abort,
  * pathfinding with stable failure codes, and result helpers.
  */
+import { createRequire } from 'node:module';
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
-import pf from 'mineflayer-pathfinder';
+import type pf from 'mineflayer-pathfinder';
 import type { AvatarGame } from '../src/game/game.ts';
 import { PreemptedError } from '../src/game/skill-gate.ts';
 import type { SkillResult } from '../src/game/skill.ts';
 
-const { goals } = pf;
-/** mineflayer-pathfinder's goals (GoalNear, GoalFollow, …), re-exported for skills. */
-export { goals };
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * mineflayer-pathfinder's goals (GoalNear, GoalFollow, …), re-exported for skills. The pathfinder is loaded
+ * when a skill first uses one: a core whose avatars all play on hosts lists the skills but never runs one.
+ */
+export const goals: typeof pf.goals = new Proxy({} as typeof pf.goals, {
+  get: (_, name) => (requireHere('mineflayer-pathfinder') as typeof pf).goals[name as keyof typeof pf.goals],
+});
 
 /** A failed path: the target cannot be reached from here. */
 export class UnreachableError extends Error {

@@ -19,27 +19,30 @@
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { foreignClaim, shareClaims } from '../skills/claims.ts';
-import { createSkillRegistry } from '../skills/index.ts';
-import { Reflexes } from '../skills/reflexes.ts';
 import { loadConfig, type Config } from './config.ts';
 import type { CoreToHost, HostConfig, HostToCore, WorldAddress } from './game/hosts/protocol.ts';
-import { runHost, type HostRuntime } from './game/hosts/host-runtime.ts';
-import { connectNats, NatsAuthError, natsSecrets } from './game/hosts/nats/connect.ts';
-import { NatsHost } from './game/hosts/nats/nats-host.ts';
+import type { HostRuntime } from './game/hosts/host-runtime.ts';
+import { NatsAuthError, natsSecrets } from './game/hosts/nats/credentials.ts';
 import { SUBJECT_TOKEN } from './game/hosts/nats/subjects.ts';
-import { createGameProvider, type GameAttachment } from './game/provider.ts';
+import type { GameAttachment } from './game/provider.ts';
 import { embeddedVersion } from './game/embedded/world-start.ts';
 import { warmUp } from './game/warm-up.ts';
 import { startHealthLog } from './health.ts';
 import { readTickRates } from './game/tick-meter.ts';
 import { createLogger, registerSecret, type Logger } from './logger.ts';
 
-// Reflexes (defend > eat > flee) act on every avatar's game with no engine call.
-const attach: GameAttachment = (game, gameLog) => {
-  const reflexes = new Reflexes(game, gameLog);
-  reflexes.start();
-  return reflexes;
-};
+/**
+ * The games' code (mineflayer, the pathfinder, the skills), loaded once, when first needed: a child host says it is
+ * ready before it loads, and a host other than the first loads it only once the core asks something of it (see
+ * {@link child}), so at start-up it takes no CPU from the world, the core and the first host.
+ */
+let gamesCode: ReturnType<typeof importGamesCode> | undefined;
+function importGamesCode() {
+  const loading = Promise.all([import('./game/provider.ts'), import('./game/hosts/host-runtime.ts'), import('../skills/index.ts'), import('../skills/reflexes.ts')]);
+  // A failure is thrown where the games are built (runtimeFor), which may be later than it happens.
+  loading.catch(() => undefined);
+  return loading;
+}
 
 /** Where this process's block claims go (avatars collecting side by side spread out across hosts too). */
 let claimsTo: ((m: HostToCore) => void) | undefined;
@@ -47,6 +50,14 @@ shareClaims((key, by, until) => claimsTo?.({ type: 'claim', key, by, until }));
 
 /** The games of one core's avatars, on its world, their messages going out through `send`. */
 async function runtimeFor(config: Config, log: Logger, world: WorldAddress | null, send: (m: HostToCore) => void): Promise<HostRuntime> {
+  gamesCode ??= importGamesCode();
+  const [{ createGameProvider }, { runHost }, { createSkillRegistry }, { Reflexes }] = await gamesCode;
+  // Reflexes (defend > eat > flee) act on every avatar's game with no engine call.
+  const attach: GameAttachment = (game, gameLog) => {
+    const reflexes = new Reflexes(game, gameLog);
+    reflexes.start();
+    return reflexes;
+  };
   const games = await createGameProvider(config, log, { world, attach });
   claimsTo = send;
   return runHost({ games, skills: createSkillRegistry, log, send, foreignClaim });
@@ -76,11 +87,18 @@ async function child(config: Config, host: HostConfig): Promise<void> {
       .catch((err: unknown) => log.warn({ err }, 'leaving the games failed'))
       .finally(() => process.exit(0));
   };
+  let asked: () => void = () => undefined;
+  const askedOnce = new Promise<void>((resolve) => (asked = resolve));
   process.on('message', (m: CoreToHost) => {
     if (m.type === 'shutdown') leave('asked by the core');
     else if (m.type === 'world') worldIs(m.world);
     else if (runtime) runtime.handle(m);
-    else waiting.push(m);
+    // Another host's block claim needs no game here: the skills' claims keep it for the avatars to come.
+    else if (m.type === 'claim') foreignClaim(m.key, m.by, m.until);
+    else {
+      waiting.push(m);
+      asked();
+    }
   });
   process.on('disconnect', () => leave('the core is gone'));
   process.on('SIGTERM', () => leave('SIGTERM'));
@@ -90,10 +108,17 @@ async function child(config: Config, host: HostConfig): Promise<void> {
   // Alive while the games are not built yet (the runtime says so from then on).
   const alive = setInterval(() => send({ type: 'alive', avatars: [] }), 2000);
   alive.unref();
-  // While the world starts (and the core loads), what the first join would wait for: on the first host, where the
-  // first avatar is placed (the others would only take CPU from the world and the core now; theirs is done on their first join).
-  if (config.EMBEDDED && host.index === 0) warmUp(embeddedVersion(config));
+  // While the world starts (and the core loads), the games' code and what the first join would wait for, on the
+  // first host only, where the first avatar is placed. The others would only take CPU from the world, the core and
+  // the first host now: each loads its code when the core first asks something of it (an avatar placed on it),
+  // and warms up on its first join.
+  if (host.index === 0) {
+    gamesCode ??= importGamesCode();
+    if (config.EMBEDDED) warmUp(embeddedVersion(config));
+  }
   const world = await worldKnown;
+  if (leaving) return;
+  if (host.index !== 0) await askedOnce;
   if (leaving) return;
   const built = await runtimeFor(config, log, world, send);
   clearInterval(alive);
@@ -136,6 +161,7 @@ async function overNats(config: Config, args: string[]): Promise<void> {
   for (const secret of natsSecrets(settings)) registerSecret(secret);
   const log = createLogger(config.LOG_LEVEL).child({ avatarHost: id });
   startHealthLog(log, config.HEALTH_LOG_MS, 'host health', readTickRates);
+  const [{ connectNats }, { NatsHost }] = await Promise.all([import('./game/hosts/nats/connect.ts'), import('./game/hosts/nats/nats-host.ts')]);
   const nc = await connectNats(settings, log);
   // Before it looks for a core, what the first join would wait for (a host is usually started before its core, so
   // this costs no one any time). The version is this machine's guess at the core's (MC_VERSION, else the embedded

@@ -53,14 +53,18 @@ async function main(): Promise<void> {
   startHealthLog(log, config.HEALTH_LOG_MS, 'health', readTickRates);
   // The world and the hosts start now (or the NATS hosts are looked for), while the rest of mindlink loads.
   const processes = usesHosts(config) ? startGameProcesses(config, log) : undefined;
-  const [{ Mindlink }, { createEngineProvider }, { commandList, createDispatcher, telegramMenus }, { createSkillRegistry, skills: skillList }, { Reflexes }, { llmOffered }] = await Promise.all([
-    import('./core.ts'),
-    import('./engines/index.ts'),
-    import('../commands/index.ts'),
-    import('../skills/index.ts'),
-    import('../skills/reflexes.ts'),
-    import('./command-host.ts'),
-  ]);
+  const [{ Mindlink }, { createEngineProvider }, { commandList, createDispatcher, telegramMenus }, { createSkillRegistry, skills: skillList }, { Reflexes }, { llmOffered }, { readItemNames }] =
+    await Promise.all([
+      import('./core.ts'),
+      import('./engines/index.ts'),
+      import('../commands/index.ts'),
+      import('../skills/index.ts'),
+      import('../skills/reflexes.ts'),
+      import('./command-host.ts'),
+      import('./game/known-items.ts'),
+    ]);
+  // What the first turn reads (the item names goals are checked against), read while the world and the hosts start.
+  readItemNames();
 
   // The console reads from the first moment so that lines typed during start-up are queued, not lost.
   const consoleBridge = config.CONSOLE ? new ConsoleBridge(process.stdin, process.stdout, log.child({ bridge: 'console' })) : undefined;

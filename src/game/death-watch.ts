@@ -9,7 +9,8 @@
  * it.
  */
 import type { Bot } from 'mineflayer';
-import prismarineChat from 'prismarine-chat';
+import { createRequire } from 'node:module';
+import type prismarineChat from 'prismarine-chat';
 import type { Entity } from 'prismarine-entity';
 import type { Logger } from '../logger.ts';
 import { cleanLine } from '../sanitize.ts';
@@ -35,8 +36,14 @@ export interface DeathWatchOptions {
 /** Defaults of {@link DeathWatchOptions}. */
 export const DefaultDeathWatchOptions = { retryMs: 5000, stuckMs: 60_000, moveWaitMs: 5000 } satisfies Required<Pick<DeathWatchOptions, 'retryMs' | 'stuckMs' | 'moveWaitMs'>>;
 
-/** prismarine-chat's types declare an ES default export; its CommonJS module is the loader itself. */
-const chatLoader = prismarineChat as unknown as (registry: Bot['registry']) => typeof prismarineChat.ChatMessage;
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * prismarine-chat's types declare an ES default export; its CommonJS module is the loader itself. Loaded with the
+ * first bot watched (a core whose avatars all play on hosts never loads it).
+ */
+const chatLoader = (registry: Bot['registry']): typeof prismarineChat.ChatMessage =>
+  (requireHere('prismarine-chat') as (r: Bot['registry']) => typeof prismarineChat.ChatMessage)(registry);
 
 /** How long a cause may be, in characters. */
 const CAUSE_MAX = 80;

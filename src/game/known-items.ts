@@ -37,6 +37,17 @@ function loaded(): Names {
 }
 
 /**
+ * Read the names now rather than when a goal first names an item: mindlink does it while the world starts, so
+ * the first avatar's first goal (its first line) does not wait for two versions' tables.
+ *
+ * @example
+ * readItemNames();
+ */
+export function readItemNames(): void {
+  loaded();
+}
+
+/**
  * Whether Minecraft has an item of this registry name (`oak_log`, `cooked_beef`).
  *
  * @example

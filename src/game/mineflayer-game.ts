@@ -7,8 +7,7 @@
  * live bot to skills.
  */
 import { EventEmitter } from 'node:events';
-import mineflayer, { type Bot } from 'mineflayer';
-import pf from 'mineflayer-pathfinder';
+import type { Bot } from 'mineflayer';
 import { backoffMs } from '../backoff.ts';
 import { forAvatar, type Logger } from '../logger.ts';
 import { cleanLine } from '../sanitize.ts';
@@ -26,14 +25,12 @@ import { takeSnapshot } from './snapshot.ts';
 import { sceneOf } from './scene.ts';
 import { topDownMap, type TopDownMap } from './top-down.ts';
 import { cacheBlocks } from './block-cache.ts';
-import { AvatarMovements } from './movements.ts';
 import { meterTicks } from './tick-meter.ts';
 import { watchJoin, type JoinWatch } from './join-watch.ts';
 import { watchDeaths, type DeathWatch } from './death-watch.ts';
 import { leaveBot } from './leave-bot.ts';
+import { loadBotCode, type BotCode } from './bot-code.ts';
 import { prepareLibraries } from './library-state.ts';
-
-const { pathfinder } = pf;
 
 export { AVATAR_BRAND, DefaultMineflayerGameOptions, EMBEDDED_CAPABILITIES, VANILLA_CAPABILITIES, type MineflayerGameOptions } from './game-options.ts';
 export { isFinalKick, reasonText } from './refusals.ts';
@@ -201,10 +198,10 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     const attempt = ++this.#attemptNo;
     const { host, port, username, version, versionPinned, checkVersion, auth, signIn } = this.#opts;
     const target = { host, port, username, server: this.#server, version, versionPinned: versionPinned ?? false, checkVersion: checkVersion ?? false, signIn: auth === 'microsoft' ? signIn : undefined };
-    void prepareJoin(target, (code) => this.emit('signInCode', code)).then(
-      (prep) => {
+    void Promise.all([prepareJoin(target, (code) => this.emit('signInCode', code)), loadBotCode()]).then(
+      ([prep, code]) => {
         if (attempt !== this.#attemptNo || this.#stopping) return;
-        if (prep.kind === 'ready') this.#join(prep.version, prep.session);
+        if (prep.kind === 'ready') this.#join(prep.version, prep.session, code);
         else if (prep.kind === 'stop') this.#giveUp(prep.line, prep.status);
         else {
           this.#downReason = prep.reason;
@@ -218,7 +215,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     );
   }
 
-  #join(version: string, session: JavaSession | undefined): void {
+  #join(version: string, session: JavaSession | undefined, { mineflayer, pathfinder, AvatarMovements }: BotCode): void {
     const { host, port, username, spawnTimeoutMs, brand } = this.#opts;
     this.#log.debug({ host, port, version, attempt: this.#failures + 1 }, 'connecting');
     let bot: Bot;

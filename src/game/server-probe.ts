@@ -10,9 +10,16 @@
 import { createHash } from 'node:crypto';
 import net from 'node:net';
 import minecraftData from 'minecraft-data';
-import mc from 'minecraft-protocol';
+import type mcProtocol from 'minecraft-protocol';
 import { reasonText, serverWords } from './refusals.ts';
 import { detectVersion, playableVersion } from './versions.ts';
+
+/** minecraft-protocol, loaded by the first probe (mindlink starts without it: its avatars join from their hosts). */
+let protocolLib: Promise<typeof mcProtocol> | undefined;
+function minecraftProtocol(): Promise<typeof mcProtocol> {
+  protocolLib ??= import('minecraft-protocol').then((m) => m.default);
+  return protocolLib;
+}
 
 /** Where a server listens. */
 export interface ServerAddress {
@@ -90,6 +97,7 @@ export function asleepIn(versionName: string, motd: string): boolean {
  */
 export async function statusPing(address: ServerAddress, timeoutMs: number, speaking?: string): Promise<ServerStatus> {
   const options = { host: address.host, port: address.port, closeTimeout: timeoutMs, noPongTimeout: Math.min(timeoutMs, 5000), ...(speaking ? { version: speaking } : {}) };
+  const mc = await minecraftProtocol();
   let reply: unknown;
   try {
     reply = await mc.ping(options);
@@ -136,10 +144,11 @@ export function offlineUuid(name: string): string {
  * @example
  * const seen = await loginProbe({ host: '127.0.0.1', port: 25565 }, '1.21.4', 10_000); // { mode: 'online' }
  */
-export function loginProbe(address: ServerAddress, version: string, timeoutMs: number): Promise<LoginProbe> {
+export async function loginProbe(address: ServerAddress, version: string, timeoutMs: number): Promise<LoginProbe> {
   const verdict = playableVersion(version);
-  if (!verdict.ok) return Promise.reject(new ServerProbeError('unsupported_version', `${verdict.reason}.`));
+  if (!verdict.ok) throw new ServerProbeError('unsupported_version', `${verdict.reason}.`);
   const protocolVersion = minecraftData(verdict.version)?.version.version;
+  const mc = await minecraftProtocol();
   return new Promise<LoginProbe>((resolve, reject) => {
     const client = new mc.Client(false, verdict.version);
     let settled = false;

@@ -7,7 +7,8 @@
  * gives up. With the tokens cached, a sign-in needs no code at all.
  */
 import type { EventEmitter } from 'node:events';
-import prismarineAuth from 'prismarine-auth';
+import { createRequire } from 'node:module';
+import type prismarineAuth from 'prismarine-auth';
 import { registerSecret, scrubSecrets, type Logger } from '../logger.ts';
 import { cleanLine } from '../sanitize.ts';
 import { TokenCache, type AuthCacheFactory } from './token-cache.ts';
@@ -72,7 +73,8 @@ export type AuthflowFactory = (account: string, cache: AuthCacheFactory, onCode:
 
 /** prismarine-auth's Authflow with the device-code flow minecraft-protocol uses for Java Edition. */
 export const prismarineAuthflow: AuthflowFactory = (account, cache, onCode) => {
-  const { Authflow, Titles } = prismarineAuth;
+  // Loaded by the first sign-in: most avatars never sign in, and it is heavy.
+  const { Authflow, Titles } = createRequire(import.meta.url)('prismarine-auth') as typeof prismarineAuth;
   return new Authflow(account, cache, { flow: 'live', authTitle: Titles.MinecraftNintendoSwitch, deviceType: 'Nintendo' }, onCode) as unknown as JavaAuthflow;
 };
 

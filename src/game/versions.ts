@@ -2,11 +2,18 @@
  * Which Minecraft versions mindlink's avatars can play (mineflayer's range),
  * and which version a server speaks, from what its status ping says.
  */
+import { createRequire } from 'node:module';
 import minecraftData from 'minecraft-data';
-import mineflayer from 'mineflayer';
+
+/**
+ * mineflayer's own list of the versions it plays (what `mineflayer.latestSupportedVersion` and
+ * `oldestSupportedVersion` are), read from its file alone: loading mineflayer here would load its whole
+ * protocol stack into a core whose avatars all play on hosts.
+ */
+const mineflayerVersions = createRequire(import.meta.url)('mineflayer/lib/version.js') as { oldestSupportedVersion: string; latestSupportedVersion: string };
 
 /** The versions mineflayer plays, oldest and newest (e.g. `1.8.8` and `26.1`). */
-export const PLAYABLE = { oldest: mineflayer.oldestSupportedVersion, newest: mineflayer.latestSupportedVersion } as const;
+export const PLAYABLE = { oldest: mineflayerVersions.oldestSupportedVersion, newest: mineflayerVersions.latestSupportedVersion } as const;
 
 interface DataVersion {
   minecraftVersion: string;

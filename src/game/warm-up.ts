@@ -1,7 +1,7 @@
 /**
  * What the first avatar of a process would otherwise wait for as it joins:
  * minecraft-protocol compiling the packet codecs of its version (once per
- * process, for each state and direction), and minecraft-data reading that
+ * process, for each state a join goes through and each direction), and minecraft-data reading that
  * version's tables. An avatar host does both while it waits to be told where
  * the world is, so the first join starts with them done.
  */
@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 interface Protocol {
   createSerializer(opts: { state: string; isServer: boolean; version: string }): unknown;
   createDeserializer(opts: { state: string; isServer: boolean; version: string }): unknown;
-  states: Record<string, string>;
+  states: Record<string, string> & { STATUS: string };
 }
 
 /**
@@ -22,7 +22,8 @@ interface Protocol {
 export function warmUp(version: string): void {
   const fromMineflayer = createRequire(createRequire(import.meta.url).resolve('mineflayer'));
   const protocol = fromMineflayer('minecraft-protocol') as Protocol;
-  for (const state of Object.values(protocol.states)) {
+  // The states a join goes through: the status ping's is compiled when a ping first needs it.
+  for (const state of Object.values(protocol.states).filter((s) => s !== protocol.states.STATUS)) {
     protocol.createSerializer({ state, isServer: false, version });
     protocol.createDeserializer({ state, isServer: false, version });
   }

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProviderRefusedError } from '../../errors.ts';
-import { McpEndpoint } from '../../mcp/http-endpoint.ts';
+import type { McpEndpoint } from '../../mcp/http-endpoint.ts';
 import { saying, TurnInterruptedError, type Engine, type EngineContext, type SessionInfo, type TurnReply, type TurnRequest, type TurnUsage } from '../engine.ts';
 import { turnMessage } from '../llm/prompts.ts';
 import { WhisperInbox } from '../llm/whispers.ts';
@@ -125,6 +125,8 @@ export class AgentEngine implements Engine {
       lookOnly: question,
       called: (name, outcome) => actions.push(actionOf(name, outcome)),
     });
+    // The MCP server's code (the SDK, its schema checker) is loaded on an agent's first turn, not at start-up.
+    const { McpEndpoint } = await import('../../mcp/http-endpoint.ts');
     const endpoint = await McpEndpoint.start(spec, this.ctx.log);
     let ran: Ran;
     try {

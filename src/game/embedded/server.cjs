@@ -162,20 +162,6 @@ function fixSaving(world) {
   };
 }
 
-/**
- * minecraft-protocol compiles a version's packet codecs (per state and direction, once per process) when the
- * first client needs them: do it before anyone joins.
- * @param {string} version
- */
-function warmUp(version) {
-  // The copy flying-squid serves with.
-  const protocol = /** @type {typeof import('minecraft-protocol')} */ (require(require.resolve('minecraft-protocol', { paths: [require.resolve('flying-squid')] })));
-  for (const state of Object.values(protocol.states)) {
-    protocol.createSerializer({ state, isServer: true, version, customPackets: {} });
-    protocol.createDeserializer({ state, isServer: true, version, customPackets: {} });
-  }
-}
-
 function start() {
   const { createMCServer } = require('flying-squid');
   const defaults = require('flying-squid/config/default-settings.json');
@@ -365,8 +351,12 @@ function start() {
     ready = true;
     send({ type: 'ready', port: serv.listeningPort });
     if (cfg.healthMs) reportHealth(cfg.healthMs);
-    // Compile the packet codecs of every state now, while no one has joined yet, not on the first login.
-    setImmediate(() => warmUp(cfg.version || '1.21.4'));
+    // Compile the packet codecs now and load the spawn's columns, while no one has joined yet, not on the first login.
+    setImmediate(() => {
+      const firstJoin = require('./first-join.cjs');
+      firstJoin.warmUp(cfg.version || '1.21.4');
+      firstJoin.loadSpawnArea(serv, spawn).catch((/** @type {unknown} */ err) => process.stderr.write(`loading the spawn area failed: ${stackOf(err)}\n`));
+    });
   });
 
   serv.on('error', (/** @type {unknown} */ err) => {
