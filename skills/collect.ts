@@ -8,9 +8,11 @@ import type { Vec3 } from 'vec3';
 import { z } from 'zod';
 import { findBlocksFast } from '../src/game/block-search.ts';
 import type { Skill } from '../src/game/skill.ts';
+import { keepUnderRoof, minedUnderground } from '../src/game/night.ts';
 import { claim, crowding } from './claims.ts';
-import { toSurface } from './climb.ts';
-import { done, fail, goals, onBot, sleep, UnreachableError, walk } from './common.ts';
+import { roofOver, toSurface } from './climb.ts';
+import { digIn, dugIn, roofLine } from './dig-in.ts';
+import { done, fail, goals, onBot, sleep, toolDigMs, UnreachableError, walk } from './common.ts';
 import { blocksYielding, countCarried, itemQuery } from './items.ts';
 
 const params = z.object({
@@ -36,14 +38,14 @@ function dropsByChance(name: string): boolean {
 /** Blocks whose top is at most this far above the feet can be dug standing on the ground. */
 const GROUND_REACH = 3;
 
-function nearestTarget(bot: Bot, ids: number[], skip: Set<string>): Block | undefined {
+function nearestTarget(bot: Bot, ids: number[], skip: Set<string>, maxY = Infinity): Block | undefined {
   const me = bot.entity.position;
   // Leaves grow in canopies: look at more of them and take those within reach from the ground first.
   const lowFirst = ids.every((id) => dropsByChance(bot.registry.blocks[id]?.name ?? ''));
   const high = (p: Vec3): number => (lowFirst && p.y - Math.floor(me.y) > GROUND_REACH ? 1 : 0);
   // Blocks another avatar went for or a player stands at come last: several avatars collecting at once spread out.
   const found = findBlocksFast(bot, ids, { maxDistance: SEARCH_RADIUS, count: skip.size + (lowFirst ? 64 : 16) })
-    .filter((p) => !skip.has(p.toString()))
+    .filter((p) => !skip.has(p.toString()) && p.y <= maxY)
     .map((p) => ({ p, crowded: crowding(bot, p) }))
     .sort((a, b) => a.crowded - b.crowded || high(a.p) - high(b.p) || a.p.distanceSquared(me) - b.p.distanceSquared(me))
     .map(({ p }) => p);
@@ -130,21 +132,32 @@ export const collect: Skill<typeof params> = {
       if (ids.length === 0) return fail('no_target', `no block gives ${item}`);
       start ??= countCarried(bot, query);
       const goal = start + count;
+      // At night where monsters roam, what lies under ground is mined from under a roof: dug in first (what that
+      // digs counts), then every block taken and every step kept under the roof line.
+      let below: number | undefined;
+      if (game.capabilities.mobs && bot.time && keepUnderRoof(bot.time.timeOfDay) && minedUnderground(query)) {
+        if (!dugIn(bot)) {
+          const why = await digIn(bot, sig);
+          if (why) return fail('unreachable', `${why} before mining in the dark`);
+        }
+        below = roofLine(bot) ?? undefined;
+      }
       const skip = new Set<string>();
       let unreachable = 0;
       let fruitless = 0;
       while (countCarried(bot, query) < goal) {
         const got = countCarried(bot, query) - start;
-        const block = nearestTarget(bot, ids, skip);
+        const block = nearestTarget(bot, ids, skip, below);
         if (!block) {
-          return fail('no_target', `no ${item} within ${SEARCH_RADIUS} blocks (got ${got} of ${count})`);
+          const where = below === undefined ? '' : ' under ground';
+          return fail('no_target', `no ${item}${where} within ${SEARCH_RADIUS} blocks (got ${got} of ${count})`);
         }
         // Without the right tool a block drops nothing (on vanilla, and on the embedded world's tools plugin).
         if (game.capabilities.crafting && !hasHarvestTool(bot, block)) {
           return fail('missing_tool', `${block.name} needs a tool I do not carry (got ${got} of ${count})`);
         }
         // A block well above, from under ground (logs after mining): out of the mine first, the way a player climbs.
-        if (block.position.y > bot.entity.position.y + 6) {
+        if (below === undefined && block.position.y > bot.entity.position.y + 6) {
           const stuck = await toSurface(bot, sig);
           if (stuck) return fail('unreachable', `could not get out from under ground to the ${block.name}: ${stuck}`);
         }
@@ -155,9 +168,10 @@ export const collect: Skill<typeof params> = {
         try {
           try {
             const far = block.position.distanceTo(bot.entity.position);
-            // A block under ground is reached by digging a tunnel (two blocks a step): allow for the digging.
-            const perBlock = block.position.y < bot.entity.position.y - 2 ? 1000 + 2 * Math.min(bot.digTime(block), 3000) : 1000;
-            await walk(bot, new goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), sig, `to the ${block.name}`, 10_000 + far * perBlock);
+            // A block below, or any from under ground, is reached by digging a tunnel (two blocks a step): allow for it.
+            const tunnel = block.position.y < bot.entity.position.y - 2 || roofOver(bot) !== null;
+            const perBlock = tunnel ? 1000 + 2 * Math.min(toolDigMs(bot, block), 3000) : 1000;
+            await walk(bot, new goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), sig, `to the ${block.name}`, 10_000 + far * perBlock, below === undefined ? {} : { below });
           } catch (err) {
             if (!(err instanceof UnreachableError)) throw err;
             skip.add(key);

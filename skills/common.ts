@@ -160,6 +160,27 @@ export async function onBot(
 }
 
 /**
+ * How long digging `block` takes with the best tool carried, standing on dry ground (mineflayer's `digTime` reads
+ * the held item and counts five times as long in the air: a bot knocked back or falling would find stone too hard).
+ */
+export function toolDigMs(bot: Bot, block: Block): number {
+  const tool = bot.pathfinder.bestHarvestTool(block);
+  return block.digTime(tool ? tool.type : null, false, false, false, [], bot.entity.effects);
+}
+
+/** Hold the best tool carried for digging `block` (nothing changes when the hand is best). */
+export async function equipToDig(bot: Bot, block: Block): Promise<void> {
+  const tool = bot.pathfinder.bestHarvestTool(block);
+  if (tool && bot.heldItem?.type !== tool.type) await bot.equip(tool, 'hand');
+}
+
+/** What a walk may not do. */
+export interface WalkLimits {
+  /** No block of the walker's body above this height: a walk under ground stays under its roof. */
+  below?: number;
+}
+
+/**
  * Walk to a pathfinder goal. Rejects with {@link UnreachableError} when no path exists or the walk
  * takes longer than `timeoutMs` (the pathfinder can keep retrying forever when the bot is stuck),
  * or with the abort reason when `signal` aborts.
@@ -170,10 +191,16 @@ export async function walk(
   signal: AbortSignal,
   what = 'there',
   timeoutMs = 60_000,
+  limits: WalkLimits = {},
 ): Promise<void> {
   checkAborted(signal);
   let timer: NodeJS.Timeout | undefined;
   let timedOut = false;
+  const below = limits.below;
+  const steps = below === undefined ? undefined : bot.pathfinder.movements?.exclusionAreasStep;
+  // A move that puts the body (feet or head) above the limit costs more than any path may (the pathfinder's cap is 100).
+  const overhead = (b: { position: { y: number } }): number => (b.position.y > (below as number) ? 1000 : 0);
+  steps?.push(overhead);
   try {
     await Promise.race([
       bot.pathfinder.goto(goal),
@@ -195,6 +222,7 @@ export async function walk(
     throw err;
   } finally {
     clearTimeout(timer);
+    if (steps) steps.splice(steps.indexOf(overhead), 1);
   }
   checkAborted(signal);
 }

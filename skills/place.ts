@@ -6,7 +6,7 @@ import type { Block } from 'prismarine-block';
 import type { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { Skill, SkillResult } from '../src/game/skill.ts';
-import { done, fail, goals, onBot, walk } from './common.ts';
+import { done, fail, goals, onBot, equipToDig, toolDigMs, walk } from './common.ts';
 import { matchesItem } from './items.ts';
 
 const params = z.object({
@@ -61,11 +61,11 @@ async function digRoom(bot: Bot): Promise<Vec3 | undefined> {
   const options = [[1, 0], [-1, 0], [0, 1], [0, -1]]
     .map(([dx, dz]) => bot.blockAt(feet.offset(dx ?? 0, 0, dz ?? 0)))
     .filter((b): b is Block => !!b && b.boundingBox === 'block' && bot.canDigBlock(b) && bot.blockAt(b.position.offset(0, -1, 0))?.boundingBox === 'block')
-    .sort((a, b) => bot.digTime(a) - bot.digTime(b));
+    .sort((a, b) => toolDigMs(bot, a) - toolDigMs(bot, b));
   const block = options[0];
-  if (!block || bot.digTime(block) > MAX_ROOM_DIG_MS) return undefined;
-  const tool = bot.pathfinder.bestHarvestTool(block);
-  if (tool && bot.heldItem?.type !== tool.type) await bot.equip(tool, 'hand');
+  // Timed with the best tool carried, not what the hand holds (a plank after crafting).
+  if (!block || toolDigMs(bot, block) > MAX_ROOM_DIG_MS) return undefined;
+  await equipToDig(bot, block);
   await bot.dig(block, true);
   return isFree(bot.blockAt(block.position)) ? block.position : undefined;
 }

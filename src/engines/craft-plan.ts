@@ -94,6 +94,13 @@ const TOOL_TIERS: Readonly<Record<string, readonly string[]>> = {
 /** Raw materials that lie deep (iron ore a dozen blocks and more under the surface): a table at the surface is out of reach there. */
 const DEEP: ReadonlySet<string> = new Set(['raw_iron']);
 
+/**
+ * The logs gathered for a wooden pickaxe made from nothing: its own 3 (planks, sticks, a table) and 2 more from the
+ * same tree for the sticks, fuel and table the stone and iron pickaxes after it need, rather than another trip up
+ * to the trees later.
+ */
+export const FIRST_LOGS = 5;
+
 /** The logs a plan gathers, in all its steps. */
 function logsIn(steps: readonly CraftStep[]): number {
   return steps.reduce((n, s) => n + (s.kind === 'gather' && s.item === 'log' ? s.count : 0), 0);
@@ -273,7 +280,11 @@ export function nextCraftStep(wanted: string, count: number, situation: CraftSit
     if (logs > 0) return { kind: 'gather', item: 'log', count: logs };
   }
   const sameAsFirst = (s: CraftStep): s is Exclude<CraftStep, { kind: 'unknown' }> => s.kind === first.kind && s.item === first.item;
-  const total = steps.filter(sameAsFirst).reduce((n, s) => n + s.count, 0);
+  let total = steps.filter(sameAsFirst).reduce((n, s) => n + s.count, 0);
+  if (first.kind === 'gather' && first.item === 'log' && steps.some((s) => s.kind === 'craft' && s.item === 'wooden_pickaxe')) {
+    const inv = situation.inventory as Record<string, number>;
+    total = Math.max(total, FIRST_LOGS - countItems(inv, 'log') - Math.floor(countItems(inv, 'planks') / 4));
+  }
   // Gather (or hunt) everything of that material the plan needs in one go; craft or smelt all of an item at once
   // when nothing is left to get.
   if (first.kind === 'gather' || first.kind === 'hunt') return { kind: first.kind, item: first.item, count: total };

@@ -17,6 +17,7 @@ import { oneLine } from '../text.ts';
 import { keyed, type Keyed } from '../keyed.ts';
 import { answerFromSnapshot } from './answers.ts';
 import { nextSelfGoal } from './curriculum.ts';
+import { surfaceGoal, surfaceRun, underRoofNow, watchForDusk } from './night-goals.ts';
 import { ScriptedNotes, type NotesState } from './scripted-notes.ts';
 import { planInWords, planSkill, selfTarget, serverCannot } from './scripted-plan.ts';
 import { acknowledge, asGoalText, inSentence, seconds } from './scripted-words.ts';
@@ -162,6 +163,16 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     return report(`I'm blocked: ${reason}.`, 'blocked');
   };
 
+  /**
+   * One of the avatar's own goals whose next run goes out under the open sky, at night: another goal to work on
+   * under a roof meanwhile, or null when there is none (it goes on with this one).
+   */
+  const nightSwitch = (req: TurnRequest, goalText: string): TurnReport | null => {
+    const next = choose(req, [goalText]);
+    if (goalKey(next.goal) === goalKey(goalText) || surfaceGoal(next.goal, snapshotOrEmpty(), ctx.game.capabilities)) return null;
+    return report(`Night is coming, so "${goalText}" waits for the day: I'll ${inSentence(next.goal)} under a roof meanwhile (${next.why}).`, 'working', { goal: next.goal });
+  };
+
   const run = async (id: string, params: Record<string, unknown>, t: GoalTrack, signal: AbortSignal): Promise<SkillResult> => {
     if (!ctx.skills.get(id)) return { ok: false, code: 'unknown_skill', detail: `I don't have a ${id} skill yet` };
     t.runs[id] = (t.runs[id] ?? 0) + 1;
@@ -208,12 +219,28 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     // A snapshot costs a scan of nearby blocks: one before the skill, one after.
     let plan = planSkill(intent, goal, planFrom, caps);
     if (!plan) return blocked(t, 'I do not know how to do that');
+    // The avatar's own goals keep under a roof at night where monsters spawn: one that would go out waits for the day,
+    // and a run out there is cut short when night comes.
+    const outside = goal.setBy === 'self' && caps.mobs && surfaceRun(plan);
+    if (outside && underRoofNow(planFrom, caps)) {
+      const instead = nightSwitch(req, goal.text);
+      if (instead) return instead;
+    }
     let result: SkillResult;
     let after: Snapshot;
     let check: ReturnType<TurnRequest['completion']>;
     for (let runs = 1; ; runs++) {
-      result = await run(plan.id, plan.params, t, signal);
+      const dusk = outside && !underRoofNow(planFrom, caps) ? watchForDusk(ctx.game, signal) : undefined;
+      try {
+        result = await run(plan.id, plan.params, t, dusk?.signal ?? signal);
+      } finally {
+        dusk?.stop();
+      }
       if (signal.aborted) throw interrupted(signal);
+      if (dusk?.cut) {
+        const instead = nightSwitch(req, goal.text);
+        if (instead) return instead;
+      }
       const now = ctx.game.snapshot();
       after = now ?? snap;
       // Out of the game since the skill ran: nothing new to check; what held before still holds.

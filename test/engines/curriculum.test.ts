@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nextSelfGoal, SWORD_FROM_TICK, UNDERGROUND_FROM_TICK } from '../../src/engines/curriculum.ts';
+import { UNDER_ROOF_UNTIL_TICK } from '../../src/game/night.ts';
 import { parseGoal } from '../../src/goals/goal-language.ts';
 import { BARE, EMBEDDED, makeSnapshot, VANILLA } from './avatar-game-stub.ts';
 
@@ -42,7 +43,7 @@ describe('survival curriculum', () => {
     for (const caps of [VANILLA, EMBEDDED]) {
       expect(nextSelfGoal(day({ wooden_pickaxe: 1 }), caps, [], [])).toBe('craft a stone pickaxe');
       expect(nextSelfGoal(dusk({ wooden_pickaxe: 1 }), caps, [], [])).toBe('craft a wooden sword');
-      expect(nextSelfGoal(night({ stone_pickaxe: 1 }), caps, [], [])).toBe('craft a stone sword');
+      expect(nextSelfGoal(night({ stone_pickaxe: 1, oak_log: 2 }), caps, [], [])).toBe('craft a stone sword');
       expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 }, timeOfDay: SWORD_FROM_TICK - 1 }), caps, [], [])).toBe('craft a stone pickaxe');
     }
     expect(nextSelfGoal(dusk({ wooden_pickaxe: 1 }), { ...EMBEDDED, mobs: false }, [], [])).toBe('craft a stone pickaxe');
@@ -96,7 +97,9 @@ describe('survival curriculum', () => {
     const tried = ['craft a stone pickaxe', 'craft an iron pickaxe', 'craft a stone pickaxe', 'craft an iron pickaxe'];
     expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, wooden_sword: 1 }, timeOfDay: 18_000 }), EMBEDDED, tried, [])).toBe('mine 16 stone');
     expect(nextSelfGoal(makeSnapshot({ inventory: tools, timeOfDay: UNDERGROUND_FROM_TICK - 1 }), EMBEDDED, [], [])).not.toMatch(/raw iron|stone|coal/);
-    expect(nextSelfGoal(makeSnapshot({ inventory: tools, timeOfDay: 23_000 }), EMBEDDED, [], [])).not.toMatch(/raw iron|stone|coal/);
+    // Until daylight has burnt the zombies the dawn caught outside.
+    expect(nextSelfGoal(makeSnapshot({ inventory: tools, timeOfDay: 23_000 }), EMBEDDED, [], [])).toBe('collect 3 raw iron');
+    expect(nextSelfGoal(makeSnapshot({ inventory: tools, timeOfDay: UNDER_ROOF_UNTIL_TICK }), EMBEDDED, [], [])).not.toMatch(/raw iron|stone|coal/);
     expect(nextSelfGoal(night, { ...EMBEDDED, mobs: false }, [], [])).not.toMatch(/raw iron|stone|coal/);
   });
 
