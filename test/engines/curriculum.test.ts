@@ -103,6 +103,23 @@ describe('survival curriculum', () => {
     expect(nextSelfGoal(night, { ...EMBEDDED, mobs: false }, [], [])).not.toMatch(/raw iron|stone|coal/);
   });
 
+  it('GIVEN night where monsters spawn THEN no goal is picked whose next step goes out (hunting, logs, exploring) while there is work under a roof; by day the same avatar goes out', () => {
+    const cow = { name: 'cow', kind: 'passive' as const, distance: 12, position: { x: 12, y: 64, z: 0 } };
+    const night = (inventory: Record<string, number>, over = {}) => makeSnapshot({ inventory, timeOfDay: 14_000, ...over });
+    // Hungry with a cow in sight: no hunt in the dark; mining instead.
+    expect(nextSelfGoal(night({ stone_pickaxe: 1, stone_sword: 1 }, { food: 12, nearbyEntities: [cow] }), EMBEDDED, [], [])).toBe('collect 3 raw iron');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { stone_pickaxe: 1, stone_sword: 1 }, food: 12, nearbyEntities: [cow] }), EMBEDDED, [], [])).toBe('get 2 beef');
+    // An iron pickaxe whose plan starts with logs waits; with the wood held it is made under ground.
+    expect(nextSelfGoal(night({ stone_pickaxe: 1, stone_sword: 1 }), EMBEDDED, [], [])).toBe('collect 3 raw iron');
+    expect(nextSelfGoal(night({ stone_pickaxe: 1, stone_sword: 1, oak_log: 2, oak_planks: 3 }), EMBEDDED, [], [])).toBe('craft an iron pickaxe');
+    // Everything done: filler goals under the open sky (explore, logs) give way to stone.
+    const done = { iron_pickaxe: 1, iron_sword: 1, furnace: 1, cobblestone: 64, dirt: 64 };
+    expect(nextSelfGoal(night(done), EMBEDDED, ['collect 3 raw iron'], [])).toBe('mine 16 stone');
+    expect(nextSelfGoal(night(done), EMBEDDED, ['mine 16 stone'], [])).toBe('collect 3 raw iron');
+    // Nothing to do under a roof (no pickaxe at all): the first goal still (a sword, at night), the reflexes keep it alive.
+    expect(nextSelfGoal(night({}), EMBEDDED, [], [])).toBe('craft a wooden sword');
+  });
+
   it('GIVEN hunger, nothing to eat and a cow in sight THEN it hunts it: raw beef without a furnace at hand, cooked beef with one', () => {
     const cow = { name: 'cow', kind: 'passive' as const, distance: 12, position: { x: 12, y: 64, z: 0 } };
     const base = { stone_pickaxe: 1, stone_sword: 1 };

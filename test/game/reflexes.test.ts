@@ -53,6 +53,14 @@ describe('chooseReflex', () => {
     expect(chooseReflex(fakeBot({ zombieAt: 10, time: 14_000, roof: true }))).toBeUndefined();
   });
 
+  it('GIVEN night, low health and a zombie more than 6 blocks away THEN it digs in before it runs (flee next); with the zombie closer it runs first', () => {
+    expect(reflexesDue(fakeBot({ zombieAt: 10, health: 5, time: 14_000 })).map((a) => a.reflex)).toEqual(['shelter', 'flee']);
+    expect(reflexesDue(fakeBot({ zombieAt: 5, health: 5, time: 14_000 })).map((a) => a.reflex)).toEqual(['flee', 'shelter']);
+    // By day, or under a roof, there is nothing to dig into: it runs.
+    expect(reflexesDue(fakeBot({ zombieAt: 10, health: 5, time: 6000 })).map((a) => a.reflex)).toEqual(['flee']);
+    expect(reflexesDue(fakeBot({ zombieAt: 10, health: 5, time: 14_000, roof: true })).map((a) => a.reflex)).toEqual(['flee']);
+  });
+
   it('GIVEN a zombie within 4 blocks and health 4 THEN defend comes first and flee next (taken while a cut-short defence rests)', () => {
     expect(reflexesDue(fakeBot({ zombieAt: 3, health: 4 })).map((a) => a.reflex)).toEqual(['defend', 'flee']);
   });
