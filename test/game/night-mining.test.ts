@@ -1,0 +1,62 @@
+/**
+ * Mining at night on the embedded world with real mineflayer: the collect skill digs in before it mines what lies
+ * under ground (straight down until 17 blocks of ground are over it, the shaft closed over its head), a walk kept
+ * under a roof line does not climb out, and an avatar boxed in under ground with a plank in its hand digs room for
+ * its furnace with its pickaxe. Natural spawning is off.
+ */
+import { describe, expect, it } from 'vitest';
+import { Vec3 } from 'vec3';
+import { runSkill } from '../../skills/index.ts';
+import { goals, UnreachableError, walk } from '../../skills/common.ts';
+import { DIG_IN_DEPTH } from '../../skills/dig-in.ts';
+import { held, skillNamed, teleportAndSettle, waitFor, worldPerFile } from './helpers.ts';
+
+const shared = worldPerFile('night-mining');
+
+describe('mining at night on the embedded world', () => {
+  it('GIVEN night where zombies spawn and an avatar with a stone pickaxe on open ground WHEN it collects cobblestone THEN it digs in first: straight down until 17 blocks of ground are over it, the shaft closed over its head, what it dug counted', async () => {
+    const { game, bot } = await shared.avatar('nina', 6, 6, [['stone_pickaxe', 1]]);
+    const top = bot.entity.position.floored();
+    expect(bot.blockAt(top.offset(0, -1, 0))?.name).toBe('grass_block');
+    await shared.world.command('time set 14000');
+    await waitFor(() => bot.time.timeOfDay >= 13_000, 10_000, 'night');
+    try {
+      const r = await runSkill(skillNamed('collect'), game, { item: 'cobblestone', count: 3 }, new AbortController().signal);
+      expect(r).toMatchObject({ ok: true, code: 'done' });
+      const feet = bot.entity.position.floored();
+      expect(feet.x).toBe(top.x);
+      expect(feet.z).toBe(top.z);
+      expect(top.y - feet.y).toBeGreaterThanOrEqual(DIG_IN_DEPTH);
+      // The lid: the first block dug is filled again, right under where the avatar stood.
+      expect(bot.blockAt(top.offset(0, -1, 0))?.boundingBox).toBe('block');
+      expect(bot.blockAt(top)?.name).toBe('air');
+      expect(held(bot, 'cobblestone')).toBeGreaterThanOrEqual(3);
+    } finally {
+      await shared.world.command('time set 1000');
+    }
+  }, 150_000);
+
+  it('GIVEN an avatar at the bottom of a pit WHEN it walks to a spot on the surface with its body kept under the rim THEN it finds no way; without the limit it climbs out and gets there', async () => {
+    const { game, bot } = await shared.avatar('omar', -6, 6, [['dirt', 16]]);
+    for (const y of [63, 62, 61]) await shared.world.setBlock({ x: -6, y, z: 6 }, 'air');
+    await teleportAndSettle(shared.world, game, { x: -5.5, y: 61, z: 6.5 });
+    const signal = new AbortController().signal;
+    const surface = new goals.GoalNear(-1, 64, 6, 1);
+    await expect(walk(bot, surface, signal, 'to the surface', 30_000, { below: 62 })).rejects.toBeInstanceOf(UnreachableError);
+    expect(bot.entity.position.y).toBeLessThan(62);
+    await walk(bot, surface, signal, 'to the surface', 60_000);
+    expect(bot.entity.position.distanceTo(new Vec3(-0.5, 64, 6.5))).toBeLessThan(2.5);
+  }, 150_000);
+
+  it('GIVEN an avatar boxed in under ground with a plank in its hand and a pickaxe in its pack WHEN it smelts THEN it digs room for its furnace with the pickaxe and smelts', async () => {
+    const { game, bot } = await shared.avatar('pavel', 6, -6, [['raw_iron', 1], ['oak_planks', 4], ['furnace', 1], ['stone_pickaxe', 1]]);
+    await shared.world.setBlock({ x: 6, y: 52, z: -6 }, 'air');
+    await shared.world.setBlock({ x: 6, y: 53, z: -6 }, 'air');
+    await teleportAndSettle(shared.world, game, { x: 6.5, y: 52, z: -5.5 });
+    await bot.equip(bot.inventory.items().find((i) => i.name === 'oak_planks')!, 'hand');
+    expect(bot.heldItem?.name).toBe('oak_planks');
+    const r = await runSkill(skillNamed('smelt'), game, { item: 'iron_ingot', count: 1 }, new AbortController().signal);
+    expect(r).toMatchObject({ ok: true, code: 'done' });
+    expect(held(bot, 'iron_ingot')).toBe(1);
+  }, 120_000);
+});
