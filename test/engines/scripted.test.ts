@@ -482,7 +482,7 @@ describe('scripted engine, the night where monsters spawn', () => {
       params: z.record(z.string(), z.unknown()),
       timeoutMs: 60_000,
       async run(_g, params, signal) {
-        calls.push(`collect ${String(params['item'])}`);
+        calls.push(`collect ${String((params as Record<string, unknown>)['item'])}`);
         onStart();
         if (hold) {
           await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
