@@ -12,8 +12,9 @@ import { keepUnderRoof, minedUnderground } from '../src/game/night.ts';
 import { claim, crowding } from './claims.ts';
 import { roofOver, toSurface } from './climb.ts';
 import { digIn, dugIn, roofLine } from './dig-in.ts';
-import { done, fail, goals, onBot, sleep, toolDigMs, UnreachableError, walk } from './common.ts';
+import { done, equipToDig, fail, goals, onBot, sleep, toolDigMs, UnreachableError, walk } from './common.ts';
 import { blocksYielding, countCarried, itemQuery } from './items.ts';
+import { ownTableNear } from './place.ts';
 
 const params = z.object({
   item: z.string().min(1).max(64).describe('block or item name or group: log, oak_log, stone, cobblestone, dirt, sand, gravel, coal…'),
@@ -92,6 +93,17 @@ async function pickUp(bot: Bot, query: string, before: number, at: Vec3, signal:
   }
 }
 
+/**
+ * Where to dig `block` from: anywhere within reach with a face of it in sight, or right beside it. A block inside
+ * solid ground has no face in sight from anywhere the world has air yet (the pathfinder plans its tunnel in blocks
+ * still standing), so only the spot beside it ends a tunnel; looking for a view alone, the search ran to its time
+ * limit every time.
+ */
+function digSpot(bot: Bot, block: Block): InstanceType<typeof goals.Goal> {
+  const { x, y, z } = block.position;
+  return new goals.GoalCompositeAny([new goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), new goals.GoalGetToBlock(x, y, z)]);
+}
+
 /** Dig, giving up (and stopping) after `ms`; false when it did not finish. */
 async function digWithin(bot: Bot, block: Block, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -115,6 +127,27 @@ async function settle(bot: Bot, signal: AbortSignal): Promise<void> {
   while (!bot.entity.onGround && Date.now() < deadline) await sleep(50, signal);
 }
 
+/** Ores and what they drop (raw iron, coal…): lying deep, where a table up here is out of reach. */
+function isOre(query: string): boolean {
+  return query.endsWith('_ore') || query.startsWith('raw_') || ['coal', 'diamond', 'emerald', 'redstone', 'lapis_lazuli'].includes(query);
+}
+
+/** How far from the eyes a table is taken along (vanilla's reach for a block). */
+const TABLE_REACH = 4.5;
+
+/**
+ * Going down for ore, take the crafting table along that this avatar placed beside it (what it crafts down there
+ * needs one, and the planner counts on it): dig it and pick it up. Nothing happens without one, or with one carried.
+ */
+async function takeTableAlong(bot: Bot, signal: AbortSignal): Promise<void> {
+  if (countCarried(bot, 'crafting_table') > 0) return;
+  const table = ownTableNear(bot, TABLE_REACH);
+  if (!table) return;
+  await equipToDig(bot, table);
+  if (!(await digWithin(bot, table, toolDigMs(bot, table) + 5000))) return;
+  await pickUp(bot, 'crafting_table', 0, table.position.offset(0.5, 0.5, 0.5), signal);
+}
+
 /** The `collect` skill. */
 export const collect: Skill<typeof params> = {
   id: 'collect',
@@ -132,6 +165,7 @@ export const collect: Skill<typeof params> = {
       if (ids.length === 0) return fail('no_target', `no block gives ${item}`);
       start ??= countCarried(bot, query);
       const goal = start + count;
+      if (isOre(query)) await takeTableAlong(bot, sig);
       // At night where monsters roam, what lies under ground is mined from under a roof: dug in first (what that
       // digs counts), then every block taken and every step kept under the roof line.
       let below: number | undefined;
@@ -171,7 +205,7 @@ export const collect: Skill<typeof params> = {
             // A block below, or any from under ground, is reached by digging a tunnel (two blocks a step): allow for it.
             const tunnel = block.position.y < bot.entity.position.y - 2 || roofOver(bot) !== null;
             const perBlock = tunnel ? 1000 + 2 * Math.min(toolDigMs(bot, block), 3000) : 1000;
-            await walk(bot, new goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), sig, `to the ${block.name}`, 10_000 + far * perBlock, below === undefined ? {} : { below });
+            await walk(bot, digSpot(bot, block), sig, `to the ${block.name}`, 10_000 + far * perBlock, below === undefined ? {} : { below });
           } catch (err) {
             if (!(err instanceof UnreachableError)) throw err;
             skip.add(key);

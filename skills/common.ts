@@ -168,6 +168,23 @@ export function toolDigMs(bot: Bot, block: Block): number {
   return block.digTime(tool ? tool.type : null, false, false, false, [], bot.entity.effects);
 }
 
+/** A standing player's eyes above its feet. */
+export const EYE_HEIGHT = 1.62;
+
+/** Vanilla's reach for using a block (1.20.5 and later): from the eyes to the nearest point of the block. */
+export const BLOCK_REACH = 4.5;
+
+/**
+ * Whether `block` is within `reach` of the bot's eyes, to its nearest point: a crafting table at the rim of a shaft
+ * is used from the bottom, three blocks down, without climbing out.
+ */
+export function withinReach(bot: Bot, block: Block, reach = BLOCK_REACH): boolean {
+  const eyes = bot.entity.position.offset(0, EYE_HEIGHT, 0);
+  const p = block.position;
+  const near = (v: number, lo: number): number => Math.min(Math.max(v, lo), lo + 1);
+  return eyes.distanceTo(p.offset(0, 0, 0).set(near(eyes.x, p.x), near(eyes.y, p.y), near(eyes.z, p.z))) <= reach;
+}
+
 /** Hold the best tool carried for digging `block` (nothing changes when the hand is best). */
 export async function equipToDig(bot: Bot, block: Block): Promise<void> {
   const tool = bot.pathfinder.bestHarvestTool(block);

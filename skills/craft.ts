@@ -10,7 +10,7 @@ import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import { z } from 'zod';
 import type { Skill } from '../src/game/skill.ts';
-import { checkAborted, done, fail, goals, onBot, walk } from './common.ts';
+import { checkAborted, done, fail, goals, onBot, walk, withinReach } from './common.ts';
 import { craftByClicks } from './craft-clicks.ts';
 import { itemQuery } from './items.ts';
 import { settleInventory } from './inventory-settle.ts';
@@ -81,7 +81,7 @@ export const craft: Skill<typeof params> = {
         }
       }
       const useTable = recipe.requiresTable ? table : null;
-      if (useTable && bot.entity.position.distanceTo(useTable.position) > 4) {
+      if (useTable && !withinReach(bot, useTable)) {
         await walk(bot, new goals.GoalNear(useTable.position.x, useTable.position.y, useTable.position.z, 2), sig, 'to the crafting table');
       }
       await settleInventory(bot, sig);

@@ -6,7 +6,7 @@ import type { Block } from 'prismarine-block';
 import type { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { Skill, SkillResult } from '../src/game/skill.ts';
-import { done, fail, goals, onBot, equipToDig, toolDigMs, walk } from './common.ts';
+import { done, EYE_HEIGHT, fail, goals, onBot, equipToDig, toolDigMs, walk } from './common.ts';
 import { matchesItem } from './items.ts';
 
 const params = z.object({
@@ -45,6 +45,27 @@ function spotNextTo(bot: Bot): Vec3 | undefined {
     const p = feet.offset(dx, 0, dz);
     const below = bot.blockAt(p.offset(0, -1, 0));
     if (isFree(bot.blockAt(p)) && below?.boundingBox === 'block') return p;
+  }
+  return undefined;
+}
+
+/** The crafting tables each bot placed itself, by position: its own to take along (skills/collect.ts). */
+const ownTables = new WeakMap<Bot, Set<string>>();
+
+/**
+ * A crafting table this bot placed itself within `reach` blocks of its eyes and about level with its feet (its drop
+ * falls within reach), if any.
+ */
+export function ownTableNear(bot: Bot, reach: number): Block | undefined {
+  const eyes = bot.entity.position.offset(0, EYE_HEIGHT, 0);
+  for (const key of ownTables.get(bot) ?? []) {
+    const [x, y, z] = key.split(',').map(Number) as [number, number, number];
+    const block = bot.blockAt(bot.entity.position.floored().set(x, y, z));
+    if (block?.name !== 'crafting_table') {
+      ownTables.get(bot)?.delete(key);
+      continue;
+    }
+    if (Math.abs(y - Math.floor(bot.entity.position.y)) <= 1 && eyes.distanceTo(block.position.offset(0.5, 0.5, 0.5)) <= reach) return block;
   }
   return undefined;
 }
@@ -95,6 +116,7 @@ export async function placeItem(bot: Bot, sig: AbortSignal, { item, x, y, z: zz 
   await bot.placeBlock(r.ref, r.face);
   const placed = bot.blockAt(at);
   if (placed?.name !== stack.name) return fail('not_placed', `the ${stack.name} did not stay at ${at.x} ${at.y} ${at.z}`);
+  if (stack.name === 'crafting_table') ownTables.set(bot, (ownTables.get(bot) ?? new Set<string>()).add(`${at.x},${at.y},${at.z}`));
   return done(`placed ${stack.name} at ${at.x} ${at.y} ${at.z}`);
 }
 

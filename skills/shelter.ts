@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { isDaytime } from '../src/game/night.ts';
 import type { Skill } from '../src/game/skill.ts';
 import { isHostile } from '../src/game/snapshot.ts';
-import { pillarUp } from './climb.ts';
+import { pillarUp, roofOver } from './climb.ts';
 import { done, fail, onBot, sleep } from './common.ts';
 import { closeAbove, digDown } from './dig-in.ts';
 
@@ -54,9 +54,10 @@ export const shelter: Skill<typeof params> = {
   },
 };
 
-/** Whether something solid is right above the bot's head (it is under a roof or in a shelter). */
+/**
+ * Whether the bot is under a roof: ground somewhere over its head (a tunnel, its own shelter), not the open sky, an
+ * open shaft or a tree's leaves.
+ */
 export function underRoof(bot: Bot): boolean {
-  const head = bot.entity.position.floored().offset(0, 2, 0);
-  return bot.blockAt(head)?.boundingBox === 'block';
+  return roofOver(bot) !== null;
 }
-

@@ -91,7 +91,7 @@ const TOOL_TIERS: Readonly<Record<string, readonly string[]>> = {
   stone_pickaxe: ['stone_pickaxe', 'iron_pickaxe', 'diamond_pickaxe', 'netherite_pickaxe'],
 };
 
-/** Raw materials that lie deep (iron ore a dozen blocks and more under the surface): a table at the surface is out of reach there. */
+/** Raw materials that lie deep (iron ore a dozen blocks and more under the surface): a table at the surface is out of reach there, and goes along. */
 const DEEP: ReadonlySet<string> = new Set(['raw_iron']);
 
 /**
@@ -273,10 +273,13 @@ export function nextCraftStep(wanted: string, count: number, situation: CraftSit
   if (!first || first.kind === 'unknown') return first ?? null;
   // Wood grows on the surface and the rest of the early tree (cobblestone, coal, iron) lies under it: the logs a plan
   // needs are gathered before it goes down for the rest, so that it need not climb back up for a plank or a table.
-  // Deep down (iron) a table up here is out of reach: the wood for one made down there comes too.
+  // Deep down (iron) a table up here is out of reach: the avatar takes the one at hand along (the collect skill picks
+  // up its own table before it goes for ore), so the plan counts it as carried.
   if (first.kind === 'gather' && first.item !== 'log') {
     const deep = steps.some((s) => s.kind === 'gather' && DEEP.has(s.item));
-    const logs = logsIn(deep && situation.tableNearby ? craftSteps(wanted, count, { ...situation, tableNearby: false }) : steps);
+    const tables = (own(situation.inventory, 'crafting_table') ?? 0) + 1;
+    const below = { ...situation, tableNearby: false, inventory: { ...situation.inventory, crafting_table: tables } };
+    const logs = logsIn(deep && situation.tableNearby ? craftSteps(wanted, count, below) : steps);
     if (logs > 0) return { kind: 'gather', item: 'log', count: logs };
   }
   const sameAsFirst = (s: CraftStep): s is Exclude<CraftStep, { kind: 'unknown' }> => s.kind === first.kind && s.item === first.item;

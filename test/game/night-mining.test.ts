@@ -2,7 +2,8 @@
  * Mining at night on the embedded world with real mineflayer: the collect skill digs in before it mines what lies
  * under ground (straight down until 17 blocks of ground are over it, the shaft closed over its head), a walk kept
  * under a roof line does not climb out, and an avatar boxed in under ground with a plank in its hand digs room for
- * its furnace with its pickaxe. Natural spawning is off.
+ * its furnace with its pickaxe; the crafting table on the way down: used from the bottom of a shaft at its rim, and
+ * taken along (its own only) when the avatar goes for ore. Natural spawning is off.
  */
 import { describe, expect, it } from 'vitest';
 import { Vec3 } from 'vec3';
@@ -58,5 +59,48 @@ describe('mining at night on the embedded world', () => {
     const r = await runSkill(skillNamed('smelt'), game, { item: 'iron_ingot', count: 1 }, new AbortController().signal);
     expect(r).toMatchObject({ ok: true, code: 'done' });
     expect(held(bot, 'iron_ingot')).toBe(1);
+  }, 120_000);
+
+  it('GIVEN an avatar at the bottom of a shaft with its table at the rim WHEN it crafts a stone pickaxe THEN it crafts from down there, without climbing out', async () => {
+    const { game, bot } = await shared.avatar('quinn', -6, -6, [['cobblestone', 3], ['stick', 2]]);
+    await shared.world.setBlock({ x: -5, y: 64, z: -6 }, 'crafting_table');
+    // Five blocks down, as after digging out the stone for the pickaxe.
+    for (const y of [63, 62, 61, 60, 59]) await shared.world.setBlock({ x: -6, y, z: -6 }, 'air');
+    await teleportAndSettle(shared.world, game, { x: -5.5, y: 59, z: -5.5 });
+    await waitFor(() => bot.blockAt(new Vec3(-5, 64, -6))?.name === 'crafting_table', 10_000, 'the table');
+    let highest = bot.entity.position.y;
+    const watch = (): void => {
+      highest = Math.max(highest, bot.entity.position.y);
+    };
+    bot.on('move', watch);
+    try {
+      const r = await runSkill(skillNamed('craft'), game, { item: 'stone_pickaxe', count: 1 }, new AbortController().signal);
+      expect(r).toMatchObject({ ok: true, code: 'done' });
+    } finally {
+      bot.off('move', watch);
+    }
+    expect(held(bot, 'stone_pickaxe')).toBe(1);
+    expect(highest).toBeLessThan(59.5);
+  }, 120_000);
+
+  it('GIVEN a crafting table the avatar placed beside it WHEN it goes for ore THEN it takes the table along; one it did not place stays', async () => {
+    const { game, bot } = await shared.avatar('rhea', 12, 12, [['crafting_table', 1], ['stone_pickaxe', 1]]);
+    const placed = await runSkill(skillNamed('place'), game, { item: 'crafting_table' }, new AbortController().signal);
+    expect(placed).toMatchObject({ ok: true });
+    // Ore right under the feet: the collect is short.
+    await shared.world.setBlock({ x: 12, y: 63, z: 12 }, 'iron_ore');
+    await waitFor(() => bot.blockAt(new Vec3(12, 63, 12))?.name === 'iron_ore', 10_000, 'the ore');
+    const r = await runSkill(skillNamed('collect'), game, { item: 'raw_iron', count: 1 }, new AbortController().signal);
+    expect(r).toMatchObject({ ok: true, code: 'done' });
+    expect(held(bot, 'crafting_table')).toBe(1);
+    expect(bot.findBlock({ matching: bot.registry.blocksByName.crafting_table!.id, maxDistance: 8 })).toBeNull();
+
+    const { game: other, bot: otherBot } = await shared.avatar('saul', -12, 12, [['stone_pickaxe', 1]]);
+    await shared.world.setBlock({ x: -11, y: 64, z: 12 }, 'crafting_table');
+    await shared.world.setBlock({ x: -12, y: 63, z: 12 }, 'iron_ore');
+    await waitFor(() => otherBot.blockAt(new Vec3(-12, 63, 12))?.name === 'iron_ore' && otherBot.blockAt(new Vec3(-11, 64, 12))?.name === 'crafting_table', 10_000, 'the ore and the table');
+    expect(await runSkill(skillNamed('collect'), other, { item: 'raw_iron', count: 1 }, new AbortController().signal)).toMatchObject({ ok: true, code: 'done' });
+    expect(held(otherBot, 'crafting_table')).toBe(0);
+    expect(otherBot.blockAt(new Vec3(-11, 64, 12))?.name).toBe('crafting_table');
   }, 120_000);
 });
