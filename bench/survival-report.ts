@@ -35,8 +35,11 @@ const add = (m: Map<string, { ms: number; runs: number }>, key: string, ms: numb
 export class SurvivalTimeline {
   readonly #goals: GoalSpan[] = [];
   readonly #deaths: DeathNote[] = [];
-  /** The skill run in progress (one at a time for the engine): its id and start. */
-  #skill: { id: string; from: number } | undefined;
+  /**
+   * Skill runs started and not yet ended, oldest first: the avatar host says a run started and the core says it
+   * ended, so the start of a chained run can be logged just before the end of the one before it.
+   */
+  readonly #running: Array<{ id: string; from: number }> = [];
   #tick: number | undefined;
 
   #open(): GoalSpan | undefined {
@@ -63,14 +66,15 @@ export class SurvivalTimeline {
   }
 
   skillStarted(id: string, at: number): void {
-    this.#skill = { id, from: at };
+    this.#running.push({ id, from: at });
   }
 
   skillEnded(id: string, at: number): void {
-    const s = this.#skill;
-    this.#skill = undefined;
+    const i = this.#running.findIndex((r) => r.id === id);
+    if (i < 0) return;
+    const [s] = this.#running.splice(0, i + 1).slice(-1);
     const open = this.#open();
-    if (s && s.id === id && open) add(open.skills, id, at - s.from);
+    if (s && open) add(open.skills, id, at - s.from);
   }
 
   reflexEnded(reflex: string, ms: number): void {
