@@ -103,4 +103,23 @@ describe('mining at night on the embedded world', () => {
     expect(held(otherBot, 'crafting_table')).toBe(0);
     expect(otherBot.blockAt(new Vec3(-11, 64, 12))?.name).toBe('crafting_table');
   }, 120_000);
+
+  it('GIVEN iron ore 14 blocks off inside solid stone WHEN an avatar in a pocket under ground collects raw iron THEN it tunnels there and gets it', async () => {
+    const { game, bot } = await shared.avatar('tara', 40, -40, [['stone_pickaxe', 1], ['dirt', 8]]);
+    const pocket = new Vec3(40, 49, -40);
+    await shared.world.setBlock(pocket, 'air');
+    await shared.world.setBlock(pocket.offset(0, 1, 0), 'air');
+    // The only ore near: any the world put within 24 blocks becomes stone.
+    await waitFor(() => bot.blockAt(pocket) !== null, 10_000, 'the pocket loaded');
+    const iron = bot.registry.blocksByName.iron_ore!.id;
+    for (const p of bot.findBlocks({ matching: iron, maxDistance: 24, count: 50, point: pocket })) await shared.world.setBlock(p, 'stone');
+    const ore = pocket.offset(10, 1, 10);
+    await shared.world.setBlock(ore, 'iron_ore');
+    await teleportAndSettle(shared.world, game, { x: 40.5, y: 49, z: -39.5 });
+    await waitFor(() => bot.blockAt(ore)?.name === 'iron_ore', 10_000, 'the ore');
+    const r = await runSkill(skillNamed('collect'), game, { item: 'raw_iron', count: 1 }, new AbortController().signal);
+    expect(r).toMatchObject({ ok: true, code: 'done' });
+    expect(held(bot, 'raw_iron')).toBeGreaterThanOrEqual(1);
+    expect(bot.blockAt(ore)?.name).toBe('air');
+  }, 150_000);
 });
