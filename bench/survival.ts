@@ -3,7 +3,10 @@
  * avatar left alone for 20 minutes: how long until its own goals have given it a wooden, a stone and an iron
  * pickaxe, how many nights it lived through and how often it died. It asks `/status` on the console every
  * few seconds (the inventory line) and what time it is (the game's clock, from the avatar's answer), and reads
- * the log for deaths and reflexes. Prints figures; asserts nothing. `npm run bench -- survival` runs only this one.
+ * the log (at debug level) for deaths, reflexes and skill runs: for each of its own goals how long it ran, how it
+ * ended and where the time went (survival-report.ts), and each death's cause, place, tick and goal.
+ * SURVIVAL_LOG=file keeps every line the process wrote. Prints figures; asserts nothing.
+ * `npm run bench -- survival` runs only this one.
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
