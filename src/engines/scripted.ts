@@ -170,7 +170,7 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
   const nightSwitch = (req: TurnRequest, goalText: string): TurnReport | null => {
     const next = choose(req, [goalText]);
     if (goalKey(next.goal) === goalKey(goalText) || surfaceGoal(next.goal, snapshotOrEmpty(), ctx.game.capabilities)) return null;
-    return report(`Night is coming, so "${goalText}" waits for the day: I'll ${inSentence(next.goal)} under a roof meanwhile (${next.why}).`, 'working', { goal: next.goal });
+    return report(`With night near or here, "${goalText}" waits for the day: I'll ${inSentence(next.goal)} under a roof meanwhile (${next.why}).`, 'working', { goal: next.goal });
   };
 
   const run = async (id: string, params: Record<string, unknown>, t: GoalTrack, signal: AbortSignal): Promise<SkillResult> => {

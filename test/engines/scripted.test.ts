@@ -506,7 +506,7 @@ describe('scripted engine, the night where monsters spawn', () => {
     expect(calls).toEqual([]);
     expect(goalOf(own)).toBe('collect 3 raw iron');
     expect(statusOf(own)).toBe('working');
-    expect(own.report.text).toMatch(/Night is coming, so "collect 16 logs" waits for the day: I'll collect 3 raw iron under a roof meanwhile/);
+    expect(own.report.text).toMatch(/With night near or here, "collect 16 logs" waits for the day: I'll collect 3 raw iron under a roof meanwhile/);
     const owners = await engine.turn(request('continue', { goal: goal('collect 16 logs', {}, 'owner') }), live());
     expect(calls).toEqual(['collect log']);
     expect(goalOf(owners)).toBeUndefined();
