@@ -203,12 +203,14 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
 
     let prefix = '';
     let planFrom = snap;
+    // Looking further (explore) goes out under the open sky: not for the avatar's own goals at night.
+    const mayExplore = !!ctx.skills.get('explore') && intent.kind !== 'explore' && !(goal.setBy === 'self' && underRoofNow(snap, caps));
     if (req.kind === 'blocked') {
       const hard = t.lastFailure && HARD_CODES.has(t.lastFailure.code);
       if (hard || t.rerouted) return switchGoal(req, goal.text, t.blockedWhy ?? t.lastFailure?.detail ?? 'no way forward');
       t.rerouted = true;
       t.streak = { code: '', count: 0 };
-      if (intent.kind !== 'explore' && ctx.skills.get('explore')) {
+      if (mayExplore) {
         const ex = await run('explore', {}, t, signal);
         if (signal.aborted) throw interrupted(signal);
         prefix = ex.ok ? 'I explored somewhere new and tried again. ' : `I tried to explore first (${ex.detail}). `;
@@ -273,7 +275,7 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     if (HARD_CODES.has(result.code)) return blocked(t, `${result.detail} (${result.code})`);
     t.streak = t.streak.code === result.code ? { code: result.code, count: t.streak.count + 1 } : { code: result.code, count: 1 };
     if (t.streak.count >= SOFT_LIMIT) return blocked(t, `${result.detail} (${result.code}, ${t.streak.count} times in a row)`);
-    if (result.code === 'no_target' && intent.kind !== 'explore' && ctx.skills.get('explore')) {
+    if (result.code === 'no_target' && mayExplore) {
       const ex = await run('explore', {}, t, signal);
       if (signal.aborted) throw interrupted(signal);
       return report(`${prefix}${result.detail}${progress}; I explored to look further and will try again.${ex.ok ? '' : ` (Exploring: ${ex.detail}.)`}`, 'working');

@@ -512,6 +512,31 @@ describe('scripted engine, the night where monsters spawn', () => {
     expect(goalOf(owners)).toBeUndefined();
   });
 
+  it('GIVEN its own goal under ground at night and no ore within reach THEN it does not go out to explore for more (by day it does)', async () => {
+    const none: Skill = {
+      id: 'collect',
+      description: 'test collect',
+      params: z.record(z.string(), z.unknown()),
+      timeoutMs: 5000,
+      async run() {
+        calls.push('collect');
+        return { ok: false, code: 'no_target', detail: 'no raw_iron under ground within 64 blocks (got 0 of 3)' };
+      },
+    };
+    const explore: Skill = { id: 'explore', description: 'test explore', params: z.record(z.string(), z.unknown()), timeoutMs: 5000, async run() {
+      calls.push('explore');
+      return { ok: true, code: 'done', detail: 'explored' };
+    } };
+    const list = [...skills.filter((s) => s.id !== 'collect' && s.id !== 'explore'), none, explore];
+    for (const [timeOfDay, expected] of [[14_000, ['collect']], [1000, ['collect', 'explore']]] as const) {
+      calls.length = 0;
+      const game = demoGame({ state: 'connected', snap: makeSnapshot({ inventory: { stone_pickaxe: 1 }, timeOfDay }) });
+      game.bot = {} as Bot;
+      await scripted(game, list).turn(request('continue', { goal: goal('collect 3 raw iron', {}, 'self') }), live());
+      expect(calls).toEqual(expected);
+    }
+  });
+
   it('GIVEN its own goal gathering logs by day WHEN dusk comes while the run goes on THEN the run is cut and it takes a goal under a roof', async () => {
     const game = demoGame({ state: 'connected', snap: makeSnapshot({ inventory: { stone_pickaxe: 1 }, timeOfDay: 11_000 }) });
     game.bot = {} as Bot;
