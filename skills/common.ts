@@ -191,6 +191,27 @@ export async function equipToDig(bot: Bot, block: Block): Promise<void> {
   if (tool && bot.heldItem?.type !== tool.type) await bot.equip(tool, 'hand');
 }
 
+/** How long after a dig the server may still send the block back. */
+const DIG_REFUSAL_MS = 1000;
+
+/**
+ * Dig `block`, and once more if the server sends it back; a second is waited after each dig to see. mineflayer
+ * takes a dig as done when it sends the end of it; a server whose loop stalled takes the start and the end at once
+ * and may refuse the dig as too fast (the embedded world does), and the block comes back a moment later. Returns
+ * whether the spot is clear at the end. For a dig whose spot is used at once (room for a furnace).
+ */
+export async function digSurely(bot: Bot, block: Block, signal: AbortSignal): Promise<boolean> {
+  const at = block.position;
+  const clear = (): boolean => bot.blockAt(at)?.type !== block.type;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await bot.dig(block, true);
+    const deadline = Date.now() + DIG_REFUSAL_MS;
+    while (clear() && Date.now() < deadline) await sleep(50, signal);
+    if (clear()) return true;
+  }
+  return false;
+}
+
 /** What a walk may not do. */
 export interface WalkLimits {
   /** No block of the walker's body above this height: a walk under ground stays under its roof. */

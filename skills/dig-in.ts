@@ -38,10 +38,14 @@ export async function digDown(bot: Bot, at: Vec3, sig: AbortSignal): Promise<str
   // Digging from the air takes five times as long: on the ground first (a knockback, the last fall).
   const ground = Date.now() + 1500;
   while (!bot.entity.onGround && Date.now() < ground) await sleep(50, sig);
-  await bot.dig(block, true);
-  const deadline = Date.now() + 3000;
-  while (Date.now() < deadline && !(bot.entity.onGround && bot.entity.position.y <= at.y + 0.01)) await sleep(50, sig);
-  return null;
+  // Twice at most: a server whose loop stalled may refuse a dig as too fast and send the block back.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await bot.dig(block, true);
+    const deadline = Date.now() + 3000;
+    while (Date.now() < deadline && !(bot.entity.onGround && bot.entity.position.y <= at.y + 0.01)) await sleep(50, sig);
+    if (bot.blockAt(at)?.type !== block.type) return null;
+  }
+  return `the ${block.name} below would not break`;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Block } from 'prismarine-block';
 import type { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { Skill, SkillResult } from '../src/game/skill.ts';
-import { done, EYE_HEIGHT, fail, goals, onBot, equipToDig, toolDigMs, walk } from './common.ts';
+import { digSurely, done, EYE_HEIGHT, fail, goals, onBot, equipToDig, toolDigMs, walk } from './common.ts';
 import { matchesItem } from './items.ts';
 
 const params = z.object({
@@ -77,7 +77,7 @@ const MAX_ROOM_DIG_MS = 3000;
  * Make a free spot next to a bot that is boxed in (at the bottom of a shaft, in a one-block tunnel end): dig the
  * quickest block beside its feet that has solid ground under it. Returns the spot, or undefined.
  */
-async function digRoom(bot: Bot): Promise<Vec3 | undefined> {
+async function digRoom(bot: Bot, sig: AbortSignal): Promise<Vec3 | undefined> {
   const feet = bot.entity.position.floored();
   const options = [[1, 0], [-1, 0], [0, 1], [0, -1]]
     .map(([dx, dz]) => bot.blockAt(feet.offset(dx ?? 0, 0, dz ?? 0)))
@@ -87,7 +87,7 @@ async function digRoom(bot: Bot): Promise<Vec3 | undefined> {
   // Timed with the best tool carried, not what the hand holds (a plank after crafting).
   if (!block || toolDigMs(bot, block) > MAX_ROOM_DIG_MS) return undefined;
   await equipToDig(bot, block);
-  await bot.dig(block, true);
+  if (!(await digSurely(bot, block, sig))) return undefined;
   return isFree(bot.blockAt(block.position)) ? block.position : undefined;
 }
 
@@ -107,7 +107,7 @@ export async function placeItem(bot: Bot, sig: AbortSignal, { item, x, y, z: zz 
       await walk(bot, new goals.GoalNear(x, y, zz, 3), sig, `near ${x} ${y} ${zz}`);
     }
   } else {
-    at = spotNextTo(bot) ?? (await digRoom(bot));
+    at = spotNextTo(bot) ?? (await digRoom(bot, sig));
     if (!at) return fail('no_target', 'no free spot next to me');
   }
   const r = reference(bot, at);
