@@ -36,6 +36,7 @@ const RECORD_OWNERS = {
   shares: 'src/sharing.ts',
   streams: 'src/thought-stream.ts',
   'read-marks': 'src/read-marks.ts',
+  handled: 'src/handled-updates.ts',
   'mcp-tokens': 'src/people/mcp-tokens.ts',
   'goal-history': 'src/avatars/goal-history.ts',
   usage: 'src/avatars/usage.ts',
@@ -43,6 +44,7 @@ const RECORD_OWNERS = {
   digests: 'src/schedule/digests.ts',
   outbox: 'src/outbox/outbox.ts',
   'game-chat': 'src/game-chat/game-chat.ts',
+  places: 'src/avatars/places.ts',
 };
 
 /** A path as an anchored regular expression. */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { EmbeddedWorld } from '../src/game/embedded/embedded-world.ts';
-import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../src/game/mineflayer-game.ts';
+import { AVATAR_BRAND, EMBEDDED_CAPABILITIES, MineflayerGame } from '../src/game/mineflayer-game.ts';
 import { silentLogger } from '../src/logger.ts';
 import { getSkill, runSkill } from '../skills/index.ts';
 
@@ -22,7 +22,7 @@ function rss(): number {
 }
 
 async function join(world: EmbeddedWorld, name: string): Promise<MineflayerGame> {
-  const game = new MineflayerGame({ username: name, host: world.host, port: world.port, version: world.version, log, capabilities: EMBEDDED_CAPABILITIES });
+  const game = new MineflayerGame({ username: name, host: world.host, port: world.port, version: world.version, log, capabilities: EMBEDDED_CAPABILITIES, brand: AVATAR_BRAND });
   const connected = once(game, 'connected');
   await game.start();
   await connected;

@@ -1,5 +1,5 @@
 /**
- * Whole-product scale: the real mindlink process (core, scripted engine,
+ * Whole-product scale: the real mindlink process as `npm start` runs it (its build; core, scripted engine,
  * outbox, store, console bridge, mineflayer avatars on the embedded world),
  * grown step by step (1, 25, 50, 100 avatars) from the console as an owner
  * would, each avatar given a `collect` goal (then it works on goals of its own). It prints a line as it goes (every
@@ -11,15 +11,19 @@
  *
  * `SCALE_STEPS=1,5` and `SCALE_HOSTS=1` (comma lists) pick other steps and
  * host settings (`AVATAR_HOSTS` of each run); `SCALE_WINDOW_S` the measuring
- * window of each step.
+ * window of each step. `SCALE_CPU_PROF=dir` runs every process of the run (mindlink, its hosts, the world)
+ * with `--cpu-prof` into `dir/hosts=N/`, and prints each step's measuring window in the profiles' clock
+ * (`bench/tools/cpu-profile.ts --from … --to …` summarises that window).
  */
-import { loadavg } from 'node:os';
-import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { removeEvidence, startProcess, stopGracefully, tempDir, until, type Proc } from '../chaos/harness.ts';
+import { comparison, natsAsked, overNats, type OverNats } from './scale-nats.ts';
+import { fmt, hostsHeap, load, LogReader, marks, median, pct, processes, rssMb, window } from './tools/scale-readings.ts';
 
 const STEPS = list(process.env.SCALE_STEPS, [1, 25, 50, 100]);
 const HOSTS = list(process.env.SCALE_HOSTS, [1, 2]);
 const WINDOW_MS = Number(process.env.SCALE_WINDOW_S ?? 60) * 1000;
+const CPU_PROF = process.env.SCALE_CPU_PROF;
 /** A step whose spawn count has not moved for this long is reported as stalled, and the run ends there. */
 const STALL_MS = 180_000;
 const PROGRESS_EVERY_MS = 10_000;
@@ -28,83 +32,6 @@ const GOAL = 'collect 3 oak logs';
 function list(raw: string | undefined, fallback: number[]): number[] {
   const parsed = (raw ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
   return parsed.length > 0 ? parsed : fallback;
-}
-
-function rssMb(pid: number): number {
-  try {
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-    return kb / 1024;
-  } catch {
-    // The process is gone: it holds no memory.
-    return 0;
-  }
-}
-
-interface Reading {
-  time: number;
-  rssMb?: number;
-  cpuPct?: number;
-  loopDelayP50Ms?: number;
-  loopDelayP99Ms?: number;
-}
-
-interface LogLine extends Reading {
-  msg?: string;
-  avatar?: string;
-  pid?: number;
-  avatarHost?: number;
-}
-
-/** Reads the process's JSON log lines as they come, parsing each line once. */
-class LogReader {
-  readonly spawned = new Set<string>();
-  /** mindlink's own health lines (`health`), the world's (`world health`), each avatar host's (`host health`, by host). */
-  readonly core: Reading[] = [];
-  readonly world: LogLine[] = [];
-  readonly hosts: LogLine[] = [];
-  spawnTimeouts = 0;
-  private cursor = 0;
-
-  constructor(private readonly proc: Proc) {}
-
-  update(): this {
-    const lines = this.proc.stderr;
-    for (; this.cursor < lines.length; this.cursor += 1) {
-      const l = lines[this.cursor] ?? '';
-      if (!l.startsWith('{')) continue;
-      let entry: LogLine;
-      try {
-        entry = JSON.parse(l) as LogLine;
-      } catch {
-        // A line that is not one JSON record: not a reading.
-        continue;
-      }
-      if (entry.msg === 'spawned' && entry.avatar) this.spawned.add(entry.avatar);
-      else if (entry.msg === 'health') this.core.push(entry);
-      else if (entry.msg === 'world health') this.world.push(entry);
-      else if (entry.msg === 'host health') this.hosts.push(entry);
-      else if (entry.msg === 'no spawn in time; retrying') this.spawnTimeouts += 1;
-    }
-    return this;
-  }
-}
-
-function pct(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
-function median(values: number[]): number {
-  return pct(values, 50);
-}
-
-function fmt(n: number, digits = 0): string {
-  return Number.isFinite(n) ? n.toFixed(digits) : '–';
-}
-
-function load(): string {
-  return loadavg()[0]?.toFixed(1) ?? '?';
 }
 
 /** Longest wait for one `/status` reply; a reply that does not come in time counts as this long. */
@@ -138,6 +65,12 @@ interface StepFigures {
   coreCpu: number;
   hostsP99: number;
   hostsCpu: number;
+  /** The avatars' side: the event loop of the processes they play in (the hosts, or mindlink's own with one), its CPU per working avatar, their physics ticks per second. */
+  avatarsP50: number;
+  avatarsP99: number;
+  cpuPerAvatar: number;
+  physicsTps: number;
+  physicsTpsLow: number;
   worldP99: number;
   worldCpu: number;
   statusP50: number;
@@ -146,6 +79,7 @@ interface StepFigures {
   load: string;
 }
 
+
 /** The figures of one run (one `AVATAR_HOSTS` setting). */
 interface RunFigures {
   hosts: number;
@@ -153,43 +87,20 @@ interface RunFigures {
   steps: StepFigures[];
 }
 
-/** The world's process and the avatar hosts' processes, as their latest health lines name them. */
-function processes(logs: LogReader): { worldPid: number | undefined; hostPids: number[] } {
-  const latest = new Map<number, number>();
-  for (const h of logs.hosts) if (h.pid) latest.set(h.avatarHost ?? 0, h.pid);
-  return { worldPid: logs.world.at(-1)?.pid, hostPids: [...latest.values()] };
-}
 
-/** Figures of the readings since `from` (indices into the reader's arrays). */
-function window(logs: LogReader, from: { core: number; world: number; hosts: number }) {
-  const core = logs.core.slice(from.core);
-  const world = logs.world.slice(from.world);
-  const hosts = logs.hosts.slice(from.hosts);
-  const byHost = new Map<number, LogLine[]>();
-  for (const h of hosts) byHost.set(h.avatarHost ?? 0, [...(byHost.get(h.avatarHost ?? 0) ?? []), h]);
-  return {
-    coreP50: median(core.map((h) => h.loopDelayP50Ms ?? NaN)),
-    coreP99: median(core.map((h) => h.loopDelayP99Ms ?? NaN)),
-    coreWorstP99: Math.max(...core.map((h) => h.loopDelayP99Ms ?? 0)),
-    coreCpu: median(core.map((h) => h.cpuPct ?? NaN)),
-    worldP50: median(world.map((h) => h.loopDelayP50Ms ?? NaN)),
-    worldP99: median(world.map((h) => h.loopDelayP99Ms ?? NaN)),
-    worldCpu: median(world.map((h) => h.cpuPct ?? NaN)),
-    // The worst host's median (NaN when no host reported: one process).
-    hostsP99: byHost.size ? Math.max(...[...byHost.values()].map((hs) => median(hs.map((h) => h.loopDelayP99Ms ?? NaN)))) : NaN,
-    hostsCpu: [...byHost.values()].reduce((sum, hs) => sum + median(hs.map((h) => h.cpuPct ?? 0)), 0),
-  };
-}
-
-function marks(logs: LogReader): { core: number; world: number; hosts: number } {
-  return { core: logs.core.length, world: logs.world.length, hosts: logs.hosts.length };
-}
-
-async function run(hosts: number, say: (line: string) => void): Promise<RunFigures> {
+async function run(hosts: number, say: (line: string) => void, nats?: OverNats): Promise<RunFigures> {
   const dataDir = await tempDir('scale');
-  const proc = startProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', HEALTH_LOG_MS: '1000', LOOP_PACE_MS: '3000', AVATAR_HOSTS: String(hosts), WEB: 'off' });
+  const profDir = CPU_PROF ? path.resolve(CPU_PROF, `hosts=${hosts}`) : undefined;
+  // The hosts and the world are started with the same flags (src/game/profiling-args.ts).
+  const proc = startProcess(
+    { DATA_DIR: dataDir, LOG_LEVEL: 'debug', HEALTH_LOG_MS: '1000', LOOP_PACE_MS: '3000', AVATAR_HOSTS: String(hosts), WEB: 'off' },
+    profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+    // As `npm start` runs it: from the build.
+    { build: true },
+  );
   const figures: RunFigures = { hosts, idleStatusP50: NaN, steps: [] };
-  const tag = `[hosts=${hosts}]`;
+  const tag = nats?.tag ?? `[hosts=${hosts}]`;
+  nats?.attach(proc);
   // Each avatar is given a collect goal as it joins, then works on its own goals (the curriculum): every
   // `Done:` counts. (Giving a new goal on every `Done:` would queue the bench's own commands before the
   // /status it times: the console answers one line at a time.)
@@ -260,12 +171,14 @@ async function run(hosts: number, say: (line: string) => void): Promise<RunFigur
       const start = marks(logs.update());
       const doneBefore = doneCount();
       const t1 = performance.now();
+      const profFrom = process.hrtime.bigint() / 1000n;
       const status: number[] = [];
       while (performance.now() - t1 < WINDOW_MS) {
         status.push(await statusTime(proc));
         await new Promise((r) => setTimeout(r, 1000));
       }
       const minutes = (performance.now() - t1) / 60_000;
+      const profTo = process.hrtime.bigint() / 1000n;
       const w = window(logs.update(), start);
       const { worldPid, hostPids } = processes(logs);
       const step: StepFigures = {
@@ -282,6 +195,11 @@ async function run(hosts: number, say: (line: string) => void): Promise<RunFigur
         coreCpu: w.coreCpu,
         hostsP99: w.hostsP99,
         hostsCpu: w.hostsCpu,
+        avatarsP50: hostPids.length ? w.hostsP50 : w.coreP50,
+        avatarsP99: hostPids.length ? w.hostsP99 : w.coreP99,
+        cpuPerAvatar: (hostPids.length ? w.hostsCpu : w.coreCpu) / target,
+        physicsTps: w.physicsTps,
+        physicsTpsLow: w.physicsTpsLow,
         worldP99: w.worldP99,
         worldCpu: w.worldCpu,
         statusP50: median(status),
@@ -297,11 +215,14 @@ async function run(hosts: number, say: (line: string) => void): Promise<RunFigur
         `${tag} STEP ${target} working: mindlink ${fmt(step.rssCoreMb)} MB${hostPids.length ? ` + hosts ${fmt(step.rssHostsMb)} MB` : ''}` +
           `${Number.isFinite(perAvatar) ? ` (+${fmt(perAvatar, 1)} MB per avatar after the first)` : ''}, world ${fmt(step.rssWorldMb)} MB; ` +
           `core loop p50 ${fmt(step.coreP50)} / p99 ${fmt(step.coreP99)} ms (worst 1-s window ${fmt(step.coreWorstP99)}), CPU ${fmt(step.coreCpu)} %` +
-          `${hostPids.length ? `; hosts loop p99 ${fmt(step.hostsP99)} ms, CPU ${fmt(step.hostsCpu)} %` : ''}; ` +
+          `${hostPids.length ? `; hosts ${fmt(hostsHeap(logs, start))} MB heap used, CPU ${fmt(step.hostsCpu)} %` : ''}; ` +
+          `avatars' side: loop p50 ${fmt(step.avatarsP50)} / p99 ${fmt(step.avatarsP99)} ms, CPU ${fmt(step.cpuPerAvatar, 2)} % per working avatar, ` +
+          `physics ${fmt(step.physicsTps, 1)} ticks/s (slowest tenth ${fmt(step.physicsTpsLow, 1)}); ` +
           `world loop p99 ${fmt(step.worldP99)} ms, CPU ${fmt(step.worldCpu)} %; ` +
           `/status p50 ${fmt(step.statusP50, 1)} ms, p99 ${fmt(step.statusP99, 1)} ms (${fmt(step.statusP50 / figures.idleStatusP50, 1)}× idle); ` +
-          `${fmt(step.donePerMin, 1)} goals done/min (load ${step.load})`,
+          `${fmt(step.donePerMin, 1)} goals done/min, ${fmt(step.donePerMin / target, 2)} per avatar (load ${step.load})`,
       );
+      if (profDir) say(`${tag}   profile window of step ${target}: --from ${profFrom} --to ${profTo}; mindlink pid ${proc.pid}, hosts ${hostPids.join(', ') || '–'}, world ${worldPid ?? '–'} (profiles in ${profDir})`);
       if (stalled) break;
     }
   } finally {
@@ -315,8 +236,8 @@ async function run(hosts: number, say: (line: string) => void): Promise<RunFigur
 function table(runs: RunFigures[]): string {
   const head = runs.map((r) => `AVATAR_HOSTS=${r.hosts}`).join(' / ');
   const rows = [
-    `| working avatars (${head}) | spawned | RSS mindlink (+ hosts) per avatar | core event-loop p99 | /status round trip (× idle) | goals done / min | world CPU, loop p99 | load |`,
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| working avatars (${head}) | spawned | RSS mindlink (+ hosts) per avatar | core event-loop p99 | /status round trip (× idle) | goals done / min (per avatar) | avatars' loop p50 / p99 | CPU per working avatar | physics ticks/s (slowest tenth) | world CPU, loop p99 | load |`,
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const n of STEPS) {
     const cells = runs.map((r) => {
@@ -325,15 +246,18 @@ function table(runs: RunFigures[]): string {
       const per = s && first && n > first.avatars ? (s.rssCoreMb + s.rssHostsMb - first.rssCoreMb - first.rssHostsMb) / (n - first.avatars) : NaN;
       return { s, per, idle: r.idleStatusP50 };
     });
-    const join = (f: (c: (typeof cells)[number]) => string): string => cells.map(f).join(' / ');
+    const join = (f: (s: StepFigures, c: (typeof cells)[number]) => string): string => cells.map((c) => (c.s ? f(c.s, c) : '–')).join(' / ');
     rows.push(
-      `| ${n} | ${join((c) => (c.s ? `${c.s.spawned}${c.s.stalled ? ' (stalled)' : ''}` : '–'))} | ` +
-        `${join((c) => (c.s ? (Number.isFinite(c.per) ? `${fmt(c.per, 1)} MB` : `${fmt(c.s.rssCoreMb + c.s.rssHostsMb)} MB in all`) : '–'))} | ` +
-        `${join((c) => (c.s ? `${fmt(c.s.coreP99)} ms` : '–'))} | ` +
-        `${join((c) => (c.s ? `${fmt(c.s.statusP50, 1)} ms (${fmt(c.s.statusP50 / c.idle, 1)}×)` : '–'))} | ` +
-        `${join((c) => (c.s ? fmt(c.s.donePerMin, 1) : '–'))} | ` +
-        `${join((c) => (c.s ? `${fmt(c.s.worldCpu)} %, ${fmt(c.s.worldP99)} ms` : '–'))} | ` +
-        `${join((c) => c.s?.load ?? '–')} |`,
+      `| ${n} | ${join((s) => `${s.spawned}${s.stalled ? ' (stalled)' : ''}`)} | ` +
+        `${join((s, c) => (Number.isFinite(c.per) ? `${fmt(c.per, 1)} MB` : `${fmt(s.rssCoreMb + s.rssHostsMb)} MB in all`))} | ` +
+        `${join((s) => `${fmt(s.coreP99)} ms`)} | ` +
+        `${join((s, c) => `${fmt(s.statusP50, 1)} ms (${fmt(s.statusP50 / c.idle, 1)}×)`)} | ` +
+        `${join((s) => `${fmt(s.donePerMin, 1)} (${fmt(s.donePerMin / n, 2)})`)} | ` +
+        `${join((s) => `${fmt(s.avatarsP50)} / ${fmt(s.avatarsP99)} ms`)} | ` +
+        `${join((s) => `${fmt(s.cpuPerAvatar, 2)} %`)} | ` +
+        `${join((s) => `${fmt(s.physicsTps, 1)} (${fmt(s.physicsTpsLow, 1)})`)} | ` +
+        `${join((s) => `${fmt(s.worldCpu)} %, ${fmt(s.worldP99)} ms`)} | ` +
+        `${join((s) => s.load)} |`,
     );
   }
   return rows.join('\n');
@@ -343,9 +267,26 @@ export default async function bench(): Promise<void> {
   const say = (line: string): void => {
     process.stdout.write(`${line}\n`);
   };
+  // `--hosts nats` (scale-nats.ts): `AVATAR_HOSTS=<n>` children, then <n> hosts over NATS, compared.
+  if (natsAsked()) {
+    const n = Number(process.env.SCALE_NATS_HOSTS ?? 2);
+    say(`steps ${STEPS.join(', ')}; AVATAR_HOSTS=${n}, then ${n} hosts over NATS; each avatar given "${GOAL}" as it joins; ${WINDOW_MS / 1000} s measured per step (load ${load()})`);
+    const ipc = await run(n, say);
+    const nats = await overNats(n, say, (over) => run(n, say, over));
+    say('');
+    say(comparison(ipc, `AVATAR_HOSTS=${n}`, nats, `NATS ×${n}`));
+    return;
+  }
   say(`steps ${STEPS.join(', ')}; AVATAR_HOSTS ${HOSTS.join(', ')}; each avatar given "${GOAL}" as it joins, then its own goals; ${WINDOW_MS / 1000} s measured per step (load ${load()})`);
   const runs: RunFigures[] = [];
   for (const hosts of HOSTS) runs.push(await run(hosts, say));
   say('');
   say(table(runs));
+  for (const r of runs) {
+    const last = r.steps.at(-1);
+    const base = r.steps.find((x) => x.avatars === 25) ?? r.steps[0];
+    if (last && base && last !== base) {
+      say(`AVATAR_HOSTS=${r.hosts}: goals done per minute at ${last.avatars} are ${fmt(last.donePerMin / base.donePerMin, 2)}× those at ${base.avatars} (${fmt(last.avatars / base.avatars, 1)}× the avatars)`);
+    }
+  }
 }

@@ -80,9 +80,14 @@ export interface Proc {
   line(re: RegExp, timeoutMs?: number): Promise<string>;
 }
 
-/** Start mindlink in its own process group (as a terminal would run it). */
-export function startProcess(env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+/**
+ * Start mindlink in its own process group (as a terminal would run it); `nodeArgs` go to node before the script (a
+ * profiler's flags). It runs from source under tsx, or with `build` as `npm start` runs it: from its build in dist/
+ * (built first when the source changed since).
+ */
+export function startProcess(env: Record<string, string>, nodeArgs: readonly string[] = [], opts: { build?: boolean } = {}): Proc {
+  const script = opts.build ? ['scripts/start.mjs'] : ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, [...nodeArgs, ...script], {
     cwd: ROOT,
     // One process for the avatars unless the environment or the scenario asks for avatar hosts.
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', CONSOLE: 'on', WEB_PORT: '0', LLM_API_KEY: CHAOS_LLM_KEY, AVATAR_HOSTS: process.env.AVATAR_HOSTS ?? '1', ...env },

@@ -23,6 +23,9 @@ import { mcpRevoke } from './mcp-revoke.ts';
 import { owner } from './owner.ts';
 import { pair } from './pair.ts';
 import { parked } from './parked.ts';
+import { placeRemove } from './place-remove.ts';
+import { placeSet } from './place-set.ts';
+import { places } from './places.ts';
 import { play } from './play.ts';
 import { relay } from './relay.ts';
 import { say } from './say.ts';
@@ -63,6 +66,9 @@ export const commands: readonly Command[] = [
   skills,
   skillShow,
   skillRemove,
+  places,
+  placeSet,
+  placeRemove,
   avatars,
   avatar,
   avatarRemove,

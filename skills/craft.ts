@@ -9,7 +9,8 @@
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import { z } from 'zod';
-import type { Skill } from '../src/game/skill.ts';
+import { findBlockFast } from '../src/game/block-search.ts';
+import type { Skill, SkillResult } from '../src/game/skill.ts';
 import { checkAborted, done, fail, goals, onBot, walk, withinReach } from './common.ts';
 import { craftByClicks } from './craft-clicks.ts';
 import { itemQuery } from './items.ts';
@@ -53,6 +54,9 @@ export const craft: Skill<typeof params> = {
     if (!game.capabilities.crafting) return Promise.resolve(fail('unsupported_by_server', 'this server does not support crafting'));
     // Counted from the first attempt: a run a reflex interrupted crafts only what is still missing.
     let target: number | undefined;
+    // A table set down stays, whatever the run comes to: its result says where.
+    let placedTable: SkillResult['placed'];
+    const withTable = (r: SkillResult): SkillResult => (placedTable ? { ...r, placed: placedTable } : r);
     return onBot(game, 'craft', signal, async (bot, sig) => {
       const name = concreteItem(bot, itemQuery(item));
       const def = bot.registry.itemsByName[name];
@@ -62,7 +66,7 @@ export const craft: Skill<typeof params> = {
       if (missing <= 0) return done(`crafted ${count} ${name}`);
       // Farther than the planner's reach, so a table it counted on is found; but a table carried is placed here rather
       // than walking far (up out of a mine, say) to one.
-      let table: Block | null = bot.findBlock({ matching: bot.registry.blocksByName.crafting_table?.id ?? -1, maxDistance: TABLE_SEARCH });
+      let table: Block | null = findBlockFast(bot, [bot.registry.blocksByName.crafting_table?.id ?? -1], TABLE_SEARCH);
       const carried = bot.inventory.items().some((i) => i.name === 'crafting_table');
       if (table && carried && table.position.distanceTo(bot.entity.position) > CARRIED_TABLE_FIRST) table = null;
       let recipe = bot.recipesFor(def.id, null, 1, null)[0] ?? (table ? bot.recipesFor(def.id, null, 1, table)[0] : undefined);
@@ -72,7 +76,8 @@ export const craft: Skill<typeof params> = {
           // Placed within this skill's turn at the gate (running the place skill here would wait for this one to end).
           const placed = await placeItem(bot, sig, { item: 'crafting_table' });
           if (!placed.ok) return fail('no_target', `could not place a crafting table: ${placed.detail}`);
-          table = bot.findBlock({ matching: bot.registry.blocksByName.crafting_table?.id ?? -1, maxDistance: 8 });
+          placedTable = placed.placed;
+          table = findBlockFast(bot, [bot.registry.blocksByName.crafting_table?.id ?? -1], 8);
           recipe = table ? bot.recipesFor(def.id, null, 1, table)[0] : undefined;
         }
         if (!recipe) {
@@ -104,6 +109,6 @@ export const craft: Skill<typeof params> = {
       if (made <= 0 && failure) throw failure;
       if (made <= 0) return fail('missing_material', `crafting ${name} made nothing`);
       return done(`crafted ${made} ${name}`);
-    });
+    }).then(withTable);
   },
 };

@@ -117,7 +117,7 @@ export async function placeItem(bot: Bot, sig: AbortSignal, { item, x, y, z: zz 
   const placed = bot.blockAt(at);
   if (placed?.name !== stack.name) return fail('not_placed', `the ${stack.name} did not stay at ${at.x} ${at.y} ${at.z}`);
   if (stack.name === 'crafting_table') ownTables.set(bot, (ownTables.get(bot) ?? new Set<string>()).add(`${at.x},${at.y},${at.z}`));
-  return done(`placed ${stack.name} at ${at.x} ${at.y} ${at.z}`);
+  return { ...done(`placed ${stack.name} at ${at.x} ${at.y} ${at.z}`), placed: { block: stack.name, x: at.x, y: at.y, z: at.z } };
 }
 
 /** The `place` skill. */

@@ -8,7 +8,8 @@
 import type { Bot, Furnace } from 'mineflayer';
 import type { Item } from 'prismarine-item';
 import { z } from 'zod';
-import type { Skill } from '../src/game/skill.ts';
+import { findBlockFast } from '../src/game/block-search.ts';
+import type { Skill, SkillResult } from '../src/game/skill.ts';
 import { COOK_TICKS, fuelTicks, smeltInputs, smeltsInto } from '../src/game/smelting.ts';
 import { done, fail, goals, noWindow, onBot, readyToOpen, sleep, walk } from './common.ts';
 import { itemQuery, matchesItem } from './items.ts';
@@ -62,17 +63,20 @@ function chooseFuel(bot: Bot, ticks: number, inputs: readonly string[], inSlot: 
   return null;
 }
 
+/** A furnace to use: one within 48 blocks, or the one carried set down (`placed`: where). */
 async function furnaceBlock(bot: Bot, sig: AbortSignal) {
   const id = bot.registry.blocksByName.furnace?.id ?? -1;
   // Farther than the planner's reach (30 blocks), so a furnace it counted on is found.
-  let block = bot.findBlock({ matching: id, maxDistance: 48 });
+  let block = findBlockFast(bot, [id], 48);
+  let placed: SkillResult['placed'];
   if (!block && bot.inventory.items().some((i) => i.name === 'furnace')) {
-    const placed = await placeItem(bot, sig, { item: 'furnace' });
+    const put = await placeItem(bot, sig, { item: 'furnace' });
     // Somewhere else there may be room: not a missing material.
-    if (!placed.ok) return { block: null, code: 'no_target', why: `could not place my furnace: ${placed.detail}` };
-    block = bot.findBlock({ matching: id, maxDistance: 8 });
+    if (!put.ok) return { block: null, placed, code: 'no_target', why: `could not place my furnace: ${put.detail}` };
+    placed = put.placed;
+    block = findBlockFast(bot, [id], 8);
   }
-  return { block, code: 'missing_material', why: 'no furnace within 48 blocks and none carried' };
+  return { block, placed, code: 'missing_material', why: 'no furnace within 48 blocks and none carried' };
 }
 
 /** The `smelt` skill. */
@@ -84,6 +88,8 @@ export const smelt: Skill<typeof params> = {
   run(game, { item, count }, signal) {
     // Counted from the first attempt: a run a reflex interrupted makes only what is still missing.
     let target: number | undefined;
+    // A furnace set down stays, whatever the run comes to: its result says where.
+    let placedFurnace: SkillResult['placed'];
     return onBot(game, 'smelt', signal, async (bot, sig) => {
       const recipe = recipeFor(bot, itemQuery(item));
       if (!recipe) return fail('bad_params', `${item} cannot be smelted in a furnace`);
@@ -92,7 +98,8 @@ export const smelt: Skill<typeof params> = {
       if (outputId === undefined) return fail('bad_params', `there is no item called ${output} here`);
       const held = (): number => bot.inventory.count(outputId, null);
       target ??= held() + count;
-      const { block, code, why } = await furnaceBlock(bot, sig);
+      const { block, placed, code, why } = await furnaceBlock(bot, sig);
+      placedFurnace ??= placed;
       if (!block) return fail(code, why);
       if (bot.entity.position.distanceTo(block.position.offset(0.5, 0.5, 0.5)) > 3.5) {
         await walk(bot, new goals.GoalNear(block.position.x, block.position.y, block.position.z, 2), sig, 'to the furnace');
@@ -157,6 +164,6 @@ export const smelt: Skill<typeof params> = {
       if (held() >= target) return done(`smelted ${made} ${output} (now carrying ${held()})`);
       if (made > 0) return fail('missing_material', `smelted ${made} of ${count} ${output}: I ran out of input or fuel`);
       return fail('missing_material', `the furnace made no ${output}: I ran out of fuel`);
-    });
+    }).then((r) => (placedFurnace ? { ...r, placed: placedFurnace } : r));
   },
 };

@@ -1,42 +1,69 @@
 /**
  * An avatar host's entry point (docs/avatar-hosts.md): wiring only, like
- * `src/main.ts`. mindlink starts `AVATAR_HOSTS` of these as child processes;
- * each runs the games of the avatars placed on it, with the same skills and
- * reflexes as one process does, and talks to the core over its IPC channel.
- * It exits when the core tells it to, and at once when the core is gone.
+ * `src/main.ts`. It runs the games of the avatars placed on it, with the same
+ * skills and reflexes as one process does, in one of two ways:
+ *
+ * - a child of mindlink (its one argument is its {@link HostConfig} as JSON):
+ *   it talks to the core over its IPC channel, says it is ready as soon as it
+ *   takes messages, and builds the games once it knows where the embedded
+ *   world is (told at once, or by a `world` message when it was started while
+ *   the world still started), warming up the version's packet codecs
+ *   meanwhile; it exits when the core tells it to, and at once when the core
+ *   is gone;
+ * - on any machine, `npm run host -- --nats nats://… --id <name>`
+ *   (docs/many-machines.md): it talks to the core over NATS, warms up while
+ *   it waits for a core, plays for the core it hears (the core's beat names
+ *   its world, so it never needs a `world` message), and runs until it is
+ *   stopped (SIGTERM, Ctrl-C).
  */
+import { hostname } from 'node:os';
+import { parseArgs } from 'node:util';
 import { foreignClaim, shareClaims } from '../skills/claims.ts';
 import { createSkillRegistry } from '../skills/index.ts';
 import { Reflexes } from '../skills/reflexes.ts';
-import { loadConfig } from './config.ts';
-import type { CoreToHost, HostConfig, HostToCore } from './game/hosts/protocol.ts';
-import { runHost } from './game/hosts/host-runtime.ts';
-import { createGameProvider } from './game/provider.ts';
+import { loadConfig, type Config } from './config.ts';
+import type { CoreToHost, HostConfig, HostToCore, WorldAddress } from './game/hosts/protocol.ts';
+import { runHost, type HostRuntime } from './game/hosts/host-runtime.ts';
+import { connectNats, NatsAuthError, natsSecrets } from './game/hosts/nats/connect.ts';
+import { NatsHost } from './game/hosts/nats/nats-host.ts';
+import { SUBJECT_TOKEN } from './game/hosts/nats/subjects.ts';
+import { createGameProvider, type GameAttachment } from './game/provider.ts';
+import { embeddedVersion } from './game/embedded/world-start.ts';
+import { warmUp } from './game/warm-up.ts';
 import { startHealthLog } from './health.ts';
-import { createLogger, registerSecret } from './logger.ts';
+import { readTickRates } from './game/tick-meter.ts';
+import { createLogger, registerSecret, type Logger } from './logger.ts';
 
-async function main(): Promise<void> {
-  process.umask(0o077);
-  const host = JSON.parse(process.argv[2] ?? '{}') as HostConfig;
-  const config = loadConfig();
-  for (const secret of [config.TELEGRAM_TOKEN, config.DISCORD_TOKEN, config.LLM_API_KEY]) registerSecret(secret);
+// Reflexes (defend > eat > flee) act on every avatar's game with no engine call.
+const attach: GameAttachment = (game, gameLog) => {
+  const reflexes = new Reflexes(game, gameLog);
+  reflexes.start();
+  return reflexes;
+};
+
+/** Where this process's block claims go (avatars collecting side by side spread out across hosts too). */
+let claimsTo: ((m: HostToCore) => void) | undefined;
+shareClaims((key, by, until) => claimsTo?.({ type: 'claim', key, by, until }));
+
+/** The games of one core's avatars, on its world, their messages going out through `send`. */
+async function runtimeFor(config: Config, log: Logger, world: WorldAddress | null, send: (m: HostToCore) => void): Promise<HostRuntime> {
+  const games = await createGameProvider(config, log, { world, attach });
+  claimsTo = send;
+  return runHost({ games, skills: createSkillRegistry, log, send, foreignClaim });
+}
+
+/** A child of mindlink, on its IPC channel. */
+async function child(config: Config, host: HostConfig): Promise<void> {
   const log = createLogger(config.LOG_LEVEL, { sync: true }).child({ avatarHost: host.index });
-  startHealthLog(log, config.HEALTH_LOG_MS, 'host health');
-  const games = await createGameProvider(config, log, {
-    world: host.world,
-    // Reflexes (defend > eat > flee) act on every avatar's game with no engine call.
-    attach: (game, gameLog) => {
-      const reflexes = new Reflexes(game, gameLog);
-      reflexes.start();
-      return reflexes;
-    },
-  });
+  startHealthLog(log, config.HEALTH_LOG_MS, 'host health', readTickRates);
   const send = (m: HostToCore): void => {
     if (process.connected) process.send?.(m);
   };
-  // Avatars collecting side by side spread out across hosts too: each host hears of the others' block claims.
-  shareClaims((key, by, until) => send({ type: 'claim', key, by, until }));
-  const runtime = runHost({ games, skills: createSkillRegistry, log, send, foreignClaim });
+  let runtime: HostRuntime | undefined;
+  /** What the core asked before the games could be built (the world was still starting). */
+  const waiting: CoreToHost[] = [];
+  let worldIs: (world: WorldAddress | null) => void = () => undefined;
+  const worldKnown = host.world !== undefined ? Promise.resolve(host.world) : new Promise<WorldAddress | null>((resolve) => (worldIs = resolve));
   let leaving = false;
   const leave = (why: string): void => {
     if (leaving) return;
@@ -45,23 +72,131 @@ async function main(): Promise<void> {
     // Without its core there is no one to carry on for: a second at most to leave the games.
     const limit = setTimeout(() => process.exit(0), why === 'the core is gone' ? 1000 : 15_000);
     limit.unref();
-    void runtime
-      .shutdown()
+    void (runtime?.shutdown() ?? Promise.resolve())
       .catch((err: unknown) => log.warn({ err }, 'leaving the games failed'))
       .finally(() => process.exit(0));
   };
   process.on('message', (m: CoreToHost) => {
     if (m.type === 'shutdown') leave('asked by the core');
-    else runtime.handle(m);
+    else if (m.type === 'world') worldIs(m.world);
+    else if (runtime) runtime.handle(m);
+    else waiting.push(m);
   });
   process.on('disconnect', () => leave('the core is gone'));
   process.on('SIGTERM', () => leave('SIGTERM'));
   process.on('SIGINT', () => leave('SIGINT'));
   process.send?.({ type: 'ready', pid: process.pid });
   log.info({ pid: process.pid }, 'avatar host ready');
+  // Alive while the games are not built yet (the runtime says so from then on).
+  const alive = setInterval(() => send({ type: 'alive', avatars: [] }), 2000);
+  alive.unref();
+  // While the world starts (and the core loads), what the first join would wait for: on the first host, where the
+  // first avatar is placed (the others would only take CPU from the world and the core now; theirs is done on their first join).
+  if (config.EMBEDDED && host.index === 0) warmUp(embeddedVersion(config));
+  const world = await worldKnown;
+  if (leaving) return;
+  const built = await runtimeFor(config, log, world, send);
+  clearInterval(alive);
+  if (leaving) return;
+  runtime = built;
+  for (const m of waiting.splice(0)) runtime.handle(m);
+}
+
+/** Arguments or a configuration that will not do: one line (and the usage), exit code 2. */
+class UsageError extends Error {}
+
+/** What `npm run host` says when its arguments will not do. */
+const USAGE = 'usage: npm run host -- --nats nats://host:4222 --id <name> [--capacity <avatars>] [--cluster <name>]';
+
+/** A host on any machine, over NATS. */
+async function overNats(config: Config, args: string[]): Promise<void> {
+  let values: { nats?: string | undefined; id?: string | undefined; capacity?: string | undefined; cluster?: string | undefined };
+  try {
+    ({ values } = parseArgs({ args, options: { nats: { type: 'string' }, id: { type: 'string' }, capacity: { type: 'string' }, cluster: { type: 'string' } }, strict: true }));
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n${USAGE}`);
+  }
+  const servers = values.nats ? values.nats.split(',').map((s) => s.trim()).filter(Boolean) : config.HOSTS;
+  const id = values.id ?? '';
+  const cluster = values.cluster ?? config.NATS_CLUSTER;
+  const capacity = values.capacity === undefined ? config.HOST_CAPACITY : Number(values.capacity);
+  const problem = !servers?.length
+    ? '--nats (or HOSTS) names no NATS server'
+    : !SUBJECT_TOKEN.test(id)
+      ? `--id ${JSON.stringify(id)} must be 1–64 letters, digits, - or _ (this machine could be --id ${hostname().replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 64)})`
+      : !SUBJECT_TOKEN.test(cluster)
+        ? `--cluster ${JSON.stringify(cluster)} must be 1–64 letters, digits, - or _`
+        : !Number.isInteger(capacity) || capacity < 1
+          ? `--capacity ${JSON.stringify(values.capacity)} must be a whole number of avatars, 1 or more`
+          : servers.some((s) => !/^(nats|tls|wss?):\/\/[^/]/.test(s))
+            ? '--nats must be nats://host:port (or tls://, ws://, wss://), several comma-separated'
+            : undefined;
+  if (problem || !servers) throw new UsageError(`${problem ?? '--nats is missing'}\n${USAGE}`);
+  const settings = { servers, token: config.NATS_TOKEN, user: config.NATS_USER, pass: config.NATS_PASS, name: `mindlink host ${id}` };
+  for (const secret of natsSecrets(settings)) registerSecret(secret);
+  const log = createLogger(config.LOG_LEVEL).child({ avatarHost: id });
+  startHealthLog(log, config.HEALTH_LOG_MS, 'host health', readTickRates);
+  const nc = await connectNats(settings, log);
+  // Before it looks for a core, what the first join would wait for (a host is usually started before its core, so
+  // this costs no one any time). The version is this machine's guess at the core's (MC_VERSION, else the embedded
+  // world's): the core's beat names the real one, and a join on another version compiles its own.
+  if (config.EMBEDDED) warmUp(embeddedVersion(config));
+  const host = new NatsHost({
+    nc,
+    cluster,
+    id,
+    capacity,
+    log,
+    runtime: (world, send) => runtimeFor(config, log, world, send),
+  });
+  let leaving = false;
+  const leave = (why: string, code: number): void => {
+    if (leaving) return;
+    leaving = true;
+    log.info({ why }, 'avatar host stopping');
+    const limit = setTimeout(() => process.exit(code), 15_000);
+    limit.unref();
+    void host
+      .leave()
+      .then(() => nc.close())
+      .catch((err: unknown) => log.warn({ err }, 'leaving the games failed'))
+      .finally(() => process.exit(code));
+  };
+  host.on('duplicate', () => leave('another host runs with this id', 1));
+  process.on('SIGTERM', () => leave('SIGTERM', 0));
+  process.on('SIGINT', () => leave('SIGINT', 0));
+  void nc.closed().then((err) => {
+    if (leaving) return;
+    log.error({ err }, 'the NATS connection closed for good');
+    process.exit(1);
+  });
+  await host.start();
+  log.info({ pid: process.pid, id, cluster, capacity }, 'avatar host ready; waiting for a core');
+}
+
+async function main(): Promise<void> {
+  process.umask(0o077);
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  for (const secret of [config.TELEGRAM_TOKEN, config.DISCORD_TOKEN, config.LLM_API_KEY, config.NATS_TOKEN, config.NATS_PASS]) registerSecret(secret);
+  const args = process.argv.slice(2);
+  if (args[0]?.startsWith('{')) await child(config, JSON.parse(args[0]) as HostConfig);
+  else await overNats(config, args);
 }
 
 main().catch((err: unknown) => {
+  if (err instanceof UsageError) {
+    process.stderr.write(`mindlink avatar host: ${err.message}\n`);
+    process.exit(2);
+  }
+  if (err instanceof NatsAuthError) {
+    process.stderr.write(`mindlink avatar host: ${err.message}\n`);
+    process.exit(1);
+  }
   process.stderr.write(`mindlink avatar host: start-up failed: ${(err as Error)?.stack ?? String(err)}\n`);
   process.exit(1);
 });

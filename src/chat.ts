@@ -28,6 +28,12 @@ export interface ChatContext {
   /** The platform id of the message (replies thread to it), or null. */
   messageId: string | null;
   /**
+   * The key of the platform's update that brought it, where the platform delivers an update again until it is
+   * told the update was received (Telegram, `telegram:<bot>:<update_id>`): one handled before, delivered again
+   * after a restart, is neither applied nor answered twice (`src/handled-updates.ts`).
+   */
+  updateKey?: string;
+  /**
    * When the platform says the message was written (Unix ms), where it says so. A message read
    * late (written while mindlink was down) keeps its place against a scheduled run made up at start.
    */
@@ -161,11 +167,18 @@ export interface Bridge {
   openDm?(user: Identity): Promise<Destination>;
 }
 
-/** What the core offers a bridge. */
+/**
+ * What the core offers a bridge.
+ *
+ * `handleMessage`, `runCommand` and `notRead` resolve once the message is accepted: for one with an
+ * `updateKey`, once its change (a goal, a direction) and its reply are on disk, or the disk refused them and
+ * the chat was told; a question once it is handed to the avatar's turn; a command that waits on the network
+ * once it started. A bridge whose platform delivers again what it was not told was received tells it then.
+ */
 export interface BridgeHost {
-  /** Route a chat message (goal, question, direction, `stop`). Never throws. */
+  /** Route a chat message (goal, question, direction, `stop`); resolves once it is accepted. Never throws. */
   handleMessage(msg: InboundMessage): Promise<void>;
-  /** Run a command. Never throws; the reply is posted to `inv.dest`. */
+  /** Run a command; resolves once it is accepted. Never throws; the reply is posted to `inv.dest`. */
   runCommand(inv: CommandInvocation): Promise<void>;
   /**
    * Someone sent the bot something mindlink does not read — `what` says what, e.g. `a sticker`,

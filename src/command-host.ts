@@ -79,6 +79,22 @@ export interface WatchedAvatar {
   learnedSkill(name: string): Promise<KeptSkillCode>;
   /** What the sender may see of it from this chat: full direction text, the owner's identities (`rights.ts`). */
   readonly sight: Sight;
+  /** The places it remembers on the server it is on now, in the order they were first remembered, each with its distance now. */
+  places(): PlaceView[];
+}
+
+/** A place an avatar remembers, as a command shows it. */
+export interface PlaceView {
+  name: string;
+  x: number;
+  y: number;
+  z: number;
+  /** `overworld`, `the_nether`, `the_end`. */
+  dimension: string;
+  /** Blocks from the avatar now, rounded; null while it is out of the game or in another dimension. */
+  distance: number | null;
+  /** Who set it: a person's name, or null when the avatar remembered it itself. */
+  by: string | null;
 }
 
 /** An avatar the sender may control from this chat. */
@@ -105,6 +121,13 @@ export interface ControlledAvatar extends WatchedAvatar {
   unpark(which: readonly number[] | 'all'): ParkedGoal[];
   /** Drop one of the skills it kept (its owner, a pilot or an admin). Throws UserError when it keeps none of that name. */
   removeLearnedSkill(name: string): Promise<void>;
+  /**
+   * Remember where it stands now as place `name` (any case; a name in use moves here), set by the sender: the place,
+   * and where it was before. Throws UserError while it is out of the game, for a bad name, or past the most it keeps.
+   */
+  setPlace(name: string): { place: PlaceView; was: PlaceView | undefined };
+  /** Forget one of its places; the place it was. Throws UserError, naming those it knows, when it knows none of that name. */
+  removePlace(name: string): PlaceView;
   /** Link it to this chat in `mode` (replacing an existing link's mode). */
   link(mode: 'control' | 'watch'): void;
   /** Unlink it from this chat. False when it was not linked here. */

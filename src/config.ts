@@ -23,6 +23,11 @@ const onOff = z
   .transform((v) => ['on', 'true', '1', 'yes'].includes(v));
 
 const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+/** NATS servers: one URL or several, comma-separated (`nats://host:4222`, `tls://…`; a user and password or a token may be in it). */
+const natsServers = z
+  .string()
+  .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+  .pipe(z.array(z.url({ protocol: /^(nats|tls|wss?)$/, error: 'must be nats://host:port (or tls://, ws://, wss://), several comma-separated' })).min(1));
 const port = z.coerce.number().int().min(1).max(65535);
 const identity = z.string().superRefine((value, ctx) => {
   const problem = identityProblem(value);
@@ -117,6 +122,25 @@ export const ConfigSchema = z.object({
    * 1 runs them in mindlink's own process; the default is one host per core.
    */
   AVATAR_HOSTS: z.coerce.number().int().min(1).max(64).default(availableParallelism()),
+  /**
+   * Avatar hosts on any machine over NATS instead (docs/many-machines.md): the NATS server (several
+   * comma-separated); hosts join with `npm run host -- --nats <url> --id <name>`. Unset: child processes.
+   */
+  HOSTS: natsServers.optional(),
+  /** NATS authentication: a token, or a user and password (or either in the URL). */
+  NATS_TOKEN: z.string().min(1).optional(),
+  NATS_USER: z.string().min(1).optional(),
+  NATS_PASS: z.string().optional(),
+  /** The NATS subjects' namespace, `mindlink.<NATS_CLUSTER>.…`: one core and its hosts per name. */
+  NATS_CLUSTER: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, - or _ (a NATS subject token)').default('main'),
+  /** A NATS host not heard from for this long is taken as gone and its avatars move; a host that does not hear its core for as long leaves its games (ms). */
+  HOST_SILENCE_MS: z.coerce.number().int().min(3000).max(600_000).default(10_000),
+  /** How many avatars a NATS host (`npm run host`) takes; the default is 50 per core of its machine. */
+  HOST_CAPACITY: z.coerce.number().int().min(1).max(100_000).default(50 * availableParallelism()),
+  /** The address the embedded world listens on (`0.0.0.0`: every interface, for NATS hosts on other machines). */
+  WORLD_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  /** The address NATS hosts reach the embedded world at (unset: `WORLD_HOST`; needed when that is `0.0.0.0` or `::`). */
+  WORLD_PUBLIC_HOST: z.string().trim().min(1).optional(),
 });
 
 /** The parsed configuration: every key with its default, `ENGINE` decided. */
@@ -134,7 +158,7 @@ export function storeChecks(env: Record<string, string | undefined> = process.en
 }
 
 /** Keys whose values are secrets: never logged, never shown in chat. */
-export const SECRET_KEYS = ['TELEGRAM_TOKEN', 'DISCORD_TOKEN', 'LLM_API_KEY', 'ANTHROPIC_API_KEY'] as const;
+export const SECRET_KEYS = ['TELEGRAM_TOKEN', 'DISCORD_TOKEN', 'LLM_API_KEY', 'ANTHROPIC_API_KEY', 'NATS_TOKEN', 'NATS_PASS', 'HOSTS'] as const;
 
 /** What an agent CLI may take from mindlink's own environment: where programs are, the locale, proxies and certificates. */
 const CHILD_ENV_KEYS = /^(PATH|LANG|LANGUAGE|LC_[A-Z]+|TZ|(HTTPS?|ALL|NO)_PROXY|(https?|all|no)_proxy|SSL_CERT_(FILE|DIR)|NODE_EXTRA_CA_CERTS|SYSTEMROOT|WINDIR|COMSPEC|PATHEXT)$/;
@@ -171,6 +195,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`config: ${key}=${shown} ${issue?.message ?? 'is invalid'}`);
   }
   if (result.data.MCP && !result.data.WEB) throw new ConfigError('config: MCP=on needs the dashboard\'s server: set WEB=on too (it serves /mcp)');
+  if (result.data.HOSTS && result.data.EMBEDDED && !result.data.WORLD_PUBLIC_HOST && /^(0\.0\.0\.0|::|\[::\])$/.test(result.data.WORLD_HOST)) {
+    throw new ConfigError(`config: WORLD_HOST=${result.data.WORLD_HOST} listens everywhere: set WORLD_PUBLIC_HOST to the address the NATS hosts reach this machine at`);
+  }
   const model = llmSetupProblem(result.data);
   const chosen = result.data.ENGINE;
   if (chosen && needsModel(chosen, result.data.HYBRID_MODEL) && model) throw new ConfigError(`config: ENGINE=${chosen} ${model}`);

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { AvatarRecords } from './avatars/avatar-records.ts';
 import { GoalHistory } from './avatars/goal-history.ts';
 import { AvatarManager } from './avatars/manager.ts';
+import { Places } from './avatars/places.ts';
 import { purgeRemoved } from './avatars/retire.ts';
 import { UsageBook } from './avatars/usage.ts';
 import { firstStart } from './first-start.ts';
@@ -28,6 +29,7 @@ import { Poster } from './outbox/poster.ts';
 import { Links } from './people/links.ts';
 import { McpTokens } from './people/mcp-tokens.ts';
 import { ReadMarks } from './read-marks.ts';
+import { HandledUpdates } from './handled-updates.ts';
 import { Pairing } from './people/pairing.ts';
 import { People } from './people/people.ts';
 import { MessageRouter } from './router.ts';
@@ -97,6 +99,8 @@ export class Mindlink {
     readonly mcpTokens: McpTokens,
     /** The game's chat: `/relay` into linked chats, and which avatars' `/say` takes server commands. */
     readonly gameChat: GameChat,
+    /** The places avatars remember (`/place`, docs/commands.md "Places"). */
+    readonly places: Places,
     private readonly couriers: Couriers,
     private readonly games: GameProvider,
     private readonly log: Logger,
@@ -119,9 +123,11 @@ export class Mindlink {
     const people = new People(store, config.ADMINS);
     const links = new Links(store, log, now);
     const readMarks = new ReadMarks(store);
+    const handled = new HandledUpdates(store);
     const history = new GoalHistory(store);
     const usage = new UsageBook(store);
     const records = new AvatarRecords(store, history, usage, now);
+    const places = new Places(store, records, now);
     const mcpTokens = new McpTokens(store, people, { now: () => now().getTime() });
     // What the loops tell: the poster, the thought streams, the recent lines, the sign-in relay and the chat relay listen.
     const news = new AvatarNews();
@@ -141,6 +147,7 @@ export class Mindlink {
       engines: opts.engines,
       skills: opts.skills,
       learned,
+      places,
       checkGoal: opts.checkGoal ?? defaultCheckGoal,
       now,
     });
@@ -169,7 +176,7 @@ export class Mindlink {
     const registry = new ServerRegistry({ store, config, now, avatars, embedded: () => opts.games.embedded?.() });
     firstStart({ config, people, servers: registry, records, links }, now());
     const sharing = new Sharing(store, people, config.ADMINS, now, () => registry.defaultId());
-    const servers = createServerDesk({ registry, people, avatars, shares: sharing });
+    const servers = createServerDesk({ registry, people, avatars, shares: sharing, places });
     const schedules = new Scheduler({
       store,
       log: log.child({ module: 'schedule' }),
@@ -190,6 +197,7 @@ export class Mindlink {
     avatars.followedBy('streams', thoughts);
     avatars.followedBy('relays', gameChat);
     avatars.followedBy('schedules', schedules);
+    avatars.followedBy('places', places);
     const desk = createScheduleDesk({ scheduler: schedules, people, store });
     const host = createCommandHost({
       avatars,
@@ -208,10 +216,11 @@ export class Mindlink {
       mcp: mcpTokens,
       recent,
       gameChat,
+      places,
     });
-    const dashboard = new Dashboard({ people, avatars, store, recent, schedules: desk, prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT } });
-    const router = new MessageRouter({ people, links, readMarks, poster, chatMoved, commands: opts.commands, host, log, store, recent, typing: (dest) => couriers.typing(dest) });
-    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, registry, web, dashboard, learned, mcpTokens, gameChat, couriers, opts.games, log);
+    const dashboard = new Dashboard({ people, avatars, store, recent, schedules: desk, places, prices: { inPerMillion: config.LLM_PRICE_IN, outPerMillion: config.LLM_PRICE_OUT } });
+    const router = new MessageRouter({ people, links, readMarks, poster, chatMoved, outbox, handled, commands: opts.commands, host, log, store, recent, typing: (dest) => couriers.typing(dest) });
+    const core = new Mindlink(store, outbox, people, pairing, links, avatars, poster, router, schedules, thoughts, registry, web, dashboard, learned, mcpTokens, gameChat, places, couriers, opts.games, log);
     await avatars.resumeAll();
     // After the avatars resumed: a run missed while mindlink was down is made up (or skipped) now.
     await schedules.start(now());

@@ -5,10 +5,12 @@
  * so the page never shows more than the chat would. Watchers see what
  * `/status`, `/direction` and the avatar's posts show; who may control an
  * avatar also sees its thought stream, its own notes and its usage; schedules
- * are for its owner and admins, as `/schedules`. Everything is plain data;
+ * are for its owner and admins, as `/schedules`; the places it remembers are
+ * drawn on its world view for whoever may see it, as `/places`. Everything is plain data;
  * every text is plain text, secrets scrubbed.
  */
 import type { AvatarManager } from './avatars/manager.ts';
+import type { Places } from './avatars/places.ts';
 import type { ChatContext } from './chat.ts';
 import { formatUsage, type Prices } from './engines/llm/usage.ts';
 import type { Scene, Snapshot } from './game/game.ts';
@@ -93,6 +95,8 @@ export interface WorldView {
   /** Players and mobs near the avatar (world coordinates). */
   entities: Snapshot['nearbyEntities'];
   position: { x: number; y: number; z: number } | null;
+  /** The places the avatar remembers on its server, in the dimension it is in (none while it is out of the game). */
+  places: { name: string; x: number; y: number; z: number }[];
   takenAt: number;
 }
 
@@ -110,12 +114,13 @@ export interface DashboardParts {
   store: Store;
   recent: RecentActivity;
   schedules: ScheduleDesk;
+  places: Places;
   prices: Prices;
 }
 
 /**
  * @example
- * const dashboard = new Dashboard({ people, avatars, store, recent, schedules: desk, prices });
+ * const dashboard = new Dashboard({ people, avatars, store, recent, schedules: desk, places, prices });
  * dashboard.rows(chat);                 // every avatar the viewer may see
  * await dashboard.details(chat, 'demo'); // throws the chat's own UserError when they may not
  */
@@ -168,11 +173,13 @@ export class Dashboard {
     const avatar = this.parts.people.rightsOf(viewer).resolve(name);
     const game = this.parts.avatars.game(avatar.name);
     const snap = game?.snapshot();
+    const places = snap ? this.parts.places.of(avatar.name).filter((p) => p.dimension === snap.dimension) : [];
     return {
       name: avatar.name,
       map: snap ? (game?.worldMap?.(MAP_RADIUS) ?? null) : null,
       entities: snap?.nearbyEntities ?? [],
       position: snap ? snap.position : null,
+      places: places.map((p) => ({ name: p.name, x: p.x, y: p.y, z: p.z })),
       takenAt: snap?.takenAt ?? Date.now(),
     };
   }

@@ -45,6 +45,11 @@ export type UserErrorCode =
   | 'chat_busy'
   // The skills an avatar wrote and kept.
   | 'unknown_skill'
+  // Places an avatar remembers.
+  | 'bad_place_name'
+  | 'unknown_place'
+  | 'too_many_places'
+  | 'not_in_game'
   // Chats: links, threads, DMs, the dashboard.
   | 'not_linked'
   | 'no_threads'

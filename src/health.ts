@@ -19,15 +19,16 @@ export interface HealthReading {
 }
 
 /**
- * Log a `health` line (or `message`: an avatar host logs `host health`) at debug level every `intervalMs`, and return a stop
- * function. The timer does not keep the process alive.
+ * Log a `health` line (or `message`: an avatar host logs `host health`) at debug level every `intervalMs`, with the
+ * readings `extra` adds (the avatars' physics ticks per second), and return a stop function. The timer does not keep
+ * the process alive.
  *
  * @example
  * const stop = startHealthLog(log, 10_000);
  * // … on shutdown:
  * stop();
  */
-export function startHealthLog(log: Logger, intervalMs: number, message = 'health'): () => void {
+export function startHealthLog(log: Logger, intervalMs: number, message = 'health', extra: () => Record<string, number | undefined> = () => ({})): () => void {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   let cpu = process.cpuUsage();
@@ -47,7 +48,7 @@ export function startHealthLog(log: Logger, intervalMs: number, message = 'healt
     cpu = process.cpuUsage();
     at = now;
     histogram.reset();
-    log.debug({ pid: process.pid, ...reading }, message);
+    log.debug({ pid: process.pid, ...reading, ...extra() }, message);
   }, intervalMs);
   timer.unref();
   return () => {

@@ -6,8 +6,9 @@
  */
 import { relative } from 'node:path';
 import type { AvatarManager } from './avatars/manager.ts';
+import type { Places } from './avatars/places.ts';
 import type { ChatContext } from './chat.ts';
-import { installedAgents, llmOffered, type CommandHost, type ControlledAvatar, type WatchedAvatar } from './command-host.ts';
+import { installedAgents, llmOffered, type CommandHost, type ControlledAvatar, type PlaceView, type WatchedAvatar } from './command-host.ts';
 import type { Config } from './config.ts';
 import { UserError } from './errors.ts';
 import type { GameChat } from './game-chat/game-chat.ts';
@@ -23,7 +24,7 @@ import type { ScheduleDesk } from './schedule/desk.ts';
 import type { ServerDesk } from './servers/desk.ts';
 import type { Sharing } from './sharing.ts';
 import type { DeepReadonly } from './store/readonly.ts';
-import type { Avatar, Destination, Identity } from './store/schema.ts';
+import type { Avatar, Destination, Identity, Place } from './store/schema.ts';
 import { notedReply } from './task/directions.ts';
 import { cutText, oneLine, plainGoal } from './text.ts';
 import type { ThoughtStream } from './thought-stream.ts';
@@ -64,6 +65,8 @@ export interface CommandHostParts {
   recent?: RecentActivity;
   /** The game's chat: relays into linked chats, and which avatars' `/say` takes server commands. */
   gameChat: GameChat;
+  /** The places avatars remember. */
+  places: Places;
 }
 
 /**
@@ -72,9 +75,23 @@ export interface CommandHostParts {
  * @example
  * const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, mcp, recent, gameChat });
  */
-export function createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, mcp, recent, gameChat }: CommandHostParts): CommandHost {
+export function createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer, config, sharing, thoughts, openThread, web, learned, mcp, recent, gameChat, places }: CommandHostParts): CommandHost {
   const noSkill = (record: DeepReadonly<Avatar>, name: string): UserError =>
     new UserError('unknown_skill', `${record.name} keeps no skill called ${cutText(oneLine(name), 40)}: /skills ${record.name} lists them.`, record.name);
+  /** A stored place as a command shows it, measured from where the avatar stands now. */
+  const placeView = (record: DeepReadonly<Avatar>, p: DeepReadonly<Place>): PlaceView => {
+    const snap = avatars.snapshot(record.name);
+    const near = snap && snap.dimension === p.dimension;
+    return {
+      name: p.name,
+      x: p.x,
+      y: p.y,
+      z: p.z,
+      dimension: p.dimension,
+      distance: near ? Math.round(Math.hypot(snap.position.x - p.x, snap.position.y - p.y, snap.position.z - p.z)) : null,
+      by: p.by === null ? null : people.personName(p.by),
+    };
+  };
   const watched = (chat: ChatContext, record: DeepReadonly<Avatar>): WatchedAvatar => ({
     name: record.name,
     // The record as stored now (each change to it is a new one), the one given while it is gone or renamed.
@@ -97,6 +114,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       if (!found) throw noSkill(record, name);
       return found;
     },
+    places: () => places.of(record.name).map((p) => placeView(record, p)),
   });
   const controlled = (chat: ChatContext, record: DeepReadonly<Avatar>): ControlledAvatar => {
     const ownerOrAdmin = (what: string): void => {
@@ -109,7 +127,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       stop: () => avatars.stop(record.name),
       setGoal: (text) => {
         const goal = text.replace(/\s+/g, ' ').trim();
-        requirePossibleGoal(goal, (why) => `I can't take that goal: ${why}. ${keptGoal(record.goal?.text)}`, record.name);
+        requirePossibleGoal(goal, (why) => `I can't take that goal: ${why}. ${keptGoal(record.goal?.text)}`, record.name, places.known(record.name));
         const by = people.ensurePerson(chat.from, chat.fromName);
         const behind = avatars.setGoal(record.name, goal, by.id, { writtenAt: chat.sentAt, byName: people.personName(by.id), setIn: chat.dest });
         const stopped = avatars.isPlaying(record.name) ? '' : ` I'm stopped: /play ${record.name} starts me.`;
@@ -125,6 +143,18 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
       async removeLearnedSkill(name) {
         if (!(await learned.remove(record.name, name))) throw noSkill(record, name);
       },
+      setPlace: (name) => {
+        const snap = avatars.snapshot(record.name);
+        const state = avatars.displayState(record.name);
+        // Dead, it lies where it died until it respawns: no place to remember.
+        if (!snap || state === 'dead' || state === 'waiting') {
+          throw new UserError('not_in_game', `${record.name} is not in the game, so it stands nowhere to remember: /play ${record.name} first.`, record.name);
+        }
+        const by = people.ensurePerson(chat.from, chat.fromName);
+        const { place, was } = places.set(record.name, name, { ...snap.position, dimension: snap.dimension }, by.id);
+        return { place: placeView(record, place), was: was ? placeView(record, was) : undefined };
+      },
+      removePlace: (name) => placeView(record, places.remove(record.name, name)),
       link: (mode) => links.link(record.name, chat.dest, mode, chat.guild, dmWith(chat)),
       unlink: () => {
         gameChat.relayOff(record.name, chat.dest);

@@ -3,24 +3,22 @@
  * hosts' entry), the only modules under `src/` that import `bridges/`,
  * `commands/` or `skills/` (the import rules in `.dependency-cruiser.cjs`
  * allow them and nothing else).
+ *
+ * Start-up order (docs/benchmarks.md, "Start-up"): the config and the log,
+ * then at once the game's processes (the embedded world and the avatar
+ * hosts start side by side), and only then the rest of mindlink is loaded,
+ * while they start; a chat bridge's library is loaded only when it is
+ * configured.
  */
 import { ConsoleBridge } from '../bridges/console.ts';
-import { DiscordBridge } from '../bridges/discord/discord-bridge.ts';
-import { TelegramBridge } from '../bridges/telegram/telegram-bridge.ts';
-import { WebBridge, WebPortInUseError } from '../bridges/web/web-bridge.ts';
-import { commandList, createDispatcher, telegramMenus } from '../commands/index.ts';
-import { createSkillRegistry, skills as skillList } from '../skills/index.ts';
-import { Reflexes } from '../skills/reflexes.ts';
 import { loadConfig, type Config } from './config.ts';
-import { llmOffered } from './command-host.ts';
-import { Mindlink } from './core.ts';
-import { createEngineProvider } from './engines/index.ts';
+import type { Mindlink } from './core.ts';
 import { StoreCorruptError, StoreWriteError, writeFailureReason } from './errors.ts';
-import { createHostedProvider } from './game/hosts/hosted-provider.ts';
-import { hostedSkills } from './game/hosts/remote-skills.ts';
-import { createGameProvider, type GameAttachment } from './game/provider.ts';
+import { startGameProcesses, usesHosts } from './game/hosts/game-processes.ts';
+import { NatsAuthError, natsSecrets } from './game/hosts/nats/credentials.ts';
+import type { GameAttachment } from './game/provider.ts';
 import { startHealthLog } from './health.ts';
-import { PeopleMcp } from './mcp/people-server.ts';
+import { readTickRates } from './game/tick-meter.ts';
 import { createLogger, registerSecret, routeConsoleToLog, type Logger } from './logger.ts';
 import { ensureDataDir } from './store/data-dir.ts';
 
@@ -48,9 +46,21 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   for (const secret of [config.TELEGRAM_TOKEN, config.DISCORD_TOKEN, config.LLM_API_KEY]) registerSecret(secret);
+  for (const secret of natsSecrets({ servers: config.HOSTS ?? [], token: config.NATS_TOKEN, pass: config.NATS_PASS })) registerSecret(secret);
   const log: Logger = createLogger(config.LOG_LEVEL);
   routeConsoleToLog(log);
-  startHealthLog(log, config.HEALTH_LOG_MS);
+  // With one process the avatars play here: its health line says how many physics ticks they ran.
+  startHealthLog(log, config.HEALTH_LOG_MS, 'health', readTickRates);
+  // The world and the hosts start now (or the NATS hosts are looked for), while the rest of mindlink loads.
+  const processes = usesHosts(config) ? startGameProcesses(config, log) : undefined;
+  const [{ Mindlink }, { createEngineProvider }, { commandList, createDispatcher, telegramMenus }, { createSkillRegistry, skills: skillList }, { Reflexes }, { llmOffered }] = await Promise.all([
+    import('./core.ts'),
+    import('./engines/index.ts'),
+    import('../commands/index.ts'),
+    import('../skills/index.ts'),
+    import('../skills/reflexes.ts'),
+    import('./command-host.ts'),
+  ]);
 
   // The console reads from the first moment so that lines typed during start-up are queued, not lost.
   const consoleBridge = config.CONSOLE ? new ConsoleBridge(process.stdin, process.stdout, log.child({ bridge: 'console' })) : undefined;
@@ -84,15 +94,17 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   try {
-    // With avatar hosts the games, skills and reflexes run there (src/avatar-host.ts); with one, here.
+    // With avatar hosts (children, or over NATS) the games, skills and reflexes run there (src/avatar-host.ts); with one, here.
     // Reflexes (defend > eat > flee) act on every avatar's game with no engine call.
     const attach: GameAttachment = (game, gameLog) => {
       const reflexes = new Reflexes(game, gameLog);
       reflexes.start();
       return reflexes;
     };
-    const games = config.AVATAR_HOSTS > 1 ? await createHostedProvider(config, log, { attach }) : await createGameProvider(config, log, { attach });
-    const skillRegistry = config.AVATAR_HOSTS > 1 ? hostedSkills(skillList, createSkillRegistry) : createSkillRegistry;
+    const games = processes
+      ? await (await import('./game/hosts/hosted-provider.ts')).createHostedProvider(config, log, { attach }, processes)
+      : await (await import('./game/provider.ts')).createGameProvider(config, log, { attach });
+    const skillRegistry = processes ? (await import('./game/hosts/remote-skills.ts')).hostedSkills(skillList, createSkillRegistry) : createSkillRegistry;
     core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills: skillRegistry, commands: createDispatcher() }).catch(
       async (err: unknown) => {
         // The world and the avatar hosts run in processes of their own: a start that fails stops them, so none is
@@ -104,6 +116,10 @@ async function main(): Promise<void> {
   } catch (err) {
     if (err instanceof StoreCorruptError) {
       process.stderr.write(`mindlink: ${err.message}\n`);
+      process.exit(1);
+    }
+    if (err instanceof NatsAuthError) {
+      process.stderr.write(`config: HOSTS: ${err.message}\n`);
       process.exit(1);
     }
     if (err instanceof StoreWriteError) {
@@ -121,6 +137,7 @@ async function main(): Promise<void> {
   if (config.TELEGRAM_TOKEN) {
     // Each kind of chat gets the menu of what works there (docs/telegram.md "The command menu").
     const menus = telegramMenus(commandList('telegram', { llm, mcp: config.MCP }));
+    const { TelegramBridge } = await import('../bridges/telegram/telegram-bridge.ts');
     const telegram = new TelegramBridge({
       token: config.TELEGRAM_TOKEN,
       apiRoot: config.TELEGRAM_API_ROOT,
@@ -145,6 +162,7 @@ async function main(): Promise<void> {
     }
   }
   if (config.DISCORD_TOKEN) {
+    const { DiscordBridge } = await import('../bridges/discord/discord-bridge.ts');
     const discord = new DiscordBridge({
       token: config.DISCORD_TOKEN,
       apiUrl: config.DISCORD_API_URL,
@@ -167,7 +185,8 @@ async function main(): Promise<void> {
     }
   }
   if (config.WEB) {
-    const mcp = config.MCP ? new PeopleMcp({ tokens: core.mcpTokens, host: core.router, log: log.child({ bridge: 'mcp' }) }) : undefined;
+    const { WebBridge, WebPortInUseError } = await import('../bridges/web/web-bridge.ts');
+    const mcp = config.MCP ? new (await import('./mcp/people-server.ts')).PeopleMcp({ tokens: core.mcpTokens, host: core.router, log: log.child({ bridge: 'mcp' }) }) : undefined;
     const web = new WebBridge({ access: core.web, dashboard: core.dashboard, log: log.child({ bridge: 'web' }), host: config.WEB_HOST, port: config.WEB_PORT, ...(mcp ? { mcp } : {}) });
     await core.addBridge(web).catch((err: unknown) => {
       const what = err instanceof WebPortInUseError ? err.message : `WEB_HOST=${JSON.stringify(config.WEB_HOST)} cannot be listened on: ${(err as Error).message}`;

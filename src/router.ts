@@ -9,13 +9,17 @@
  * so do buttons pressed on cards (`src/press.ts`). While someone waits on the
  * engine (a question's answer, the turn their goal or direction woke), their
  * chat shows typing. Every reply and every error goes back to the chat here,
- * the one catch of this boundary.
+ * the one catch of this boundary. A message the platform may deliver again
+ * (`updateKey`) is handled once (`src/handled-updates.ts`), and accepted once
+ * its change and its reply are on disk.
  */
 import type { Logger } from 'pino';
 import type { ActionPress, BridgeHost, ChatContext, CommandAnswer, CommandInvocation, InboundMessage, Platform, PressOutcome } from './chat.ts';
 import type { CommandDispatcher, CommandHost, CommandReply } from './command-host.ts';
 import { errorRef, UserError } from './errors.ts';
 import { characterCount, classifyMessage, emptyMessageReason, isTooLong, MAX_MESSAGE_LENGTH, splitAddress, unknownAddress } from './classify.ts';
+import type { HandledUpdates } from './handled-updates.ts';
+import type { Outbox } from './outbox/outbox.ts';
 import type { Poster } from './outbox/poster.ts';
 import { pressAction } from './press.ts';
 import { replyPrivately } from './private-reply.ts';
@@ -41,6 +45,10 @@ export interface RouterParts {
   poster: Poster;
   /** Everything kept about a chat that moved (its links, relays and the posts on their way) follows it; returns how many posts moved. */
   chatMoved(from: Destination, to: Destination): number;
+  /** The posts on their way: a reply waits for them to be on disk. */
+  outbox: Outbox;
+  /** Messages a platform may deliver again that were handled: none is applied or answered twice. */
+  handled: HandledUpdates;
   commands: CommandDispatcher;
   host: CommandHost;
   log: Logger;
@@ -60,15 +68,16 @@ export interface RouterParts {
 export class MessageRouter implements BridgeHost {
   constructor(private readonly parts: RouterParts) {}
 
-  /** Route a chat message: goal, question, direction or a lone `stop`. Never throws. */
+  /** Route a chat message: goal, question, direction or a lone `stop`; resolves once it is accepted. Never throws. */
   async handleMessage(raw: InboundMessage): Promise<void> {
     // Control characters never enter raw (src/sanitize.ts).
     const msg = cleanChatInput(raw);
     try {
-      await this.route(msg);
+      if (!this.handledBefore(msg)) await this.route(msg);
     } catch (err) {
       this.replyError(msg, err);
     }
+    await this.accepted(msg);
   }
 
   /**
@@ -78,7 +87,11 @@ export class MessageRouter implements BridgeHost {
    */
   async runCommand(raw: CommandInvocation): Promise<void> {
     const inv = cleanChatInput(raw);
-    if (!this.parts.commands.detached(inv)) return this.runCleaned(inv);
+    if (this.handledBefore(inv)) return this.accepted(inv);
+    if (!this.parts.commands.detached(inv)) {
+      await this.runCleaned(inv);
+      return this.accepted(inv);
+    }
     void this.runCleaned(inv).catch((err: unknown) => this.parts.log.error({ err, command: inv.name }, 'posting the reply of a command failed'));
   }
 
@@ -114,6 +127,11 @@ export class MessageRouter implements BridgeHost {
       const mark = this.parts.store.mark();
       this.parts.people.seen(inv);
       const reply = await this.parts.commands.run(inv, this.parts.host);
+      // Kept as soon as the command ran: a command that wrote its change before it returned may run again if delivered
+      // again after a kill in between. A private answer (a token, a sign-in link) is never kept: such a command runs again.
+      if (inv.updateKey !== undefined && reply.private !== true && this.parts.store.changedSince(mark)) {
+        this.parts.handled.record(inv.updateKey, { avatar: reply.avatar, text: reply.text });
+      }
       // A command that changed something answers only once the change is on disk ("Could not save: …" otherwise).
       await this.parts.store.saved(mark, reply.avatar);
       this.noteNews(reply);
@@ -157,7 +175,41 @@ export class MessageRouter implements BridgeHost {
 
   /** Something that is not a new text message (a sticker, a photo, an edit): say what mindlink reads. Never throws. */
   async notRead(chat: ChatContext, what: string): Promise<void> {
-    this.parts.poster.reply(chat, null, `I read new text messages only, so I can't take ${what}. Write your goal, question or direction as text; /help lists the commands.`);
+    if (!this.handledBefore(chat)) {
+      this.parts.poster.reply(chat, null, `I read new text messages only, so I can't take ${what}. Write your goal, question or direction as text; /help lists the commands.`);
+    }
+    await this.accepted(chat);
+  }
+
+  /**
+   * A message its platform delivered again (a restart came before the platform was told it was received):
+   * answered before, nothing more is done; its change stored but its reply not, that reply is posted. True
+   * when it was handled before.
+   */
+  private handledBefore(chat: ChatContext): boolean {
+    const key = chat.updateKey;
+    const before = key === undefined ? undefined : this.parts.handled.before(key);
+    if (before === undefined) return false;
+    const answered = before === 'answered';
+    this.parts.log.info({ update: key, dest: chat.dest, answered }, 'a message delivered again was handled before: not again');
+    if (!answered) this.parts.poster.reply(chat, before.avatar, before.text);
+    return true;
+  }
+
+  /**
+   * A message its platform may deliver again is accepted once its reply is on disk too (its change was before the
+   * reply was made), so the platform may be told it was received. A disk that refuses does not hold it back: the
+   * chat was told "Could not save", and holding it would hold every chat's next messages.
+   */
+  private async accepted(chat: ChatContext): Promise<void> {
+    const key = chat.updateKey;
+    if (key === undefined) return;
+    try {
+      await this.parts.outbox.saved();
+      this.parts.handled.settled(key);
+    } catch (err) {
+      this.parts.log.warn({ err, update: key }, 'the reply to a message is not on disk; it is accepted anyway');
+    }
   }
 
   /** The platform announced a chat's new address: its links and pending posts follow it. */
@@ -193,6 +245,7 @@ export class MessageRouter implements BridgeHost {
         const mark = store.mark();
         const a = host.control(msg, avatar.name);
         const reply = a.setGoal(text);
+        this.recordChange(msg, reply);
         await store.saved(mark, reply.avatar);
         this.noteNews(reply);
         // A goal is announced as `/goal`'s reply is.
@@ -273,8 +326,14 @@ export class MessageRouter implements BridgeHost {
     const { host, store } = this.parts;
     const mark = store.mark();
     const reply = host.control(chat, name).addDirection(text);
+    this.recordChange(chat, reply);
     await store.saved(mark, reply.avatar);
     return reply;
+  }
+
+  /** A change a message made, with its reply, for the platform that may deliver the message again: in the change's tick, so one write carries both. */
+  private recordChange(chat: ChatContext, reply: CommandReply): void {
+    if (chat.updateKey !== undefined) this.parts.handled.record(chat.updateKey, { avatar: reply.avatar, text: reply.text });
   }
 
   /** The chat shows typing until the turn the sender's message woke has ended (none when no turn comes: a stopped avatar). */

@@ -119,6 +119,29 @@ describe('parseConfig', () => {
   });
 });
 
+describe('avatar hosts over NATS', () => {
+  it('GIVEN no HOSTS THEN the hosts are child processes; GIVEN HOSTS THEN its servers are a list, with the NATS defaults', () => {
+    expect(parseConfig({}).HOSTS).toBeUndefined();
+    const config = parseConfig({ HOSTS: 'nats://a:4222, tls://b:4222', NATS_TOKEN: 't0ken-123' });
+    expect(config).toMatchObject({ HOSTS: ['nats://a:4222', 'tls://b:4222'], NATS_TOKEN: 't0ken-123', NATS_CLUSTER: 'main', HOST_SILENCE_MS: 10_000, WORLD_HOST: '127.0.0.1' });
+  });
+
+  it('GIVEN a HOSTS that is not a NATS URL THEN one line names the key and never shows the value (it may hold a password)', () => {
+    const err = configError({ HOSTS: 'http://user:s3cret-pass@a:4222' });
+    expect(err.message).toMatch(/^config: HOSTS=\(hidden\) must be nats:\/\/host:port/);
+    expect(err.message).not.toContain('s3cret-pass');
+  });
+
+  it('GIVEN a NATS_CLUSTER that is not one subject token THEN one line names it', () => {
+    expect(configError({ HOSTS: 'nats://a:4222', NATS_CLUSTER: 'a.>' }).message).toMatch(/^config: NATS_CLUSTER="a\.>" must be letters, digits, - or _/);
+  });
+
+  it('GIVEN HOSTS and the embedded world listening everywhere THEN WORLD_PUBLIC_HOST is required, in one line', () => {
+    expect(configError({ HOSTS: 'nats://a:4222', WORLD_HOST: '0.0.0.0' }).message).toMatch(/^config: WORLD_HOST=0\.0\.0\.0 listens everywhere: set WORLD_PUBLIC_HOST/);
+    expect(parseConfig({ HOSTS: 'nats://a:4222', WORLD_HOST: '0.0.0.0', WORLD_PUBLIC_HOST: 'core.lan' }).WORLD_PUBLIC_HOST).toBe('core.lan');
+  });
+});
+
 describe('llm engine configuration', () => {
   it('GIVEN ENGINE=llm without LLM_MODEL THEN start-up stops with one line naming LLM_MODEL', () => {
     const err = configError({ ENGINE: 'llm' });

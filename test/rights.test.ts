@@ -33,6 +33,8 @@ function state(shares: Share[] = []): StateFile {
     mcpTokens: [],
     relays: [],
     sayCommands: [],
+    places: [],
+    handled: [],
   };
 }
 

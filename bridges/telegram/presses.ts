@@ -27,6 +27,8 @@ export interface PressDeps {
   log: Logger;
   /** A message of ours about an avatar was sent: a reply to it goes to that avatar. */
   sent(chatId: number, messageId: number, avatar: string): void;
+  /** The core has the press (what it changed is on disk); what is left is showing it. */
+  taken?(): void;
 }
 
 function clip(text: string, max: number): string {
@@ -74,6 +76,7 @@ export async function answerPress(deps: PressDeps, query: CallbackQuery): Promis
     return;
   }
   const pressing = deps.host.press({ ...at.chat, action: query.data });
+  void pressing.then(() => deps.taken?.());
   let timer: NodeJS.Timeout | undefined;
   const slow = new Promise<'slow'>((resolve) => {
     timer = setTimeout(() => resolve('slow'), ANSWER_WITHIN_MS);

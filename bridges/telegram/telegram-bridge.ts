@@ -5,8 +5,9 @@
  * It decides nothing about rights or goals. What it owns is Telegram itself:
  * which updates are for this bot, who wrote them and where, which avatar a
  * reply answers, cards as inline keyboards and their presses (`presses.ts`),
- * the typing action, the command menus per kind of chat, and what Telegram's
- * answer to a send means for the outbox.
+ * the typing action, the command menus per kind of chat, what Telegram's
+ * answer to a send means for the outbox, and when Telegram is told an update
+ * was received: once the core accepted it (`acceptance.ts`).
  */
 import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError } from 'grammy';
@@ -33,6 +34,7 @@ import {
   stripLeadingMention,
 } from './format.ts';
 import { KeyedQueue } from '../../src/keyed-queue.ts';
+import { UpdateAcceptance } from './acceptance.ts';
 import { outcomeOf, safeError } from './delivery.ts';
 
 /** How a {@link TelegramBridge} connects. */
@@ -65,11 +67,8 @@ const MEMORY_LIMIT = 5000;
 /** Telegram shows a chat action about 5 s: it is sent again every 4 s while wanted. */
 const TYPING_EVERY_MS = 4000;
 
-
-
 /** grammy types its signal with the abort-controller polyfill; Node's own AbortSignal works the same at run time. */
 type GrammySignal = Parameters<Bot['api']['sendMessage']>[3];
-
 
 /**
  * A Telegram bot serving mindlink: private chats, groups and supergroups.
@@ -102,6 +101,8 @@ export class TelegramBridge implements Bridge {
   private readonly names = new Map<Identity, string>();
   /** Per chat, the handling of its updates in order; chats do not wait for each other. */
   private readonly chains = new KeyedQueue();
+  /** The updates handed over and not yet accepted: Telegram is told of an update only once it is. */
+  private readonly acceptance: UpdateAcceptance;
   /** The typing actions shown while someone waits on an avatar. */
   private readonly typingIndicator: TypingIndicator;
 
@@ -126,27 +127,30 @@ export class TelegramBridge implements Bridge {
         rethrowInternalServerErrors: true,
       }),
     );
+    // The outermost transformer: a poll waits for the acceptance of what came before, not each retry of it.
+    this.acceptance = new UpdateAcceptance(this.log);
+    this.bot.api.config.use(this.acceptance.transformer);
     this.bot.on('message:text', (ctx) => {
-      this.onMessage(ctx.message);
+      this.onMessage(ctx.message, ctx.update.update_id);
     });
     // Edits and what is not text are not read; the sender is told so (in a group only when it was meant for the bot).
     this.bot.on('edited_message', (ctx) => {
-      this.onNotRead(ctx.editedMessage, 'an edit');
+      this.onNotRead(ctx.editedMessage, 'an edit', ctx.update.update_id);
     });
     // A group upgraded to a supergroup: Telegram says so in the old group and again in the new supergroup.
     this.bot.on('message:migrate_to_chat_id', (ctx) => {
-      this.onChatMoved(ctx.message.chat.id, ctx.message.migrate_to_chat_id);
+      this.onChatMoved(ctx.message.chat.id, ctx.message.migrate_to_chat_id, ctx.update.update_id);
     });
     this.bot.on('message:migrate_from_chat_id', (ctx) => {
-      this.onChatMoved(ctx.message.migrate_from_chat_id, ctx.message.chat.id);
+      this.onChatMoved(ctx.message.migrate_from_chat_id, ctx.message.chat.id, ctx.update.update_id);
     });
     this.bot.on('message', (ctx) => {
       const what = UNREAD_KINDS.find(([key]) => key in ctx.message)?.[1];
-      if (what) this.onNotRead(ctx.message, what);
+      if (what) this.onNotRead(ctx.message, what, ctx.update.update_id);
     });
     // A button pressed on one of our cards, in the chat's order with its messages.
     this.bot.on('callback_query:data', (ctx) => {
-      this.onPress(ctx.callbackQuery);
+      this.onPress(ctx.callbackQuery, ctx.update.update_id);
     });
     this.typingIndicator = new TypingIndicator({ send: (dest) => this.sendTyping(dest), everyMs: TYPING_EVERY_MS, log: this.log });
     // The one boundary of grammy's middleware: a fault in one update never stops polling.
@@ -166,7 +170,8 @@ export class TelegramBridge implements Bridge {
       throw new Error(`Telegram: cannot connect the bot (${e.message}${e.cause ? `: ${e.cause}` : ''})`);
     }
     this.username = this.bot.botInfo.username;
-    await this.registerCommands();
+    // The command menus, per kind of chat (`menus.ts`).
+    await registerMenus(this.bot.api, this.commands, this.groupMenus, this.log);
     await new Promise<void>((resolve, reject) => {
       let started = false;
       this.polling = this.bot
@@ -190,10 +195,11 @@ export class TelegramBridge implements Bridge {
     this.log.info({ username: this.username }, 'telegram bot polling');
   }
 
-  /** Stop polling (confirming what was received), then wait for the handlers still running. */
+  /** Stop polling, confirming what was received once the core accepted it; then wait for the handlers still running. */
   async stop(): Promise<void> {
     this.stopping.abort();
     this.typingIndicator.stop();
+    this.acceptance.finish();
     if (this.polling) {
       try {
         await this.bot.stop();
@@ -256,11 +262,6 @@ export class TelegramBridge implements Bridge {
     }
   }
 
-  /** The command menus, per kind of chat (`menus.ts`). */
-  private async registerCommands(): Promise<void> {
-    await registerMenus(this.bot.api, this.commands, this.groupMenus, this.log);
-  }
-
   /** The mention of `post.ping` in a group; none in a private chat (the message itself notifies) or for another platform's identity. */
   private mentionFor(post: Post, chatId: number): { html: string; visibleLength: number } | null {
     if (post.ping === null || isPrivateChatId(chatId)) return null;
@@ -304,27 +305,27 @@ export class TelegramBridge implements Bridge {
     }
   }
 
-  /** The chat context of a message from a person (`context.ts`); the sender's name is kept for mentions. */
-  private chatOf(msg: Message): ChatContext | undefined {
+  /** The chat context of a message from a person (`context.ts`) and its update's key; the sender's name is kept for mentions. */
+  private chatOf(msg: Message, updateId: number): ChatContext | undefined {
     const chat = messageContext(msg);
     if (chat) remember(this.names, chat.from, chat.fromName, MEMORY_LIMIT);
-    return chat;
+    return chat && { ...chat, updateKey: `telegram:${this.bot.botInfo.id}:${updateId}` };
   }
 
   /** An edit, or a message that is not text: in a DM, or as a reply to one of our posts, the core says what it reads. */
-  private onNotRead(msg: Message, what: string): void {
+  private onNotRead(msg: Message, what: string, updateId: number): void {
     const host = this.host;
-    const chat = this.chatOf(msg);
+    const chat = this.chatOf(msg, updateId);
     if (!host || !chat) return;
     const meantForUs = chat.chatKind === 'private' || msg.reply_to_message?.from?.id === this.bot.botInfo.id;
     if (!meantForUs) return;
-    this.enqueue(chat.dest, () => host.notRead(chat, what));
+    this.enqueue(chat.dest, updateId, () => host.notRead(chat, what));
   }
 
-  /** An incoming text message: a command for this bot, or a chat message for the core. */
-  private onMessage(msg: Message & { text: string }): void {
+  /** An incoming text message: a command for this bot, or a chat message for the core; accepted when the core says so. */
+  private onMessage(msg: Message & { text: string }, updateId: number): void {
     const host = this.host;
-    const chat = this.chatOf(msg);
+    const chat = this.chatOf(msg, updateId);
     if (!host || !chat) return;
 
     const command = parseCommand(msg.text, msg.entities, this.username);
@@ -332,27 +333,34 @@ export class TelegramBridge implements Bridge {
       if (!command.forThisBot) return;
       // Telegram clients send /start when someone first opens the bot: show them the help.
       const name = command.name === 'start' && !this.commands.some((c) => c.name === 'start') ? 'help' : command.name;
-      this.enqueue(chat.dest, () => host.runCommand({ ...chat, name, argsText: command.argsText }));
+      this.enqueue(chat.dest, updateId, () => host.runCommand({ ...chat, name, argsText: command.argsText }));
       return;
     }
     const text = stripLeadingMention(msg.text, this.username);
     // The answer to a goal a `Goal…` button asked for (a ForceReply) is that goal: `/goal <text> <avatar>`.
     const asked = msg.reply_to_message?.from?.id === this.bot.botInfo.id ? avatarOfGoalPrompt(msg.reply_to_message.text) : null;
     if (asked) {
-      this.enqueue(chat.dest, () => host.runCommand({ ...chat, name: 'goal', options: { text, avatar: asked } }));
+      this.enqueue(chat.dest, updateId, () => host.runCommand({ ...chat, name: 'goal', options: { text, avatar: asked } }));
       return;
     }
     const replyToAvatar = this.avatarOfReply(msg);
-    this.enqueue(chat.dest, () => host.handleMessage({ ...chat, text, ...(replyToAvatar ? { replyToAvatar } : {}) }));
+    this.enqueue(chat.dest, updateId, () => host.handleMessage({ ...chat, text, ...(replyToAvatar ? { replyToAvatar } : {}) }));
   }
 
-  /** A button pressed on one of our cards: handled in its chat's order (`presses.ts`). */
-  private onPress(query: CallbackQuery): void {
+  /**
+   * A button pressed on one of our cards: handled in its chat's order (`presses.ts`), accepted once the core has it
+   * (its change on disk), before its card is shown. Sent again after a restart, it is pressed again (`src/press.ts`).
+   */
+  private onPress(query: CallbackQuery, updateId: number): void {
     const host = this.host;
     if (!host) return;
     const key = query.message ? destinationOf(query.message.chat.id) : `telegram:${query.from.id}`;
     const sent = (chat: number, id: number, avatar: string): void => remember(this.postAvatars, `${chat}:${id}`, avatar, MEMORY_LIMIT);
-    this.enqueue(key, () => answerPress({ api: this.bot.api, host, log: this.log, sent }, query));
+    let taken = (): void => undefined;
+    const pressed = new Promise<void>((resolve) => {
+      taken = resolve;
+    });
+    this.enqueue(key, updateId, () => answerPress({ api: this.bot.api, host, log: this.log, sent, taken }, query), pressed);
   }
 
   /**
@@ -360,13 +368,13 @@ export class TelegramBridge implements Bridge {
    * group's other updates. Only the chat itself moves: a basic group has no
    * forum topics, so no `telegram:<chat>:<thread>` destination of it exists.
    */
-  private onChatMoved(fromChatId: number, toChatId: number): void {
+  private onChatMoved(fromChatId: number, toChatId: number, updateId: number): void {
     const host = this.host;
     if (!host?.chatMoved || fromChatId === toChatId) return;
     const from = destinationOf(fromChatId);
     const to = destinationOf(toChatId);
     this.log.debug({ from, to }, 'telegram: group upgraded to a supergroup');
-    this.enqueue(from, async () => host.chatMoved?.(from, to));
+    this.enqueue(from, updateId, async () => host.chatMoved?.(from, to));
   }
 
   /** The avatar whose post `msg` replies to: from our own record, else from the post's `[name] ` prefix. */
@@ -376,10 +384,14 @@ export class TelegramBridge implements Bridge {
     return this.postAvatars.get(`${msg.chat.id}:${replied.message_id}`) ?? avatarFromPrefix(replied.text);
   }
 
-  /** Run `task` after the chat's earlier updates; one catch per handler so a fault never reaches polling. */
-  private enqueue(key: string, task: () => Promise<void>): void {
-    void this.chains.run(key, task).catch((err: unknown) => {
+  /**
+   * Run `task` after the chat's earlier updates; one catch per handler so a fault never reaches polling. The update
+   * is accepted once the task is done (a failed one is not tried again), or once `accepted` resolves when given.
+   */
+  private enqueue(key: string, updateId: number, task: () => Promise<void>, accepted?: Promise<void>): void {
+    const done = this.chains.run(key, task).catch((err: unknown) => {
       this.log.error({ err: safeError(err), dest: key }, 'telegram message handler failed');
     });
+    this.acceptance.track(updateId, accepted ? Promise.race([accepted, done]) : done);
   }
 }

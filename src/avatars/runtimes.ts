@@ -8,7 +8,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Engine, EngineProvider } from '../engines/engine.ts';
 import { UserError } from '../errors.ts';
-import type { AvatarGame, GameProvider } from '../game/game.ts';
+import type { AvatarGame, GameProvider, Snapshot } from '../game/game.ts';
+import type { KnownPlaces } from '../goals/places.ts';
 import type { SkillRegistryFactory } from '../game/skill.ts';
 import type { SkillLibrary } from '../learned/library.ts';
 import { GoalLoop, type GoalChecker } from '../loop/goal-loop.ts';
@@ -19,6 +20,7 @@ import { mindlinkParts } from '../task/task-md.ts';
 import type { AvatarRecords } from './avatar-records.ts';
 import { engineContext } from './engine-context.ts';
 import type { GoalHistory } from './goal-history.ts';
+import type { Places } from './places.ts';
 import type { UsageBook } from './usage.ts';
 
 /** What the avatars' live parts and the avatar manager are built from. */
@@ -40,9 +42,15 @@ export interface AvatarParts {
   skills: SkillRegistryFactory;
   /** The skills avatars wrote and kept: each avatar's engine gets its own through its context. */
   learned?: SkillLibrary;
-  checkGoal: GoalChecker;
+  /** The places avatars remember: each avatar's engine and completion check get its own. */
+  places?: Places;
+  /** The completion check; given the avatar's places, "go to base" is checked too. */
+  checkGoal: PlaceAwareChecker;
   now(): Date;
 }
+
+/** A completion check that reads the avatar's places (`checkGoal` of `src/goals/check.ts`). */
+export type PlaceAwareChecker = (goalText: string, baseline: Record<string, number> | null, snap: Snapshot, places?: KnownPlaces) => ReturnType<GoalChecker>;
 
 /** One avatar's live parts. */
 export interface Runtime {
@@ -129,6 +137,8 @@ export class Runtimes {
 
   /** The goal loop and TASK.md of an avatar around its game and engine. */
   private assemble(name: string, game: AvatarGame, engine: Engine, task: TaskFile, log: Logger): Runtime {
+    const places = this.deps.places?.known(name);
+    const { checkGoal } = this.deps;
     const loop = new GoalLoop({
       avatar: name,
       goals: this.deps.records.portOf(name),
@@ -137,7 +147,7 @@ export class Runtimes {
       game,
       task,
       log,
-      checkGoal: this.deps.checkGoal,
+      checkGoal: places ? (text, baseline, snap) => checkGoal(text, baseline, snap, places) : checkGoal,
       onSelfStop: () => {
         void game.stop().catch((err: unknown) => log.error({ err }, 'leaving the game failed'));
       },

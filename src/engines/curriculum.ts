@@ -28,6 +28,7 @@
  */
 import type { GameCapabilities, Snapshot } from '../game/game.ts';
 import { goalKey, parseGoal } from '../goals/goal-language.ts';
+import type { KnownPlaces } from '../goals/places.ts';
 import { countItems, FOOD_ITEMS, WOOD_SPECIES } from '../game/items.ts';
 import { keepUnderRoof, UNDER_ROOF_FROM_TICK } from '../game/night.ts';
 import { surfaceGoal, underRoofNow } from './night-goals.ts';
@@ -257,8 +258,8 @@ export const CURRICULUM: readonly CurriculumStep[] = [
 export const FILLER_GOALS: readonly string[] = ['explore', 'collect 16 logs', 'mine 16 stone', 'collect 16 sand', 'collect 16 dirt'];
 
 /** Can the server do this goal at all? (Crafting on a server without crafting cannot work.) */
-function feasible(goal: string, caps: GameCapabilities): boolean {
-  const intent = parseGoal(goal);
+function feasible(goal: string, caps: GameCapabilities, places?: KnownPlaces): boolean {
+  const intent = parseGoal(goal, places);
   if (intent.kind === 'unknown') return false;
   if (intent.kind === 'craft' && !caps.crafting) return false;
   if (intent.kind === 'eat' && !caps.hunger) return false;
@@ -273,20 +274,22 @@ function feasible(goal: string, caps: GameCapabilities): boolean {
  *
  * @param recentGoals finished goals, newest last
  * @param parked parked owner goals, oldest first
+ * @param places the places the avatar remembers (a parked "go to base" is a goal it can take up)
  * @example
  * nextSelfGoal(snap, { crafting: false, hunger: false, mobs: false }, [], []); // 'collect 16 oak logs'
  * nextSelfGoal(snap, { crafting: true, hunger: true, mobs: true }, [], []);    // 'craft a wooden pickaxe'
  */
-export function nextSelfGoal(snap: Snapshot, caps: GameCapabilities, recentGoals: string[], parked: string[]): string {
-  const lastFive = recentGoals.slice(-5).map(goalKey);
+export function nextSelfGoal(snap: Snapshot, caps: GameCapabilities, recentGoals: string[], parked: string[], places?: KnownPlaces): string {
+  const key = (goal: string): string => goalKey(goal, places);
+  const lastFive = recentGoals.slice(-5).map(key);
   const lastKey = lastFive[lastFive.length - 1];
   const tooRecent = (goal: string, repeatable = false): boolean => {
-    const key = goalKey(goal);
-    return key === lastKey || (!repeatable && lastFive.filter((k) => k === key).length >= 2);
+    const k = key(goal);
+    return k === lastKey || (!repeatable && lastFive.filter((f) => f === k).length >= 2);
   };
 
   for (const goal of parked) {
-    if (feasible(goal, caps) && goalKey(goal) !== lastKey) return goal;
+    if (feasible(goal, caps, places) && key(goal) !== lastKey) return goal;
   }
 
   const candidates: Array<{ goal: string; repeatable?: boolean }> = [];
@@ -301,7 +304,7 @@ export function nextSelfGoal(snap: Snapshot, caps: GameCapabilities, recentGoals
   const night = underRoofNow(snap, caps);
   let outside: string | undefined;
   for (const { goal, repeatable } of candidates) {
-    if (!feasible(goal, caps) || tooRecent(goal, repeatable)) continue;
+    if (!feasible(goal, caps, places) || tooRecent(goal, repeatable)) continue;
     if (night && surfaceGoal(goal, snap, caps)) {
       outside ??= goal;
       continue;

@@ -13,6 +13,7 @@
 import type { Logger } from 'pino';
 import type { AvatarGame } from '../game/game.ts';
 import type { SkillRegistry } from '../game/skill.ts';
+import type { PlaceBook } from '../goals/places.ts';
 import type { LearnedSkills } from '../learned/learned-skills.ts';
 import type { TaskFile } from '../task/task-file.ts';
 import type { EngineKind } from './kinds.ts';
@@ -209,6 +210,12 @@ export interface EngineContext {
    * and writes new ones through it. Absent where no library is kept (some tests).
    */
   learned?: LearnedSkills;
+  /**
+   * The places the avatar remembers on its server (docs/commands.md "Places"): the goal language reads "go to base"
+   * against them, and the avatar remembers new ones. `skills` already offers them (`go_to` a place, `remember_place`:
+   * `place-skills.ts`). Absent where none are kept (some tests).
+   */
+  places?: PlaceBook;
 }
 
 /** The engine kinds an avatar record names (`kinds.ts`). */

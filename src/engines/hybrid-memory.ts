@@ -8,6 +8,7 @@
  */
 import { remember } from '../bounded-map.ts';
 import { parseGoal } from '../goals/goal-language.ts';
+import type { KnownPlaces } from '../goals/places.ts';
 import { cutText, oneLine } from '../text.ts';
 import type { Handover, TurnReply, TurnRequest } from './engine.ts';
 
@@ -49,7 +50,7 @@ const OUTSIDE = 'the goal is outside the scripted engine\'s language (it collect
  * The per-goal memory of one hybrid engine.
  *
  * @example
- * const memory = new HybridMemory();
+ * const memory = new HybridMemory(ctx.places);
  * memory.scriptedPlayed('collect 3 oak logs', reply);
  * memory.choose(request); // { side: 'scripted' } until it reported blocked twice
  */
@@ -57,6 +58,9 @@ export class HybridMemory {
   private readonly goals = new Map<string, GoalMemory>();
   /** The goal of the last turn that worked on one (a wrap-up after `Done:` comes with no goal). */
   private last: string | undefined;
+
+  /** `places`: the avatar's, so that "go to base" is in the goal language (the scripted engine goes there). */
+  constructor(private readonly places?: KnownPlaces) {}
 
   /** What is remembered of `goal`, if anything. */
   of(goal: string): GoalMemory | undefined {
@@ -92,7 +96,7 @@ export class HybridMemory {
         return (this.wrapped(req)?.modelTurns ?? 0) > 0 ? { side: 'model', why: 'you worked on this goal, so you write its lesson' } : { side: 'scripted' };
       default: {
         if (!req.goal) return { side: 'scripted' };
-        if (parseGoal(req.goal.text).kind === 'unknown') return { side: 'model', why: OUTSIDE };
+        if (parseGoal(req.goal.text, this.places).kind === 'unknown') return { side: 'model', why: OUTSIDE };
         const m = this.of(req.goal.text);
         if (m && m.blocked >= BLOCKED_BEFORE_MODEL) {
           return { side: 'model', why: `the scripted engine reported blocked ${m.blocked} times on this goal: ${m.reasons.join('; ')}` };

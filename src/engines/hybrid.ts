@@ -29,8 +29,6 @@ export interface HybridParts {
   scripted: Engine;
   /** The model side: the llm engine, or any engine that asks a model (an agent engine). */
   model: Engine;
-  /** Whether the model side offers `write_skill` (the llm engine does; an agent engine does not): the handover points at it only then. True when absent. */
-  writeSkill?: boolean;
   /** The first pause after a refusal ({@link MODEL_PAUSE_MS} by default). */
   pauseMs?: number;
   now?: () => number;
@@ -47,9 +45,9 @@ function duration(ms: number): string {
 }
 
 /** The request with the handover said in its prompt, before the protocol reminder that ends it. */
-function handedOver(req: TurnRequest, memory: HybridMemory, why: string, writeSkill: boolean): TurnRequest {
+function handedOver(req: TurnRequest, memory: HybridMemory, why: string): TurnRequest {
   const handover = memory.handover(req, why);
-  const text = handoverText(handover, writeSkill && req.kind !== 'wrapup');
+  const text = handoverText(handover, req.kind !== 'wrapup');
   const at = req.prompt.lastIndexOf(PROTOCOL_HELP);
   const prompt = at >= 0 ? `${req.prompt.slice(0, at)}${text}\n\n${req.prompt.slice(at)}` : `${req.prompt}\n\n${text}`;
   return { ...req, handover, prompt };
@@ -65,7 +63,7 @@ function handedOver(req: TurnRequest, memory: HybridMemory, why: string, writeSk
 export function createHybridEngine(ctx: EngineContext, parts: HybridParts): Engine {
   const { scripted, model } = parts;
   const now = parts.now ?? Date.now;
-  const memory = new HybridMemory();
+  const memory = new HybridMemory(ctx.places);
   const byModel: PlayedBy = { engine: model.name, model: true };
   /** Model turns are paused until then after a refusal; refusals in a row double the pause. */
   let pausedUntil = 0;
@@ -86,7 +84,7 @@ export function createHybridEngine(ctx: EngineContext, parts: HybridParts): Engi
    */
   const playModel = async (req: TurnRequest, why: string | null, signal: AbortSignal, fallback?: TurnReply): Promise<TurnReply> => {
     try {
-      const reply = await model.turn(why === null ? req : handedOver(req, memory, why, parts.writeSkill ?? true), signal);
+      const reply = await model.turn(why === null ? req : handedOver(req, memory, why), signal);
       refusals = 0;
       memory.modelPlayed(req);
       return { ...reply, playedBy: byModel };

@@ -56,8 +56,7 @@ export function createEngineProvider(config: Config): EngineProvider {
     if (kind === 'hybrid' && (llm.ok || config.HYBRID_MODEL !== 'llm')) {
       // The model side first: an agent engine whose CLI is missing is refused before anything is built.
       const model = build(config.HYBRID_MODEL, ctx);
-      // An agent engine's tools are its MCP server's, which has no write_skill.
-      return createHybridEngine(ctx, { scripted: createScriptedEngine(ctx), model, writeSkill: !isAgentKind(config.HYBRID_MODEL) });
+      return createHybridEngine(ctx, { scripted: createScriptedEngine(ctx), model });
     }
     if (!llm.ok) throw new UserError('llm_not_configured', `The ${kind} engine is not set up: it ${llm.problem}.`, ctx.avatar);
     return createLlmEngine(ctx, { ...llm.options, avatarDir: avatarDirOf(config.DATA_DIR, ctx.avatar) });

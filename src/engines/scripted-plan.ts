@@ -123,7 +123,7 @@ export function planInWords(intent: GoalIntent, goal: GoalView, snap: Snapshot, 
       return stepsInWords(craftSteps(intent.item, countItems(snap.inventory, intent.item) + left, situationOf(snap)));
     }
     case 'go_to':
-      return [`walk to ${intent.x} ${intent.y} ${intent.z}`];
+      return [`walk to ${intent.place ? `${intent.place} (${intent.x} ${intent.y} ${intent.z})` : `${intent.x} ${intent.y} ${intent.z}`}`];
     case 'follow':
       return [`follow ${intent.player}`];
     case 'come_to':

@@ -7,7 +7,9 @@
  * (`TurnRequest.completion`) says the goal is met (for goals that can be
  * checked), `blocked` with a reason for what it cannot do, and chooses self
  * goals from the survival curriculum. It keeps its own part of TASK.md (goal,
- * where it stands, its plan) current as it goes (`scripted-notes.ts`).
+ * where it stands, its plan) current as it goes (`scripted-notes.ts`). It reads
+ * goals against the places its avatar remembers ("go to base"), and remembers
+ * the crafting table and the furnace it sets down (`crafting-table`, `furnace`).
  */
 import { emptySnapshot, inventoryKey, type Snapshot } from '../game/game.ts';
 import { saying, TurnInterruptedError, type Engine, type EngineContext, type GoalView, type SessionInfo, type TurnReply, type TurnReport, type TurnRequest } from './engine.ts';
@@ -38,6 +40,9 @@ const STALL_LIMIT = 3;
 const CHAINED_SKILLS: ReadonlySet<string> = new Set(['craft', 'smelt']);
 /** The most skill runs one turn chains (the llm engine's default tool steps a turn). */
 const CHAIN_MAX = 8;
+
+/** Blocks the engine sets down that it remembers as places, by the name it gives each (the last one set down wins). */
+const REMEMBERED_BLOCKS: Readonly<Record<string, string>> = { crafting_table: 'crafting-table', furnace: 'furnace' };
 
 /** What the engine remembers about the goal it is working on (for retries and the wrap-up lesson). */
 interface GoalTrack {
@@ -88,6 +93,10 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
   };
 
   const snapshotOrEmpty = (): Snapshot => ctx.game.snapshot() ?? emptySnapshot();
+  // Goals read against the avatar's places: "go to base" is a place it remembers.
+  const places = ctx.places;
+  const parse = (text: string) => parseGoal(text, places);
+  const keyOf = (text: string): string => goalKey(text, places);
   const notes = new ScriptedNotes(ctx.task, ctx.log);
 
   /** What the notes say after a turn that reported `done`: the goal it ends with, where it is with it, the steps left. */
@@ -98,7 +107,7 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     if (!snap || ctx.game.state !== 'connected') return { goal, state: 'away', steps: [] };
     // A goal set this turn is measured from what is held now, as the loop measures it.
     const view: GoalView = req.goal && req.goal.text === goal ? req.goal : { text: goal, setBy: 'self', baseline: { ...snap.inventory } };
-    const steps = planInWords(parseGoal(goal), view, snap, ctx.game.capabilities);
+    const steps = planInWords(parse(goal), view, snap, ctx.game.capabilities);
     const why = track?.text === goal ? track.blockedWhy : null;
     if (done.status === 'blocked') return { goal, state: 'blocked', ...(why ? { why } : {}), steps };
     return { goal, state: 'working', steps };
@@ -108,18 +117,21 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
 
   /** The open direction this goal came from, if any (retired when the goal is done). */
   const directionFor = (req: TurnRequest, goalText: string): number | undefined => {
-    const key = goalKey(goalText);
+    const key = keyOf(goalText);
     if (key.startsWith('text:')) return undefined;
-    return req.directions.find((d) => parseGoal(d.text).kind !== 'unknown' && goalKey(d.text) === key)?.n;
+    // "Stay near the village" stands: the avatar comes back to it now and then, the direction stays open.
+    const intent = parse(goalText);
+    if (intent.kind === 'go_to' && intent.stay) return undefined;
+    return req.directions.find((d) => parse(d.text).kind !== 'unknown' && keyOf(d.text) === key)?.n;
   };
 
   /** Goal keys this engine reported blocked lately → when; not chosen again for a while. */
   const blockedAt = new Map<string, number>();
   const markBlocked = (goalText: string): void => {
-    blockedAt.set(goalKey(goalText), Date.now());
+    blockedAt.set(keyOf(goalText), Date.now());
   };
   const blockedLately = (goalText: string): boolean => {
-    const at = blockedAt.get(goalKey(goalText));
+    const at = blockedAt.get(keyOf(goalText));
     return at !== undefined && Date.now() - at < BLOCK_MEMORY_MS;
   };
 
@@ -127,21 +139,21 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     const snap = snapshotOrEmpty();
     const caps = ctx.game.capabilities;
     const recent = [...(req.recentGoals ?? []), ...exclude];
-    const recentKeys = new Set(recent.slice(-5).map(goalKey));
-    const excluded = new Set(exclude.map(goalKey));
+    const recentKeys = new Set(recent.slice(-5).map(keyOf));
+    const excluded = new Set(exclude.map(keyOf));
     for (const d of [...req.directions].reverse()) {
-      const intent = parseGoal(d.text);
+      const intent = parse(d.text);
       if (intent.kind === 'unknown' || serverCannot(intent, caps)) continue;
       const text = asGoalText(d.text);
-      if (recentKeys.has(goalKey(text)) || blockedLately(text)) continue;
+      if (recentKeys.has(keyOf(text)) || blockedLately(text)) continue;
       return { goal: text, why: `your direction #${d.n}` };
     }
-    const parked = (req.parkedGoals ?? []).filter((g) => !excluded.has(goalKey(g)) && !blockedLately(g));
-    let goal = nextSelfGoal(snap, caps, recent, parked);
+    const parked = (req.parkedGoals ?? []).filter((g) => !excluded.has(keyOf(g)) && !blockedLately(g));
+    let goal = nextSelfGoal(snap, caps, recent, parked, places);
     // A goal blocked a moment ago counts as just done: ask again without it (a few times at most).
     for (let i = 0; i < 5 && blockedLately(goal); i += 1) {
       recent.push(goal);
-      goal = nextSelfGoal(snap, caps, recent, parked);
+      goal = nextSelfGoal(snap, caps, recent, parked, places);
     }
     const why = parked.some((g) => g === goal) ? 'a goal you set earlier' : 'the next step of my survival plan';
     return { goal, why };
@@ -179,11 +191,22 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     const result = await ctx.skills.run(id, params, signal);
     actions.push({ skill: id, ok: result.ok, code: result.code });
     ctx.log.debug({ skill: id, code: result.code, ok: result.ok }, result.detail);
+    rememberPlaced(result);
     return result;
   };
 
+  /** A crafting table or furnace the run set down (even on a run that failed later) is remembered under its name. */
+  const rememberPlaced = (result: SkillResult): void => {
+    const block = result.placed;
+    const name = block ? REMEMBERED_BLOCKS[block.block] : undefined;
+    if (!block || !name || !places) return;
+    const r = places.remember(name, { x: block.x, y: block.y, z: block.z, dimension: ctx.game.snapshot()?.dimension ?? 'overworld' });
+    if (r.ok) ctx.log.info({ place: name, at: [block.x, block.y, block.z] }, `remembered ${name}`);
+    else ctx.log.info({ place: name, why: r.why }, `could not remember ${name}`);
+  };
+
   const work = async (req: TurnRequest, goal: GoalView, signal: AbortSignal): Promise<TurnReport> => {
-    const intent = parseGoal(goal.text);
+    const intent = parse(goal.text);
     const t = trackFor(goal.text);
     if (intent.kind === 'unknown') {
       if (req.kind === 'blocked') return switchGoal(req, goal.text, intent.reason);
@@ -307,7 +330,7 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
 
   const direction = (req: TurnRequest): TurnReport => {
     const message = req.message ?? req.directions[req.directions.length - 1]?.text ?? '';
-    const intent = parseGoal(message);
+    const intent = parse(message);
     const known = intent.kind !== 'unknown' && !/^(?:don'?t|do not|never|always)\b/i.test(message.trim());
     if (known) {
       const cannot = serverCannot(intent, ctx.game.capabilities);

@@ -8,6 +8,7 @@
  * or single value first and scans only sections that can hold a match.
  */
 import type { Bot } from 'mineflayer';
+import type { Block } from 'prismarine-block';
 import type { Vec3 } from 'vec3';
 
 interface SectionLike {
@@ -119,6 +120,20 @@ export function findBlocksFast(
   }
   found.sort((a, b) => a.d2 - b.d2);
   return found.slice(0, opts.count ?? found.length).map((f) => origin.offset(f.x - origin.x, f.y - origin.y, f.z - origin.z));
+}
+
+/**
+ * The nearest block whose id is in `blockIds` within `maxDistance`, as mineflayer's `bot.findBlock` finds it
+ * (measured the same way), but reading only the chunk sections that can hold one: mineflayer's reads every
+ * block of every 1.18+ section as a `Block` (a 48-block search for a crafting table took a quarter of an
+ * avatar host's CPU with 50 avatars on it).
+ *
+ * @example
+ * const table = findBlockFast(bot, [bot.registry.blocksByName.crafting_table.id], 48);
+ */
+export function findBlockFast(bot: Bot, blockIds: readonly number[], maxDistance: number): Block | null {
+  const [nearest] = findBlocksFast(bot, blockIds, { maxDistance, count: 1 });
+  return nearest ? bot.blockAt(nearest) : null;
 }
 
 /** For each state id, the index of the group it belongs to (-1: none), cached per registry and group list. */

@@ -13,6 +13,19 @@ export const EMBEDDED_CAPABILITIES: GameCapabilities = Object.freeze({ crafting:
 /** What a vanilla (or Paper/Spigot) server supports. */
 export const VANILLA_CAPABILITIES: GameCapabilities = Object.freeze({ crafting: true, hunger: true, mobs: true });
 
+/**
+ * The client brand mindlink's avatars send on the embedded world (`vanilla` elsewhere): the world spares its
+ * own avatars what only a person's client shows (src/game/embedded/avatars.cjs).
+ */
+export const AVATAR_BRAND = 'mindlink';
+
+/**
+ * The view distance (chunks) an avatar asks the server for: what its searches reach (64 blocks); a server
+ * sends no more than its own. mineflayer asks for 12, which on a server that allows it is 625 chunks for
+ * every avatar to read.
+ */
+export const AVATAR_VIEW_DISTANCE = 4;
+
 /** Options of a `MineflayerGame`. */
 export interface MineflayerGameOptions {
   username: string;
@@ -48,6 +61,8 @@ export interface MineflayerGameOptions {
   faultLoop?: { count: number; windowMs: number };
   /** A dead avatar asks the server to respawn it every `retryMs`; dead for `stuckMs`, it leaves and joins again. */
   respawn?: { retryMs: number; stuckMs: number };
+  /** The client brand sent on joining: `vanilla` (default), or {@link AVATAR_BRAND} on the embedded world. */
+  brand?: string;
 }
 
 /** Defaults of the optional {@link MineflayerGameOptions}. */
@@ -57,4 +72,5 @@ export const DefaultMineflayerGameOptions = {
   auth: 'offline' as 'offline' | 'microsoft',
   faultLoop: { count: 5, windowMs: 10 * 60_000 },
   respawn: DefaultDeathWatchOptions,
-} satisfies Required<Pick<MineflayerGameOptions, 'reconnect' | 'spawnTimeoutMs' | 'auth' | 'faultLoop' | 'respawn'>>;
+  brand: 'vanilla',
+} satisfies Required<Pick<MineflayerGameOptions, 'reconnect' | 'spawnTimeoutMs' | 'auth' | 'faultLoop' | 'respawn' | 'brand'>>;

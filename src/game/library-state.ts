@@ -8,18 +8,21 @@
  *   (`recipes-per-version.ts`).
  * - minecraft-data keeps one cache keyed by version (right for every
  *   version); its lookup is remembered for speed (`minecraft-data-memo.ts`).
+ * - mineflayer-pathfinder's searches all think within one budget per tick
+ *   (`path-budget.ts`), whatever the version.
+ * - minecraft-protocol's packet splitter class is shared: it is replaced by
+ *   one that cuts the same packets without throwing (`framing.ts`).
  * - Everything else is built per bot from the bot's own registry or
  *   version: prismarine-registry, -item, -block (its shapes are written into
  *   minecraft-data's per-version tables), -chunk, -world, -windows, -entity,
  *   -chat, prismarine-physics and mineflayer-pathfinder's `Movements`. Our
  *   own per-version caches are kept per bot or per registry (`block-search.ts`,
  *   `snapshot.ts`, `block-cache.ts`).
- * - mineflayer-pathfinder's path search moved its own nodes as it handed
- *   out paths: it hands out copies (`path-search-nodes.ts`).
  */
 import { rememberMinecraftData } from './minecraft-data-memo.ts';
-import { keepSearchNodes } from './path-search-nodes.ts';
 import { recipesPerVersion } from './recipes-per-version.ts';
+import { sharePathBudget } from './path-budget.ts';
+import { splitPacketsQuietly } from './framing.ts';
 
 /**
  * Make the libraries' process-wide state safe for bots of any versions (once per process, before the first bot).
@@ -31,5 +34,6 @@ import { recipesPerVersion } from './recipes-per-version.ts';
 export function prepareLibraries(): void {
   rememberMinecraftData();
   recipesPerVersion();
-  keepSearchNodes();
+  sharePathBudget();
+  splitPacketsQuietly();
 }

@@ -15,7 +15,7 @@ import { cleanLine } from '../sanitize.ts';
 import { formatAddress } from '../servers/address.ts';
 import type { AvatarGame, Death, GameCapabilities, GameEvents, GameState, SayOutcome, Scene, Snapshot } from './game.ts';
 import { InGameChat } from './in-game-chat.ts';
-import { DefaultMineflayerGameOptions, type MineflayerGameOptions } from './game-options.ts';
+import { AVATAR_VIEW_DISTANCE, DefaultMineflayerGameOptions, type MineflayerGameOptions } from './game-options.ts';
 import { guardBot, type PacketFault } from './packet-guard.ts';
 import { classifyKick, downPhrase, reasonText, serverWords } from './refusals.ts';
 import { answerServerAsks } from './server-asks.ts';
@@ -25,16 +25,17 @@ import { SkillGate } from './skill-gate.ts';
 import { takeSnapshot } from './snapshot.ts';
 import { sceneOf } from './scene.ts';
 import { topDownMap, type TopDownMap } from './top-down.ts';
-import { joinPathBudget } from './path-budget.ts';
 import { cacheBlocks } from './block-cache.ts';
+import { AvatarMovements } from './movements.ts';
+import { meterTicks } from './tick-meter.ts';
 import { watchJoin, type JoinWatch } from './join-watch.ts';
 import { watchDeaths, type DeathWatch } from './death-watch.ts';
 import { leaveBot } from './leave-bot.ts';
 import { prepareLibraries } from './library-state.ts';
 
-const { pathfinder, Movements } = pf;
+const { pathfinder } = pf;
 
-export { DefaultMineflayerGameOptions, EMBEDDED_CAPABILITIES, VANILLA_CAPABILITIES, type MineflayerGameOptions } from './game-options.ts';
+export { AVATAR_BRAND, DefaultMineflayerGameOptions, EMBEDDED_CAPABILITIES, VANILLA_CAPABILITIES, type MineflayerGameOptions } from './game-options.ts';
 export { isFinalKick, reasonText } from './refusals.ts';
 
 /** What `/status` says while a Microsoft sign-in waits for the owner. */
@@ -218,12 +219,23 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
   }
 
   #join(version: string, session: JavaSession | undefined): void {
-    const { host, port, username, spawnTimeoutMs } = this.#opts;
+    const { host, port, username, spawnTimeoutMs, brand } = this.#opts;
     this.#log.debug({ host, port, version, attempt: this.#failures + 1 }, 'connecting');
     let bot: Bot;
     try {
       // Respawns are asked for by the death watch (mineflayer's own asks once and never again).
-      const options = { host, port, version, username, auth: session ? sessionAuth(session) : 'offline', hideErrors: true, logErrors: false, respawn: false };
+      const options = {
+        host,
+        port,
+        version,
+        username,
+        auth: session ? sessionAuth(session) : 'offline',
+        hideErrors: true,
+        logErrors: false,
+        respawn: false,
+        brand,
+        viewDistance: AVATAR_VIEW_DISTANCE,
+      };
       bot = mineflayer.createBot(options as Parameters<typeof mineflayer.createBot>[0]);
     } catch (err) {
       this.#log.warn({ err }, 'could not create the bot');
@@ -258,7 +270,8 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     this.#joinWatch = watch;
 
     bot.once('spawn', () => {
-      cacheBlocks(bot.world);
+      cacheBlocks(bot.world, bot.registry.version['>=']('1.18'));
+      meterTicks(bot);
       void (async () => {
         try {
           await bot.waitForChunksToLoad();
@@ -268,12 +281,8 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
         if (this.#attempt !== bot || this.#stopping || !bot.entity) return;
         watch.done();
         spawned = true;
-        const movements = new Movements(bot);
-        movements.canDig = true;
-        movements.allow1by1towers = true;
-        bot.pathfinder.setMovements(movements);
+        bot.pathfinder.setMovements(new AvatarMovements(bot));
         bot.pathfinder.thinkTimeout = 10_000;
-        bot.once('end', joinPathBudget(bot));
         this.#bot = bot;
         this.#failures = 0;
         this.#downReason = undefined;

@@ -12,19 +12,17 @@ import type { Config } from '../config.ts';
 import { UserError } from '../errors.ts';
 import type { AvatarGame, GameCapabilities, GameProvider } from './game.ts';
 import type { WorldAddress } from './hosts/protocol.ts';
-import { EMBEDDED_CAPABILITIES, MineflayerGame, VANILLA_CAPABILITIES } from './mineflayer-game.ts';
+import { AVATAR_BRAND, EMBEDDED_CAPABILITIES, MineflayerGame, VANILLA_CAPABILITIES } from './mineflayer-game.ts';
 import { PasswordBook } from './passwords.ts';
 import { forgetAccount, renameAccount } from './private-file.ts';
 import { MicrosoftSignIn } from './sign-in.ts';
-import { WorldSupervisor } from './embedded/world-supervisor.ts';
+import { addressOf, startEmbeddedWorld } from './embedded/world-start.ts';
+
+export { addressOf, embeddedVersion, startEmbeddedWorld } from './embedded/world-start.ts';
 
 /** Something attached to each new game (the reflexes), stopped when the game is released or the provider closes. */
 export type GameAttachment = (game: AvatarGame, log: Logger) => { stop(): void };
 
-/** The Minecraft version of the embedded world: `MC_VERSION` when no `MC_HOST` takes it, else 1.21.4. */
-export function embeddedVersion(config: Config): string {
-  return (config.MC_HOST ? undefined : config.MC_VERSION) ?? '1.21.4';
-}
 
 /** The folder of the avatars' Microsoft token caches and login-plugin passwords. */
 export function accountsDir(config: Config): string {
@@ -74,6 +72,8 @@ export async function createGameProvider(config: Config, log: Logger, opts: Game
         capabilities: capabilitiesOf(server),
         server: server.id,
         auth: microsoft ? 'microsoft' : 'offline',
+        // The embedded world spares its own avatars what only people's clients show (the others' latency …).
+        ...(embedded ? { brand: AVATAR_BRAND } : {}),
         ...(microsoft ? { signIn: new MicrosoftSignIn({ account: avatar.name, dir: accounts, log: avatarLog }) } : {}),
         ...(embedded ? {} : { passwords: new PasswordBook(accounts, avatar.name) }),
       });
@@ -93,21 +93,6 @@ export async function createGameProvider(config: Config, log: Logger, opts: Game
       await supervisor?.stop();
     },
   };
-}
-
-/** The embedded world, started unless it is off (it restarts by itself when it dies). */
-export async function startEmbeddedWorld(config: Config, log: Logger): Promise<WorldSupervisor | undefined> {
-  if (!config.EMBEDDED) return undefined;
-  // MC_PORT is the embedded world's port only when no MC_HOST takes it.
-  const port = config.MC_HOST ? undefined : config.MC_PORT;
-  const world = await WorldSupervisor.start({ dataDir: config.DATA_DIR, ...(port ? { port } : {}), version: embeddedVersion(config), healthMs: config.HEALTH_LOG_MS, log });
-  log.info({ port: world.port, version: world.version }, 'embedded world ready');
-  return world;
-}
-
-/** Where a running embedded world listens. */
-export function addressOf(world: WorldSupervisor): WorldAddress {
-  return { host: world.host, port: world.port, version: world.version };
 }
 
 /** What a server supports: the embedded world's plugins, or a vanilla server's. */

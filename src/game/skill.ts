@@ -34,6 +34,19 @@ export interface SkillResult {
   detail: string;
   /** For a script that failed (the `run_script` skill, docs/skills.md): the line of the script it failed on, 1 being its first. */
   line?: number;
+  /**
+   * A block the run set down and left standing (a crafting table the craft skill needed, a furnace for smelting,
+   * what `place` placed), also on a run that failed after: the scripted engine remembers its table and furnace as places.
+   */
+  placed?: PlacedBlock;
+}
+
+/** A block set down in the world: its registry name and position. */
+export interface PlacedBlock {
+  block: string;
+  x: number;
+  y: number;
+  z: number;
 }
 
 /**

@@ -7,7 +7,7 @@
  * - collect / gather / mine / chop / dig N X: N more than held when the goal was set;
  * - have / get / obtain N X: holding at least N;
  * - craft N X: N more than held when the goal was set;
- * - go to x y z: within {@link REACH_DISTANCE} blocks;
+ * - go to x y z, go to / stay near a place the avatar remembers: within {@link REACH_DISTANCE} blocks (in the place's dimension);
  * - come to <player>: within {@link COME_DISTANCE} blocks, when the player is in sight;
  * - build a pillar of N X (a column, a tower; optionally `at x y z`): a free-standing column of N X stands near
  *   (`structures.ts`; the scripted engine does not build it, but the check sees it).
@@ -18,6 +18,7 @@ import type { Snapshot } from '../game/game.ts';
 import { parseGoal } from './goal-language.ts';
 import { countItems, itemLabel } from '../game/items.ts';
 import { checkColumnGoal } from './structures.ts';
+import { dimensionWords, type KnownPlaces } from './places.ts';
 
 export { countItems } from '../game/items.ts';
 
@@ -55,12 +56,13 @@ export function baselineGone(goalText: string, baseline: Record<string, number>,
  * @param goalText the goal as set ("collect 3 oak logs")
  * @param baseline the inventory when the goal was set; null is treated as an empty inventory
  * @param snap the current snapshot
+ * @param places the places the avatar remembers on its server ("go to base"); without them a place is not checkable
  * @example
  * checkGoal('collect 3 oak logs', { oak_log: 3 }, snap);
  * // { checkable: true, met: false, says: 'you hold 2 of the 3 more oak logs needed (5 now, 3 when the goal was set)' }
  */
-export function checkGoal(goalText: string, baseline: Record<string, number> | null, snap: Snapshot): GoalCheck {
-  const intent = parseGoal(goalText);
+export function checkGoal(goalText: string, baseline: Record<string, number> | null, snap: Snapshot, places?: KnownPlaces): GoalCheck {
+  const intent = parseGoal(goalText, places);
   switch (intent.kind) {
     case 'collect':
     case 'craft': {
@@ -84,8 +86,13 @@ export function checkGoal(goalText: string, baseline: Record<string, number> | n
       return { checkable: true, met: false, says: `you hold ${Math.max(0, gained)} of the ${intent.count} more ${label} needed ${tail}` };
     }
     case 'go_to': {
+      const coords = `${fmt(intent.x)} ${fmt(intent.y)} ${fmt(intent.z)}`;
+      const where = intent.place ? `${intent.place} (${coords})` : coords;
+      const dimension = intent.place ? places?.get(intent.place)?.dimension : undefined;
+      if (dimension && dimension !== snap.dimension) {
+        return { checkable: true, met: false, says: `you are in ${dimensionWords(snap.dimension)}; ${intent.place} is in ${dimensionWords(dimension)}` };
+      }
       const d = Math.hypot(snap.position.x - intent.x, snap.position.y - intent.y, snap.position.z - intent.z);
-      const where = `${fmt(intent.x)} ${fmt(intent.y)} ${fmt(intent.z)}`;
       const met = d <= REACH_DISTANCE;
       return { checkable: true, met, says: met ? `you are at ${where} (${fmt(Math.round(d * 10) / 10)} blocks away)` : `you are ${Math.round(d)} blocks from ${where}` };
     }

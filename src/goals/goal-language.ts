@@ -6,17 +6,20 @@
  * check (what "done" means), so both read a goal the same way
  * (README "Goals the avatar understands"): collect / gather / mine / chop / dig N X means N
  * more than held when the goal was set; have / get / obtain N X means holding
- * at least N.
+ * at least N. Given the avatar's places (`places.ts`), "go to base" and "stay
+ * near the village" name a place it remembers.
  */
 import { knownItem, normaliseItem, unobtainable } from '../game/items.ts';
 import { isMobName, nearestItems } from '../game/known-items.ts';
 import { smeltInputs, smeltsInto } from '../game/smelting.ts';
 import { COUNT_RANGE, MAX_COUNT, readCount } from './counts.ts';
+import { noSuchPlace, placeNameProblem, type KnownPlaces } from './places.ts';
 
 /** What a goal asks for. */
 export type GoalIntent =
   | { kind: 'collect'; item: string; count: number; mode: 'more' | 'have' }
-  | { kind: 'go_to'; x: number; y: number; z: number }
+  /** `place`: a place the avatar remembers ("go to base"); `stay`: to stay near it ("stay near the village"), a standing direction. */
+  | { kind: 'go_to'; x: number; y: number; z: number; place?: string; stay?: true }
   | { kind: 'follow'; player: string }
   | { kind: 'come_to'; player: string }
   | { kind: 'craft'; item: string; count: number }
@@ -45,6 +48,8 @@ const SAY_VERBS = new Set(['say', 'chat', 'shout', 'announce', 'yell']);
 const EXPLORE_WORDS = /^(explore|wander|roam|scout|look around|go exploring|go explore|wander around|explore around|look about)\b/i;
 /** Words that name a place where a player's name could stand ("stay near spawn"); `the player spawn` is still a player. */
 const PLACES = new Set(['spawn', 'village', 'base', 'camp', 'house', 'river', 'lake', 'sea', 'ocean', 'forest', 'woods', 'cave', 'mine', 'farm', 'town', 'city', 'castle', 'tree', 'trees', 'water', 'beach', 'mountain', 'hill', 'shore', 'portal', 'bed']);
+/** Of those, what the world itself has: an engine that explores may find one, so an unknown one is not refused as written. */
+const LANDMARKS = new Set(['spawn', 'village', 'river', 'lake', 'sea', 'ocean', 'forest', 'woods', 'cave', 'town', 'city', 'tree', 'trees', 'water', 'beach', 'mountain', 'hill', 'shore', 'portal']);
 const PRONOUNS = new Set(['the', 'a', 'an', 'this', 'that', 'my', 'your', 'our', 'me', 'you', 'him', 'her', 'them', 'us', 'it', 'someone', 'somebody', 'everyone', 'anyone', 'here', 'there', 'player', 'home']);
 
 /** Clean the goal's wrapping: "Goal:" prefixes, "please", "can you", trailing punctuation. */
@@ -132,6 +137,23 @@ function goTo(c: CoordsRead): GoalIntent {
   return { kind: 'go_to', ...c };
 }
 
+/** The one word a place could be called that a phrase names ("base", "the village", "my iron-mine"), or null. */
+function placeWord(phrase: string): string | null {
+  const word = phrase.trim().replace(/[.!?]+$/, '').replace(/^(?:the|my|our|your)\s+/i, '').toLowerCase();
+  return placeNameProblem(word) === null ? word : null;
+}
+
+/**
+ * A goal to reach a remembered place, or the refusal naming the known ones: {@link never} for a name only a
+ * remembered place could mean ("bse"), a goal the language does not know for what the world has ("the river").
+ */
+function toPlace(name: string, places: KnownPlaces, stay: boolean): GoalIntent {
+  const spot = places.get(name);
+  if (spot) return { kind: 'go_to', x: spot.x, y: spot.y, z: spot.z, place: spot.name, ...(stay ? { stay: true as const } : {}) };
+  const why = noSuchPlace(name, places.names());
+  return LANDMARKS.has(name) ? unknown(why) : never(why);
+}
+
 /** A player name at the start of the text (case kept), or a reason why there is none. */
 function readPlayer(rest: string, verb: string): string | { reason: string } {
   const r = rest.replace(/^(?:the\s+)?player\s+/i, '').replace(/^@/, '').trim();
@@ -185,9 +207,10 @@ const CRAFTABLE_PATTERN =
  * parseGoal('collect 10 oak logs'); // { kind: 'collect', item: 'oak_log', count: 10, mode: 'more' }
  * parseGoal('get 30 logs');         // { kind: 'collect', item: 'log', count: 30, mode: 'have' }
  * parseGoal('go to 10 64 -20');     // { kind: 'go_to', x: 10, y: 64, z: -20 }
+ * parseGoal('go to base', places);  // { kind: 'go_to', x: 10, y: 64, z: -3, place: 'base' }
  * parseGoal('build a castle');      // { kind: 'unknown', reason: "I can't build a castle yet; …" }
  */
-export function parseGoal(text: string): GoalIntent {
+export function parseGoal(text: string, places?: KnownPlaces): GoalIntent {
   const goal = stripWrapping(String(text ?? '').split('\n')[0] ?? '');
   if (goal === '') return unknown(`there is no goal there; ${KNOWN_GOALS}`);
   const lower = goal.toLowerCase().replace(/[.!]+$/, '').trim();
@@ -208,6 +231,14 @@ export function parseGoal(text: string): GoalIntent {
 
   if (verb === 'eat' || /^(?:have|get)\s+(?:a\s+)?(?:snack|meal|bite|something\s+to\s+eat)\b/.test(lower)) return { kind: 'eat' };
 
+  // "stay at base" is a place; "stay near X" is one when X is a place (known, or a word for one), else a player.
+  const stayAt = verb === 'stay' ? /^(at|in|near|close\s+to|by|around)\s+(.+)$/i.exec(restOrig) : null;
+  if (stayAt && places) {
+    const name = placeWord(stayAt[2] ?? '');
+    const alwaysPlace = /^(?:at|in)$/i.test(stayAt[1] ?? '');
+    if (name && (alwaysPlace || places.get(name) || PLACES.has(name))) return toPlace(name, places, true);
+  }
+
   if (verb === 'follow' || (verb === 'stay' && /^(?:with|near|close\s+to)\s+/.test(restLower)) || verb === 'accompany') {
     const rest = verb === 'stay' ? restOrig.replace(/^(?:with|near|close\s+to)\s+/i, '') : restOrig;
     const player = readPlayer(rest, 'follow');
@@ -221,12 +252,16 @@ export function parseGoal(text: string): GoalIntent {
       return goTo(readCoords(coordsFirst[1] ?? ''));
     }
     const target = rest.replace(/^(?:to|towards|here|over\s+here)\s*,?\s*/i, '').replace(/^(?:to\s+)/i, '');
+    const name = places ? placeWord(target) : null;
+    if (places && name && (places.get(name) || PLACES.has(name))) return toPlace(name, places, false);
     const player = readPlayer(target, 'come to');
     return typeof player === 'string' ? { kind: 'come_to', player } : unknown(player.reason);
   }
 
   if (GO_VERBS.has(verb) && /^(?:back\s+|over\s+)?(?:to|towards|toward|at)\b/.test(restLower)) {
     const rest = restOrig.replace(/^(?:back\s+|over\s+)?(?:to|towards|toward|at)\s*/i, '');
+    const name = places ? placeWord(rest) : null;
+    if (places && name) return toPlace(name, places, false);
     return goTo(readCoords(rest));
   }
 
@@ -270,15 +305,17 @@ export function parseGoal(text: string): GoalIntent {
  * Why no engine can ever do this goal as written — a count out of range or unclear (`-5`, `0`,
  * `1.000`, more than an inventory holds), a place outside the world (`1e308 64 -1e308`), something
  * nobody can hold (`air`), an item Minecraft does not have (`unobtanium`, with the nearest names),
- * a line too long for game chat — or null. A goal the goal language merely
+ * a line too long for game chat, a place the avatar does not remember (given its `places`)
+ * — or null. A goal the goal language merely
  * does not know (`build a castle`) is not impossible: another engine may do it.
  *
  * @example
  * impossibleGoal('collect -5 dirt');    // 'a count must be a whole number from 1 to 2304'
+ * impossibleGoal('go to bse', places);  // "I know no place called 'bse'; my places: base, village"
  * impossibleGoal('build a castle');     // null
  */
-export function impossibleGoal(text: string): string | null {
-  const intent = parseGoal(text);
+export function impossibleGoal(text: string, places?: KnownPlaces): string | null {
+  const intent = parseGoal(text, places);
   return intent.kind === 'unknown' && intent.never === true ? intent.reason : null;
 }
 
@@ -288,14 +325,16 @@ export function impossibleGoal(text: string): string | null {
  *
  * @example
  * goalKey('mine 16 stone'); // 'collect:cobblestone'
+ * goalKey('head back to the base', places); // 'go_to:base'
  */
-export function goalKey(text: string): string {
-  const intent = parseGoal(text);
+export function goalKey(text: string, places?: KnownPlaces): string {
+  const intent = parseGoal(text, places);
   switch (intent.kind) {
     case 'collect':
     case 'craft':
       return `${intent.kind}:${intent.item}`;
     case 'go_to':
+      if (intent.place) return `${intent.stay ? 'stay' : 'go_to'}:${intent.place}`;
       return `go_to:${Math.round(intent.x)},${Math.round(intent.y)},${Math.round(intent.z)}`;
     case 'follow':
     case 'come_to':

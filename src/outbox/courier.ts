@@ -91,6 +91,8 @@ function groupChatOf(dest: Destination): string | null {
  * - At most one delivery in flight per destination, posts of a destination in
  *   creation order; different destinations go in parallel.
  * - A post leaves the outbox only after `bridge.deliver` returned ok.
+ * - A reply that `answers` an update the platform may deliver again is sent
+ *   only once it is on disk (or the disk refused it: then it is sent anyway).
  * - `{ retry: true }` or a throw: the post and every later post of that
  *   destination wait `max(retryAfterMs, backoff)`; the backoff doubles per
  *   attempt up to `backoff.maxMs`.
@@ -305,6 +307,8 @@ export class Courier {
       this.outbox.delivered(ids);
       return;
     }
+    // On disk first, the update marked answered: a restart after the chat saw it does not answer that update again.
+    if (post.answers !== undefined) await this.outbox.saved().catch((err: unknown) => this.log.warn({ err, post: post.id }, 'a reply is not on disk; sent anyway'));
     let outcome: DeliveryOutcome;
     try {
       outcome = await this.bridge.deliver(post, parts, (sent) => this.outbox.partsSent(post.id, sent));

@@ -32,11 +32,15 @@ export interface NewPost {
   kind: Post['kind'];
   /** Its card, kept with it until it is delivered (a restart included). */
   card?: Card;
+  /** The key of the update it answers, when the platform may deliver that update again (`ChatContext.updateKey`). */
+  answers?: string;
 }
 
 
 /** The width of the number in a post id (`p000123`); wider numbers simply grow. */
 const ID_DIGITS = 6;
+/** The most keys of answered updates kept: a platform delivers again only what came just before a kill. */
+export const ANSWERED_LIMIT = 500;
 
 /**
  * Posts not yet accepted by their platform, persisted in `outbox.json`: the
@@ -64,7 +68,10 @@ export class Outbox extends EventEmitter<{ posted: [Post] }> {
     return this.file.value.pending as readonly Post[];
   }
 
-  /** Queue a post (persisted) and emit `posted` with it. Its id comes from the file's sequence, e.g. `p000123`. */
+  /**
+   * Queue a post (persisted) and emit `posted` with it. Its id comes from the file's sequence, e.g. `p000123`.
+   * A post that `answers` an update marks that update answered in the same write (`src/handled-updates.ts`).
+   */
   post(p: NewPost): Post {
     const post = this.file.update((d) => {
       d.seq += 1;
@@ -80,12 +87,22 @@ export class Outbox extends EventEmitter<{ posted: [Post] }> {
         attempts: 0,
         notBefore: 0,
         ...(p.card ? { card: p.card } : {}),
+        ...(p.answers !== undefined ? { answers: p.answers } : {}),
       };
       d.pending.push(created);
+      if (p.answers !== undefined && !d.answered.includes(p.answers)) {
+        d.answered.push(p.answers);
+        if (d.answered.length > ANSWERED_LIMIT) d.answered.splice(0, d.answered.length - ANSWERED_LIMIT);
+      }
       return created;
     });
     this.emit('posted', post);
     return post;
+  }
+
+  /** Resolve once every change to the outbox so far is on disk; throws StoreWriteError while the disk refuses it. */
+  saved(): Promise<void> {
+    return this.file.flush();
   }
 
   /** The pending posts of one platform, in creation order. */

@@ -40,10 +40,22 @@ export class Poster {
     return this.config.DISCORD_TOKEN !== undefined;
   }
 
-  /** Post a reply into the chat a message or command came from (threaded to it), as a card where it has one (`/status`). */
+  /**
+   * Post a reply into the chat a message or command came from (threaded to it), as a card where it has one (`/status`).
+   * It answers the message's update, where the platform may deliver that again (`src/handled-updates.ts`).
+   */
   reply(chat: ChatContext, avatar: string | null, text: string, card?: Card): void {
     if (!this.enabled(chat.platform)) return;
-    this.outbox.post({ dest: chat.dest, avatar, text: scrubSecrets(text), replyTo: chat.messageId, ping: null, kind: 'reply', ...(card ? { card: scrubCard(card) } : {}) });
+    this.outbox.post({
+      dest: chat.dest,
+      avatar,
+      text: scrubSecrets(text),
+      replyTo: chat.messageId,
+      ping: null,
+      kind: 'reply',
+      ...(card ? { card: scrubCard(card) } : {}),
+      ...(chat.updateKey !== undefined ? { answers: chat.updateKey } : {}),
+    });
   }
 
   /** Post one line to one chat (a scheduled run's acknowledgement, a digest), pinging nobody. */

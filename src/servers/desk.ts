@@ -49,6 +49,11 @@ export interface DeskShares {
   serverRemoved(serverId: string): void;
 }
 
+/** What the desk asks of the places avatars remember: those on a removed server go. */
+export interface DeskPlaces {
+  serverRemoved(serverId: string): number;
+}
+
 /**
  * A server's entry changed (its address, version or auth): its stopped avatars are built anew for it.
  * Returns those that play on, with the game they had, until they are stopped and played again.
@@ -64,10 +69,22 @@ async function serverChanged(avatars: DeskAvatars, serverId: string): Promise<st
 
 /**
  * @example
- * const desk = createServerDesk({ registry, people, avatars, shares: sharing });
+ * const desk = createServerDesk({ registry, people, avatars, shares: sharing, places });
  * await desk.add(chat, { name: 'survival', address: 'play.example.net' });
  */
-export function createServerDesk({ registry, people, avatars, shares }: { registry: ServerRegistry; people: People; avatars: DeskAvatars; shares: DeskShares }): ServerDesk {
+export function createServerDesk({
+  registry,
+  people,
+  avatars,
+  shares,
+  places,
+}: {
+  registry: ServerRegistry;
+  people: People;
+  avatars: DeskAvatars;
+  shares: DeskShares;
+  places?: DeskPlaces;
+}): ServerDesk {
   const view = (server: DeepReadonly<Server>): ServerView => {
     const found = registry.list().find((v) => v.server.id === server.id);
     if (!found) throw new UserError('unknown_server', `There is no server called "${server.id}".`);
@@ -111,6 +128,7 @@ export function createServerDesk({ registry, people, avatars, shares }: { regist
       const before = view(known(name));
       registry.remove(name);
       shares.serverRemoved(before.server.id);
+      places?.serverRemoved(before.server.id);
       return before;
     },
     async test(chat, name) {

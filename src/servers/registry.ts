@@ -8,7 +8,7 @@
 import type { Config } from '../config.ts';
 import { UserError } from '../errors.ts';
 import { loginProbe, ServerProbeError, statusPing, type LoginProbe, type ServerAddress, type ServerStatus } from '../game/server-probe.ts';
-import { embeddedVersion } from '../game/provider.ts';
+import { embeddedVersion } from '../game/embedded/world-start.ts';
 import { playableVersion, protocolOf } from '../game/versions.ts';
 import type { DeepReadonly } from '../store/readonly.ts';
 import { ServerNameSchema, type Server } from '../store/schema.ts';

@@ -4,22 +4,19 @@
  */
 import { z } from 'zod';
 import { ENGINE_KINDS } from '../engines/kinds.ts';
+import { DestinationSchema, IdentitySchema } from './chat-ids.ts';
+import { HandledSchema, McpTokenSchema, RelaySchema, SayCommandsSchema } from './chat-records-schema.ts';
+import { PlaceSchema } from './place-schema.ts';
 import { keyed, keyedRecord } from '../keyed.ts';
 import { WHOLE_COLLECTION } from './quarantine.ts';
 
-/** A chat identity: `telegram:<userId>`, `discord:<userId>` or `console:local`. */
-export const IdentitySchema = z.string().regex(/^(telegram|discord|console):[A-Za-z0-9_-]+$/);
-export type Identity = z.infer<typeof IdentitySchema>;
+export { PlaceSchema, type Place } from './place-schema.ts';
+
+export { DestinationSchema, IdentitySchema, type Destination, type Identity } from './chat-ids.ts';
+export { HandledSchema, McpTokenSchema, RelaySchema, SayCommandsSchema, type Handled, type McpToken, type Relay, type SayCommands } from './chat-records-schema.ts';
 
 /** Identities typed by a person, checked per platform (`identity.ts`). */
 export { identityProblem, TypedIdentitySchema } from './identity.ts';
-
-/**
- * A chat destination: `console`, `telegram:<chatId>`, `discord:<channelId>`, `web:<page id>` (a signed-in
- * dashboard page). (Telegram chat ids of groups are negative: `telegram:-100123`.)
- */
-export const DestinationSchema = z.string().regex(/^(console|telegram:-?\d+(:\d+)?|discord:\d+|web:[A-Za-z0-9_-]{1,64})$/);
-export type Destination = z.infer<typeof DestinationSchema>;
 
 export const LoopStateSchema = z.enum(['stopped', 'choosing', 'working', 'wrapup']);
 export type LoopState = z.infer<typeof LoopStateSchema>;
@@ -175,47 +172,6 @@ export const StreamSchema = z.object({
 });
 export type Stream = z.infer<typeof StreamSchema>;
 
-/** A chat relay (`/relay on`): the public chat an avatar hears in the game, posted into a chat linked to it. */
-export const RelaySchema = z.object({
-  avatar: z.string(),
-  /** The linked chat the lines go to; the relay ends when that link does. */
-  dest: DestinationSchema,
-  /** Person id of whoever turned it on. */
-  by: z.string(),
-  createdAt: z.string(),
-});
-export type Relay = z.infer<typeof RelaySchema>;
-
-/** An avatar whose owner lets `/say` send lines starting with `/` (server commands) through it (`/say commands on`). */
-export const SayCommandsSchema = z.object({
-  avatar: z.string(),
-  /** Person id of whoever allowed it. */
-  by: z.string(),
-  createdAt: z.string(),
-});
-export type SayCommands = z.infer<typeof SayCommandsSchema>;
-
-/**
- * A token of the people's MCP server (docs/mcp.md): it acts as `identity` speaking from its direct-message
- * chat `dest` with mindlink. Only the SHA-256 of the token is kept; the token itself was shown once.
- */
-export const McpTokenSchema = z.object({
-  /** SHA-256 of the token, base64url. */
-  hash: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
-  /** Person id of whoever asked for it. */
-  person: z.string(),
-  /** The chat identity it acts as. */
-  identity: IdentitySchema,
-  /** That identity's direct-message chat with mindlink (`console` for the console): its rights are those there. */
-  dest: DestinationSchema,
-  /** The name its person gave it (`laptop`), unique among theirs: `/mcp revoke laptop`. */
-  label: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/),
-  createdAt: z.string(),
-  /** When it was last used (to the nearest few minutes), ISO; absent until it is. */
-  lastUsedAt: z.string().optional(),
-});
-export type McpToken = z.infer<typeof McpTokenSchema>;
-
 /** `state.json`: everything but the outbox and the goal record. */
 /** Report the second of two entries with the same key (`avatars.1.name: duplicate avatar "demo"`). */
 function unique<T>(key: (item: T) => string, field: string, what: string) {
@@ -251,6 +207,10 @@ export const StateFileSchema = z.object({
   relays: z.array(RelaySchema).default([]),
   /** Avatars whose `/say` takes server commands (`/say commands on`). Absent in older files. */
   sayCommands: z.array(SayCommandsSchema).default([]),
+  /** Places avatars remember, per avatar and server (docs/commands.md "Places"). Absent in older files. */
+  places: z.array(PlaceSchema).superRefine(unique((p) => `${p.avatar.toLowerCase()} ${p.server} ${p.name}`, 'name', 'place')).default([]),
+  /** Messages that changed something and whose reply is not known to be on disk yet (see {@link HandledSchema}). Absent in older files. */
+  handled: z.array(HandledSchema).default([]),
 });
 export type StateFile = z.infer<typeof StateFileSchema>;
 
@@ -308,6 +268,11 @@ export const PostSchema = z.object({
   sent: z.object({ parts: z.array(z.string()), messageIds: z.array(z.string()) }).optional(),
   /** Its card (a `/status`, the buttons of a `Done:`), shown where the platform can; absent in older files. */
   card: CardSchema.optional(),
+  /**
+   * The key of the update it answers, when the platform may deliver that update again (Telegram): the post
+   * goes out only once it is on disk, with the update marked answered (`OutboxFile.answered`).
+   */
+  answers: z.string().optional(),
 });
 export type Post = z.infer<typeof PostSchema>;
 
@@ -319,6 +284,11 @@ export const OutboxFileSchema = z.object({
   version: z.literal(1),
   seq: z.number().int().nonnegative(),
   pending: z.array(PostSchema),
+  /**
+   * The keys of the updates answered lately (newest last), each written with the post that answers it: an
+   * update delivered again after a restart that is here was answered, and is not handled again. Absent in older files.
+   */
+  answered: z.array(z.string()).default([]),
 });
 export type OutboxFile = z.infer<typeof OutboxFileSchema>;
 

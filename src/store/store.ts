@@ -73,7 +73,7 @@ export interface StoreMark {
 export class Store {
   private constructor(
     readonly dir: string,
-    /** `state.json`: avatars, persons, links, servers, shares, streams, read marks, MCP tokens, chat relays, `/say` commands. */
+    /** `state.json`: avatars, persons, links, servers, shares, streams, read marks, MCP tokens, chat relays, `/say` commands, places. */
     readonly state: FileView<StateFile>,
     /** `outbox.json`: posts on their way. */
     readonly outbox: FileView<OutboxFile>,
@@ -102,11 +102,14 @@ export class Store {
       mcpTokens: [],
       relays: [],
       sayCommands: [],
+      places: [],
+      handled: [],
     }), adapter, checked);
     const outbox = await DataFile.open(join(dir, 'outbox.json'), OutboxFileSchema, () => ({
       version: 1 as const,
       seq: 0,
       pending: [],
+      answered: [],
     }), adapter, checked);
     const record = await DataFile.open(join(dir, 'goal-record.json'), RecordFileSchema, () => ({
       version: 1 as const,
@@ -143,6 +146,11 @@ export class Store {
   /** Note the files' versions now, to confirm later with {@link Store.saved} that what changed since is on disk. */
   mark(): StoreMark {
     return { state: this.state.version, record: this.record.version, schedules: this.schedules.version };
+  }
+
+  /** Whether the state, the goal record or the schedules changed after `mark` (the outbox aside, as in {@link Store.saved}). */
+  changedSince(mark: StoreMark): boolean {
+    return this.state.changedSince(mark.state) || this.record.changedSince(mark.record) || this.schedules.changedSince(mark.schedules);
   }
 
   /**

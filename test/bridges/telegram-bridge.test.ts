@@ -158,6 +158,8 @@ describe('TelegramBridge against the fake Bot API', () => {
         messageId: String(sent.message_id),
         // When Telegram says it was written (its `date`, in seconds).
         sentAt: sent.date * 1000,
+        // The bot's id and the update's: the same when Telegram sends the update again.
+        updateKey: expect.stringMatching(new RegExp(`^telegram:${tg.bot.id}:\\d+$`)),
         text: 'where are you?',
       },
     });

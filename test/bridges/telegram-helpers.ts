@@ -7,7 +7,7 @@ import { TelegramBridge } from '../../bridges/telegram/telegram-bridge.ts';
 import { commandList, createDispatcher, telegramMenus } from '../../commands/index.ts';
 import { createSkillRegistry } from '../../skills/index.ts';
 import { parseConfig } from '../../src/config.ts';
-import { Mindlink } from '../../src/core.ts';
+import { Mindlink, type MindlinkOptions } from '../../src/core.ts';
 import type { GameProvider } from '../../src/game/game.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { FakeGame } from '../fakes/fake-game.ts';
@@ -36,9 +36,10 @@ export interface Running {
 
 /**
  * Start mindlink as `src/main.ts` does (its menus per kind of chat included), with the Telegram bridge pointed at the fake;
- * `more.games` plays the avatars somewhere else than on FakeGames (the embedded world).
+ * `more.games` plays the avatars somewhere else than on FakeGames (the embedded world); `more.store` swaps the
+ * store's disk (the adapter of a `FullDisk`, `test/fakes/full-disk.ts`).
  */
-export async function startMindlink(tg: FakeTelegram, dataDir: string, env: Record<string, string> = {}, more: { games?: GameProvider } = {}): Promise<Running> {
+export async function startMindlink(tg: FakeTelegram, dataDir: string, env: Record<string, string> = {}, more: { games?: GameProvider } & Pick<MindlinkOptions, 'store'> = {}): Promise<Running> {
   const config = parseConfig({
     DATA_DIR: dataDir,
     CONSOLE: 'off',
@@ -64,6 +65,7 @@ export async function startMindlink(tg: FakeTelegram, dataDir: string, env: Reco
     },
     // Goals here cannot be checked against a world; the engine's word is taken.
     checkGoal: () => ({ checkable: false }),
+    ...(more.store ? { store: more.store } : {}),
   });
   const menus = telegramMenus(commandList('telegram'));
   const bridge = new TelegramBridge({

@@ -249,7 +249,7 @@ describe('rights', () => {
       return reply.split('\n').filter((l) => l.startsWith('/')).map((l) => l.split(' ')[0] ?? '');
     };
     expect(await helpOf(tg('telegram:99', ''))).toEqual(['/pair', '/help']);
-    expect(await helpOf(tg('telegram:5', '', 'telegram:-100'))).toEqual(['/status', '/direction', '/skills', '/skill', '/avatars', '/owner', '/web', '/pair', '/help']);
+    expect(await helpOf(tg('telegram:5', '', 'telegram:-100'))).toEqual(['/status', '/direction', '/skills', '/skill', '/places', '/avatars', '/owner', '/web', '/pair', '/help']);
     const consoleChat: InboundMessage = { platform: 'console', from: 'console:local', fromName: 'console', dest: 'console', chatKind: 'console', messageId: null, text: '' };
     const admin = await r.core.router.runCommand({ ...consoleChat, name: 'help', argsText: '' }).then(() => r.core.outbox.all().at(-1)?.text ?? '');
     expect(admin).toMatch(/^\/avatar create <name> \[server\] \[engine\] — Create an avatar, stopped until \/play \(admins\)$/m);

@@ -156,7 +156,7 @@ describe('/engine and /usage', () => {
       throw new Error('no threads in this test');
     };
     const servers = createServerDesk({ registry: r.core.servers, people, avatars, shares: sharing });
-    const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer: () => r.core.servers.defaultId(), config: r.config, sharing, thoughts: r.core.thoughts, openThread, web: r.core.web, learned: r.core.learned, mcp: r.core.mcpTokens, gameChat: r.core.gameChat });
+    const host = createCommandHost({ avatars, people, links, pairing, schedules, servers, defaultServer: () => r.core.servers.defaultId(), config: r.config, sharing, thoughts: r.core.thoughts, openThread, web: r.core.web, learned: r.core.learned, mcp: r.core.mcpTokens, gameChat: r.core.gameChat, places: r.core.places });
     const err = await engine.run({ host, chat, commands: [engine] }, { engine: 'llm', avatar: 'demo' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
     expect((err as UserError).message).toBe("You can't control demo: ask its owner.");

@@ -116,3 +116,53 @@ export function startMindlink(env: Record<string, string>, opts: { detached?: bo
     },
   };
 }
+
+/** An avatar host run as `npm run host` runs it, for the NATS tests. */
+export interface HostRun {
+  child: ChildProcess;
+  /** Every stderr line (its log), all of them. */
+  stderr: string[];
+  /** The first stderr line matching (already seen, or still to come), or a rejection after `timeoutMs`. */
+  logLine(re: RegExp, timeoutMs?: number): Promise<string>;
+  exited: Promise<number | null>;
+}
+
+/**
+ * Start an avatar host over NATS: `node --import tsx src/avatar-host.ts <args>`, or with `npm`,
+ * `npm run --silent host -- <args>` (then `child` is npm). In its own process group, so that the test can end
+ * it and whatever it started.
+ */
+export function startHost(args: string[], env: Record<string, string>, opts: { npm?: boolean } = {}): HostRun {
+  const [command, argv] = opts.npm ? ['npm', ['run', '--silent', 'host', '--', ...args]] : [process.execPath, ['--import', 'tsx', 'src/avatar-host.ts', ...args]];
+  const child = spawn(command, argv, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const stderr: string[] = [];
+  const waiters: { re: RegExp; resolve: (l: string) => void }[] = [];
+  createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (l) => {
+    stderr.push(l);
+    for (const w of [...waiters]) {
+      if (w.re.test(l)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(l);
+      }
+    }
+  });
+  return {
+    child,
+    stderr,
+    exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
+    logLine: (re, timeoutMs = 60_000) => {
+      const seen = stderr.find((l) => re.test(l));
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no host log line matching ${re} within ${timeoutMs} ms; tail:\n${stderr.slice(-30).join('\n')}`)), timeoutMs);
+        waiters.push({
+          re,
+          resolve: (l) => {
+            clearTimeout(timer);
+            resolve(l);
+          },
+        });
+      });
+    },
+  };
+}

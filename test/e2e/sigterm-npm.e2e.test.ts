@@ -46,7 +46,8 @@ describe('SIGTERM to the process npm start runs', () => {
       await m.line(/^\[mindlink\] ready/, 120_000);
       const pid = onlyChild(m.child.pid as number);
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      expect(cmdline.slice(-3), `npm's child (pid ${pid}) runs ${cmdline.join(' ')}`).toEqual(['--import', 'tsx', 'src/main.ts']);
+      // The launcher runs mindlink's build in its own process (it imports dist/src/main.js): no process in between.
+      expect(cmdline.slice(-1), `npm's child (pid ${pid}) runs ${cmdline.join(' ')}`).toEqual(['scripts/start.mjs']);
       expect(cmdline[0]).toMatch(/node$/);
 
       await spawned;

@@ -7,6 +7,7 @@
 import { EventEmitter } from 'node:events';
 import type { Bot } from 'mineflayer';
 import type { AvatarGame, Death, GameCapabilities, GameEvents, GameState, SayOutcome, Scene, Snapshot } from '../../src/game/game.ts';
+import type { TopDownMap } from '../../src/game/top-down.ts';
 
 /** How a {@link FakeGame} starts out. */
 export interface FakeGameOptions {
@@ -53,6 +54,8 @@ export class FakeGame extends EventEmitter<GameEvents> implements AvatarGame {
   /** Whether it reports the chat it hears (`hearChat`), and the lines it said (`say`). */
   hearing = false;
   said: string[] = [];
+  /** What the world view's map is answered while connected (none unless a test sets one). */
+  map: TopDownMap | null = null;
 
   constructor(
     readonly username = 'steve',
@@ -98,6 +101,10 @@ export class FakeGame extends EventEmitter<GameEvents> implements AvatarGame {
   /** A line of the public chat, heard as the real game hears one: only while hearing is on. */
   hear(from: string | null, text: string): void {
     if (this.hearing) this.emit('heard', { from, text });
+  }
+
+  worldMap(): TopDownMap | null {
+    return this.state === 'connected' ? this.map : null;
   }
 
   /** Simulate the server dropping the connection. */

@@ -98,7 +98,10 @@ export class FakeTelegram {
   /** The updates waiting for the bot, and its long polls. */
   private readonly queue = new UpdateQueue(
     (res, status, body) => this.reply(res, status, body),
-    () => this.events.emit('change'),
+    () => {
+      this.events.emit('confirmed', this.queue.confirmedUpTo);
+      this.events.emit('change');
+    },
   );
   private port = 0;
 
@@ -186,6 +189,20 @@ export class FakeTelegram {
   }
 
   /**
+   * Send update `updateId` again, as it was: what Telegram does at the next start of a bot that was killed
+   * after it took the update and before it confirmed it (a bot that polls from offset 0, as grammy does at
+   * start, gets it even when an earlier run confirmed it).
+   */
+  deliverAgain(updateId: number): Update {
+    return this.queue.again(updateId);
+  }
+
+  /** The update id the fake gave the latest update pushed (0 when none was). */
+  get lastUpdateId(): number {
+    return this.queue.lastId;
+  }
+
+  /**
    * A user writes `text` in `chat`, as a Telegram client would send it: a
    * leading `/cmd` or `/cmd@bot` carries a `bot_command` entity; `replyTo`
    * (a message of this fake, e.g. `sent[i].message`) makes it a reply.
@@ -259,6 +276,16 @@ export class FakeTelegram {
       opts.timeoutMs ?? 10_000,
       `a ${method} call`,
     );
+  }
+
+  /**
+   * Call `listener` the moment the bot confirms updates (a `getUpdates` with a higher offset came in), with the
+   * highest update id confirmed, before the fake answers that call: a test can kill the bot's process right
+   * there, as if it died the instant Telegram was told. Returns the function that removes the listener.
+   */
+  onConfirmed(listener: (upTo: number) => void): () => void {
+    this.events.on('confirmed', listener);
+    return () => this.events.off('confirmed', listener);
   }
 
   /** Resolve once the bot confirmed update `updateId` (asked getUpdates for a later offset). */

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
-import { EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
+import { AVATAR_BRAND, EMBEDDED_CAPABILITIES, MineflayerGame } from '../../src/game/mineflayer-game.ts';
 import { createLogger, silentLogger, type Logger } from '../../src/logger.ts';
 
 /** A logger for tests: silent unless TEST_LOG is set (e.g. TEST_LOG=debug). */
@@ -134,8 +134,11 @@ export function worldPerFile(prefix: string, opts: { mobs?: boolean; version?: s
   };
 }
 
-/** A mineflayer game for `username` on the world, not started, reconnecting at the tests' pace. */
-export function worldGame(world: EmbeddedWorld, username: string, log: Logger): MineflayerGame {
+/**
+ * A mineflayer game for `username` on the world, not started, reconnecting at the tests' pace: an avatar, as
+ * mindlink runs it there, or a person (a client that does not say it is mindlink's, so the world spares it nothing).
+ */
+export function worldGame(world: EmbeddedWorld, username: string, log: Logger, as: 'avatar' | 'person' = 'avatar'): MineflayerGame {
   return new MineflayerGame({
     username,
     host: world.host,
@@ -144,12 +147,13 @@ export function worldGame(world: EmbeddedWorld, username: string, log: Logger): 
     log,
     capabilities: EMBEDDED_CAPABILITIES,
     reconnect: { minMs: 200, maxMs: 1000 },
+    ...(as === 'avatar' ? { brand: AVATAR_BRAND } : {}),
   });
 }
 
-/** A connected game on the world (waits for `connected`). */
-export async function connectedGame(world: EmbeddedWorld, username: string, log: Logger): Promise<MineflayerGame> {
-  const game = worldGame(world, username, log);
+/** A connected game on the world (waits for `connected`), an avatar unless told a person (see worldGame). */
+export async function connectedGame(world: EmbeddedWorld, username: string, log: Logger, as: 'avatar' | 'person' = 'avatar'): Promise<MineflayerGame> {
+  const game = worldGame(world, username, log, as);
   const connected = once(game, 'connected');
   await game.start();
   await connected;

@@ -157,7 +157,7 @@ describe('avatar hosts', () => {
     expect(await fay.say('hello gil')).toBe('said');
     await waitFor(() => shown.includes('<fay> hello gil'), 20_000, 'gil to hear fay');
 
-    const pid = pool.pids()[pool.slotOf(fay) ?? -1];
+    const pid = pool.pids()[Number(pool.slotOf(fay) ?? -1)];
     if (!pid) throw new Error('fay is on no running host');
     const back = nextEvent(fay, 'connected', 60_000, () => `fay is ${fay.state}`);
     process.kill(pid, 'SIGKILL');

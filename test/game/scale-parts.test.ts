@@ -9,7 +9,11 @@ import type { Vec3 } from 'vec3';
 import { findBlocksFast, nearestOfEach } from '../../src/game/block-search.ts';
 import { rememberMinecraftData } from '../../src/game/minecraft-data-memo.ts';
 import { connectedGame, teleportAndSettle, waitFor, worldPerFile } from './helpers.ts';
+import pf from 'mineflayer-pathfinder';
+import type { Block } from 'prismarine-block';
 import { goals } from '../../skills/common.ts';
+
+const { Movements } = pf;
 
 const shared = worldPerFile('scale-parts', { mobs: true });
 const { log, games } = shared;
@@ -29,6 +33,56 @@ describe('many avatars in one process and one world', () => {
     expect(bot.blockAt(at)?.name).toBe('stone');
     await shared.world.setBlock(at, 'air');
     await waitFor(() => bot.blockAt(at)?.name === 'air', 10_000, 'the block to be air again');
+  });
+
+  it('GIVEN blocks read through the cache THEN each has what a block prismarine-chunk builds has: the same fields, methods, dig time and properties', async () => {
+    const game = games[0] ?? (await connectedGame(shared.world, 'cachy', log));
+    const bot = game.bot!;
+    const origin = bot.entity.position.floored();
+    const column = (x: number, z: number) => (bot.world as unknown as { getColumn(x: number, z: number): { getBlock(p: object): Block } }).getColumn(x >> 4, z >> 4);
+    const states = new Set<number>();
+    for (let dx = -12; dx <= 12; dx += 3) {
+      for (let dy = -6; dy <= 8; dy++) {
+        for (let dz = -12; dz <= 12; dz += 4) {
+          const at = origin.offset(dx, dy, dz);
+          const read = bot.blockAt(at, false);
+          const built = column(at.x, at.z).getBlock({ x: at.x & 15, y: at.y, z: at.z & 15 });
+          built.position = at;
+          const where = `${at} (${built.name})`;
+          expect(read, where).toBeInstanceOf(Object.getPrototypeOf(built).constructor);
+          const own = Object.fromEntries(Object.entries(read!).filter(([, v]) => v !== undefined));
+          expect(own, where).toEqual(Object.fromEntries(Object.entries(built).filter(([, v]) => v !== undefined)));
+          expect(read!.digTime(null, false, false, false, [], []), where).toBe(built.digTime(null, false, false, false, [], []));
+          expect(read!.getProperties(), where).toEqual(built.getProperties());
+          states.add(built.stateId);
+        }
+      }
+    }
+    expect(states.size, 'air, ground and more').toBeGreaterThan(3);
+  });
+
+  it('GIVEN the avatar\'s movements and the library\'s WHEN both search for the same goals THEN they find the same paths at the same cost', async () => {
+    const game = games[0] ?? (await connectedGame(shared.world, 'cachy', log));
+    const bot = game.bot!;
+    await teleportAndSettle(shared.world, game, { x: 0.5, y: 64, z: 0.5 });
+    const library = new Movements(bot);
+    library.canDig = true;
+    library.allow1by1towers = true;
+    const search = (movements: InstanceType<typeof Movements>, goal: InstanceType<typeof goals.GoalNear>) => {
+      let last: { status: string; cost: number; path: Vec3[] } | undefined;
+      // The library moves the nodes of a partial path in place when it smooths the path, and the process's path
+      // budget cuts searches into partial ones at moments that vary: compare the searches themselves.
+      for (const { result } of bot.pathfinder.getPathFromTo(movements, bot.entity.position, goal, { tickTimeout: 60_000, timeout: 60_000, optimizePath: false })) {
+        last = result as unknown as typeof last;
+      }
+      return { status: last?.status, cost: last?.cost, path: last?.path.map((p) => p.toString()) };
+    };
+    for (const [x, y, z] of [[12, 64, 9], [-14, 64, 6], [9, 60, -11], [5, 64, 14]] as const) {
+      const goal = new goals.GoalNear(x, y, z, 1);
+      const ours = search(bot.pathfinder.movements, goal);
+      expect(ours.status, `to ${x} ${y} ${z}`).toBe('success');
+      expect(ours, `to ${x} ${y} ${z}`).toEqual(search(library, goal));
+    }
   });
 
   it('GIVEN groups of blocks WHEN the nearest of each is looked up in one walk THEN each is as near as the nearest a search of that group alone finds', async () => {

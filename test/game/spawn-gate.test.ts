@@ -67,7 +67,8 @@ describe('what the embedded world sends a player before its login', () => {
   it('GIVEN a player held just before its login WHEN the others chat, swing and dig THEN it gets none of it, and once in it sees them', async () => {
     const digger = await connectedGame(world, 'digger', log);
     games.push(digger);
-    const observer = await connectedGame(world, 'observer', log);
+    // A person: the world tells avatars no arm swings or block cracks (avatars.cjs, moves.cjs).
+    const observer = await connectedGame(world, 'observer', log, 'person');
     games.push(observer);
     const d = digger.bot;
     const o = observer.bot;

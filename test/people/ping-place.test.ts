@@ -21,6 +21,8 @@ function state(links: Link[]): StateFile {
     mcpTokens: [],
     relays: [],
     sayCommands: [],
+    places: [],
+    handled: [],
   };
 }
 

@@ -150,9 +150,9 @@ describe('Store', () => {
     const store = await Store.open(join(dir, 'nested', 'data'));
     await store.flush();
     const state = JSON.parse(await readFile(join(dir, 'nested', 'data', 'state.json'), 'utf8'));
-    expect(state).toEqual({ version: 1, avatars: [], persons: [], links: [], servers: [], shares: [], streams: [], readMarks: {}, mcpTokens: [], relays: [], sayCommands: [] });
+    expect(state).toEqual({ version: 1, avatars: [], persons: [], links: [], servers: [], shares: [], streams: [], readMarks: {}, mcpTokens: [], relays: [], sayCommands: [], places: [], handled: [] });
     const outbox = JSON.parse(await readFile(join(dir, 'nested', 'data', 'outbox.json'), 'utf8'));
-    expect(outbox).toEqual({ version: 1, seq: 0, pending: [] });
+    expect(outbox).toEqual({ version: 1, seq: 0, pending: [], answered: [] });
   });
 
   it('GIVEN 1000 updates in one tick THEN at most 2 writes reach the disk and the last value is there', async () => {

@@ -1,9 +1,10 @@
 // The world view: the blocks around the avatar from above (from its own world data), with the avatar,
-// other players and mobs marked, redrawn as the live stream sends new maps; beside it the 3D view (scene.js).
+// other players and mobs marked, and the places it remembers as labelled pins, redrawn as the live stream sends
+// new maps; beside it the 3D view (scene.js).
 import { colorOf } from './colors.js';
 import { fill, h } from './dom.js';
 
-const MARKS = { avatar: '#ffffff', player: '#3b82f6', hostile: '#ef4444', passive: '#facc15', other: '#a3a3a3' };
+const MARKS = { avatar: '#ffffff', player: '#3b82f6', hostile: '#ef4444', passive: '#facc15', other: '#a3a3a3', place: '#d946ef' };
 
 function shade(hex, heightDiff) {
   const factor = Math.max(0.55, Math.min(1.25, 1 + heightDiff * 0.045));
@@ -64,6 +65,45 @@ function draw(canvas, view) {
   ctx.stroke();
   ctx.restore();
   label(ctx, view.name, ax, ay - cell * 1.6);
+  // The places on top: a pin on the block's centre, its name above.
+  for (const p of placesOnMap(view)) {
+    const [x, y] = at({ x: p.x + 0.5, z: p.z + 0.5 });
+    pin(ctx, x, y, cell * 0.5 + 3);
+    label(ctx, p.name, x, y - cell * 0.5 - 7);
+  }
+}
+
+/** The places that fall on the map. */
+function placesOnMap(view) {
+  const map = view.map;
+  if (!map) return [];
+  return (view.places ?? []).filter((p) => p.x >= map.x0 && p.x < map.x0 + map.size && p.z >= map.z0 && p.z < map.z0 + map.size);
+}
+
+/** A place's mark: a diamond. */
+function pin(ctx, x, y, r) {
+  ctx.beginPath();
+  ctx.moveTo(x, y - r);
+  ctx.lineTo(x + r, y);
+  ctx.lineTo(x, y + r);
+  ctx.lineTo(x - r, y);
+  ctx.closePath();
+  ctx.fillStyle = MARKS.place;
+  ctx.strokeStyle = '#ffffff';
+  ctx.lineWidth = 2;
+  ctx.fill();
+  ctx.stroke();
+}
+
+/** The places as a list: on the map, or how far off it. */
+function placeItems(view) {
+  const on = new Set(placesOnMap(view).map((p) => p.name));
+  const me = view.position;
+  return (view.places ?? []).map((p) => {
+    const away = me ? Math.round(Math.hypot(me.x - p.x, me.y - p.y, me.z - p.z)) : null;
+    const where = on.has(p.name) ? 'on the map' : away === null ? 'off the map' : `${away} blocks away, off the map`;
+    return h('li', { 'data-place': p.name }, h('strong', {}, p.name), ` ${p.x} ${p.y} ${p.z} · ${where}`);
+  });
 }
 
 function dot(ctx, x, y, r, color) {
@@ -88,8 +128,9 @@ function label(ctx, text, x, y) {
 export function worldView(main, name) {
   const canvas = h('canvas', { class: 'map', 'aria-label': `Map of the blocks around ${name}` });
   const caption = h('p', { class: 'muted', 'data-map-caption': '' }, 'Waiting for the avatar’s world…');
+  const places = h('ul', { class: 'places', 'aria-label': `Places ${name} remembers` });
   const legend = h('div', { class: 'legend' },
-    ...Object.entries({ [name]: MARKS.avatar, players: MARKS.player, monsters: MARKS.hostile, animals: MARKS.passive }).map(([text, c]) => h('span', { style: null, 'data-c': c }, text)));
+    ...Object.entries({ [name]: MARKS.avatar, players: MARKS.player, monsters: MARKS.hostile, animals: MARKS.passive, places: MARKS.place }).map(([text, c]) => h('span', { style: null, 'data-c': c }, text)));
   for (const span of legend.children) span.style.setProperty('--c', span.dataset.c);
   // The 3D view's code loads only when a world view opens; its stream only while it shows.
   let scene = null;
@@ -104,7 +145,7 @@ export function worldView(main, name) {
     main,
     h('a', { class: 'back', href: `/avatar/${encodeURIComponent(name)}`, 'data-nav': '' }, `← ${name}`),
     h('div', { class: 'heading' }, h('h1', {}, `What ${name} sees`), h('span', { class: 'count' }, 'from above, 49 × 49 blocks, and in 3D')),
-    h('section', { class: 'world' }, h('div', { class: 'map-pane' }, h('div', { class: 'map-wrap' }, canvas), legend, caption), pane),
+    h('section', { class: 'world' }, h('div', { class: 'map-pane' }, h('div', { class: 'map-wrap' }, canvas), legend, caption, places), pane),
   );
   let last = null;
   window.addEventListener('resize', () => last && draw(canvas, last));
@@ -115,6 +156,7 @@ export function worldView(main, name) {
       caption.textContent = w.map
         ? `${name} at ${w.map.avatar.x} ${w.map.avatar.y} ${w.map.avatar.z} · ${w.entities.length} ${w.entities.length === 1 ? 'creature' : 'creatures'} near · north is up`
         : `${name} is not in the game right now.`;
+      fill(places, placeItems(w));
     },
     problem(p) {
       caption.textContent = p.text;

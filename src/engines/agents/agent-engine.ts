@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { ProviderRefusedError } from '../../errors.ts';
 import { McpEndpoint } from '../../mcp/http-endpoint.ts';
 import { saying, TurnInterruptedError, type Engine, type EngineContext, type SessionInfo, type TurnReply, type TurnRequest, type TurnUsage } from '../engine.ts';
-import { turnMessage, type HeardLine } from '../llm/prompts.ts';
+import { turnMessage } from '../llm/prompts.ts';
+import { WhisperInbox } from '../llm/whispers.ts';
 import { readReport } from '../llm/protocol.ts';
 import { briefSnapshot, type ToolHost, type ToolOutcome } from '../llm/tools.ts';
 import type { AgentCli, AgentKind, AgentSetup, CliLocation, RunResult, RunSpec } from './agent-cli.ts';
@@ -25,8 +26,6 @@ import { avatarMcpSpec } from './avatar-mcp.ts';
 import { runCli, type CliExit } from './run-cli.ts';
 import { agentSystemPrompt } from './system-prompt.ts';
 
-/** Most in-game chat lines waiting for the next turn. */
-const HEARD_KEPT = 20;
 
 /** How one agent engine is set up. */
 export interface AgentEngineOptions {
@@ -65,7 +64,7 @@ export class AgentEngine implements Engine {
   private readonly saved: AgentSession;
   private readonly system: string;
   private readonly host: ToolHost;
-  private readonly heard: HeardLine[] = [];
+  private readonly whispers: WhisperInbox;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -76,18 +75,20 @@ export class AgentEngine implements Engine {
     this.name = cli.kind;
     this.saved = AgentSession.open(options.avatarDir, cli.kind, ctx.log, () => this.now().getTime());
     this.system = agentSystemPrompt(ctx.avatar, ctx.game.capabilities);
-    this.host = { skills: ctx.skills, game: ctx.game, task: ctx.task, now: () => this.now() };
-    ctx.game.on('whispered', this.onWhisper);
+    this.host = {
+      skills: ctx.skills,
+      game: ctx.game,
+      task: ctx.task,
+      ...(ctx.learned ? { learned: ctx.learned } : {}),
+      ...(ctx.places ? { places: ctx.places } : {}),
+      now: () => this.now(),
+    };
+    this.whispers = new WhisperInbox(ctx.game);
   }
 
   private now(): Date {
     return this.options.now ? this.options.now() : new Date();
   }
-
-  private readonly onWhisper = (from: string, text: string): void => {
-    this.heard.push({ from, text });
-    if (this.heard.length > HEARD_KEPT) this.heard.splice(0, this.heard.length - HEARD_KEPT);
-  };
 
   /** The CLI session's age and context size (the loop rotates it when it is a day old or too big). */
   session(): SessionInfo {
@@ -101,7 +102,7 @@ export class AgentEngine implements Engine {
 
   /** Stop listening to the game's whispers (the avatar's engine is being replaced). */
   close(): void {
-    this.ctx.game.off('whispered', this.onWhisper);
+    this.whispers.close();
   }
 
   /** One turn: one run of the CLI (two when its session is gone and a new one starts). */
@@ -109,14 +110,14 @@ export class AgentEngine implements Engine {
     const usage: Required<TurnUsage> = { promptTokens: 0, completionTokens: 0, requests: 0, costUsd: 0 };
     if (signal.aborted) throw new TurnInterruptedError(usage, signal.reason);
     const question = req.kind === 'question';
-    const heard = question ? [] : this.heard.splice(0);
+    const heard = question ? [] : this.whispers.take();
     const snap = this.ctx.game.snapshot();
     const prompt = turnMessage(req, heard, snap ? briefSnapshot(snap) : undefined);
     const actions: NonNullable<TurnReply['actions']> = [];
     // The run's tool calls end with the run, whatever ends it.
     const run = new AbortController();
     const runSignal = AbortSignal.any([signal, run.signal]);
-    const spec = avatarMcpSpec({
+    const spec = await avatarMcpSpec({
       avatar: this.ctx.avatar,
       host: this.host,
       request: req,
@@ -146,7 +147,7 @@ export class AgentEngine implements Engine {
     if (!question && (result.sessionId !== undefined || result.contextTokens !== undefined)) this.saved.ran(result.sessionId, result.contextTokens, result.sessionCostUsd);
     const used: TurnUsage = { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, requests: usage.requests, ...(usage.costUsd > 0 ? { costUsd: usage.costUsd } : {}) };
     if (signal.aborted) {
-      if (!question) this.heard.unshift(...heard.slice(-HEARD_KEPT));
+      if (!question) this.whispers.putBack(heard);
       throw new TurnInterruptedError(used, signal.reason);
     }
     if (exit.killed === 'timeout') {

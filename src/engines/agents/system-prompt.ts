@@ -18,7 +18,8 @@ import { serverLine } from '../llm/prompts.ts';
 export function agentSystemPrompt(avatar: string, caps?: GameCapabilities): string {
   return [
     `You are ${avatar}, a Minecraft survival player acting for your owner. You act only through mindlink's tools`,
-    '(the game skills, look, rewrite_task, lab_log); you have no shell and no files of your own.',
+    '(the game skills, look, rewrite_task, lab_log, and the skills you wrote: write_skill, when offered, keeps a new one);',
+    'you have no shell and no files of your own.',
     ...(caps ? [serverLine(caps)] : []),
     'Working rules:',
     '- One tool call at a time: wait for its result, read it, then decide the next. One call with a count beats many.',

@@ -14,13 +14,13 @@ import { ProviderRefusedError } from '../../errors.ts';
 import { saying, TurnInterruptedError, type Engine, type EngineContext, type SessionInfo, type TurnReply, type TurnRequest } from '../engine.ts';
 import { messageChars, type ChatMessage, type ToolSchema } from './messages.ts';
 import { readReport } from './protocol.ts';
-import { systemPrompt, turnMessage, type HeardLine } from './prompts.ts';
+import { systemPrompt, turnMessage } from './prompts.ts';
 import { LlmSession } from './session.ts';
-import { learnedTools } from './skill-tools.ts';
-import { briefSnapshot, OWN_TOOL_NAMES, questionTools, runTool, toolSchemas, type LearnedTurn, type ToolHost } from './tools.ts';
+import { briefSnapshot, learnedTurn, questionTools, runTool, toolSchemas, type ToolHost } from './tools.ts';
 import { offeredTools } from './tool-offer.ts';
 import { LlmTransport, ProviderUnavailableError, type Completion, type TransportOptions } from './transport.ts';
 import { addUsage, noUsage, type UsageTotals } from './usage.ts';
+import { WhisperInbox } from './whispers.ts';
 
 /** How an llm engine is set up (from config). */
 export interface LlmEngineOptions {
@@ -36,8 +36,6 @@ export interface LlmEngineOptions {
 
 /** Most tool steps of a question turn (it may only look). */
 const QUESTION_STEPS = 2;
-/** Most in-game chat lines waiting for the next turn. */
-const HEARD_KEPT = 20;
 /** A tool result cut to this when a request would pass the budget. */
 const SHRUNK_RESULT = 160;
 
@@ -69,7 +67,7 @@ export class LlmEngine implements Engine {
   private readonly system: string;
   private readonly tools: ToolSchema[];
   private readonly host: ToolHost;
-  private readonly heard: HeardLine[] = [];
+  private readonly whispers: WhisperInbox;
   private turnNo = 0;
 
   constructor(
@@ -85,19 +83,15 @@ export class LlmEngine implements Engine {
       game: ctx.game,
       task: ctx.task,
       ...(ctx.learned ? { learned: ctx.learned } : {}),
+      ...(ctx.places ? { places: ctx.places } : {}),
       now: () => this.now(),
     };
-    ctx.game.on('whispered', this.onWhisper);
+    this.whispers = new WhisperInbox(ctx.game);
   }
 
   private now(): Date {
     return this.options.now ? this.options.now() : new Date();
   }
-
-  private readonly onWhisper = (from: string, text: string): void => {
-    this.heard.push({ from, text });
-    if (this.heard.length > HEARD_KEPT) this.heard.splice(0, this.heard.length - HEARD_KEPT);
-  };
 
   /** Age and size of the saved conversation (the loop rotates it when it is a day old). */
   session(): SessionInfo {
@@ -111,14 +105,14 @@ export class LlmEngine implements Engine {
 
   /** Stop listening to the game's whispers (the avatar's engine is being replaced). */
   close(): void {
-    this.ctx.game.off('whispered', this.onWhisper);
+    this.whispers.close();
   }
 
   /** One turn: requests and tool steps until the model replies (see the class). */
   async turn(req: TurnRequest, signal: AbortSignal): Promise<TurnReply> {
     if (req.kind === 'question') return this.question(req, signal);
     this.turnNo++;
-    const heard = this.heard.splice(0);
+    const heard = this.whispers.take();
     const snap = this.ctx.game.snapshot();
     const newText = turnMessage(req, heard, snap ? briefSnapshot(snap) : undefined);
     const turn: ChatMessage[] = [{ role: 'user', content: newText }];
@@ -129,11 +123,11 @@ export class LlmEngine implements Engine {
     let text: string;
     try {
       // The skills the avatar wrote that fit this goal, and write_skill where it may help, beside the built-in tools.
-      const learned = await this.learnedTurn(req);
+      const learned = await learnedTurn(this.host, req, this.tools);
       for (;;) {
         const toolChoice = steps >= this.options.maxSteps ? 'none' : 'auto';
         // Read again at each step: a step that gathered logs makes `craft` of use, one that met a zombie `fight`.
-        const tools = [...offeredTools(this.tools, { req, snap: this.ctx.game.snapshot(), caps: this.ctx.game.capabilities, heardChat: heard.length > 0 }), ...learned.tools.schemas];
+        const tools = [...offeredTools(this.tools, { req, snap: this.ctx.game.snapshot(), caps: this.ctx.game.capabilities, heardChat: heard.length > 0, ...(this.ctx.places ? { places: this.ctx.places } : {}) }), ...learned.tools.schemas];
         const messages = this.fit(turn);
         this.measure(req.kind, messages, tools, steps === 0 && usage.requests === 0 ? newText.length : 0);
         const c = await this.transport.complete({ messages, tools, toolChoice }, signal);
@@ -168,8 +162,7 @@ export class LlmEngine implements Engine {
       if (signal.aborted) {
         this.convo.noteInterrupted(req.kind, calls);
         // The chat heard before this turn is still news for the next one.
-        this.heard.unshift(...heard);
-        if (this.heard.length > HEARD_KEPT) this.heard.splice(0, this.heard.length - HEARD_KEPT);
+        this.whispers.putBack(heard);
         throw new TurnInterruptedError({ ...usage }, signal.reason);
       }
       if (err instanceof ProviderUnavailableError) {
@@ -184,17 +177,6 @@ export class LlmEngine implements Engine {
     turn.push({ role: 'assistant', content: text });
     this.convo.commit(req.kind, turn, calls);
     return { report: readReport(text), usage: { ...usage }, actions };
-  }
-
-  /** The learned-skill tools of a turn (none without a library), and what `write_skill` needs of the turn. */
-  private async learnedTurn(req: TurnRequest): Promise<LearnedTurn> {
-    const taken = new Set(this.tools.map((t) => t.function.name));
-    return {
-      tools: await learnedTools(this.ctx.learned, req, taken),
-      goal: req.goal?.text ?? '',
-      completion: () => req.completion(),
-      reserved: [...OWN_TOOL_NAMES, ...this.tools.map((t) => t.function.name)],
-    };
   }
 
   /** A question: a short turn that may only look; not kept in the conversation (the automatic turn may be running meanwhile). */

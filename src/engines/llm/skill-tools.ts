@@ -1,5 +1,6 @@
 /**
- * The llm engine's tools over the skills the avatar wrote (docs/skills.md):
+ * The tools over the skills the avatar wrote (docs/skills.md), offered by the
+ * llm engine and by an agent engine's MCP server alike:
  * `write_skill` (a script over its skills, tried once and kept if it works)
  * and the few kept skills that fit the turn's goal, each offered as a tool of
  * its own beside the built-in ones. Which of them a turn carries is decided
@@ -10,6 +11,7 @@
  */
 import { z } from 'zod';
 import { parseGoal } from '../../goals/goal-language.ts';
+import type { KnownPlaces } from '../../goals/places.ts';
 import type { LearnedSkills } from '../../learned/learned-skills.ts';
 import type { KeptSkill } from '../../learned/manifest.ts';
 import type { CompletionCheck, TurnRequest } from '../engine.ts';
@@ -74,10 +76,10 @@ export const NO_LEARNED_TOOLS: LearnedTools = { schemas: [], kept: new Set(), wr
  * outside the goal language, the route is blocked, another engine hands the turn over). A wrap-up does not: a skill
  * that worked was kept when it was written, and the wrap-up's lesson is words.
  */
-function offersWrite(req: TurnRequest): boolean {
+function offersWrite(req: TurnRequest, places: KnownPlaces | undefined): boolean {
   if (req.kind === 'question' || req.kind === 'wrapup') return false;
   if (req.kind === 'blocked' || req.handover) return true;
-  return req.goal !== null && parseGoal(req.goal.text).kind === 'unknown';
+  return req.goal !== null && parseGoal(req.goal.text, places).kind === 'unknown';
 }
 
 /**
@@ -85,14 +87,14 @@ function offersWrite(req: TurnRequest): boolean {
  * kept skills most relevant to the goal whose names no built-in tool has (`taken`).
  *
  * @example
- * const learned = await learnedTools(ctx.learned, request, new Set(tools.map((t) => t.function.name)));
+ * const learned = await learnedTools(ctx.learned, request, new Set(tools.map((t) => t.function.name)), ctx.places);
  * const offered = [...tools, ...learned.schemas];
  */
-export async function learnedTools(learned: LearnedSkills | undefined, req: TurnRequest, taken: ReadonlySet<string>): Promise<LearnedTools> {
+export async function learnedTools(learned: LearnedSkills | undefined, req: TurnRequest, taken: ReadonlySet<string>, places?: KnownPlaces): Promise<LearnedTools> {
   // A question only looks, and a wrap-up only writes its lesson: neither acts.
   if (!learned || req.kind === 'question' || req.kind === 'wrapup') return NO_LEARNED_TOOLS;
   const relevant = req.goal ? (await learned.relevant(req.goal.text, KEPT_OFFERED + taken.size)).filter((s) => !taken.has(s.name) && s.name !== WRITE_SKILL).slice(0, KEPT_OFFERED) : [];
-  const write = offersWrite(req) && !taken.has(WRITE_SKILL);
+  const write = offersWrite(req, places) && !taken.has(WRITE_SKILL);
   return {
     schemas: [...(write ? [WRITE_SKILL_SCHEMA] : []), ...relevant.map(keptSchema)],
     kept: new Set(relevant.map((s) => s.name)),

@@ -16,6 +16,8 @@ import { fuelTicks, smeltsInto } from '../../game/smelting.ts';
 import { parseGoal, type GoalIntent } from '../../goals/goal-language.ts';
 import { craftSteps, gatherSteps, situationOf } from '../craft-plan.ts';
 import type { TurnRequest } from '../engine.ts';
+import type { KnownPlaces } from '../../goals/places.ts';
+import { asksToRemember, REMEMBER_PLACE } from '../place-skills.ts';
 import type { ToolSchema } from './messages.ts';
 
 /** Tools every acting turn offers: enough to see, move, search and gather whatever the state. */
@@ -32,12 +34,14 @@ const PLAN_TURNS: ReadonlySet<TurnRequest['kind']> = new Set(['choose', 'blocked
 
 /** What a turn's tools are chosen by. */
 export interface OfferFacts {
-  req: Pick<TurnRequest, 'kind' | 'goal' | 'nudges' | 'handover'>;
+  req: Pick<TurnRequest, 'kind' | 'goal' | 'nudges' | 'handover'> & Partial<Pick<TurnRequest, 'message' | 'directions'>>;
   /** The avatar's state now; undefined while it is out of the game (then only the tools that need no state). */
   snap: Snapshot | undefined;
   caps: GameCapabilities;
   /** In-game chat from other players came with this turn. */
   heardChat: boolean;
+  /** The places the avatar remembers (`go to base` is a goal of the language then). */
+  places?: KnownPlaces;
 }
 
 /** Whether the goal's plan hunts an animal for its drop (beef for `get 2 cooked beef`): the animal may be out of sight yet. */
@@ -58,7 +62,7 @@ function useful(name: string, f: OfferFacts): boolean {
   // A wrap-up writes its lesson (its reply) and, if the plan changed, TASK.md: it does not act.
   if (req.kind === 'wrapup') return WRAPUP.has(name);
   if (ALWAYS.has(name)) return true;
-  const intent = req.goal ? parseGoal(req.goal.text) : undefined;
+  const intent = req.goal ? parseGoal(req.goal.text, f.places) : undefined;
   const outsideLanguage = intent?.kind === 'unknown';
   const anyItem = snap !== undefined && held(snap, () => true);
   const mobs = snap?.nearbyEntities.filter((e) => e.kind === 'hostile' || e.kind === 'passive') ?? [];
@@ -89,6 +93,8 @@ function useful(name: string, f: OfferFacts): boolean {
       return anyItem && (outsideLanguage || req.kind === 'direction' || req.kind === 'blocked' || req.handover !== undefined);
     case 'rewrite_task':
       return PLAN_TURNS.has(req.kind) || req.nudges.some((n) => n.includes('TASK.md'));
+    case REMEMBER_PLACE:
+      return asksToRemember(req);
     case 'lab_log':
       // A wrap-up's reply is the lesson itself (the loop writes it to the lab log).
       return req.kind === 'blocked';

@@ -1,6 +1,7 @@
 /**
  * The llm engine's tools: every skill of the registry (zod params → JSON
- * schema, a one-line description), plus `look` (the game snapshot),
+ * schema, a one-line description), plus `look` (the game snapshot, and the
+ * places the avatar remembers),
  * `rewrite_task` (the avatar's own part of TASK.md) and `lab_log` (append a
  * lesson). A tool call never throws: bad JSON, an unknown tool or bad params
  * come back to the model as a one-line error result.
@@ -8,11 +9,12 @@
 import { z } from 'zod';
 import type { AvatarGame, Snapshot } from '../../game/game.ts';
 import type { SkillRegistry } from '../../game/skill.ts';
+import { distanceTo, type KnownPlaces } from '../../goals/places.ts';
 import type { LearnedSkills } from '../../learned/learned-skills.ts';
 import type { TaskFile } from '../../task/task-file.ts';
-import type { CompletionCheck } from '../engine.ts';
+import type { CompletionCheck, TurnRequest } from '../engine.ts';
 import type { ToolSchema } from './messages.ts';
-import { keptSkillTool, NO_LEARNED_TOOLS, WRITE_SKILL, writeSkillTool, type LearnedToolResult, type LearnedTools } from './skill-tools.ts';
+import { keptSkillTool, learnedTools, NO_LEARNED_TOOLS, WRITE_SKILL, writeSkillTool, type LearnedToolResult, type LearnedTools } from './skill-tools.ts';
 import type { RawToolCall } from './transport.ts';
 
 /** Most characters of one tool result kept in the conversation. */
@@ -27,6 +29,8 @@ export interface ToolHost {
   task: TaskFile;
   /** The skills the avatar wrote (`write_skill` and kept skills run through it), when it keeps any. */
   learned?: LearnedSkills;
+  /** The places the avatar remembers (`look` names them; `go_to` takes one). */
+  places?: KnownPlaces;
   now(): Date;
 }
 
@@ -61,7 +65,7 @@ const BUILTINS: Builtin[] = [
     params: lookParams,
     run: async (host) => {
       const snap = host.game.snapshot();
-      return snap ? describeSnapshot(snap) : 'not in the game right now';
+      return snap ? [describeSnapshot(snap), ...placesLine(host.places, snap)].join('\n') : 'not in the game right now';
     },
   },
   {
@@ -86,6 +90,25 @@ const BUILTINS: Builtin[] = [
 
 /** The names of the engine's own tools (not skills): a skill the avatar writes may not take one. */
 export const OWN_TOOL_NAMES: readonly string[] = [...BUILTINS.map((b) => b.name), WRITE_SKILL];
+
+/**
+ * The learned-skill tools of one turn beside `builtIn` (the tools the engine offers of its own: a kept skill may not
+ * shadow one), and what `write_skill` needs of the turn: {@link learnedTools} over the host's learned skills and
+ * places. The llm engine and an agent engine's MCP server both choose with it, so a turn offers the same either way.
+ *
+ * @example
+ * const turn = await learnedTurn(host, request, toolSchemas(host.skills));
+ * const offered = [...toolSchemas(host.skills), ...turn.tools.schemas];
+ */
+export async function learnedTurn(host: ToolHost, req: TurnRequest, builtIn: readonly ToolSchema[]): Promise<LearnedTurn> {
+  const names = builtIn.map((t) => t.function.name);
+  return {
+    tools: await learnedTools(host.learned, req, new Set(names), host.places),
+    goal: req.goal?.text ?? '',
+    completion: () => req.completion(),
+    reserved: [...OWN_TOOL_NAMES, ...names],
+  };
+}
 
 /**
  * Schema keys left out: they cost characters on every request and the skill applies them anyway
@@ -192,6 +215,21 @@ export function describeSnapshot(s: Snapshot): string {
     `near: ${blocks.length ? blocks.join(', ') : 'nothing notable'}`,
     `around: ${entities.length ? entities.join(', ') : 'nobody'}`,
   ].join('\n');
+}
+
+/** Most places `look` names (the nearest first). */
+const LOOK_PLACES = 8;
+
+/** The places the avatar remembers, nearest first, as one line for `look` (none: no line). */
+function placesLine(places: KnownPlaces | undefined, s: Snapshot): string[] {
+  const spots = (places?.names() ?? []).flatMap((n) => places?.get(n) ?? []);
+  if (spots.length === 0) return [];
+  const shown = spots
+    .map((p) => ({ p, d: p.dimension === s.dimension ? distanceTo(p, s.position) : Infinity }))
+    .sort((a, b) => a.d - b.d)
+    .slice(0, LOOK_PLACES)
+    .map(({ p, d }) => `${p.name} ${Number.isFinite(d) ? `${Math.round(d)}m` : p.dimension}`);
+  return [`places (go_to place): ${shown.join(', ')}${spots.length > LOOK_PLACES ? ` (+${spots.length - LOOK_PLACES} more)` : ''}`];
 }
 
 /** What one tool call did: the result for the model and a short line for the session summary. */

@@ -1,5 +1,5 @@
 /**
- * The embedded Minecraft world: a flying-squid server in a child process on 127.0.0.1.
+ * The embedded Minecraft world: a flying-squid server in a child process on 127.0.0.1 (or the address `WORLD_HOST` names).
  *
  * The child (`server.cjs`, beside this file) is plain CommonJS, started with
  * `process.execPath` and an IPC channel. Running it out of process keeps its
@@ -26,6 +26,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../logger.ts';
 import { childReady } from '../child-ready.ts';
+import { profilingArgs } from '../profiling-args.ts';
 import type { Vec3Like } from '../game.ts';
 import type {
   ChildMessage,
@@ -44,8 +45,10 @@ import type {
 export interface EmbeddedWorldOptions {
   /** The world is saved under `<dataDir>/world`. */
   dataDir: string;
-  /** TCP port on 127.0.0.1; 0 or absent picks a free one. */
+  /** TCP port; 0 or absent picks a free one. */
   port?: number;
+  /** The address it listens on: 127.0.0.1 unless avatar hosts on other machines join it (`WORLD_HOST`, docs/many-machines.md). */
+  listenHost?: string;
   /** Minecraft version; flying-squid 1.12 serves up to 1.21.4. */
   version?: string;
   /** World seed for new worlds (an existing world keeps the seed in its `level.dat`). */
@@ -62,6 +65,7 @@ export interface EmbeddedWorldOptions {
 /** Defaults of {@link EmbeddedWorldOptions}. */
 export const DefaultEmbeddedWorldOptions = {
   port: 0,
+  listenHost: '127.0.0.1',
   version: '1.21.4',
   seed: 20240601,
   viewDistance: 4,
@@ -73,6 +77,11 @@ export const DefaultEmbeddedWorldOptions = {
 export interface EmbeddedWorldEvents {
   /** The child process exited (after {@link EmbeddedWorld.stop} or on its own). */
   exit: [code: number | null, signal: NodeJS.Signals | null];
+}
+
+/** The address this machine reaches a server listening on `listenHost` at. */
+function localAddress(listenHost: string): string {
+  return /^(0\.0\.0\.0|::|\[::\])$/.test(listenHost) ? '127.0.0.1' : listenHost;
 }
 
 const SERVER_SCRIPT = fileURLToPath(new URL('./server.cjs', import.meta.url));
@@ -88,8 +97,8 @@ const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
  * await world.stop();
  */
 export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
-  /** Always 127.0.0.1. */
-  readonly host = '127.0.0.1';
+  /** Where this machine reaches it: the address it listens on, or 127.0.0.1 when it listens on every one. */
+  readonly host: string;
   /** The port the world listens on (the one asked for, or the free one it found). */
   readonly port: number;
   /** The Minecraft version it serves. */
@@ -103,9 +112,10 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
   #nextId = 1;
   #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 
-  private constructor(child: ChildProcess, port: number, version: string, dataDir: string, log: Logger, exited: Promise<void>) {
+  private constructor(child: ChildProcess, host: string, port: number, version: string, dataDir: string, log: Logger, exited: Promise<void>) {
     super();
     this.#child = child;
+    this.host = host;
     this.port = port;
     this.version = version;
     this.dataDir = dataDir;
@@ -144,7 +154,7 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
     mkdirSync(path.join(dataDir, 'world'), { recursive: true });
     const config = JSON.stringify({
       dataDir,
-      host: '127.0.0.1',
+      host: o.listenHost,
       port: o.port,
       version: o.version,
       seed: o.seed,
@@ -152,7 +162,7 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
       healthMs: o.healthMs,
     } satisfies WorldConfig);
     const started = Date.now();
-    const child = spawn(process.execPath, [SERVER_SCRIPT, config], {
+    const child = spawn(process.execPath, [...profilingArgs(), SERVER_SCRIPT, config], {
       // The child's own cwd: flying-squid resolves nothing relative to it once logging is off, but keep it in the data dir.
       cwd: dataDir,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -184,7 +194,7 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
       exited: (code) => new Error(`the embedded world exited during start-up (code ${code}): ${tail.join(' | ')}`),
     });
     log.info({ port, version: o.version, ms: Date.now() - started, dataDir }, 'embedded world listening');
-    return new EmbeddedWorld(child, port, o.version, dataDir, log, exited);
+    return new EmbeddedWorld(child, localAddress(o.listenHost), port, o.version, dataDir, log, exited);
   }
 
   /** The world's process id (for supervision and tests). */

@@ -20,8 +20,12 @@ function yawByte(deg) {
   return b > 127 ? b - 256 : b;
 }
 
-/** The packets of mobs. */
-function createMobPackets() {
+/**
+ * The packets of mobs. `isAvatar`: mindlink's own players (avatars.cjs), which are told where a mob is but not
+ * which way it only turned to look (an avatar has no eyes for that).
+ * @param {{ isAvatar?: (player: object) => boolean }} [opts]
+ */
+function createMobPackets({ isAvatar = () => false } = {}) {
   /** @param {Mob} mob @returns {MetadataEntry[]} */
   function metadataOf(mob) {
     return [{ key: 0, type: 'byte', value: mob.fireShown ? 0x01 : 0 }, { key: 9, type: 'float', value: Math.max(0, mob.health) }, ...(mob.kind.metadata?.(mob) ?? [])];
@@ -30,6 +34,11 @@ function createMobPackets() {
   /** @param {Mob} mob @param {string} name @param {object} params */
   function tell(mob, name, params) {
     for (const p of mob.viewers) p._client.write(name, params);
+  }
+
+  /** A turn only: told to the viewers that are not avatars. @param {Mob} mob @param {string} name @param {object} params */
+  function tellTurn(mob, name, params) {
+    for (const p of mob.viewers) if (!isAvatar(p)) p._client.write(name, params);
   }
 
   /** @param {Mob} mob @param {Player} p */
@@ -75,8 +84,8 @@ function createMobPackets() {
       tell(mob, 'sync_entity_position', { entityId: mob.id, x: mob.x, y: mob.y, z: mob.z, dx: 0, dy: 0, dz: 0, yaw: mob.yaw, pitch: 0, onGround: mob.onGround });
     } else if (dx !== 0 || dy !== 0 || dz !== 0) {
       tell(mob, 'entity_move_look', { entityId: mob.id, dX: dx, dY: dy, dZ: dz, yaw, pitch: 0, onGround: mob.onGround });
-    } else tell(mob, 'entity_look', { entityId: mob.id, yaw, pitch: 0, onGround: mob.onGround });
-    if (turned) tell(mob, 'entity_head_rotation', { entityId: mob.id, headYaw: yaw });
+    } else tellTurn(mob, 'entity_look', { entityId: mob.id, yaw, pitch: 0, onGround: mob.onGround });
+    if (turned) tellTurn(mob, 'entity_head_rotation', { entityId: mob.id, headYaw: yaw });
     mob.sentX = nx;
     mob.sentY = ny;
     mob.sentZ = nz;

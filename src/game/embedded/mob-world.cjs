@@ -99,9 +99,9 @@ const KNOCKBACK = 0.9;
  * The mob world of one server.
  *
  * @param {Serv} serv the flying-squid server
- * @param {{ registry: import('./types.cjs').Registry, seed: number }} ctx
+ * @param {{ registry: import('./types.cjs').Registry, seed: number, isAvatar?: (player: object) => boolean }} ctx (`isAvatar`: mindlink's own players, told no mob's mere turns)
  */
-function createMobWorld(serv, { registry, seed }) {
+function createMobWorld(serv, { registry, seed, isAvatar }) {
   /** @type {Map<string, MobKind>} */
   const kinds = new Map();
   /** @type {Map<number, Mob>} */
@@ -135,7 +135,7 @@ function createMobWorld(serv, { registry, seed }) {
     return serv.players.filter((p) => ready.has(p) && !p.disconnected);
   }
 
-  const { metadataOf, tell, show, hide, sendMove } = createMobPackets();
+  const { metadataOf, tell, show, hide, sendMove } = createMobPackets(isAvatar ? { isAvatar } : {});
 
   // ——— life and death ———
 

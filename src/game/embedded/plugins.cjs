@@ -12,7 +12,8 @@
  *   animals.cjs   cows, pigs, sheep and chickens      monsters.cjs  zombies at night
  *   combat.cjs    players hitting mobs                respawn.cjs   dying and respawning at the spawn
  *   clock.cjs     the time of day across restarts
- *   moves.cjs     players' moves sent to the others at vanilla's rate and range
+ *   avatars.cjs   which players are mindlink's avatars, and what they are spared
+ *   moves.cjs     players' moves sent to the others at vanilla's rate and range (avatars' to avatars less)
  *   teleport-chunks.cjs  a teleported player gets the chunks around where it lands
  */
 const { createWindows } = require('./windows.cjs');
@@ -28,6 +29,7 @@ const { combat } = require('./combat.cjs');
 const respawn = require('./respawn.cjs');
 const { clock } = require('./clock.cjs');
 const moves = require('./moves.cjs');
+const avatars = require('./avatars.cjs');
 const teleportChunks = require('./teleport-chunks.cjs');
 
 /**
@@ -44,14 +46,15 @@ const teleportChunks = require('./teleport-chunks.cjs');
  *   admin operations to merge into the IPC ops, and the last write before exiting
  */
 function install(serv, { registry, Item, seed, worldFolder, spawn, viewDistance }) {
-  moves.install(serv, { viewDistance });
+  const { isAvatar } = avatars.install(serv);
+  moves.install(serv, { viewDistance, isAvatar });
   teleportChunks(serv);
   const windows = createWindows(serv, { registry, Item, book: createRecipeBook(registry) });
   const craft = crafting(serv, { registry, windows });
   tools(serv, { registry, seed });
   const food = hunger(serv, { registry });
   const furnace = furnaces(serv, { registry, Item, windows, worldFolder });
-  const mobs = createMobWorld(serv, { registry, seed });
+  const mobs = createMobWorld(serv, { registry, seed, isAvatar });
   const herds = animals(serv, { registry, mobs, seed });
   const night = monsters(serv, { registry, mobs });
   combat(serv, { registry, mobs });

@@ -35,10 +35,8 @@ let running;
 /** @type {() => Promise<unknown>} The plugins' own state to write before exiting (see plugins.cjs). */
 let flushPlugins = async () => {};
 let stopping = false;
-/** @type {Set<Promise<unknown>>} Player saves under way (see the `newPlayer` hook). */
+/** @type {Set<Promise<unknown>>} Player saves under way (player-sessions.cjs adds and removes them). */
 const pendingSaves = new Set();
-/** @type {Map<string, Promise<unknown>>} The last save of each player by name, while it is being written. */
-const lastSave = new Map();
 
 /** @param {ChildMessage} msg */
 function send(msg) {
@@ -164,6 +162,20 @@ function fixSaving(world) {
   };
 }
 
+/**
+ * minecraft-protocol compiles a version's packet codecs (per state and direction, once per process) when the
+ * first client needs them: do it before anyone joins.
+ * @param {string} version
+ */
+function warmUp(version) {
+  // The copy flying-squid serves with.
+  const protocol = /** @type {typeof import('minecraft-protocol')} */ (require(require.resolve('minecraft-protocol', { paths: [require.resolve('flying-squid')] })));
+  for (const state of Object.values(protocol.states)) {
+    protocol.createSerializer({ state, isServer: true, version, customPackets: {} });
+    protocol.createDeserializer({ state, isServer: true, version, customPackets: {} });
+  }
+}
+
 function start() {
   const { createMCServer } = require('flying-squid');
   const defaults = require('flying-squid/config/default-settings.json');
@@ -185,6 +197,9 @@ function start() {
     'everybody-op': true,
     'max-entities': 500,
     version: cfg.version || '1.21.4',
+    // minecraft-protocol checks the whole protocol's schema (ajv) for every login unless told not to: a quarter
+    // of a second of the world's one thread per player joining, for a schema that does not change.
+    validateChannelProtocol: false,
     // A debug function also stops flying-squid from installing a process-wide uncaughtException handler that exits.
     debug: (/** @type {string} */ msg) => {
       if (cfg.verbose) process.stdout.write(`[debug] ${msg}\n`);
@@ -223,90 +238,11 @@ function start() {
     if (serv.overworld && serv.overworld.storageProvider) fixSaving(serv.overworld);
   });
 
-  // 1.21.2+: `entity_teleport` changed shape and flying-squid's writes break the observers' packet stream.
-  // Send `sync_entity_position` (absolute position, zero velocity) instead.
-  serv.on('newEntity', (/** @type {import('./types.cjs').Entity} */ entity) => {
-    const write = entity._writeOthersNearby;
-    /** @type {(name: string, fields: Record<string, any>) => void} */
-    entity._writeOthersNearby = (name, fields) => {
-      if (name === 'entity_teleport' && registry.version['>=']('1.21.2')) {
-        return write('sync_entity_position', {
-          entityId: fields.entityId,
-          x: fields.x,
-          y: fields.y,
-          z: fields.z,
-          dx: 0,
-          dy: 0,
-          dz: 0,
-          yaw: fields.yaw,
-          pitch: fields.pitch,
-          onGround: !!fields.onGround,
-        });
-      }
-      return write(name, fields);
-    };
-  });
+  // What newer protocol versions need that flying-squid does not send right: see packet-fixes.cjs.
+  require('./packet-fixes.cjs').install(serv, { registry, playerTypeId });
 
-  // flying-squid sends the tab list of everyone to the *others* only, so a player who joins later never learns
-  // the names of those already there (mineflayer then has no entity for them). Send the newcomer the whole list
-  // and the others only the newcomer. login.js redefines `serv._sendPlayerList` for every player, so it is
-  // replaced on each new player, after that.
-  /** @param {Player} p */
-  const playerInfoEntry = (p) => ({
-    uuid: p.uuid,
-    player: { name: p.username, properties: p.profileProperties || [] },
-    gamemode: p.gameMode,
-    latency: p._client.latency || 0,
-  });
-  /** @param {Player} toPlayer */
-  const sendPlayerList = (toPlayer) => {
-    const everyone = serv.players.filter((p) => p.username);
-    if (!everyone.includes(toPlayer)) everyone.push(toPlayer);
-    toPlayer._client.write('player_info', { action: { add_player: true }, data: everyone.map(playerInfoEntry) });
-    toPlayer._writeOthers('player_info', { action: { add_player: true }, data: [playerInfoEntry(toPlayer)] });
-  };
-
-  // 1.20.2+ spawns players with the generic spawn_entity packet: give players the player entity type.
-  serv.on('newPlayer', (/** @type {Player} */ player) => {
-    // flying-squid saves a player on logout without waiting; track those writes so a shutdown waits for them.
-    const save = player.save;
-    player.save = () => {
-      const p = Promise.resolve()
-        .then(() => save())
-        .catch((err) => process.stderr.write(`saving ${player.username} failed: ${err && /** @type {Error} */ (err).message}\n`))
-        .finally(() => {
-          pendingSaves.delete(p);
-          if (lastSave.get(player.username) === p) lastSave.delete(player.username);
-        });
-      pendingSaves.add(p);
-      lastSave.set(player.username, p);
-      return p;
-    };
-    // A player who comes back before the server has seen their last session end, or while its save is still being
-    // written (not atomically), would read their data before that save, or half of it, and lose what that session
-    // changed: the login reads the player's data only once that session has left (or 5 s passed) and its save is done.
-    const findSpawnPoint = player.findSpawnPoint;
-    player.findSpawnPoint = async () => {
-      const name = player._client.username;
-      const old = serv.players.find((p) => p !== player && p.username === name && !p.disconnected);
-      if (old) await Promise.race([new Promise((r) => old.once('disconnected', r)), new Promise((r) => setTimeout(r, 5000))]);
-      await lastSave.get(name);
-      return findSpawnPoint();
-    };
-    // flying-squid rethrows a failed login from a timer, which ends the whole world: one player's failed login
-    // (seen while the world was still starting, a bot reconnecting to it) ends that connection only, and is logged.
-    const login = player.login;
-    player.login = async () => {
-      try {
-        await login();
-      } catch (err) {
-        process.stderr.write(`login of ${player._client.username} failed: ${stackOf(err)}\n`);
-        player._client.end('Login failed; please reconnect.');
-      }
-    };
-    player.entityType = playerTypeId;
-    if (serv.supportFeature('playerInfoActionIsBitfield')) serv._sendPlayerList = sendPlayerList;
-  });
+  // Player saves tracked for shutdown, a quick relogin waiting for its last save, a failed login ending one connection.
+  require('./player-sessions.cjs').install(serv, pendingSaves);
 
   /** @type {import('./ipc.ts').OpHandlers<import('./ipc.ts').ServerOps>} */
   const core = {
@@ -429,6 +365,8 @@ function start() {
     ready = true;
     send({ type: 'ready', port: serv.listeningPort });
     if (cfg.healthMs) reportHealth(cfg.healthMs);
+    // Compile the packet codecs of every state now, while no one has joined yet, not on the first login.
+    setImmediate(() => warmUp(cfg.version || '1.21.4'));
   });
 
   serv.on('error', (/** @type {unknown} */ err) => {

@@ -29,7 +29,9 @@
  * @property {import('vec3').Vec3} [knownPosition] where the others were last told it is
  * @property {number} yaw
  * @property {number} pitch
+ * @property {boolean} [onGround]
  * @property {number} viewDistance how far (blocks) the others track it
+ * @property {() => Array<Entity | Player>} getNearbyPlayers the players within its view distance
  * @property {() => void} [flushMoves] sends its pending moves now (moves.cjs)
  * @property {(name: string, fields: Record<string, unknown>) => void} _writeOthersNearby
  * @property {() => void} destroy

@@ -29,7 +29,10 @@ const RESTART_BACKOFF: Backoff = { minMs: 500, maxMs: 15_000 };
  * await world.stop();
  */
 export class WorldSupervisor extends EventEmitter<WorldSupervisorEvents> {
-  readonly host = '127.0.0.1';
+  /** Where this machine reaches the world (127.0.0.1 unless it listens on one address only). */
+  get host(): string {
+    return this.#world.host;
+  }
   #world: EmbeddedWorld;
   #stopping = false;
   #crashes: number[] = [];

@@ -1,6 +1,6 @@
 /**
- * One avatar host's child process, as the core runs it: started with the
- * TypeScript loader and an IPC channel (the `HostToCore` / `CoreToHost`
+ * One avatar host's child process, as the core runs it: started (with the
+ * TypeScript loader when it runs from source) with an IPC channel (the `HostToCore` / `CoreToHost`
  * messages), in its own process group (a terminal's Ctrl-C reaches the core
  * only, which stops the hosts itself after the loops have paused), its
  * stderr shared with the core's (its log lines), its stdout closed (stdout is
@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
 import type { CoreToHost, HostConfig, HostToCore } from './protocol.ts';
 import { childReady } from '../child-ready.ts';
+import { profilingArgs } from '../profiling-args.ts';
 
 /** Options of {@link HostProcess.start}. */
 export interface HostProcessOptions {
@@ -36,9 +37,9 @@ export interface HostProcessEvents {
   exit: [code: number | null, signal: NodeJS.Signals | null];
 }
 
-/** The TypeScript loader the host runs with (the one `npm start` runs the core with). */
-function loaderArgs(): string[] {
-  return ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
+/** The TypeScript loader a host started from source needs (one started from the build needs none). */
+function loaderArgs(entry: string): string[] {
+  return entry.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
 }
 
 /**
@@ -83,7 +84,7 @@ export class HostProcess extends EventEmitter<HostProcessEvents> {
   static async start(opts: HostProcessOptions): Promise<HostProcess> {
     const o = { ...DefaultHostProcessOptions, ...opts };
     const child = fork(o.entry, [JSON.stringify(o.config)], {
-      execArgv: loaderArgs(),
+      execArgv: [...loaderArgs(o.entry), ...profilingArgs()],
       cwd: process.cwd(),
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       detached: true,

@@ -9,12 +9,12 @@
  * nearest blocks last read instead of searching again).
  */
 import type { Logger } from 'pino';
-import type { AvatarGame, GameProvider } from '../game.ts';
+import type { AvatarGame, GameProvider, Snapshot } from '../game.ts';
 import type { SkillRegistry, SkillRegistryFactory } from '../skill.ts';
 import { sceneOf } from '../scene.ts';
 import { takeSnapshot } from '../snapshot.ts';
 import { topDownMap } from '../top-down.ts';
-import type { CoreToHost, GameEventName, HostToCore } from './protocol.ts';
+import type { CoreToHost, GameEventName, GameStateMessage, HostToCore } from './protocol.ts';
 
 /** Options of {@link runHost}. */
 export interface HostRuntimeOptions {
@@ -40,6 +40,10 @@ const ALONE: ReadonlySet<GameEventName> = new Set(['heard']);
 interface Hosted {
   game: AvatarGame;
   skills: SkillRegistry;
+  /** The core's number of this placement: every message about the avatar carries it. */
+  placement: number;
+  /** Whether it reports the public chat it hears (as the core last told it). */
+  hears: boolean;
   /** The last snapshot sent, as a string without its time, to send only what changed. */
   lastKey: string;
   lastState: string;
@@ -48,6 +52,12 @@ interface Hosted {
 /** A running host: hand it each message of the core; `shutdown` leaves every game. */
 export interface HostRuntime {
   handle(msg: CoreToHost): void;
+  /** The avatars it plays, each with its placement. */
+  playing(): Array<[avatar: string, placement: number]>;
+  /** The avatars that report the public chat they hear (over NATS, the core finds from it a `hear` that was lost). */
+  hearing(): string[];
+  /** Each avatar's state and snapshot as they are now, for a core that may have missed what was said (over NATS). */
+  current(): Array<{ state: GameStateMessage; snapshot: Snapshot | null }>;
   shutdown(): Promise<void>;
 }
 
@@ -60,13 +70,15 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
   const o = { ...DefaultHostRuntimeOptions, ...opts };
   const { send, log } = o;
   const hosted = new Map<string, Hosted>();
-  const running = new Map<number, AbortController>();
+  const running = new Map<number, { avatar: string; controller: AbortController }>();
 
+  const stateOf = (name: string, h: Hosted): GameStateMessage => {
+    h.lastState = `${h.game.state}|${h.game.downReason ?? ''}|${h.game.endReason ?? ''}`;
+    return { type: 'state', avatar: name, placement: h.placement, state: h.game.state, downReason: h.game.downReason ?? null, endReason: h.game.endReason ?? null };
+  };
   const sendState = (name: string, h: Hosted): void => {
     const key = `${h.game.state}|${h.game.downReason ?? ''}|${h.game.endReason ?? ''}`;
-    if (key === h.lastState) return;
-    h.lastState = key;
-    send({ type: 'state', avatar: name, state: h.game.state, downReason: h.game.downReason ?? null, endReason: h.game.endReason ?? null });
+    if (key !== h.lastState) send(stateOf(name, h));
   };
   const sendSnapshot = (name: string, h: Hosted, fresh: boolean): void => {
     const bot = h.game.bot;
@@ -74,14 +86,20 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
     const key = snapshot ? JSON.stringify({ ...snapshot, takenAt: 0 }) : 'none';
     if (!fresh && key === h.lastKey) return;
     h.lastKey = key;
-    send({ type: 'snapshot', avatar: name, snapshot });
+    send({ type: 'snapshot', avatar: name, placement: h.placement, snapshot });
   };
 
-  const open = (name: string, server: Parameters<GameProvider['create']>[1]): Hosted => {
+  const open = (name: string, placement: number, server: Parameters<GameProvider['create']>[1]): Hosted => {
     const existing = hosted.get(name);
-    if (existing) return existing;
+    if (existing) {
+      // Placed here again: what it is now goes to the core under the new number.
+      existing.placement = placement;
+      existing.lastKey = '';
+      existing.lastState = '';
+      return existing;
+    }
     const game = o.games.create({ name }, server, log.child({ avatar: name }));
-    const h: Hosted = { game, skills: o.skills(game), lastKey: '', lastState: '' };
+    const h: Hosted = { game, skills: o.skills(game), placement, hears: false, lastKey: '', lastState: '' };
     hosted.set(name, h);
     for (const event of EVENTS) {
       game.on(event, (...args: unknown[]) => {
@@ -89,7 +107,7 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
           sendState(name, h);
           sendSnapshot(name, h, true);
         }
-        send({ type: 'event', avatar: name, event, args } as HostToCore);
+        send({ type: 'event', avatar: name, placement: h.placement, event, args } as HostToCore);
       });
     }
     return h;
@@ -102,13 +120,15 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
     }
   }, o.snapshotEveryMs);
   ticker.unref();
-  const alive = setInterval(() => send({ type: 'alive' }), o.aliveEveryMs);
+  const playing = (): Array<[string, number]> => [...hosted].map(([name, h]) => [name, h.placement]);
+  const alive = setInterval(() => send({ type: 'alive', avatars: playing() }), o.aliveEveryMs);
   alive.unref();
 
   const drop = async (name: string): Promise<void> => {
     const h = hosted.get(name);
     if (!h) return;
     hosted.delete(name);
+    for (const r of running.values()) if (r.avatar === name) r.controller.abort(new Error('the avatar left this host'));
     await h.game.stop();
     o.games.release?.(h.game);
   };
@@ -116,68 +136,80 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
   const handle = (msg: CoreToHost): void => {
     switch (msg.type) {
       case 'start': {
-        const h = open(msg.avatar, msg.server);
+        const h = open(msg.avatar, msg.placement, msg.server);
+        h.hears = msg.hear;
         h.game.hearChat?.(msg.hear);
         void h.game.start().then(() => sendState(msg.avatar, h));
         return;
       }
-      case 'hear':
-        hosted.get(msg.avatar)?.game.hearChat?.(msg.on);
+      case 'hear': {
+        const h = hosted.get(msg.avatar);
+        if (h?.placement !== msg.placement) return;
+        h.hears = msg.on;
+        h.game.hearChat?.(msg.on);
         return;
+      }
       case 'say': {
-        const game = hosted.get(msg.avatar)?.game;
-        const said = game?.say ? game.say(msg.line) : Promise.resolve('not_in_game' as const);
+        const h = hosted.get(msg.avatar);
+        const said = h?.placement === msg.placement && h.game.say ? h.game.say(msg.line) : Promise.resolve('not_in_game' as const);
         void said
           .catch((err: unknown) => {
             log.warn({ err, avatar: msg.avatar }, 'saying a line failed');
             return 'not_in_game' as const;
           })
-          .then((outcome) => send({ type: 'said', call: msg.call, outcome }));
+          .then((outcome) => send({ type: 'said', call: msg.call, placement: msg.placement, outcome }));
         return;
       }
       case 'stop':
         void drop(msg.avatar)
           .catch((err: unknown) => log.warn({ err, avatar: msg.avatar }, 'leaving the game failed'))
-          .finally(() => send({ type: 'stopped', call: msg.call }));
+          .finally(() => send({ type: 'stopped', call: msg.call, placement: msg.placement }));
+        return;
+      case 'drop':
+        if (hosted.get(msg.avatar)?.placement !== msg.placement) return;
+        log.info({ avatar: msg.avatar, placement: msg.placement }, 'leaving the game: the avatar plays on another host now');
+        void drop(msg.avatar).catch((err: unknown) => log.warn({ err, avatar: msg.avatar }, 'leaving the game failed'));
         return;
       case 'skill': {
         const h = hosted.get(msg.avatar);
-        if (!h) {
-          send({ type: 'skillResult', call: msg.call, result: { ok: false, code: 'not_connected', detail: 'not in the game right now' } });
+        if (!h || h.placement !== msg.placement) {
+          send({ type: 'skillResult', call: msg.call, placement: msg.placement, result: { ok: false, code: 'not_connected', detail: 'not in the game right now' } });
           return;
         }
         const controller = new AbortController();
         if (msg.aborted) controller.abort(new Error('aborted'));
-        running.set(msg.call, controller);
+        running.set(msg.call, { avatar: msg.avatar, controller });
         log.debug({ avatar: msg.avatar, skill: msg.skill, call: msg.call }, 'running a skill');
         void h.skills
           .run(msg.skill, msg.params, controller.signal)
           .then((result) => {
             sendSnapshot(msg.avatar, h, true);
-            send({ type: 'skillResult', call: msg.call, result });
+            send({ type: 'skillResult', call: msg.call, placement: msg.placement, result });
           })
           .finally(() => running.delete(msg.call));
         return;
       }
       case 'abort': {
-        const controller = running.get(msg.call);
+        const controller = running.get(msg.call)?.controller;
         if (controller) log.debug({ call: msg.call, reason: msg.reason }, 'aborting a skill');
         controller?.abort(new Error(msg.reason));
         return;
       }
       case 'map': {
         const bot = hosted.get(msg.avatar)?.game.bot;
-        send({ type: 'map', call: msg.call, map: bot?.entity ? topDownMap(bot, msg.radius) : null });
+        send({ type: 'map', call: msg.call, placement: msg.placement, map: bot?.entity ? topDownMap(bot, msg.radius) : null });
         return;
       }
       case 'scene': {
         const bot = hosted.get(msg.avatar)?.game.bot;
-        send({ type: 'scene', call: msg.call, scene: bot?.entity ? sceneOf(bot, msg.radius, msg.blocks) : null });
+        send({ type: 'scene', call: msg.call, placement: msg.placement, scene: bot?.entity ? sceneOf(bot, msg.radius, msg.blocks) : null });
         return;
       }
       case 'claim':
         o.foreignClaim?.(msg.key, msg.by, msg.until);
         return;
+      // Both are the host entry's (src/avatar-host.ts): the world comes before the runtime exists, a shutdown ends it.
+      case 'world':
       case 'shutdown':
         return;
     }
@@ -185,10 +217,18 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
 
   return {
     handle,
+    playing,
+    hearing: () => [...hosted].filter(([, h]) => h.hears).map(([name]) => name),
+    current: () =>
+      [...hosted].map(([name, h]) => {
+        const snapshot = h.game.snapshot() ?? null;
+        h.lastKey = snapshot ? JSON.stringify({ ...snapshot, takenAt: 0 }) : 'none';
+        return { state: stateOf(name, h), snapshot };
+      }),
     async shutdown() {
       clearInterval(ticker);
       clearInterval(alive);
-      for (const c of running.values()) c.abort(new Error('the host is stopping'));
+      for (const r of running.values()) r.controller.abort(new Error('the host is stopping'));
       await Promise.all([...hosted.keys()].map((name) => drop(name).catch((err: unknown) => log.warn({ err, avatar: name }, 'leaving the game failed'))));
       await o.games.close();
     },

@@ -158,16 +158,17 @@ export class HostedGame extends EventEmitter<GameEvents> implements AvatarGame {
   }
 
   /**
-   * The host died (pool only): out of the world, as after a dropped connection, until the restarted host
-   * says it is back. `started` games only; a stopped one stays idle.
+   * Its host went down, or no host can take it yet (pool only): out of the world, as after a dropped
+   * connection, until a host says it is back (`reason`: why, for `/status`). `started` games only; a
+   * stopped one stays idle.
    */
-  hostLost(): void {
+  hostLost(reason: string = HOST_RESTARTING): void {
     if (this.#state === 'idle' || this.#state === 'ended') return;
     const wasConnected = this.#state === 'connected' || this.#state === 'dead';
     this.#state = 'down';
-    this.#downReason = HOST_RESTARTING;
+    this.#downReason = reason;
     this.#snapshot = undefined;
     this.#mapAsked = false;
-    if (wasConnected) this.emit('disconnected', HOST_RESTARTING);
+    if (wasConnected) this.emit('disconnected', reason);
   }
 }

@@ -7,6 +7,6 @@ import type { Store } from '../store.ts';
  * @example
  * const writer = outboxWriter(store);
  */
-export function outboxWriter(store: Store): RecordWriter<Pick<OutboxFile, 'pending' | 'seq'>> {
-  return recordWriter(store, 'outbox', ['pending', 'seq']);
+export function outboxWriter(store: Store): RecordWriter<Pick<OutboxFile, 'pending' | 'seq' | 'answered'>> {
+  return recordWriter(store, 'outbox', ['pending', 'seq', 'answered']);
 }

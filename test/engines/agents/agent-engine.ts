@@ -64,7 +64,8 @@ export function request(kind: TurnRequest['kind'], goal: string | null, message?
  */
 export function agentEngineSuite(kind: AgentKind): void {
   const s = suite(kind);
-  describe.skipIf(s.skip)(`the ${s.title} engine against a fake model`, () => {
+  // A native CLI starting under a loaded machine takes tens of seconds a run, and a test makes up to three runs.
+  describe.skipIf(s.skip)(`the ${s.title} engine against a fake model`, { timeout: 180_000 }, () => {
     let m: FakeModel;
     let data: string;
     let game: FakeGame;

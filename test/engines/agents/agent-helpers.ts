@@ -145,6 +145,11 @@ export interface FakeModel {
   close(): Promise<void>;
 }
 
+/** The config keys that point mindlink's opencode and pi at an OpenAI-compatible fake (and name and price its model). */
+export function openaiModelEnv(api: FakeOpenAI): Record<string, string> {
+  return { LLM_BASE_URL: api.baseURL, LLM_MODEL: 'fake-model', LLM_API_KEY: 'sk-fake', LLM_PRICE_IN: '3', LLM_PRICE_OUT: '15' };
+}
+
 /**
  * The fake model a CLI talks to: Anthropic's Messages API for Claude Code, an OpenAI-compatible one for the others.
  *
@@ -179,7 +184,7 @@ export async function fakeModel(kind: AgentKind): Promise<FakeModel> {
     unavailable: { error: { status: 503, type: 'server_error', message: 'The server is overloaded', retryAfter: '0' } },
   };
   return {
-    env: { LLM_BASE_URL: api.baseURL, LLM_MODEL: 'fake-model', LLM_API_KEY: 'sk-fake', LLM_PRICE_IN: '3', LLM_PRICE_OUT: '15' },
+    env: openaiModelEnv(api),
     setup: { models: {}, openai: { baseURL: api.baseURL, model: 'fake-model', apiKey: 'sk-fake', priceIn: 3, priceOut: 15 }, anthropic: {} },
     count: () => api.requests.length,
     toolNames: (n) => (api.requests[n - 1]?.body.tools ?? []).map((t) => t.function.name),

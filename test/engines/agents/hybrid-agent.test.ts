@@ -10,6 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config.ts';
 import type { Engine } from '../../../src/engines/engine.ts';
 import { createEngineProvider } from '../../../src/engines/index.ts';
+import { learnedSkills } from '../../../src/learned/learned-skills.ts';
+import { SkillLibrary } from '../../../src/learned/library.ts';
 import { silentLogger } from '../../../src/logger.ts';
 import { TaskFile } from '../../../src/task/task-file.ts';
 import { FakeGame, snapshotOf } from '../../fakes/fake-game.ts';
@@ -36,9 +38,11 @@ describe.skipIf(s.skip)(`the hybrid engine over the ${s.title} engine`, () => {
     rmSync(data, { recursive: true, force: true });
   });
 
-  it('GIVEN HYBRID_MODEL=pi and a goal outside the goal language THEN pi plays the turn (collect over MCP, done), handed over without pointing at write_skill; once the model refuses, the scripted engine plays on with one line', async () => {
+  it('GIVEN HYBRID_MODEL=pi and a goal outside the goal language THEN pi plays the turn (collect over MCP, done), handed over pointing at write_skill, which its MCP server offers; once the model refuses, the scripted engine plays on with one line', async () => {
     const config = parseConfig({ DATA_DIR: data, AGENTS_DIR, ENGINE: 'hybrid', HYBRID_MODEL: 'pi', ...m.env });
-    const ctx = { avatar: 'steve', game, log: silentLogger(), skills: givingRegistry(game), task: new TaskFile(join(data, 'avatars', 'steve'), 'steve') };
+    const skills = givingRegistry(game);
+    const learned = learnedSkills(new SkillLibrary(data, silentLogger()), { avatar: 'steve', game, skills });
+    const ctx = { avatar: 'steve', game, log: silentLogger(), skills, task: new TaskFile(join(data, 'avatars', 'steve'), 'steve'), learned };
     const engine = createEngineProvider(config)('hybrid', ctx);
     engines.push(engine);
     expect(engine.name).toBe('hybrid');
@@ -51,7 +55,8 @@ describe.skipIf(s.skip)(`the hybrid engine over the ${s.title} engine`, () => {
     expect(game.snap.inventory.oak_log).toBe(2);
     const asked = m.texts(1).join('\n');
     expect(asked).toContain("This turn is yours: the goal is outside the scripted engine's language");
-    expect(asked).not.toContain('write_skill');
+    expect(asked).toContain('write_skill can make one that does.');
+    expect(m.toolNames(1)).toContain('mindlink_write_skill');
 
     m.answer('refuse');
     const after = await engine.turn(request('continue', goal), new AbortController().signal);

@@ -19,6 +19,8 @@ export class UpdateQueue {
   /** Highest update id the bot confirmed (by asking for a later offset). */
   confirmedUpTo = 0;
   private updates: Update[] = [];
+  /** Every update ever queued, by id. */
+  private readonly history = new Map<number, Update>();
   /** The update types the bot asked for; null: all of them. */
   private allowed: string[] | null = null;
   private readonly polls = new Set<PendingPoll>();
@@ -32,12 +34,32 @@ export class UpdateQueue {
   /** Queue an update (its `update_id` is assigned) and wake a pending long poll. */
   push(update: Omit<Update, 'update_id'>): Update {
     const full = { ...update, update_id: this.nextId++ } as Update;
+    this.history.set(full.update_id, full);
     this.updates.push(full);
+    this.wake();
+    return full;
+  }
+
+  /** The id of the latest update queued (0 when none was). */
+  get lastId(): number {
+    return this.nextId - 1;
+  }
+
+  /** Queue update `id` again, as it was (its id too), and wake a pending long poll. */
+  again(id: number): Update {
+    const update = this.history.get(id);
+    if (!update) throw new Error(`fake Telegram: no update ${id} was ever queued`);
+    this.updates = [...this.updates.filter((u) => u.update_id !== id), update].sort((a, b) => a.update_id - b.update_id);
+    this.wake();
+    return update;
+  }
+
+  /** Answer the pending long polls that have updates now. */
+  private wake(): void {
     for (const poll of [...this.polls]) {
       const ready = this.readyFor(poll.offset, poll.limit);
       if (ready.length > 0) this.finish(poll, { ok: true, result: ready });
     }
-    return full;
   }
 
   getUpdates(params: Record<string, unknown>, res: ServerResponse): void {

@@ -1,0 +1,40 @@
+/**
+ * The connection to PostgreSQL (`DATABASE_URL`, docs/many-machines.md): one pool per process, its errors logged
+ * without the URL's credentials.
+ */
+import pg from 'pg';
+import type { Logger } from 'pino';
+
+/** A pool of connections to the database. */
+export type Database = pg.Pool;
+
+/**
+ * The URL as it may be logged: the password replaced by `***` (an unparsable URL is not shown at all).
+ *
+ * @example
+ * shownUrl('postgres://app:secret@db:5432/mindlink') // → 'postgres://app:***@db:5432/mindlink'
+ */
+export function shownUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(a database URL that does not parse)';
+  }
+}
+
+/**
+ * Open a pool on `url`. An idle connection's error (the server restarted, the network dropped) is logged and
+ * the pool makes a new connection for the next query; it does not stop the process.
+ *
+ * @example
+ * const db = openDatabase(config.DATABASE_URL, log);
+ * await db.query('select 1');
+ * await db.end();
+ */
+export function openDatabase(url: string, log: Logger, opts: { max?: number; name?: string } = {}): Database {
+  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, application_name: opts.name ?? 'mindlink', connectionTimeoutMillis: 10_000 });
+  pool.on('error', (err) => log.warn({ db: shownUrl(url), err: err.message }, 'a database connection failed; the next query opens another'));
+  return pool;
+}

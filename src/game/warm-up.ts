@@ -1,0 +1,32 @@
+/**
+ * What the first avatar of a process would otherwise wait for as it joins:
+ * minecraft-protocol compiling the packet codecs of its version (once per
+ * process, for each state and direction), and minecraft-data reading that
+ * version's tables. An avatar host does both while it waits to be told where
+ * the world is, so the first join starts with them done.
+ */
+import { createRequire } from 'node:module';
+
+interface Protocol {
+  createSerializer(opts: { state: string; isServer: boolean; version: string }): unknown;
+  createDeserializer(opts: { state: string; isServer: boolean; version: string }): unknown;
+  states: Record<string, string>;
+}
+
+/**
+ * Compile the client's codecs and load the registry of `version` (the copies mineflayer uses).
+ *
+ * @example
+ * warmUp('1.21.4');
+ */
+export function warmUp(version: string): void {
+  const fromMineflayer = createRequire(createRequire(import.meta.url).resolve('mineflayer'));
+  const protocol = fromMineflayer('minecraft-protocol') as Protocol;
+  for (const state of Object.values(protocol.states)) {
+    protocol.createSerializer({ state, isServer: false, version });
+    protocol.createDeserializer({ state, isServer: false, version });
+  }
+  const registry = (fromMineflayer('prismarine-registry') as (v: string) => Record<string, unknown>)(version);
+  // The tables a bot reads as it joins and spawns (minecraft-data reads each file when first asked).
+  for (const table of ['blocksArray', 'itemsArray', 'entitiesArray', 'biomesArray', 'blockCollisionShapes', 'recipes', 'materials', 'effectsArray', 'enchantmentsArray']) void registry[table];
+}
