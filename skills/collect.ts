@@ -12,7 +12,7 @@ import { keepUnderRoof, minedUnderground } from '../src/game/night.ts';
 import { claim, crowding } from './claims.ts';
 import { roofOver, toSurface } from './climb.ts';
 import { digIn, dugIn, roofLine } from './dig-in.ts';
-import { done, equipToDig, fail, goals, onBot, sleep, toolDigMs, UnreachableError, walk } from './common.ts';
+import { digSurely, done, equipToDig, fail, goals, itemIds, newDropNear, onBot, sleep, toolDigMs, UnreachableError, walk } from './common.ts';
 import { blocksYielding, countCarried, itemQuery } from './items.ts';
 import { ownTableNear } from './place.ts';
 
@@ -28,8 +28,10 @@ const MAX_UNREACHABLE = 5;
 /** Digs in a row that gave nothing before the skill gives up: few for blocks that always drop, many for leaves. */
 const MAX_FRUITLESS = 4;
 const MAX_FRUITLESS_BY_CHANCE = 300;
-/** How long to wait for a drop of a block that drops by chance to appear before counting the dig as giving nothing. */
+/** How long after a dig to wait for its drop to appear (and for the server to send the block back) before going on. */
 const DROP_APPEARS_MS = 1000;
+/** Blocks the server sent back after every try of a dig, in a row, before the skill gives up. */
+const MAX_SENT_BACK = 3;
 
 /** Leaves drop saplings, sticks and apples only now and then (an apple 1 in 200). */
 function dropsByChance(name: string): boolean {
@@ -70,9 +72,8 @@ async function equipFor(bot: Bot, block: Block): Promise<void> {
 }
 
 /** Walk over the drops near `at` until the count rises or a few seconds pass. Drops out of reach (on leaves) are left. */
-async function pickUp(bot: Bot, query: string, before: number, at: Vec3, signal: AbortSignal, mayDropNothing = false): Promise<void> {
-  const started = Date.now();
-  const deadline = started + 3000;
+async function pickUp(bot: Bot, query: string, before: number, at: Vec3, signal: AbortSignal): Promise<void> {
+  const deadline = Date.now() + 3000;
   let chasing: Entity | undefined;
   try {
     while (Date.now() < deadline) {
@@ -81,7 +82,6 @@ async function pickUp(bot: Bot, query: string, before: number, at: Vec3, signal:
       const drop: Entity | null = bot.nearestEntity(
         (e) => e.name === 'item' && e.position.distanceTo(at) < 6 && Math.abs(e.position.y - feetY) < 1.5,
       );
-      if (mayDropNothing && !drop && !chasing && Date.now() - started > DROP_APPEARS_MS) return; // nothing dropped
       if (drop && drop !== chasing) {
         chasing = drop;
         bot.pathfinder.setGoal(new goals.GoalNear(drop.position.x, drop.position.y, drop.position.z, 1));
@@ -119,23 +119,6 @@ function digSpot(bot: Bot, block: Block, tunnel: boolean): InstanceType<typeof g
   return tunnel ? new TunnelGoal(spots) : new goals.GoalCompositeAny(spots);
 }
 
-/** Dig, giving up (and stopping) after `ms`; false when it did not finish. */
-async function digWithin(bot: Bot, block: Block, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => {
-      bot.stopDigging();
-      resolve(false);
-    }, ms);
-  });
-  try {
-    // A dig that fails (the block changed, out of reach) is skipped like one that takes too long.
-    return await Promise.race([bot.dig(block, true).then(() => true, () => false), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Wait (briefly) until the bot stands on the ground: digging in the air takes five times as long. */
 async function settle(bot: Bot, signal: AbortSignal): Promise<void> {
   const deadline = Date.now() + 1500;
@@ -159,7 +142,8 @@ async function takeTableAlong(bot: Bot, signal: AbortSignal): Promise<void> {
   const table = ownTableNear(bot, TABLE_REACH);
   if (!table) return;
   await equipToDig(bot, table);
-  if (!(await digWithin(bot, table, toolDigMs(bot, table) + 5000))) return;
+  const how = await digSurely(bot, table, signal, { withinMs: toolDigMs(bot, table) + 5000 });
+  if (how !== 'dug') return;
   await pickUp(bot, 'crafting_table', 0, table.position.offset(0.5, 0.5, 0.5), signal);
 }
 
@@ -194,6 +178,7 @@ export const collect: Skill<typeof params> = {
       const skip = new Set<string>();
       let unreachable = 0;
       let fruitless = 0;
+      let sentBack = 0;
       while (countCarried(bot, query) < goal) {
         const got = countCarried(bot, query) - start;
         const block = nearestTarget(bot, ids, skip, below);
@@ -238,11 +223,22 @@ export const collect: Skill<typeof params> = {
           const before = countCarried(bot, query);
           await equipFor(bot, target);
           await settle(bot, sig);
-          if (!(await digWithin(bot, target, bot.digTime(target) + 5000))) {
+          const at = target.position.offset(0.5, 0.5, 0.5);
+          const earlier = itemIds(bot);
+          const dropped = (): boolean => countCarried(bot, query) > before || newDropNear(bot, at, earlier);
+          // Watched for as long as a drop takes to appear: a block that drops by chance gave nothing when none did.
+          const how = await digSurely(bot, target, sig, { withinMs: bot.digTime(target) + 5000, taken: dropped, watchMs: DROP_APPEARS_MS });
+          if (how === 'failed') {
             skip.add(key);
             continue;
           }
-          await pickUp(bot, query, before, target.position.offset(0.5, 0.5, 0.5), sig, dropsByChance(target.name));
+          // Sent back (the server took the dig as too fast): not a dig that gave nothing; the block is dug again.
+          if (how === 'sent_back') {
+            if (++sentBack >= MAX_SENT_BACK) return fail('no_drop', `the server sent every ${block.name} I dug back (got ${got} of ${count})`);
+            continue;
+          }
+          sentBack = 0;
+          if (!dropsByChance(target.name) || dropped()) await pickUp(bot, query, before, at, sig);
           gained = countCarried(bot, query) > before;
         } finally {
           release();

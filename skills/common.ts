@@ -4,6 +4,7 @@
  */
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
+import type { Vec3 } from 'vec3';
 import pf from 'mineflayer-pathfinder';
 import type { AvatarGame } from '../src/game/game.ts';
 import { PreemptedError } from '../src/game/skill-gate.ts';
@@ -191,25 +192,78 @@ export async function equipToDig(bot: Bot, block: Block): Promise<void> {
   if (tool && bot.heldItem?.type !== tool.type) await bot.equip(tool, 'hand');
 }
 
-/** How long after a dig the server may still send the block back. */
-const DIG_REFUSAL_MS = 1000;
+/** How long after a dig the server may still send the block back, when no drop or other sign says it went through. */
+const DIG_REFUSAL_MS = 2000;
+/** How many times a block the server sends back is dug. */
+const DIG_TRIES = 3;
 
 /**
- * Dig `block`, and once more if the server sends it back; a second is waited after each dig to see. mineflayer
- * takes a dig as done when it sends the end of it; a server whose loop stalled takes the start and the end at once
- * and may refuse the dig as too fast (the embedded world does), and the block comes back a moment later. Returns
- * whether the spot is clear at the end. For a dig whose spot is used at once (room for a furnace).
+ * How a dig ended: `dug` (the block is gone), `sent_back` (the server sent the block back after every try) or
+ * `failed` (the dig itself failed: the block changed, it was out of reach, it took longer than allowed).
  */
-export async function digSurely(bot: Bot, block: Block, signal: AbortSignal): Promise<boolean> {
-  const at = block.position;
-  const clear = (): boolean => bot.blockAt(at)?.type !== block.type;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    await bot.dig(block, true);
-    const deadline = Date.now() + DIG_REFUSAL_MS;
-    while (clear() && Date.now() < deadline) await sleep(50, signal);
-    if (clear()) return true;
+export type DigOutcome = 'dug' | 'sent_back' | 'failed';
+
+/** What {@link digSurely} may be told. */
+export interface DigOptions {
+  /** A try that takes longer than this is stopped and the dig has `failed`. */
+  withinMs?: number;
+  /** Another sign than a drop that the server took the dig (the bot landed below it): the watch ends. */
+  taken?: () => boolean;
+  /** How long after each try to watch for the block coming back, when no sign comes first. */
+  watchMs?: number;
+}
+
+/** The ids of the item entities the bot sees now. */
+export function itemIds(bot: Bot): Set<number> {
+  return new Set(Object.values(bot.entities).filter((e) => e.name === 'item').map((e) => e.id));
+}
+
+/** Whether an item entity not among `earlier` lies within 2 blocks of `at` (a block's middle): a dig's drop. */
+export function newDropNear(bot: Bot, at: Vec3, earlier: Set<number>): boolean {
+  return Object.values(bot.entities).some((e) => e.name === 'item' && !earlier.has(e.id) && e.position.distanceTo(at) < 2);
+}
+
+/** Dig once; false when the dig failed (the block changed, out of reach) or took longer than `ms`, the dig then stopped. */
+async function digOnce(bot: Bot, block: Block, ms: number | undefined): Promise<boolean> {
+  const dig = bot.dig(block, true).then(() => true, () => false);
+  if (ms === undefined) return dig;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => {
+      bot.stopDigging();
+      resolve(false);
+    }, ms);
+  });
+  try {
+    return await Promise.race([dig, late]);
+  } finally {
+    clearTimeout(timer);
   }
-  return false;
+}
+
+/**
+ * Dig `block`, and dig it again when the server sends it back (three tries at most). mineflayer takes a dig as
+ * done once it has sent its end; a server whose loop stalled gets the start and the end at once and may refuse the
+ * dig as too fast (the embedded world does, as vanilla does): the block comes back a moment later and nothing drops.
+ * After each try the block is watched until its drop appears (or `taken` says the dig went through), it comes
+ * back, or two seconds pass.
+ *
+ * @example
+ * if ((await digSurely(bot, block, signal)) === 'dug') placeHere(block.position);
+ */
+export async function digSurely(bot: Bot, block: Block, signal: AbortSignal, opts: DigOptions = {}): Promise<DigOutcome> {
+  const at = block.position;
+  const middle = at.offset(0.5, 0.5, 0.5);
+  const back = (): boolean => bot.blockAt(at)?.type === block.type;
+  for (let attempt = 0; attempt < DIG_TRIES; attempt++) {
+    const earlier = itemIds(bot);
+    if (!(await digOnce(bot, block, opts.withinMs))) return 'failed';
+    const went = (): boolean => newDropNear(bot, middle, earlier) || (opts.taken?.() ?? false);
+    const deadline = Date.now() + (opts.watchMs ?? DIG_REFUSAL_MS);
+    while (!back() && !went() && Date.now() < deadline) await sleep(50, signal);
+    if (!back()) return 'dug';
+  }
+  return 'sent_back';
 }
 
 /** What a walk may not do. */

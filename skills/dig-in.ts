@@ -8,7 +8,7 @@
 import type { Bot } from 'mineflayer';
 import type { Vec3 } from 'vec3';
 import { roofOver, scaffoldItem, surfaceAbove } from './climb.ts';
-import { equipToDig, sleep, toolDigMs } from './common.ts';
+import { digSurely, equipToDig, sleep, toolDigMs } from './common.ts';
 
 /** Blocks of ground over the feet once dug in: 17, one more than a zombie's reach up or down on the embedded world. */
 export const DIG_IN_DEPTH = 17;
@@ -38,14 +38,14 @@ export async function digDown(bot: Bot, at: Vec3, sig: AbortSignal): Promise<str
   // Digging from the air takes five times as long: on the ground first (a knockback, the last fall).
   const ground = Date.now() + 1500;
   while (!bot.entity.onGround && Date.now() < ground) await sleep(50, sig);
-  // Twice at most: a server whose loop stalled may refuse a dig as too fast and send the block back.
-  for (let attempt = 0; attempt < 2; attempt++) {
-    await bot.dig(block, true);
-    const deadline = Date.now() + 3000;
-    while (Date.now() < deadline && !(bot.entity.onGround && bot.entity.position.y <= at.y + 0.01)) await sleep(50, sig);
-    if (bot.blockAt(at)?.type !== block.type) return null;
-  }
-  return `the ${block.name} below would not break`;
+  // Landed a block lower: the dig went through.
+  const landed = (): boolean => bot.entity.onGround && bot.entity.position.y <= at.y + 0.01;
+  const how = await digSurely(bot, block, sig, { taken: landed });
+  if (how !== 'dug') return how === 'sent_back' ? `the ${block.name} below would not break` : `I could not dig the ${block.name} below`;
+  // Its drop may show before the fall ends.
+  const deadline = Date.now() + 3000;
+  while (Date.now() < deadline && !landed()) await sleep(50, sig);
+  return null;
 }
 
 /**

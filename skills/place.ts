@@ -87,7 +87,7 @@ async function digRoom(bot: Bot, sig: AbortSignal): Promise<Vec3 | undefined> {
   // Timed with the best tool carried, not what the hand holds (a plank after crafting).
   if (!block || toolDigMs(bot, block) > MAX_ROOM_DIG_MS) return undefined;
   await equipToDig(bot, block);
-  if (!(await digSurely(bot, block, sig))) return undefined;
+  if ((await digSurely(bot, block, sig)) !== 'dug') return undefined;
   return isFree(bot.blockAt(block.position)) ? block.position : undefined;
 }
 
