@@ -6,7 +6,7 @@
 import type { Bot } from 'mineflayer';
 import type { Item } from 'prismarine-item';
 import { Vec3 } from 'vec3';
-import { sleep } from './common.ts';
+import { equipToDig, sleep, toolDigMs } from './common.ts';
 
 /** Blocks to stand on, best first (planks when there is nothing else). */
 const SCAFFOLD = ['dirt', 'cobblestone', 'cobbled_deepslate', 'stone', 'sand', 'gravel', 'netherrack'];
@@ -46,13 +46,19 @@ function groundTop(bot: Bot, x: number, z: number, from: number): number | null 
   return top;
 }
 
+/** The top of the ground in the bot's own column over its head, or null when the sky is open above it. */
+export function roofOver(bot: Bot): number | null {
+  const feet = bot.entity.position.floored();
+  return groundTop(bot, feet.x, feet.z, feet.y + 2);
+}
+
 /**
  * The feet height of the surface above the bot, or null when it is not under ground: ground over its head (a
  * tunnel), or walls of ground on all four sides up past its head (the bottom of its own shaft).
  */
 export function surfaceAbove(bot: Bot): number | null {
   const feet = bot.entity.position.floored();
-  const own = groundTop(bot, feet.x, feet.z, feet.y + 2);
+  const own = roofOver(bot);
   if (own !== null) return own + 1;
   const sides = [[1, 0], [-1, 0], [0, 1], [0, -1]].map(([dx, dz]) => groundTop(bot, feet.x + (dx ?? 0), feet.z + (dz ?? 0), feet.y + 1));
   if (sides.some((t) => t === null)) return null;
@@ -66,9 +72,8 @@ export async function pillarUp(bot: Bot, y: number, sig: AbortSignal): Promise<s
     const feet = bot.entity.position.floored();
     const above = bot.blockAt(feet.offset(0, 2, 0));
     if (above && above.boundingBox === 'block') {
-      const tool = bot.pathfinder.bestHarvestTool(above);
-      if (tool && bot.heldItem?.type !== tool.type) await bot.equip(tool, 'hand');
-      if (!bot.canDigBlock(above) || bot.digTime(above) > MAX_DIG_MS) return `the ${above.name} above me is too hard to dig`;
+      if (!bot.canDigBlock(above) || toolDigMs(bot, above) > MAX_DIG_MS) return `the ${above.name} above me is too hard to dig`;
+      await equipToDig(bot, above);
       await bot.dig(above, true);
     }
     const stack = scaffoldItem(bot);

@@ -8,10 +8,13 @@ import type { Vec3 } from 'vec3';
 import { z } from 'zod';
 import { findBlocksFast } from '../src/game/block-search.ts';
 import type { Skill } from '../src/game/skill.ts';
+import { keepUnderRoof, minedUnderground } from '../src/game/night.ts';
 import { claim, crowding } from './claims.ts';
-import { toSurface } from './climb.ts';
-import { done, fail, goals, onBot, sleep, UnreachableError, walk } from './common.ts';
+import { roofOver, toSurface } from './climb.ts';
+import { digIn, dugIn, roofLine } from './dig-in.ts';
+import { digSurely, done, equipToDig, fail, goals, itemIds, newDropNear, onBot, sleep, toolDigMs, UnreachableError, walk } from './common.ts';
 import { blocksYielding, countCarried, itemQuery } from './items.ts';
+import { ownTableNear } from './place.ts';
 
 const params = z.object({
   item: z.string().min(1).max(64).describe('block or item name or group: log, oak_log, stone, cobblestone, dirt, sand, gravel, coal…'),
@@ -25,8 +28,10 @@ const MAX_UNREACHABLE = 5;
 /** Digs in a row that gave nothing before the skill gives up: few for blocks that always drop, many for leaves. */
 const MAX_FRUITLESS = 4;
 const MAX_FRUITLESS_BY_CHANCE = 300;
-/** How long to wait for a drop of a block that drops by chance to appear before counting the dig as giving nothing. */
+/** How long after a dig to wait for its drop to appear (and for the server to send the block back) before going on. */
 const DROP_APPEARS_MS = 1000;
+/** Blocks the server sent back after every try of a dig, in a row, before the skill gives up. */
+const MAX_SENT_BACK = 3;
 
 /** Leaves drop saplings, sticks and apples only now and then (an apple 1 in 200). */
 function dropsByChance(name: string): boolean {
@@ -36,14 +41,14 @@ function dropsByChance(name: string): boolean {
 /** Blocks whose top is at most this far above the feet can be dug standing on the ground. */
 const GROUND_REACH = 3;
 
-function nearestTarget(bot: Bot, ids: number[], skip: Set<string>): Block | undefined {
+function nearestTarget(bot: Bot, ids: number[], skip: Set<string>, maxY = Infinity): Block | undefined {
   const me = bot.entity.position;
   // Leaves grow in canopies: look at more of them and take those within reach from the ground first.
   const lowFirst = ids.every((id) => dropsByChance(bot.registry.blocks[id]?.name ?? ''));
   const high = (p: Vec3): number => (lowFirst && p.y - Math.floor(me.y) > GROUND_REACH ? 1 : 0);
   // Blocks another avatar went for or a player stands at come last: several avatars collecting at once spread out.
   const found = findBlocksFast(bot, ids, { maxDistance: SEARCH_RADIUS, count: skip.size + (lowFirst ? 64 : 16) })
-    .filter((p) => !skip.has(p.toString()))
+    .filter((p) => !skip.has(p.toString()) && p.y <= maxY)
     .map((p) => ({ p, crowded: crowding(bot, p) }))
     .sort((a, b) => a.crowded - b.crowded || high(a.p) - high(b.p) || a.p.distanceSquared(me) - b.p.distanceSquared(me))
     .map(({ p }) => p);
@@ -67,9 +72,8 @@ async function equipFor(bot: Bot, block: Block): Promise<void> {
 }
 
 /** Walk over the drops near `at` until the count rises or a few seconds pass. Drops out of reach (on leaves) are left. */
-async function pickUp(bot: Bot, query: string, before: number, at: Vec3, signal: AbortSignal, mayDropNothing = false): Promise<void> {
-  const started = Date.now();
-  const deadline = started + 3000;
+async function pickUp(bot: Bot, query: string, before: number, at: Vec3, signal: AbortSignal): Promise<void> {
+  const deadline = Date.now() + 3000;
   let chasing: Entity | undefined;
   try {
     while (Date.now() < deadline) {
@@ -78,7 +82,6 @@ async function pickUp(bot: Bot, query: string, before: number, at: Vec3, signal:
       const drop: Entity | null = bot.nearestEntity(
         (e) => e.name === 'item' && e.position.distanceTo(at) < 6 && Math.abs(e.position.y - feetY) < 1.5,
       );
-      if (mayDropNothing && !drop && !chasing && Date.now() - started > DROP_APPEARS_MS) return; // nothing dropped
       if (drop && drop !== chasing) {
         chasing = drop;
         bot.pathfinder.setGoal(new goals.GoalNear(drop.position.x, drop.position.y, drop.position.z, 1));
@@ -90,27 +93,58 @@ async function pickUp(bot: Bot, query: string, before: number, at: Vec3, signal:
   }
 }
 
-/** Dig, giving up (and stopping) after `ms`; false when it did not finish. */
-async function digWithin(bot: Bot, block: Block, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => {
-      bot.stopDigging();
-      resolve(false);
-    }, ms);
-  });
-  try {
-    // A dig that fails (the block changed, out of reach) is skipped like one that takes too long.
-    return await Promise.race([bot.dig(block, true).then(() => true, () => false), late]);
-  } finally {
-    clearTimeout(timer);
+/**
+ * How much more than its straight-line distance a step under ground is reckoned to cost: a tunnel step digs two
+ * blocks. Told only the distance, the path search looked at every block around (10,000 and more) before it dug
+ * ahead, and ran out of time for ore 15 blocks away.
+ */
+const TUNNEL_WEIGHT = 4;
+
+/** A goal whose distance estimate counts each block as a tunnel step (a weighted search: quick, near the best). */
+class TunnelGoal extends goals.GoalCompositeAny<InstanceType<typeof goals.Goal>> {
+  override heuristic(node: Parameters<InstanceType<typeof goals.Goal>['heuristic']>[0]): number {
+    return super.heuristic(node) * TUNNEL_WEIGHT;
   }
+}
+
+/**
+ * Where to dig `block` from: anywhere within reach with a face of it in sight, or right beside it. A block inside
+ * solid ground has no face in sight from anywhere the world has air yet (the pathfinder plans its tunnel in blocks
+ * still standing), so only the spot beside it ends a tunnel; looking for a view alone, the search ran to its time
+ * limit every time. Under ground the search is weighted toward digging ahead.
+ */
+function digSpot(bot: Bot, block: Block, tunnel: boolean): InstanceType<typeof goals.Goal> {
+  const { x, y, z } = block.position;
+  const spots = [new goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), new goals.GoalGetToBlock(x, y, z)];
+  return tunnel ? new TunnelGoal(spots) : new goals.GoalCompositeAny(spots);
 }
 
 /** Wait (briefly) until the bot stands on the ground: digging in the air takes five times as long. */
 async function settle(bot: Bot, signal: AbortSignal): Promise<void> {
   const deadline = Date.now() + 1500;
   while (!bot.entity.onGround && Date.now() < deadline) await sleep(50, signal);
+}
+
+/** Ores and what they drop (raw iron, coal…): lying deep, where a table up here is out of reach. */
+function isOre(query: string): boolean {
+  return query.endsWith('_ore') || query.startsWith('raw_') || ['coal', 'diamond', 'emerald', 'redstone', 'lapis_lazuli'].includes(query);
+}
+
+/** How far from the eyes a table is taken along (vanilla's reach for a block). */
+const TABLE_REACH = 4.5;
+
+/**
+ * Going down for ore, take the crafting table along that this avatar placed beside it (what it crafts down there
+ * needs one, and the planner counts on it): dig it and pick it up. Nothing happens without one, or with one carried.
+ */
+async function takeTableAlong(bot: Bot, signal: AbortSignal): Promise<void> {
+  if (countCarried(bot, 'crafting_table') > 0) return;
+  const table = ownTableNear(bot, TABLE_REACH);
+  if (!table) return;
+  await equipToDig(bot, table);
+  const how = await digSurely(bot, table, signal, { withinMs: toolDigMs(bot, table) + 5000 });
+  if (how !== 'dug') return;
+  await pickUp(bot, 'crafting_table', 0, table.position.offset(0.5, 0.5, 0.5), signal);
 }
 
 /** The `collect` skill. */
@@ -130,21 +164,34 @@ export const collect: Skill<typeof params> = {
       if (ids.length === 0) return fail('no_target', `no block gives ${item}`);
       start ??= countCarried(bot, query);
       const goal = start + count;
+      if (isOre(query)) await takeTableAlong(bot, sig);
+      // At night where monsters roam, what lies under ground is mined from under a roof: dug in first (what that
+      // digs counts), then every block taken and every step kept under the roof line.
+      let below: number | undefined;
+      if (game.capabilities.mobs && bot.time && keepUnderRoof(bot.time.timeOfDay) && minedUnderground(query)) {
+        if (!dugIn(bot)) {
+          const why = await digIn(bot, sig);
+          if (why) return fail('unreachable', `${why} before mining in the dark`);
+        }
+        below = roofLine(bot) ?? undefined;
+      }
       const skip = new Set<string>();
       let unreachable = 0;
       let fruitless = 0;
+      let sentBack = 0;
       while (countCarried(bot, query) < goal) {
         const got = countCarried(bot, query) - start;
-        const block = nearestTarget(bot, ids, skip);
+        const block = nearestTarget(bot, ids, skip, below);
         if (!block) {
-          return fail('no_target', `no ${item} within ${SEARCH_RADIUS} blocks (got ${got} of ${count})`);
+          const where = below === undefined ? '' : ' under ground';
+          return fail('no_target', `no ${item}${where} within ${SEARCH_RADIUS} blocks (got ${got} of ${count})`);
         }
         // Without the right tool a block drops nothing (on vanilla, and on the embedded world's tools plugin).
         if (game.capabilities.crafting && !hasHarvestTool(bot, block)) {
           return fail('missing_tool', `${block.name} needs a tool I do not carry (got ${got} of ${count})`);
         }
         // A block well above, from under ground (logs after mining): out of the mine first, the way a player climbs.
-        if (block.position.y > bot.entity.position.y + 6) {
+        if (below === undefined && block.position.y > bot.entity.position.y + 6) {
           const stuck = await toSurface(bot, sig);
           if (stuck) return fail('unreachable', `could not get out from under ground to the ${block.name}: ${stuck}`);
         }
@@ -155,9 +202,10 @@ export const collect: Skill<typeof params> = {
         try {
           try {
             const far = block.position.distanceTo(bot.entity.position);
-            // A block under ground is reached by digging a tunnel (two blocks a step): allow for the digging.
-            const perBlock = block.position.y < bot.entity.position.y - 2 ? 1000 + 2 * Math.min(bot.digTime(block), 3000) : 1000;
-            await walk(bot, new goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), sig, `to the ${block.name}`, 10_000 + far * perBlock);
+            // A block below, or any from under ground, is reached by digging a tunnel (two blocks a step): allow for it.
+            const tunnel = block.position.y < bot.entity.position.y - 2 || roofOver(bot) !== null;
+            const perBlock = tunnel ? 1000 + 2 * Math.min(toolDigMs(bot, block), 3000) : 1000;
+            await walk(bot, digSpot(bot, block, tunnel), sig, `to the ${block.name}`, 10_000 + far * perBlock, below === undefined ? {} : { below });
           } catch (err) {
             if (!(err instanceof UnreachableError)) throw err;
             skip.add(key);
@@ -175,11 +223,22 @@ export const collect: Skill<typeof params> = {
           const before = countCarried(bot, query);
           await equipFor(bot, target);
           await settle(bot, sig);
-          if (!(await digWithin(bot, target, bot.digTime(target) + 5000))) {
+          const at = target.position.offset(0.5, 0.5, 0.5);
+          const earlier = itemIds(bot);
+          const dropped = (): boolean => countCarried(bot, query) > before || newDropNear(bot, at, earlier);
+          // Watched for as long as a drop takes to appear: a block that drops by chance gave nothing when none did.
+          const how = await digSurely(bot, target, sig, { withinMs: bot.digTime(target) + 5000, taken: dropped, watchMs: DROP_APPEARS_MS });
+          if (how === 'failed') {
             skip.add(key);
             continue;
           }
-          await pickUp(bot, query, before, target.position.offset(0.5, 0.5, 0.5), sig, dropsByChance(target.name));
+          // Sent back (the server took the dig as too fast): not a dig that gave nothing; the block is dug again.
+          if (how === 'sent_back') {
+            if (++sentBack >= MAX_SENT_BACK) return fail('no_drop', `the server sent every ${block.name} I dug back (got ${got} of ${count})`);
+            continue;
+          }
+          sentBack = 0;
+          if (!dropsByChance(target.name) || dropped()) await pickUp(bot, query, before, at, sig);
           gained = countCarried(bot, query) > before;
         } finally {
           release();

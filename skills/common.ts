@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
 import type pf from 'mineflayer-pathfinder';
+import type { Vec3 } from 'vec3';
 import type { AvatarGame } from '../src/game/game.ts';
 import { PreemptedError } from '../src/game/skill-gate.ts';
 import type { SkillResult } from '../src/game/skill.ts';
@@ -167,6 +168,118 @@ export async function onBot(
 }
 
 /**
+ * How long digging `block` takes with the best tool carried, standing on dry ground (mineflayer's `digTime` reads
+ * the held item and counts five times as long in the air: a bot knocked back or falling would find stone too hard).
+ */
+export function toolDigMs(bot: Bot, block: Block): number {
+  const tool = bot.pathfinder.bestHarvestTool(block);
+  return block.digTime(tool ? tool.type : null, false, false, false, [], bot.entity.effects);
+}
+
+/** A standing player's eyes above its feet. */
+export const EYE_HEIGHT = 1.62;
+
+/** Vanilla's reach for using a block (1.20.5 and later): from the eyes to the nearest point of the block. */
+export const BLOCK_REACH = 4.5;
+
+/**
+ * Whether `block` is within `reach` of the bot's eyes, to its nearest point: a crafting table at the rim of a shaft
+ * is used from the bottom, three blocks down, without climbing out.
+ */
+export function withinReach(bot: Bot, block: Block, reach = BLOCK_REACH): boolean {
+  const eyes = bot.entity.position.offset(0, EYE_HEIGHT, 0);
+  const p = block.position;
+  const near = (v: number, lo: number): number => Math.min(Math.max(v, lo), lo + 1);
+  return eyes.distanceTo(p.offset(0, 0, 0).set(near(eyes.x, p.x), near(eyes.y, p.y), near(eyes.z, p.z))) <= reach;
+}
+
+/** Hold the best tool carried for digging `block` (nothing changes when the hand is best). */
+export async function equipToDig(bot: Bot, block: Block): Promise<void> {
+  const tool = bot.pathfinder.bestHarvestTool(block);
+  if (tool && bot.heldItem?.type !== tool.type) await bot.equip(tool, 'hand');
+}
+
+/** How long after a dig the server may still send the block back, when no drop or other sign says it went through. */
+const DIG_REFUSAL_MS = 2000;
+/** How many times a block the server sends back is dug. */
+const DIG_TRIES = 3;
+
+/**
+ * How a dig ended: `dug` (the block is gone), `sent_back` (the server sent the block back after every try) or
+ * `failed` (the dig itself failed: the block changed, it was out of reach, it took longer than allowed).
+ */
+export type DigOutcome = 'dug' | 'sent_back' | 'failed';
+
+/** What {@link digSurely} may be told. */
+export interface DigOptions {
+  /** A try that takes longer than this is stopped and the dig has `failed`. */
+  withinMs?: number;
+  /** Another sign than a drop that the server took the dig (the bot landed below it): the watch ends. */
+  taken?: () => boolean;
+  /** How long after each try to watch for the block coming back, when no sign comes first. */
+  watchMs?: number;
+}
+
+/** The ids of the item entities the bot sees now. */
+export function itemIds(bot: Bot): Set<number> {
+  return new Set(Object.values(bot.entities).filter((e) => e.name === 'item').map((e) => e.id));
+}
+
+/** Whether an item entity not among `earlier` lies within 2 blocks of `at` (a block's middle): a dig's drop. */
+export function newDropNear(bot: Bot, at: Vec3, earlier: Set<number>): boolean {
+  return Object.values(bot.entities).some((e) => e.name === 'item' && !earlier.has(e.id) && e.position.distanceTo(at) < 2);
+}
+
+/** Dig once; false when the dig failed (the block changed, out of reach) or took longer than `ms`, the dig then stopped. */
+async function digOnce(bot: Bot, block: Block, ms: number | undefined): Promise<boolean> {
+  const dig = bot.dig(block, true).then(() => true, () => false);
+  if (ms === undefined) return dig;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => {
+      bot.stopDigging();
+      resolve(false);
+    }, ms);
+  });
+  try {
+    return await Promise.race([dig, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Dig `block`, and dig it again when the server sends it back (three tries at most). mineflayer takes a dig as
+ * done once it has sent its end; a server whose loop stalled gets the start and the end at once and may refuse the
+ * dig as too fast (the embedded world does, as vanilla does): the block comes back a moment later and nothing drops.
+ * After each try the block is watched until its drop appears (or `taken` says the dig went through), it comes
+ * back, or two seconds pass.
+ *
+ * @example
+ * if ((await digSurely(bot, block, signal)) === 'dug') placeHere(block.position);
+ */
+export async function digSurely(bot: Bot, block: Block, signal: AbortSignal, opts: DigOptions = {}): Promise<DigOutcome> {
+  const at = block.position;
+  const middle = at.offset(0.5, 0.5, 0.5);
+  const back = (): boolean => bot.blockAt(at)?.type === block.type;
+  for (let attempt = 0; attempt < DIG_TRIES; attempt++) {
+    const earlier = itemIds(bot);
+    if (!(await digOnce(bot, block, opts.withinMs))) return 'failed';
+    const went = (): boolean => newDropNear(bot, middle, earlier) || (opts.taken?.() ?? false);
+    const deadline = Date.now() + (opts.watchMs ?? DIG_REFUSAL_MS);
+    while (!back() && !went() && Date.now() < deadline) await sleep(50, signal);
+    if (!back()) return 'dug';
+  }
+  return 'sent_back';
+}
+
+/** What a walk may not do. */
+export interface WalkLimits {
+  /** No block of the walker's body above this height: a walk under ground stays under its roof. */
+  below?: number;
+}
+
+/**
  * Walk to a pathfinder goal. Rejects with {@link UnreachableError} when no path exists or the walk
  * takes longer than `timeoutMs` (the pathfinder can keep retrying forever when the bot is stuck),
  * or with the abort reason when `signal` aborts.
@@ -177,10 +290,16 @@ export async function walk(
   signal: AbortSignal,
   what = 'there',
   timeoutMs = 60_000,
+  limits: WalkLimits = {},
 ): Promise<void> {
   checkAborted(signal);
   let timer: NodeJS.Timeout | undefined;
   let timedOut = false;
+  const below = limits.below;
+  const steps = below === undefined ? undefined : bot.pathfinder.movements?.exclusionAreasStep;
+  // A move that puts the body (feet or head) above the limit costs more than any path may (the pathfinder's cap is 100).
+  const overhead = (b: { position: { y: number } }): number => (b.position.y > (below as number) ? 1000 : 0);
+  steps?.push(overhead);
   try {
     await Promise.race([
       bot.pathfinder.goto(goal),
@@ -202,6 +321,7 @@ export async function walk(
     throw err;
   } finally {
     clearTimeout(timer);
+    if (steps) steps.splice(steps.indexOf(overhead), 1);
   }
   checkAborted(signal);
 }

@@ -11,7 +11,7 @@ import type { Block } from 'prismarine-block';
 import { z } from 'zod';
 import { findBlockFast } from '../src/game/block-search.ts';
 import type { Skill, SkillResult } from '../src/game/skill.ts';
-import { checkAborted, done, fail, goals, onBot, walk } from './common.ts';
+import { checkAborted, done, fail, goals, onBot, walk, withinReach } from './common.ts';
 import { craftByClicks } from './craft-clicks.ts';
 import { itemQuery } from './items.ts';
 import { settleInventory } from './inventory-settle.ts';
@@ -86,7 +86,7 @@ export const craft: Skill<typeof params> = {
         }
       }
       const useTable = recipe.requiresTable ? table : null;
-      if (useTable && bot.entity.position.distanceTo(useTable.position) > 4) {
+      if (useTable && !withinReach(bot, useTable)) {
         await walk(bot, new goals.GoalNear(useTable.position.x, useTable.position.y, useTable.position.z, 2), sig, 'to the crafting table');
       }
       await settleInventory(bot, sig);

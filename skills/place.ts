@@ -6,7 +6,7 @@ import type { Block } from 'prismarine-block';
 import type { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { Skill, SkillResult } from '../src/game/skill.ts';
-import { done, fail, goals, onBot, walk } from './common.ts';
+import { digSurely, done, EYE_HEIGHT, fail, goals, onBot, equipToDig, toolDigMs, walk } from './common.ts';
 import { matchesItem } from './items.ts';
 
 const params = z.object({
@@ -49,6 +49,27 @@ function spotNextTo(bot: Bot): Vec3 | undefined {
   return undefined;
 }
 
+/** The crafting tables each bot placed itself, by position: its own to take along (skills/collect.ts). */
+const ownTables = new WeakMap<Bot, Set<string>>();
+
+/**
+ * A crafting table this bot placed itself within `reach` blocks of its eyes and about level with its feet (its drop
+ * falls within reach), if any.
+ */
+export function ownTableNear(bot: Bot, reach: number): Block | undefined {
+  const eyes = bot.entity.position.offset(0, EYE_HEIGHT, 0);
+  for (const key of ownTables.get(bot) ?? []) {
+    const [x, y, z] = key.split(',').map(Number) as [number, number, number];
+    const block = bot.blockAt(bot.entity.position.floored().set(x, y, z));
+    if (block?.name !== 'crafting_table') {
+      ownTables.get(bot)?.delete(key);
+      continue;
+    }
+    if (Math.abs(y - Math.floor(bot.entity.position.y)) <= 1 && eyes.distanceTo(block.position.offset(0.5, 0.5, 0.5)) <= reach) return block;
+  }
+  return undefined;
+}
+
 /** Ground this slow to dig with what is carried is not dug to make room. */
 const MAX_ROOM_DIG_MS = 3000;
 
@@ -56,17 +77,17 @@ const MAX_ROOM_DIG_MS = 3000;
  * Make a free spot next to a bot that is boxed in (at the bottom of a shaft, in a one-block tunnel end): dig the
  * quickest block beside its feet that has solid ground under it. Returns the spot, or undefined.
  */
-async function digRoom(bot: Bot): Promise<Vec3 | undefined> {
+async function digRoom(bot: Bot, sig: AbortSignal): Promise<Vec3 | undefined> {
   const feet = bot.entity.position.floored();
   const options = [[1, 0], [-1, 0], [0, 1], [0, -1]]
     .map(([dx, dz]) => bot.blockAt(feet.offset(dx ?? 0, 0, dz ?? 0)))
     .filter((b): b is Block => !!b && b.boundingBox === 'block' && bot.canDigBlock(b) && bot.blockAt(b.position.offset(0, -1, 0))?.boundingBox === 'block')
-    .sort((a, b) => bot.digTime(a) - bot.digTime(b));
+    .sort((a, b) => toolDigMs(bot, a) - toolDigMs(bot, b));
   const block = options[0];
-  if (!block || bot.digTime(block) > MAX_ROOM_DIG_MS) return undefined;
-  const tool = bot.pathfinder.bestHarvestTool(block);
-  if (tool && bot.heldItem?.type !== tool.type) await bot.equip(tool, 'hand');
-  await bot.dig(block, true);
+  // Timed with the best tool carried, not what the hand holds (a plank after crafting).
+  if (!block || toolDigMs(bot, block) > MAX_ROOM_DIG_MS) return undefined;
+  await equipToDig(bot, block);
+  if ((await digSurely(bot, block, sig)) !== 'dug') return undefined;
   return isFree(bot.blockAt(block.position)) ? block.position : undefined;
 }
 
@@ -86,7 +107,7 @@ export async function placeItem(bot: Bot, sig: AbortSignal, { item, x, y, z: zz 
       await walk(bot, new goals.GoalNear(x, y, zz, 3), sig, `near ${x} ${y} ${zz}`);
     }
   } else {
-    at = spotNextTo(bot) ?? (await digRoom(bot));
+    at = spotNextTo(bot) ?? (await digRoom(bot, sig));
     if (!at) return fail('no_target', 'no free spot next to me');
   }
   const r = reference(bot, at);
@@ -95,6 +116,7 @@ export async function placeItem(bot: Bot, sig: AbortSignal, { item, x, y, z: zz 
   await bot.placeBlock(r.ref, r.face);
   const placed = bot.blockAt(at);
   if (placed?.name !== stack.name) return fail('not_placed', `the ${stack.name} did not stay at ${at.x} ${at.y} ${at.z}`);
+  if (stack.name === 'crafting_table') ownTables.set(bot, (ownTables.get(bot) ?? new Set<string>()).add(`${at.x},${at.y},${at.z}`));
   return { ...done(`placed ${stack.name} at ${at.x} ${at.y} ${at.z}`), placed: { block: stack.name, x: at.x, y: at.y, z: at.z } };
 }
 

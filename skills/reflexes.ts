@@ -4,7 +4,8 @@
  * would eat carried) > flee (health ≤ 6 and a hostile within 16) > shelter
  * (at night, a hostile within 16 and the avatar weak: health ≤ 12, no sword or
  * axe, or two hostiles or more within 16; not under a roof already → dig in
- * until it is calm or day).
+ * until it is calm or day). Shelter comes before flee while the nearest
+ * hostile is more than 6 blocks away: there is time to dig in.
  *
  * A defence that brings health down to the flee level is cut short, so the
  * next look flees.
@@ -17,6 +18,7 @@
 import type { Bot } from 'mineflayer';
 import type { Logger } from 'pino';
 import type { AvatarGame } from '../src/game/game.ts';
+import { isDaytime } from '../src/game/night.ts';
 import type { Skill } from '../src/game/skill.ts';
 import { isHostile } from '../src/game/snapshot.ts';
 import { runSkill } from './run.ts';
@@ -24,7 +26,7 @@ import { eat, foodToEat } from './eat.ts';
 import { fight } from './fight.ts';
 import { flee } from './flee.ts';
 import { hasWeapon } from './melee.ts';
-import { isDaytime, shelter, underRoof } from './shelter.ts';
+import { shelter, underRoof } from './shelter.ts';
 
 /** Options of {@link Reflexes}. */
 export interface ReflexOptions {
@@ -46,6 +48,8 @@ export const FLEE_AT_HEALTH = 6;
 const FLEE_SCAN = 16;
 /** At night, at or below this health (or with no weapon) with a hostile within 16 blocks, the avatar shelters. */
 export const SHELTER_AT_HEALTH = 12;
+/** A hostile farther than this gives time to dig in (a zombie walks about 7 blocks while the avatar digs 3 down): shelter before flee. */
+export const SHELTER_BEFORE_FLEE = 6;
 
 interface Action {
   reflex: 'defend' | 'eat' | 'flee' | 'shelter';
@@ -65,6 +69,16 @@ export function reflexesDue(bot: Bot): Action[] {
     due.push({ reflex: 'defend', skill: fight, params: { target: hostile.name }, why: `${hostile.name} at ${d.toFixed(1)} blocks` });
   }
   if (bot.food < EAT_BELOW && foodToEat(bot)) due.push({ reflex: 'eat', skill: eat, params: {}, why: `food ${bot.food}/20` });
+  // Outnumbered, hurt or unarmed at night: hide rather than fight.
+  const many = hostile ? Object.values(bot.entities).filter((e) => isHostile(e) && e.position.distanceTo(me) <= FLEE_SCAN).length : 0;
+  const weak = bot.health <= SHELTER_AT_HEALTH || !hasWeapon(bot) || many >= 2;
+  const shelterDue = hostile && weak && bot.time && !isDaytime(bot.time.timeOfDay) && !underRoof(bot);
+  const hide: Action | undefined = shelterDue
+    ? { reflex: 'shelter', skill: shelter, params: {}, why: `night, ${many} hostile within ${FLEE_SCAN} blocks (nearest ${hostile.name} at ${d.toFixed(1)}), health ${bot.health}/20${hasWeapon(bot) ? '' : ', no weapon'}` }
+    : undefined;
+  // With the nearest hostile far enough to dig in before it arrives, hiding comes before running: at night, a run
+  // over the open sky only meets more of them, and health does not come back while they follow.
+  if (hide && d > SHELTER_BEFORE_FLEE) due.push(hide);
   if (hostile && bot.health <= FLEE_AT_HEALTH) {
     due.push({
       reflex: 'flee',
@@ -73,12 +87,7 @@ export function reflexesDue(bot: Bot): Action[] {
       why: `health ${bot.health}/20 with ${hostile.name} at ${d.toFixed(1)} blocks`,
     });
   }
-  // Outnumbered, hurt or unarmed at night: hide rather than fight.
-  const many = hostile ? Object.values(bot.entities).filter((e) => isHostile(e) && e.position.distanceTo(me) <= FLEE_SCAN).length : 0;
-  const weak = bot.health <= SHELTER_AT_HEALTH || !hasWeapon(bot) || many >= 2;
-  if (hostile && weak && bot.time && !isDaytime(bot.time.timeOfDay) && !underRoof(bot)) {
-    due.push({ reflex: 'shelter', skill: shelter, params: {}, why: `night, ${many} hostile within ${FLEE_SCAN} blocks (nearest ${hostile.name} at ${d.toFixed(1)}), health ${bot.health}/20${hasWeapon(bot) ? '' : ', no weapon'}` });
-  }
+  if (hide && d <= SHELTER_BEFORE_FLEE) due.push(hide);
   return due;
 }
 

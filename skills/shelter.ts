@@ -4,12 +4,13 @@
  * out (jumping and placing a block under the feet, three times). A zombie standing on the lid is three blocks above and cannot reach.
  */
 import type { Bot } from 'mineflayer';
-import type { Vec3 } from 'vec3';
 import { z } from 'zod';
+import { isDaytime } from '../src/game/night.ts';
 import type { Skill } from '../src/game/skill.ts';
 import { isHostile } from '../src/game/snapshot.ts';
-import { pillarUp, scaffoldItem } from './climb.ts';
+import { pillarUp, roofOver } from './climb.ts';
 import { done, fail, onBot, sleep } from './common.ts';
+import { closeAbove, digDown } from './dig-in.ts';
 
 const params = z.object({ waitSeconds: z.number().int().min(5).max(300).default(300).describe('longest wait inside') });
 
@@ -17,28 +18,6 @@ const DEPTH = 3;
 /** No hostile this close for CALM_MS: it is safe to come out. */
 const CALM_WITHIN = 12;
 const CALM_MS = 10_000;
-/** Ground that takes longer than this to dig with what is carried is not dug into. */
-const MAX_DIG_MS = 4000;
-const SIDES: Array<[number, number]> = [[1, 0], [-1, 0], [0, 1], [0, -1]];
-
-/** Whether the sun is up (vanilla's daylight). */
-export function isDaytime(timeOfDay: number): boolean {
-  const t = ((timeOfDay % 24000) + 24000) % 24000;
-  return t < 12542 || t >= 23460;
-}
-
-async function digDown(bot: Bot, at: Vec3, sig: AbortSignal): Promise<string | null> {
-  const block = bot.blockAt(at);
-  if (!block) return 'the ground below is not loaded';
-  if (block.boundingBox !== 'block') return null;
-  const tool = bot.pathfinder.bestHarvestTool(block);
-  if (tool && bot.heldItem?.type !== tool.type) await bot.equip(tool, 'hand');
-  if (!bot.canDigBlock(block) || bot.digTime(block) > MAX_DIG_MS) return `the ${block.name} below is too hard to dig into`;
-  await bot.dig(block, true);
-  const deadline = Date.now() + 3000;
-  while (Date.now() < deadline && !(bot.entity.onGround && bot.entity.position.y <= at.y + 0.01)) await sleep(50, sig);
-  return null;
-}
 
 /** The `shelter` skill. */
 export const shelter: Skill<typeof params> = {
@@ -54,13 +33,8 @@ export const shelter: Skill<typeof params> = {
         if (why) return fail('unreachable', why);
       }
       const lid = top.offset(0, -1, 0);
-      const stack = scaffoldItem(bot);
-      if (!stack) return fail('missing_material', 'I have nothing to close the hole with');
-      const side = SIDES.map(([dx, dz]) => bot.blockAt(lid.offset(dx, 0, dz))).find((b) => b?.boundingBox === 'block');
-      if (!side) return fail('no_target', 'nothing beside the hole to put a lid against');
-      await bot.equip(stack, 'hand');
-      await bot.placeBlock(side, lid.minus(side.position));
-      if (bot.blockAt(lid)?.boundingBox !== 'block') return fail('not_placed', 'the lid did not stay');
+      const closed = await closeAbove(bot, lid);
+      if (closed) return fail(closed.code, closed.why);
 
       const started = Date.now();
       let calmSince = Date.now();
@@ -80,9 +54,10 @@ export const shelter: Skill<typeof params> = {
   },
 };
 
-/** Whether something solid is right above the bot's head (it is under a roof or in a shelter). */
+/**
+ * Whether the bot is under a roof: ground somewhere over its head (a tunnel, its own shelter), not the open sky, an
+ * open shaft or a tree's leaves.
+ */
 export function underRoof(bot: Bot): boolean {
-  const head = bot.entity.position.floored().offset(0, 2, 0);
-  return bot.blockAt(head)?.boundingBox === 'block';
+  return roofOver(bot) !== null;
 }
-

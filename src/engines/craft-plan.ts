@@ -91,8 +91,15 @@ const TOOL_TIERS: Readonly<Record<string, readonly string[]>> = {
   stone_pickaxe: ['stone_pickaxe', 'iron_pickaxe', 'diamond_pickaxe', 'netherite_pickaxe'],
 };
 
-/** Raw materials that lie deep (iron ore a dozen blocks and more under the surface): a table at the surface is out of reach there. */
+/** Raw materials that lie deep (iron ore a dozen blocks and more under the surface): a table at the surface is out of reach there, and goes along. */
 const DEEP: ReadonlySet<string> = new Set(['raw_iron']);
+
+/**
+ * The logs gathered for a wooden pickaxe made from nothing: its own 3 (planks, sticks, a table) and 2 more from the
+ * same tree for the sticks, fuel and table the stone and iron pickaxes after it need, rather than another trip up
+ * to the trees later.
+ */
+export const FIRST_LOGS = 5;
 
 /** The logs a plan gathers, in all its steps. */
 function logsIn(steps: readonly CraftStep[]): number {
@@ -266,14 +273,21 @@ export function nextCraftStep(wanted: string, count: number, situation: CraftSit
   if (!first || first.kind === 'unknown') return first ?? null;
   // Wood grows on the surface and the rest of the early tree (cobblestone, coal, iron) lies under it: the logs a plan
   // needs are gathered before it goes down for the rest, so that it need not climb back up for a plank or a table.
-  // Deep down (iron) a table up here is out of reach: the wood for one made down there comes too.
+  // Deep down (iron) a table up here is out of reach: the avatar takes the one at hand along (the collect skill picks
+  // up its own table before it goes for ore), so the plan counts it as carried.
   if (first.kind === 'gather' && first.item !== 'log') {
     const deep = steps.some((s) => s.kind === 'gather' && DEEP.has(s.item));
-    const logs = logsIn(deep && situation.tableNearby ? craftSteps(wanted, count, { ...situation, tableNearby: false }) : steps);
+    const tables = (own(situation.inventory, 'crafting_table') ?? 0) + 1;
+    const below = { ...situation, tableNearby: false, inventory: { ...situation.inventory, crafting_table: tables } };
+    const logs = logsIn(deep && situation.tableNearby ? craftSteps(wanted, count, below) : steps);
     if (logs > 0) return { kind: 'gather', item: 'log', count: logs };
   }
   const sameAsFirst = (s: CraftStep): s is Exclude<CraftStep, { kind: 'unknown' }> => s.kind === first.kind && s.item === first.item;
-  const total = steps.filter(sameAsFirst).reduce((n, s) => n + s.count, 0);
+  let total = steps.filter(sameAsFirst).reduce((n, s) => n + s.count, 0);
+  if (first.kind === 'gather' && first.item === 'log' && steps.some((s) => s.kind === 'craft' && s.item === 'wooden_pickaxe')) {
+    const inv = situation.inventory as Record<string, number>;
+    total = Math.max(total, FIRST_LOGS - countItems(inv, 'log') - Math.floor(countItems(inv, 'planks') / 4));
+  }
   // Gather (or hunt) everything of that material the plan needs in one go; craft or smelt all of an item at once
   // when nothing is left to get.
   if (first.kind === 'gather' || first.kind === 'hunt') return { kind: first.kind, item: first.item, count: total };

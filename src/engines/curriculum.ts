@@ -8,9 +8,11 @@
  * cobblestone) → an iron pickaxe (raw iron, a furnace, fuel, 3 ingots) →
  * a stone sword and an iron sword → a furnace at hand → shelter
  * materials; the rest (more logs, stone) comes later, as filler goals.
- * Where monsters spawn, a sword comes first once night is near, and once
- * the tools are made the night is spent mining (iron, stone) under a roof
- * rather than on the open sky where monsters spawn. Where
+ * Where monsters spawn, a sword comes first once night is near, and from a
+ * minute before dusk until daylight no goal is picked whose next step goes
+ * out under the open sky (logs, hunting, exploring: night-goals.ts) while
+ * there is work under a roof; once the tools are made the night is spent
+ * mining (iron, stone) under ground. Where
  * the server cannot craft: 16 logs, 16 stone, shelter materials. Before
  * all of them, food: eating when hungry with food at hand, hunting an
  * animal in sight when hungry with nothing to eat (cooking the meat where
@@ -28,6 +30,8 @@ import type { GameCapabilities, Snapshot } from '../game/game.ts';
 import { goalKey, parseGoal } from '../goals/goal-language.ts';
 import type { KnownPlaces } from '../goals/places.ts';
 import { countItems, FOOD_ITEMS, WOOD_SPECIES } from '../game/items.ts';
+import { keepUnderRoof, UNDER_ROOF_FROM_TICK } from '../game/night.ts';
+import { surfaceGoal, underRoofNow } from './night-goals.ts';
 
 /** One curriculum step. */
 export interface CurriculumStep {
@@ -123,9 +127,9 @@ function rawMeat(s: Snapshot): { cooked: string; count: number } | undefined {
 export const SWORD_FROM_TICK = 10_800;
 const NIGHT_ENDS_TICK = 22_812;
 const duskNear = (s: Snapshot): boolean => s.timeOfDay >= SWORD_FROM_TICK && s.timeOfDay < NIGHT_ENDS_TICK;
-/** From this tick (a little before monsters spawn at 13,188) until the night ends, goals keep under a roof. */
-export const UNDERGROUND_FROM_TICK = 12_500;
-const nightNow = (s: Snapshot): boolean => s.timeOfDay >= UNDERGROUND_FROM_TICK && s.timeOfDay < NIGHT_ENDS_TICK;
+/** From this tick (a minute before monsters spawn at 13,188) until daylight has burnt them, goals keep under a roof. */
+export const UNDERGROUND_FROM_TICK = UNDER_ROOF_FROM_TICK;
+const nightNow = (s: Snapshot): boolean => keepUnderRoof(s.timeOfDay);
 
 const IRON_PICKAXES = ['iron_pickaxe', 'diamond_pickaxe', 'netherite_pickaxe'];
 const IRON_SWORDS = ['iron_sword', 'diamond_sword', 'netherite_sword'];
@@ -208,22 +212,6 @@ export const CURRICULUM: readonly CurriculumStep[] = [
     goal: () => 'craft an iron pickaxe',
   },
   {
-    id: 'night_iron',
-    needsCrafting: false,
-    // Where monsters spawn on the open sky at night, the night is spent under a roof, mining iron (a stone pickaxe
-    // takes it) and stone in turn.
-    isDone: (s, caps) => !caps.mobs || !nightNow(s) || !hasAny(s, BETTER_THAN_WOOD),
-    goal: () => 'collect 3 raw iron',
-    repeatable: true,
-  },
-  {
-    id: 'night_stone',
-    needsCrafting: false,
-    isDone: (s, caps) => !caps.mobs || !nightNow(s) || !hasAny(s, PICKAXES),
-    goal: () => 'mine 16 stone',
-    repeatable: true,
-  },
-  {
     id: 'stone_sword',
     needsCrafting: true,
     isDone: (s) => hasAny(s, SWORDS.filter((w) => w !== 'wooden_sword' && w !== 'golden_sword')),
@@ -241,6 +229,22 @@ export const CURRICULUM: readonly CurriculumStep[] = [
     // A furnace at hand cooks the meat of a hunt.
     isDone: (s) => has(s, 'furnace') || (s.nearbyBlocks['furnace'] ?? Infinity) <= 16,
     goal: () => 'craft a furnace',
+  },
+  {
+    id: 'night_iron',
+    needsCrafting: false,
+    // Where monsters spawn on the open sky at night, the night is spent under a roof, mining iron (a stone pickaxe
+    // takes it) and stone in turn.
+    isDone: (s, caps) => !caps.mobs || !nightNow(s) || !hasAny(s, BETTER_THAN_WOOD),
+    goal: () => 'collect 3 raw iron',
+    repeatable: true,
+  },
+  {
+    id: 'night_stone',
+    needsCrafting: false,
+    isDone: (s, caps) => !caps.mobs || !nightNow(s) || !hasAny(s, PICKAXES),
+    goal: () => 'mine 16 stone',
+    repeatable: true,
   },
   {
     id: 'shelter',
@@ -295,8 +299,17 @@ export function nextSelfGoal(snap: Snapshot, caps: GameCapabilities, recentGoals
     candidates.push({ goal: step.goal(snap), ...(step.repeatable ? { repeatable: true } : {}) });
   }
   candidates.push(...FILLER_GOALS.map((goal) => ({ goal })));
+  // Where monsters roam at night, a goal that starts under the open sky waits for the day while there is
+  // anything to do under a roof.
+  const night = underRoofNow(snap, caps);
+  let outside: string | undefined;
   for (const { goal, repeatable } of candidates) {
-    if (feasible(goal, caps, places) && !tooRecent(goal, repeatable)) return goal;
+    if (!feasible(goal, caps, places) || tooRecent(goal, repeatable)) continue;
+    if (night && surfaceGoal(goal, snap, caps)) {
+      outside ??= goal;
+      continue;
+    }
+    return goal;
   }
-  return lastKey === 'explore' ? 'collect 16 logs' : 'explore';
+  return outside ?? (lastKey === 'explore' ? 'collect 16 logs' : 'explore');
 }

@@ -19,6 +19,7 @@ import { oneLine } from '../text.ts';
 import { keyed, type Keyed } from '../keyed.ts';
 import { answerFromSnapshot } from './answers.ts';
 import { nextSelfGoal } from './curriculum.ts';
+import { surfaceGoal, surfaceRun, underRoofNow, watchForDusk } from './night-goals.ts';
 import { ScriptedNotes, type NotesState } from './scripted-notes.ts';
 import { planInWords, planSkill, selfTarget, serverCannot } from './scripted-plan.ts';
 import { acknowledge, asGoalText, inSentence, seconds } from './scripted-words.ts';
@@ -174,6 +175,16 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     return report(`I'm blocked: ${reason}.`, 'blocked');
   };
 
+  /**
+   * One of the avatar's own goals whose next run goes out under the open sky, at night: another goal to work on
+   * under a roof meanwhile, or null when there is none (it goes on with this one).
+   */
+  const nightSwitch = (req: TurnRequest, goalText: string): TurnReport | null => {
+    const next = choose(req, [goalText]);
+    if (goalKey(next.goal) === goalKey(goalText) || surfaceGoal(next.goal, snapshotOrEmpty(), ctx.game.capabilities)) return null;
+    return report(`With night near or here, "${goalText}" waits for the day: I'll ${inSentence(next.goal)} under a roof meanwhile (${next.why}).`, 'working', { goal: next.goal });
+  };
+
   const run = async (id: string, params: Record<string, unknown>, t: GoalTrack, signal: AbortSignal): Promise<SkillResult> => {
     if (!ctx.skills.get(id)) return { ok: false, code: 'unknown_skill', detail: `I don't have a ${id} skill yet` };
     t.runs[id] = (t.runs[id] ?? 0) + 1;
@@ -215,12 +226,14 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
 
     let prefix = '';
     let planFrom = snap;
+    // Looking further (explore) goes out under the open sky: not for the avatar's own goals at night.
+    const mayExplore = !!ctx.skills.get('explore') && intent.kind !== 'explore' && !(goal.setBy === 'self' && underRoofNow(snap, caps));
     if (req.kind === 'blocked') {
       const hard = t.lastFailure && HARD_CODES.has(t.lastFailure.code);
       if (hard || t.rerouted) return switchGoal(req, goal.text, t.blockedWhy ?? t.lastFailure?.detail ?? 'no way forward');
       t.rerouted = true;
       t.streak = { code: '', count: 0 };
-      if (intent.kind !== 'explore' && ctx.skills.get('explore')) {
+      if (mayExplore) {
         const ex = await run('explore', {}, t, signal);
         if (signal.aborted) throw interrupted(signal);
         prefix = ex.ok ? 'I explored somewhere new and tried again. ' : `I tried to explore first (${ex.detail}). `;
@@ -231,12 +244,28 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     // A snapshot costs a scan of nearby blocks: one before the skill, one after.
     let plan = planSkill(intent, goal, planFrom, caps);
     if (!plan) return blocked(t, 'I do not know how to do that');
+    // The avatar's own goals keep under a roof at night where monsters spawn: one that would go out waits for the day,
+    // and a run out there is cut short when night comes.
+    const outside = goal.setBy === 'self' && caps.mobs && surfaceRun(plan);
+    if (outside && underRoofNow(planFrom, caps)) {
+      const instead = nightSwitch(req, goal.text);
+      if (instead) return instead;
+    }
     let result: SkillResult;
     let after: Snapshot;
     let check: ReturnType<TurnRequest['completion']>;
     for (let runs = 1; ; runs++) {
-      result = await run(plan.id, plan.params, t, signal);
+      const dusk = outside && !underRoofNow(planFrom, caps) ? watchForDusk(ctx.game, signal) : undefined;
+      try {
+        result = await run(plan.id, plan.params, t, dusk?.signal ?? signal);
+      } finally {
+        dusk?.stop();
+      }
       if (signal.aborted) throw interrupted(signal);
+      if (dusk?.cut) {
+        const instead = nightSwitch(req, goal.text);
+        if (instead) return instead;
+      }
       const now = ctx.game.snapshot();
       after = now ?? snap;
       // Out of the game since the skill ran: nothing new to check; what held before still holds.
@@ -269,7 +298,7 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     if (HARD_CODES.has(result.code)) return blocked(t, `${result.detail} (${result.code})`);
     t.streak = t.streak.code === result.code ? { code: result.code, count: t.streak.count + 1 } : { code: result.code, count: 1 };
     if (t.streak.count >= SOFT_LIMIT) return blocked(t, `${result.detail} (${result.code}, ${t.streak.count} times in a row)`);
-    if (result.code === 'no_target' && intent.kind !== 'explore' && ctx.skills.get('explore')) {
+    if (result.code === 'no_target' && mayExplore) {
       const ex = await run('explore', {}, t, signal);
       if (signal.aborted) throw interrupted(signal);
       return report(`${prefix}${result.detail}${progress}; I explored to look further and will try again.${ex.ok ? '' : ` (Exploring: ${ex.detail}.)`}`, 'working');

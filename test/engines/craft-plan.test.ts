@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { canPlan, nextCraftStep, planCraft, planGather, toolFirst } from '../../src/engines/craft-plan.ts';
+import { canPlan, craftSteps, FIRST_LOGS, nextCraftStep, planCraft, planGather, toolFirst } from '../../src/engines/craft-plan.ts';
 import { fuelTicks, smeltInputs } from '../../src/game/smelting.ts';
 
 const at = (inventory: Record<string, number>, tableNearby = false) => ({ inventory, tableNearby });
 const snap = (inventory: Record<string, number>, nearbyBlocks: Record<string, number> = {}) => ({ inventory, nearbyBlocks });
 
 describe('craft planning', () => {
-  it('GIVEN an empty inventory WHEN a wooden pickaxe is wanted THEN it first gathers all 3 logs the chain needs', () => {
-    expect(nextCraftStep('wooden_pickaxe', 1, at({}))).toEqual({ kind: 'gather', item: 'log', count: 3 });
+  it('GIVEN an empty inventory WHEN a wooden pickaxe is wanted THEN it first gathers the 3 logs the chain needs and 2 more for the next pickaxes, from the same tree', () => {
+    expect(FIRST_LOGS).toBe(5);
+    expect(nextCraftStep('wooden_pickaxe', 1, at({}))).toEqual({ kind: 'gather', item: 'log', count: 5 });
+    expect(craftSteps('wooden_pickaxe', 1, at({})).filter((s) => s.kind === 'gather').reduce((n, s) => n + (s.kind === 'gather' ? s.count : 0), 0)).toBe(3);
+    // Some wood held already counts.
+    expect(nextCraftStep('wooden_pickaxe', 1, at({ oak_planks: 4 }))).toEqual({ kind: 'gather', item: 'log', count: 4 });
   });
 
   it('GIVEN the logs, then each part WHEN a wooden pickaxe is wanted THEN it crafts all planks, then sticks, then a table, then the pickaxe', () => {
@@ -18,13 +22,15 @@ describe('craft planning', () => {
     expect(nextCraftStep('wooden_pickaxe', 1, at({ wooden_pickaxe: 1 }))).toBeNull();
   });
 
-  it('GIVEN a table nearby THEN no table is crafted, and fewer logs are needed', () => {
-    expect(nextCraftStep('wooden_pickaxe', 1, at({}, true))).toEqual({ kind: 'gather', item: 'log', count: 2 });
+  it('GIVEN a table nearby THEN no table is crafted, and fewer logs are needed (still the first logs for the pickaxes after it)', () => {
+    expect(craftSteps('wooden_pickaxe', 1, at({}, true)).filter((s) => s.kind === 'gather')).toEqual([{ kind: 'gather', item: 'log', count: 1 }, { kind: 'gather', item: 'log', count: 1 }]);
+    expect(craftSteps('wooden_pickaxe', 1, at({}, true)).some((s) => s.item === 'crafting_table')).toBe(false);
+    expect(nextCraftStep('wooden_pickaxe', 1, at({}, true))).toEqual({ kind: 'gather', item: 'log', count: FIRST_LOGS });
     expect(nextCraftStep('wooden_pickaxe', 1, at({ oak_planks: 3, stick: 2 }, true))).toEqual({ kind: 'craft', item: 'wooden_pickaxe', count: 1 });
   });
 
   it('GIVEN no pickaxe WHEN a stone pickaxe is wanted THEN the wooden pickaxe comes first, then cobblestone', () => {
-    expect(nextCraftStep('stone_pickaxe', 1, at({}))).toEqual({ kind: 'gather', item: 'log', count: 3 });
+    expect(nextCraftStep('stone_pickaxe', 1, at({}))).toEqual({ kind: 'gather', item: 'log', count: FIRST_LOGS });
     expect(nextCraftStep('stone_pickaxe', 1, at({ wooden_pickaxe: 1, stick: 2 }, true))).toEqual({ kind: 'gather', item: 'cobblestone', count: 3 });
     expect(nextCraftStep('stone_pickaxe', 1, at({ wooden_pickaxe: 1, stick: 2, cobblestone: 3 }, true))).toEqual({ kind: 'craft', item: 'stone_pickaxe', count: 1 });
     expect(nextCraftStep('furnace', 1, at({ stone_pickaxe: 1, cobblestone: 2 }, true))).toEqual({ kind: 'gather', item: 'cobblestone', count: 6 });
@@ -44,7 +50,7 @@ describe('craft planning', () => {
   });
 
   it('GIVEN a stone goal without a pickaxe THEN the tool is planned first; with one, collect runs', () => {
-    expect(toolFirst('cobblestone', at({}))).toEqual({ kind: 'gather', item: 'log', count: 3 });
+    expect(toolFirst('cobblestone', at({}))).toEqual({ kind: 'gather', item: 'log', count: FIRST_LOGS });
     expect(toolFirst('cobblestone', at({ stone_pickaxe: 1 }))).toBeNull();
     expect(toolFirst('log', at({}))).toBeNull();
     expect(planGather('cobblestone', 5, snap({ oak_planks: 12 }))).toEqual({ id: 'craft', params: { item: 'stick', count: 4 } });
@@ -53,7 +59,7 @@ describe('craft planning', () => {
 
   it('GIVEN a snapshot THEN the skill run names concrete planks and sees a table in sight', () => {
     expect(planCraft('wooden_pickaxe', 1, snap({ birch_log: 2 }, { crafting_table: 12 }))).toEqual({ id: 'craft', params: { item: 'birch_planks', count: 8 } });
-    expect(planCraft('wooden_pickaxe', 1, snap({}))).toEqual({ id: 'collect', params: { item: 'log', count: 3 } });
+    expect(planCraft('wooden_pickaxe', 1, snap({}))).toEqual({ id: 'collect', params: { item: 'log', count: FIRST_LOGS } });
     expect(planCraft('diamond_block', 1, snap({}))).toEqual({ id: 'craft', params: { item: 'diamond_block', count: 1 } });
   });
 
@@ -75,15 +81,17 @@ describe('craft planning', () => {
 
   it('GIVEN stone tools WHEN an iron pickaxe is wanted THEN it mines raw iron, smelts 3 ingots and crafts the pickaxe; from nothing it starts with logs', () => {
     const near = (inventory: Record<string, number>) => ({ inventory, tableNearby: true, furnaceNearby: true });
-    // Iron lies deep, where the table up here is out of reach: a log for a table made down there comes first.
-    expect(nextCraftStep('iron_pickaxe', 1, near({ stone_pickaxe: 1, stick: 2, coal: 1 }))).toEqual({ kind: 'gather', item: 'log', count: 1 });
+    // Iron lies deep, where the table up here is out of reach: the table goes along (collect takes its own), so no wood
+    // for another; with no table at hand, a log for one made down there comes first.
+    expect(nextCraftStep('iron_pickaxe', 1, near({ stone_pickaxe: 1, stick: 2, coal: 1 }))).toEqual({ kind: 'gather', item: 'raw_iron', count: 3 });
+    expect(nextCraftStep('iron_pickaxe', 1, { inventory: { stone_pickaxe: 1, stick: 2, coal: 1 }, tableNearby: false })).toEqual({ kind: 'gather', item: 'log', count: 1 });
     expect(nextCraftStep('iron_pickaxe', 1, near({ stone_pickaxe: 1, stick: 2, coal: 1, oak_log: 1 }))).toEqual({ kind: 'gather', item: 'raw_iron', count: 3 });
     expect(nextCraftStep('iron_pickaxe', 1, near({ stone_pickaxe: 1, stick: 2, coal: 1, raw_iron: 3 }))).toEqual({ kind: 'smelt', item: 'iron_ingot', count: 3 });
     expect(nextCraftStep('iron_pickaxe', 1, near({ stone_pickaxe: 1, stick: 2, iron_ingot: 3 }))).toEqual({ kind: 'craft', item: 'iron_pickaxe', count: 1 });
     expect(nextCraftStep('iron_pickaxe', 1, at({}))).toMatchObject({ kind: 'gather', item: 'log' });
-    // A wooden pickaxe does not mine iron ore: the stone one comes first (after the logs for fuel and a table down there: wood is gathered before going down).
-    expect(nextCraftStep('iron_pickaxe', 1, near({ wooden_pickaxe: 1, stick: 4 }))).toEqual({ kind: 'gather', item: 'log', count: 2 });
-    expect(nextCraftStep('iron_pickaxe', 1, near({ wooden_pickaxe: 1, stick: 4, oak_log: 2 }))).toEqual({ kind: 'gather', item: 'cobblestone', count: 3 });
+    // A wooden pickaxe does not mine iron ore: the stone one comes first (after the log for fuel: wood is gathered before going down).
+    expect(nextCraftStep('iron_pickaxe', 1, near({ wooden_pickaxe: 1, stick: 4 }))).toEqual({ kind: 'gather', item: 'log', count: 1 });
+    expect(nextCraftStep('iron_pickaxe', 1, near({ wooden_pickaxe: 1, stick: 4, oak_log: 1 }))).toEqual({ kind: 'gather', item: 'cobblestone', count: 3 });
   });
 
   it('GIVEN a plan that mines below and needs wood as well THEN all its logs are gathered first, on the surface; without logs in it the order stays', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nextSelfGoal, SWORD_FROM_TICK, UNDERGROUND_FROM_TICK } from '../../src/engines/curriculum.ts';
+import { UNDER_ROOF_UNTIL_TICK } from '../../src/game/night.ts';
 import { parseGoal } from '../../src/goals/goal-language.ts';
 import { BARE, EMBEDDED, makeSnapshot, VANILLA } from './avatar-game-stub.ts';
 
@@ -42,7 +43,7 @@ describe('survival curriculum', () => {
     for (const caps of [VANILLA, EMBEDDED]) {
       expect(nextSelfGoal(day({ wooden_pickaxe: 1 }), caps, [], [])).toBe('craft a stone pickaxe');
       expect(nextSelfGoal(dusk({ wooden_pickaxe: 1 }), caps, [], [])).toBe('craft a wooden sword');
-      expect(nextSelfGoal(night({ stone_pickaxe: 1 }), caps, [], [])).toBe('craft a stone sword');
+      expect(nextSelfGoal(night({ stone_pickaxe: 1, oak_log: 2 }), caps, [], [])).toBe('craft a stone sword');
       expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1 }, timeOfDay: SWORD_FROM_TICK - 1 }), caps, [], [])).toBe('craft a stone pickaxe');
     }
     expect(nextSelfGoal(dusk({ wooden_pickaxe: 1 }), { ...EMBEDDED, mobs: false }, [], [])).toBe('craft a stone pickaxe');
@@ -96,8 +97,27 @@ describe('survival curriculum', () => {
     const tried = ['craft a stone pickaxe', 'craft an iron pickaxe', 'craft a stone pickaxe', 'craft an iron pickaxe'];
     expect(nextSelfGoal(makeSnapshot({ inventory: { wooden_pickaxe: 1, wooden_sword: 1 }, timeOfDay: 18_000 }), EMBEDDED, tried, [])).toBe('mine 16 stone');
     expect(nextSelfGoal(makeSnapshot({ inventory: tools, timeOfDay: UNDERGROUND_FROM_TICK - 1 }), EMBEDDED, [], [])).not.toMatch(/raw iron|stone|coal/);
-    expect(nextSelfGoal(makeSnapshot({ inventory: tools, timeOfDay: 23_000 }), EMBEDDED, [], [])).not.toMatch(/raw iron|stone|coal/);
+    // Until daylight has burnt the zombies the dawn caught outside.
+    expect(nextSelfGoal(makeSnapshot({ inventory: tools, timeOfDay: 23_000 }), EMBEDDED, [], [])).toBe('collect 3 raw iron');
+    expect(nextSelfGoal(makeSnapshot({ inventory: tools, timeOfDay: UNDER_ROOF_UNTIL_TICK }), EMBEDDED, [], [])).not.toMatch(/raw iron|stone|coal/);
     expect(nextSelfGoal(night, { ...EMBEDDED, mobs: false }, [], [])).not.toMatch(/raw iron|stone|coal/);
+  });
+
+  it('GIVEN night where monsters spawn THEN no goal is picked whose next step goes out (hunting, logs, exploring) while there is work under a roof; by day the same avatar goes out', () => {
+    const cow = { name: 'cow', kind: 'passive' as const, distance: 12, position: { x: 12, y: 64, z: 0 } };
+    const night = (inventory: Record<string, number>, over = {}) => makeSnapshot({ inventory, timeOfDay: 14_000, ...over });
+    // Hungry with a cow in sight: no hunt in the dark; mining instead.
+    expect(nextSelfGoal(night({ stone_pickaxe: 1, stone_sword: 1 }, { food: 12, nearbyEntities: [cow] }), EMBEDDED, [], [])).toBe('collect 3 raw iron');
+    expect(nextSelfGoal(makeSnapshot({ inventory: { stone_pickaxe: 1, stone_sword: 1 }, food: 12, nearbyEntities: [cow] }), EMBEDDED, [], [])).toBe('get 2 beef');
+    // An iron pickaxe whose plan starts with logs waits; with the wood held it is made under ground.
+    expect(nextSelfGoal(night({ stone_pickaxe: 1, stone_sword: 1 }), EMBEDDED, [], [])).toBe('collect 3 raw iron');
+    expect(nextSelfGoal(night({ stone_pickaxe: 1, stone_sword: 1, oak_log: 2, oak_planks: 3 }), EMBEDDED, [], [])).toBe('craft an iron pickaxe');
+    // Everything done: filler goals under the open sky (explore, logs) give way to stone.
+    const done = { iron_pickaxe: 1, iron_sword: 1, furnace: 1, cobblestone: 64, dirt: 64 };
+    expect(nextSelfGoal(night(done), EMBEDDED, ['collect 3 raw iron'], [])).toBe('mine 16 stone');
+    expect(nextSelfGoal(night(done), EMBEDDED, ['mine 16 stone'], [])).toBe('collect 3 raw iron');
+    // Nothing to do under a roof (no pickaxe at all): the first goal still (a sword, at night), the reflexes keep it alive.
+    expect(nextSelfGoal(night({}), EMBEDDED, [], [])).toBe('craft a wooden sword');
   });
 
   it('GIVEN hunger, nothing to eat and a cow in sight THEN it hunts it: raw beef without a furnace at hand, cooked beef with one', () => {

@@ -7,6 +7,7 @@ import pino from 'pino';
 import { z } from 'zod';
 import { TurnInterruptedError, type GoalView, type TurnKind, type TurnReply, type TurnRequest } from '../../src/engines/engine.ts';
 import { createScriptedEngine } from '../../src/engines/scripted.ts';
+import { UNDER_ROOF_FROM_TICK } from '../../src/game/night.ts';
 import { TaskFile } from '../../src/task/task-file.ts';
 import { initialTask, sectionText } from '../../src/task/task-md.ts';
 import type { Engine } from '../../src/engines/engine.ts';
@@ -468,6 +469,90 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     await engine.turn(request('continue', { goal: g }), live());
     const lesson = await engine.turn(request('wrapup', { goal: g }), live());
     expect(lesson.report.text).toMatch(/^Lesson: "collect 3 oak logs" done in \d+ s with 1 collect run; that works here\./);
+  });
+});
+
+describe('scripted engine, the night where monsters spawn', () => {
+  const calls: string[] = [];
+  /** A collect that records its call; `hold` keeps it running until its signal aborts (a long gathering run). */
+  function collectSkill(game: FakeGame, onStart: () => void = () => {}, hold = false): Skill {
+    return {
+      id: 'collect',
+      description: 'test collect',
+      params: z.record(z.string(), z.unknown()),
+      timeoutMs: 60_000,
+      async run(_g, params, signal) {
+        calls.push(`collect ${String((params as Record<string, unknown>)['item'])}`);
+        onStart();
+        if (hold) {
+          await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+          return { ok: false, code: 'aborted', detail: 'collect was stopped' };
+        }
+        game.snap = { ...game.snap, inventory: { ...game.snap.inventory, oak_log: 16 } };
+        return { ok: true, code: 'done', detail: 'collected' };
+      },
+    };
+  }
+  const withCollect = (skill: Skill): Skill[] => [...skills.filter((s) => s.id !== 'collect'), skill];
+  beforeEach(() => {
+    calls.length = 0;
+  });
+
+  it('GIVEN night on the embedded world and its own goal "collect 16 logs" THEN the logs wait for the day: it takes a goal under a roof without going out; an owner\'s goal goes on', async () => {
+    const game = demoGame({ state: 'connected', snap: makeSnapshot({ inventory: { stone_pickaxe: 1 }, timeOfDay: 14_000 }) });
+    game.bot = {} as Bot;
+    const engine = scripted(game, withCollect(collectSkill(game)));
+    const own = await engine.turn(request('continue', { goal: goal('collect 16 logs', {}, 'self') }), live());
+    expect(calls).toEqual([]);
+    expect(goalOf(own)).toBe('collect 3 raw iron');
+    expect(statusOf(own)).toBe('working');
+    expect(own.report.text).toMatch(/With night near or here, "collect 16 logs" waits for the day: I'll collect 3 raw iron under a roof meanwhile/);
+    const owners = await engine.turn(request('continue', { goal: goal('collect 16 logs', {}, 'owner') }), live());
+    expect(calls).toEqual(['collect log']);
+    expect(goalOf(owners)).toBeUndefined();
+  });
+
+  it('GIVEN its own goal under ground at night and no ore within reach THEN it does not go out to explore for more (by day it does)', async () => {
+    const none: Skill = {
+      id: 'collect',
+      description: 'test collect',
+      params: z.record(z.string(), z.unknown()),
+      timeoutMs: 5000,
+      async run() {
+        calls.push('collect');
+        return { ok: false, code: 'no_target', detail: 'no raw_iron under ground within 64 blocks (got 0 of 3)' };
+      },
+    };
+    const explore: Skill = { id: 'explore', description: 'test explore', params: z.record(z.string(), z.unknown()), timeoutMs: 5000, async run() {
+      calls.push('explore');
+      return { ok: true, code: 'done', detail: 'explored' };
+    } };
+    const list = [...skills.filter((s) => s.id !== 'collect' && s.id !== 'explore'), none, explore];
+    for (const [timeOfDay, expected] of [[14_000, ['collect']], [1000, ['collect', 'explore']]] as const) {
+      calls.length = 0;
+      const game = demoGame({ state: 'connected', snap: makeSnapshot({ inventory: { stone_pickaxe: 1 }, timeOfDay }) });
+      game.bot = {} as Bot;
+      await scripted(game, list).turn(request('continue', { goal: goal('collect 3 raw iron', {}, 'self') }), live());
+      expect(calls).toEqual(expected);
+    }
+  });
+
+  it('GIVEN its own goal gathering logs by day WHEN dusk comes while the run goes on THEN the run is cut and it takes a goal under a roof', async () => {
+    const game = demoGame({ state: 'connected', snap: makeSnapshot({ inventory: { stone_pickaxe: 1 }, timeOfDay: 11_000 }) });
+    game.bot = {} as Bot;
+    const dusk = () => {
+      game.snap = { ...game.snap, timeOfDay: UNDER_ROOF_FROM_TICK + 100 };
+    };
+    const engine = scripted(game, withCollect(collectSkill(game, dusk, true)));
+    const reply = await engine.turn(request('continue', { goal: goal('collect 16 logs', {}, 'self') }), live());
+    expect(calls).toEqual(['collect log']);
+    expect(goalOf(reply)).toBe('collect 3 raw iron');
+    // By day the same run is not cut.
+    calls.length = 0;
+    const day = demoGame({ state: 'connected', snap: makeSnapshot({ inventory: { stone_pickaxe: 1 }, timeOfDay: 1000 }) });
+    day.bot = {} as Bot;
+    const dayEngine = scripted(day, withCollect(collectSkill(day)));
+    expect(statusOf(await dayEngine.turn(request('continue', { goal: goal('collect 16 logs', {}, 'self') }), live()))).toBe('done');
   });
 });
 

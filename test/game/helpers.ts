@@ -89,6 +89,66 @@ export function held(bot: Bot, name: string): number {
 }
 
 /**
+ * What {@link digsArriveAtOnce} tells: how many digs it held back, how many of their blocks the world sent back, how
+ * many digs the bot ended in all since, and a stop.
+ */
+export interface HeldDigs {
+  held(): number;
+  ended(): number;
+  sentBack(): number;
+  stop(): void;
+}
+
+/**
+ * Make the bot's next `n` digs reach the world as they would after a stall of its loop: the start of each is held
+ * back and sent together with its end, so the world sees a dig that took no time and refuses it as too fast,
+ * sending the block back. Counts the blocks the world sent back: the block a held dig was of, again at its spot.
+ */
+export function digsArriveAtOnce(bot: Bot, n: number): HeldDigs {
+  const client = bot._client;
+  const write = client.write.bind(client);
+  type Spot = { x: number; y: number; z: number };
+  const same = (a: Spot, b: Spot): boolean => a.x === b.x && a.y === b.y && a.z === b.z;
+  let held = 0;
+  let sentBack = 0;
+  let ended = 0;
+  let start: { status: number; location: Spot } | undefined;
+  const dug: Array<{ at: Spot; state: number }> = [];
+  client.write = (name: string, params: { status?: number; location?: Spot }) => {
+    if (name === 'block_dig' && params.status === 2) ended += 1;
+    if (name === 'block_dig' && held < n && params.location) {
+      if (params.status === 0) {
+        start = params as { status: number; location: Spot };
+        return;
+      }
+      if (start) {
+        write(name, start);
+        const state = bot.blockAt(bot.entity.position.clone().set(start.location.x, start.location.y, start.location.z))?.stateId;
+        if (params.status === 2 && state !== undefined) {
+          held += 1;
+          dug.push({ at: start.location, state });
+        }
+        start = undefined;
+      }
+    }
+    write(name, params);
+  };
+  const onChange = (p: { location: Spot; type: number }): void => {
+    if (dug.some((d) => same(d.at, p.location) && d.state === p.type)) sentBack += 1;
+  };
+  client.on('block_change', onChange);
+  return {
+    held: () => held,
+    ended: () => ended,
+    sentBack: () => sentBack,
+    stop: () => {
+      client.write = write;
+      client.off('block_change', onChange);
+    },
+  };
+}
+
+/**
  * A world for this test file (its data in a temp folder, removed after), with animals and monsters kept out
  * unless `mobs` is true: nothing wanders in to push a player away or hurt it. `version` serves another
  * Minecraft version than the embedded world's default.

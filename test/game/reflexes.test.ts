@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { chooseReflex, reflexesDue } from '../../skills/reflexes.ts';
 
 /** Just enough of a bot for chooseReflex: position, vitals, inventory, entities. */
-function fakeBot(opts: { health?: number; food?: number; items?: string[]; zombieAt?: number; time?: number; roof?: boolean }): Bot {
+function fakeBot(opts: { health?: number; food?: number; items?: string[]; zombieAt?: number; time?: number; roof?: boolean; roofAt?: number }): Bot {
+  const roofY = opts.roofAt ?? (opts.roof ? 66 : undefined);
   const me = new Vec3(0, 64, 0);
   const entities: Partial<Entity>[] = [];
   if (opts.zombieAt !== undefined) entities.push({ name: 'zombie', type: 'hostile', position: new Vec3(opts.zombieAt, 64, 0) } as Partial<Entity>);
@@ -18,7 +19,7 @@ function fakeBot(opts: { health?: number; food?: number; items?: string[]; zombi
     inventory: { items: () => (opts.items ?? []).map((name) => ({ name, count: 1 })) },
     nearestEntity: (pred: (e: Entity) => boolean) => (entities as Entity[]).find(pred) ?? null,
     time: { timeOfDay: opts.time ?? 1000 },
-    blockAt: (p: Vec3) => ({ boundingBox: opts.roof && p.y === 66 ? 'block' : 'empty' }),
+    blockAt: (p: Vec3) => (p.y === roofY ? { name: 'stone', boundingBox: 'block' } : { name: 'air', boundingBox: 'empty' }),
   };
   return bot as unknown as Bot;
 }
@@ -51,6 +52,19 @@ describe('chooseReflex', () => {
     expect(chooseReflex(fakeBot({ zombieAt: 10, time: 14_000, items: ['stone_sword'] }))).toBeUndefined();
     expect(chooseReflex(fakeBot({ zombieAt: 10, time: 6000 }))).toBeUndefined();
     expect(chooseReflex(fakeBot({ zombieAt: 10, time: 14_000, roof: true }))).toBeUndefined();
+  });
+
+  it('GIVEN night, low health and a zombie more than 6 blocks away THEN it digs in before it runs (flee next); with the zombie closer it runs first', () => {
+    expect(reflexesDue(fakeBot({ zombieAt: 10, health: 5, time: 14_000 })).map((a) => a.reflex)).toEqual(['shelter', 'flee']);
+    expect(reflexesDue(fakeBot({ zombieAt: 5, health: 5, time: 14_000 })).map((a) => a.reflex)).toEqual(['flee', 'shelter']);
+    // By day, or under a roof, there is nothing to dig into: it runs.
+    expect(reflexesDue(fakeBot({ zombieAt: 10, health: 5, time: 6000 })).map((a) => a.reflex)).toEqual(['flee']);
+    expect(reflexesDue(fakeBot({ zombieAt: 10, health: 5, time: 14_000, roof: true })).map((a) => a.reflex)).toEqual(['flee']);
+  });
+
+  it('GIVEN night and zombies on the ground above WHEN the avatar is in a tunnel whose ceiling is higher than its head THEN it does not dig a shelter: ground over it is a roof', () => {
+    expect(chooseReflex(fakeBot({ zombieAt: 10, time: 14_000, roofAt: 70 }))).toBeUndefined();
+    expect(chooseReflex(fakeBot({ zombieAt: 10, time: 14_000 }))?.reflex).toBe('shelter');
   });
 
   it('GIVEN a zombie within 4 blocks and health 4 THEN defend comes first and flee next (taken while a cut-short defence rests)', () => {
