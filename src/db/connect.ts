@@ -25,6 +25,23 @@ export function shownUrl(url: string): string {
 }
 
 /**
+ * The secrets of a database URL, to register with the logger: its password, as written and decoded.
+ *
+ * @example
+ * for (const s of databaseSecrets(config.DATABASE_URL)) registerSecret(s);
+ */
+export function databaseSecrets(url: string | undefined): string[] {
+  if (!url) return [];
+  try {
+    const { password } = new URL(url);
+    return password ? [password, decodeURIComponent(password)] : [];
+  } catch {
+    // A URL that does not parse has no password to find (and opening it fails with its own error).
+    return [];
+  }
+}
+
+/**
  * Open a pool on `url`. An idle connection's error (the server restarted, the network dropped) is logged and
  * the pool makes a new connection for the next query; it does not stop the process.
  *
@@ -33,8 +50,15 @@ export function shownUrl(url: string): string {
  * await db.query('select 1');
  * await db.end();
  */
-export function openDatabase(url: string, log: Logger, opts: { max?: number; name?: string } = {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, application_name: opts.name ?? 'mindlink', connectionTimeoutMillis: 10_000 });
+export function openDatabase(url: string, log: Logger, opts: { max?: number; name?: string; queryTimeoutMs?: number } = {}): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    application_name: opts.name ?? 'mindlink',
+    connectionTimeoutMillis: 10_000,
+    // A query that gets no answer (a network that drops packets) fails after this long instead of waiting for TCP.
+    ...(opts.queryTimeoutMs ? { query_timeout: opts.queryTimeoutMs } : {}),
+  });
   pool.on('error', (err) => log.warn({ db: shownUrl(url), err: err.message }, 'a database connection failed; the next query opens another'));
   return pool;
 }
