@@ -14,7 +14,9 @@
  *   (docs/many-machines.md): it talks to the core over NATS, warms up while
  *   it waits for a core, plays for the core it hears (the core's beat names
  *   its world, so it never needs a `world` message), and runs until it is
- *   stopped (SIGTERM, Ctrl-C).
+ *   stopped (SIGTERM, Ctrl-C). With a database (`--database`, or
+ *   `DATABASE_URL`) it renews the leases of its avatars for a core that holds
+ *   them by leases.
  */
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -27,6 +29,8 @@ import { runHost, type HostRuntime } from './game/hosts/host-runtime.ts';
 import { connectNats, NatsAuthError, natsSecrets } from './game/hosts/nats/connect.ts';
 import { NatsHost } from './game/hosts/nats/nats-host.ts';
 import { SUBJECT_TOKEN } from './game/hosts/nats/subjects.ts';
+import { databaseSecrets, openDatabase, shownUrl } from './db/connect.ts';
+import { Leases } from './db/leases.ts';
 import { createGameProvider, type GameAttachment } from './game/provider.ts';
 import { embeddedVersion } from './game/embedded/world-start.ts';
 import { warmUp } from './game/warm-up.ts';
@@ -106,13 +110,17 @@ async function child(config: Config, host: HostConfig): Promise<void> {
 class UsageError extends Error {}
 
 /** What `npm run host` says when its arguments will not do. */
-const USAGE = 'usage: npm run host -- --nats nats://host:4222 --id <name> [--capacity <avatars>] [--cluster <name>]';
+const USAGE = 'usage: npm run host -- --nats nats://host:4222 --id <name> [--capacity <avatars>] [--cluster <name>] [--database postgres://…]';
 
 /** A host on any machine, over NATS. */
 async function overNats(config: Config, args: string[]): Promise<void> {
-  let values: { nats?: string | undefined; id?: string | undefined; capacity?: string | undefined; cluster?: string | undefined };
+  let values: { nats?: string | undefined; id?: string | undefined; capacity?: string | undefined; cluster?: string | undefined; database?: string | undefined };
   try {
-    ({ values } = parseArgs({ args, options: { nats: { type: 'string' }, id: { type: 'string' }, capacity: { type: 'string' }, cluster: { type: 'string' } }, strict: true }));
+    ({ values } = parseArgs({
+      args,
+      options: { nats: { type: 'string' }, id: { type: 'string' }, capacity: { type: 'string' }, cluster: { type: 'string' }, database: { type: 'string' } },
+      strict: true,
+    }));
   } catch (err) {
     throw new UsageError(`${(err as Error).message}\n${USAGE}`);
   }
@@ -120,6 +128,7 @@ async function overNats(config: Config, args: string[]): Promise<void> {
   const id = values.id ?? '';
   const cluster = values.cluster ?? config.NATS_CLUSTER;
   const capacity = values.capacity === undefined ? config.HOST_CAPACITY : Number(values.capacity);
+  const database = values.database?.trim() || config.DATABASE_URL;
   const problem = !servers?.length
     ? '--nats (or HOSTS) names no NATS server'
     : !SUBJECT_TOKEN.test(id)
@@ -130,13 +139,19 @@ async function overNats(config: Config, args: string[]): Promise<void> {
           ? `--capacity ${JSON.stringify(values.capacity)} must be a whole number of avatars, 1 or more`
           : servers.some((s) => !/^(nats|tls|wss?):\/\/[^/]/.test(s))
             ? '--nats must be nats://host:port (or tls://, ws://, wss://), several comma-separated'
-            : undefined;
+            : database !== undefined && !/^postgres(ql)?:\/\/\S+$/.test(database)
+              ? '--database must be a postgres:// URL'
+              : undefined;
   if (problem || !servers) throw new UsageError(`${problem ?? '--nats is missing'}\n${USAGE}`);
   const settings = { servers, token: config.NATS_TOKEN, user: config.NATS_USER, pass: config.NATS_PASS, name: `mindlink host ${id}` };
-  for (const secret of natsSecrets(settings)) registerSecret(secret);
+  for (const secret of [...natsSecrets(settings), ...databaseSecrets(database)]) registerSecret(secret);
   const log = createLogger(config.LOG_LEVEL).child({ avatarHost: id });
   startHealthLog(log, config.HEALTH_LOG_MS, 'host health', readTickRates);
   const nc = await connectNats(settings, log);
+  // Its avatars' leases, renewed in one statement every few seconds: one connection is plenty, and a renewal that
+  // gets no answer fails within seconds instead of waiting for TCP.
+  const db = database ? openDatabase(database, log, { max: 2, name: `mindlink host ${id}`, queryTimeoutMs: 5000 }) : undefined;
+  if (database) log.info({ db: shownUrl(database) }, 'avatar leases in the database');
   // Before it looks for a core, what the first join would wait for (a host is usually started before its core, so
   // this costs no one any time). The version is this machine's guess at the core's (MC_VERSION, else the embedded
   // world's): the core's beat names the real one, and a join on another version compiles its own.
@@ -148,6 +163,7 @@ async function overNats(config: Config, args: string[]): Promise<void> {
     capacity,
     log,
     runtime: (world, send) => runtimeFor(config, log, world, send),
+    ...(db ? { leases: new Leases(db) } : {}),
   });
   let leaving = false;
   const leave = (why: string, code: number): void => {
@@ -158,7 +174,7 @@ async function overNats(config: Config, args: string[]): Promise<void> {
     limit.unref();
     void host
       .leave()
-      .then(() => nc.close())
+      .then(() => Promise.all([nc.close(), db?.end()]))
       .catch((err: unknown) => log.warn({ err }, 'leaving the games failed'))
       .finally(() => process.exit(code));
   };
