@@ -8,15 +8,17 @@
  * - a lease still held by a live holder is not taken (the avatar waits until it lapses), except on a planned
  *   move (its host said it stops): an avatar is never played from two hosts at once;
  * - every second the core reads the leases of the avatars it placed: one that lapsed (its host died, was cut
- *   off from the core or from the database) or was taken at a higher epoch moves to another host.
+ *   off from the core or from the database) or was taken at a higher epoch moves to another host;
+ * - a host not heard from for half the lease time takes no new avatar (its beats stopped: it may be dead or
+ *   cut off, and the silence bound that takes it as gone may be far longer).
  *
  * The database's clock is the one clock of every lease.
  */
 import type { Logger } from 'pino';
 import type { Leases } from '../../db/leases.ts';
 
-/** Why an avatar is out of the world while no host can hold its lease (none has a database that answers). */
-export const NO_LEASING_HOST = 'no avatar host can hold it: none reaches the database';
+/** Why an avatar is out of the world while no host can hold its lease (none answers, or has a database that does). */
+export const NO_LEASING_HOST = 'no avatar host can hold it now: none was heard lately or reaches the database';
 /** Why an avatar is out of the world while the host it was on still holds its lease. */
 export const LEASE_HELD = 'its former avatar host still holds it; it joins again once that lapses';
 /** Why an avatar is out of the world while the core cannot reach the database to take its lease. */
@@ -64,6 +66,8 @@ export const DefaultAvatarLeasesOptions = { checkEveryMs: 1000 } satisfies Requi
 export class AvatarLeases {
   readonly leaseMs: number;
   readonly checkEveryMs: number;
+  /** A host not heard from for this long takes no new avatar: half the lease time. */
+  readonly heardWithinMs: number;
   #leases: Leases;
   #log: Logger;
   #close: (() => Promise<void>) | undefined;
@@ -79,6 +83,7 @@ export class AvatarLeases {
     this.#log = o.log;
     this.leaseMs = o.leaseMs;
     this.checkEveryMs = o.checkEveryMs;
+    this.heardWithinMs = o.leaseMs / 2;
     this.#close = o.close;
   }
 

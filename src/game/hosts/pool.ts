@@ -47,6 +47,8 @@ export const HOSTS_FULL = 'every avatar host is full: add a host';
 interface Slot {
   info: HostInfo;
   up: boolean;
+  /** When it last said it is alive. */
+  heard: number;
   /** Games placed here, by avatar name. */
   games: Map<string, HostedGame>;
 }
@@ -196,9 +198,14 @@ export class HostPool implements HostLink {
     else this.#wait(game);
   }
 
-  /** Whether a host can take one more avatar now (up, with room, and holding leases when placements are leased). */
+  /** Whether a host can take one more avatar now: up, with room, and able to hold its lease (when placements are leased). */
   #open(s: Slot): boolean {
-    return s.up && (s.info.capacity === null || s.games.size < s.info.capacity) && (!this.#leases || s.info.leases === 'ok');
+    return s.up && (s.info.capacity === null || s.games.size < s.info.capacity) && this.#leasable(s);
+  }
+
+  /** Whether a host can hold an avatar's lease now: it says it can, and was heard lately (always, without leases). */
+  #leasable(s: Slot): boolean {
+    return !this.#leases || (s.info.leases === 'ok' && Date.now() - s.heard <= this.#leases.heardWithinMs);
   }
 
   /** The live host with the lowest load and room left (not the one the game lost its lease on, while there is another), or none. */
@@ -265,7 +272,7 @@ export class HostPool implements HostLink {
       return;
     }
     this.#waiting.add(game);
-    game.hostLost(reason ?? (up.length === 0 ? NO_HOST : this.#leases && !up.some((s) => s.info.leases === 'ok') ? NO_LEASING_HOST : HOSTS_FULL));
+    game.hostLost(reason ?? (up.length === 0 ? NO_HOST : !up.some((s) => this.#leasable(s)) ? NO_LEASING_HOST : HOSTS_FULL));
   }
 
   /**
@@ -311,9 +318,10 @@ export class HostPool implements HostLink {
   }
 
   #onUp(info: HostInfo): void {
-    const slot = this.#slots.get(info.key) ?? { info, up: false, games: new Map<string, HostedGame>() };
+    const slot = this.#slots.get(info.key) ?? { info, up: false, heard: 0, games: new Map<string, HostedGame>() };
     slot.info = info;
     slot.up = true;
+    slot.heard = Date.now();
     this.#slots.set(info.key, slot);
     if (this.#closing) return;
     if (this.#leases && info.leases === undefined) this.#log.warn({ avatarHost: info.name }, 'an avatar host with no database joined: it takes no avatar, as avatars are held by leases (give it --database or DATABASE_URL)');
@@ -376,6 +384,7 @@ export class HostPool implements HostLink {
       case 'alive':
         // Whether it can hold leases now, as its beat says.
         if (slot.info.leases !== m.leases) slot.info = { ...slot.info, leases: m.leases };
+        slot.heard = Date.now();
         for (const [avatar, placement] of m.avatars) {
           const game = slot.games.get(avatar);
           if (game && this.#placement.get(game) === placement) continue;
