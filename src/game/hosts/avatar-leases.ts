@@ -128,11 +128,12 @@ export class AvatarLeases {
   }
 
   /**
-   * Which of `placed` no longer hold their lease: it lapsed, or another holder has it, or a higher epoch.
-   * Undefined when the database did not answer (nothing can be told then, and nothing moves).
+   * One look at the leases: which of `placed` no longer hold theirs (it lapsed, or another holder has it, or a
+   * higher epoch), and which of `waiting` another holder still holds, live (they wait until it lapses). Undefined
+   * when the database did not answer (nothing can be told then: nothing moves and nothing is placed).
    */
-  async lost<P extends Placed>(placed: readonly P[]): Promise<P[] | undefined> {
-    if (placed.length === 0) return [];
+  async look<P extends Placed>(placed: readonly P[], waiting: readonly string[]): Promise<{ lost: P[]; held: Set<string> } | undefined> {
+    if (placed.length === 0 && waiting.length === 0) return { lost: [], held: new Set() };
     let rows;
     try {
       rows = await this.#leases.list('avatar:');
@@ -142,11 +143,12 @@ export class AvatarLeases {
       return undefined;
     }
     const byName = new Map(rows.map((r) => [r.name, r]));
-    return placed.filter((p) => {
+    const lost = placed.filter((p) => {
       const lease = byName.get(avatarLease(p.avatar));
       // Read after the placement was taken: gone, or moved past it, it is lost.
       return !lease || lease.epoch > p.epoch || (lease.epoch === p.epoch && (!lease.live || lease.holder !== p.holder));
     });
+    return { lost, held: new Set(waiting.filter((avatar) => byName.get(avatarLease(avatar))?.live === true)) };
   }
 
   async close(): Promise<void> {

@@ -30,6 +30,7 @@ import type { SkillResult } from '../skill.ts';
 import type { TopDownMap } from '../top-down.ts';
 import { LEASE_HELD, LEASE_LOST, NO_DATABASE, NO_LEASING_HOST, type AvatarLeases } from './avatar-leases.ts';
 import { ChildHosts, CRASH_LOOP, type ChildHostsOptions } from './child-hosts.ts';
+import { canHoldLeases, chooseHost, type HostSlot } from './choose-host.ts';
 import { HostCalls, type CallTo } from './host-calls.ts';
 import { HostedGame, type HostLink } from './hosted-game.ts';
 import { LateMessages } from './late-messages.ts';
@@ -44,14 +45,7 @@ export const NO_HOST = 'no avatar host is connected';
 /** Why an avatar is out of the world while every host is full. */
 export const HOSTS_FULL = 'every avatar host is full: add a host';
 
-interface Slot {
-  info: HostInfo;
-  up: boolean;
-  /** When it last said it is alive. */
-  heard: number;
-  /** Games placed here, by avatar name. */
-  games: Map<string, HostedGame>;
-}
+type Slot = HostSlot<HostedGame>;
 
 /** Options of {@link HostPool.over}. */
 export interface HostPoolOver {
@@ -198,25 +192,9 @@ export class HostPool implements HostLink {
     else this.#wait(game);
   }
 
-  /** Whether a host can take one more avatar now: up, with room, and able to hold its lease (when placements are leased). */
-  #open(s: Slot): boolean {
-    return s.up && (s.info.capacity === null || s.games.size < s.info.capacity) && this.#leasable(s);
-  }
-
-  /** Whether a host can hold an avatar's lease now: it says it can, and was heard lately (always, without leases). */
-  #leasable(s: Slot): boolean {
-    return !this.#leases || (s.info.leases === 'ok' && Date.now() - s.heard <= this.#leases.heardWithinMs);
-  }
-
-  /** The live host with the lowest load and room left (not the one the game lost its lease on, while there is another), or none. */
+  /** Place the game on the host `choose-host.ts` picks, or none. */
   #place(game: HostedGame): Slot | undefined {
-    const load = (s: Slot): number => (s.info.capacity ? s.games.size / s.info.capacity : s.games.size);
-    const open = [...this.#slots.values()].filter((s) => this.#open(s));
-    const others = open.filter((s) => s.info.key !== this.#avoid.get(game));
-    let best: Slot | undefined;
-    for (const s of others.length > 0 ? others : open) {
-      if (!best || load(s) < load(best) || (load(s) === load(best) && s.games.size < best.games.size)) best = s;
-    }
+    const best = chooseHost(this.#slots.values(), this.#leases, this.#avoid.get(game));
     if (!best) return undefined;
     best.games.set(game.username, game);
     this.#placed.set(game, best);
@@ -272,7 +250,7 @@ export class HostPool implements HostLink {
       return;
     }
     this.#waiting.add(game);
-    game.hostLost(reason ?? (up.length === 0 ? NO_HOST : !up.some((s) => this.#leasable(s)) ? NO_LEASING_HOST : HOSTS_FULL));
+    game.hostLost(reason ?? (up.length === 0 ? NO_HOST : !up.some((s) => canHoldLeases(s, this.#leases)) ? NO_LEASING_HOST : HOSTS_FULL));
   }
 
   /**
@@ -289,7 +267,7 @@ export class HostPool implements HostLink {
     if (this.#started.has(game)) this.#start(game, false);
   }
 
-  /** Move the games whose leases were lost, and place the waiting ones (a lease lapsed, the database answers again). */
+  /** Move the games whose leases were lost, and place the waiting ones whose leases are free (lapsed, released). */
   async #checkLeases(leases: AvatarLeases): Promise<void> {
     if (this.#checking || this.#closing) return;
     this.#checking = true;
@@ -298,13 +276,15 @@ export class HostPool implements HostLink {
         const slot = this.#placed.get(game);
         return slot && this.#started.has(game) ? [{ avatar: game.username, holder: slot.info.key, epoch, game, slot }] : [];
       });
-      const lost = (await leases.lost(placed)) ?? [];
-      for (const { game, slot, epoch } of lost) {
-        if (this.#closing || this.#placed.get(game) !== slot || this.#placement.get(game) !== epoch) continue;
+      const seen = await leases.look(placed, [...this.#waiting].map((g) => g.username));
+      if (!seen || this.#closing) return;
+      for (const { game, slot, epoch } of seen.lost) {
+        if (this.#placed.get(game) !== slot || this.#placement.get(game) !== epoch) continue;
         this.#log.warn({ avatar: game.username, avatarHost: slot.info.name, epoch }, 'the lease of an avatar lapsed on its avatar host (or was taken); it moves to another host');
         this.#move(game, slot);
       }
-      for (const game of [...this.#waiting]) {
+      // A waiting game whose lease another host still holds is placed once it lapses.
+      for (const game of [...this.#waiting].filter((g) => !seen.held.has(g.username))) {
         const to = this.#place(game);
         if (to) this.#sendStart(to, game);
       }
