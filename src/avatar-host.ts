@@ -29,8 +29,9 @@ import { runHost, type HostRuntime } from './game/hosts/host-runtime.ts';
 import { connectNats, NatsAuthError, natsSecrets } from './game/hosts/nats/connect.ts';
 import { NatsHost } from './game/hosts/nats/nats-host.ts';
 import { SUBJECT_TOKEN } from './game/hosts/nats/subjects.ts';
-import { databaseSecrets, openDatabase, shownUrl } from './db/connect.ts';
-import { Leases } from './db/leases.ts';
+import type { Database } from './db/connect.ts';
+import type { Leases } from './db/leases.ts';
+import { databaseSecrets } from './db/secrets.ts';
 import { createGameProvider, type GameAttachment } from './game/provider.ts';
 import { embeddedVersion } from './game/embedded/world-start.ts';
 import { warmUp } from './game/warm-up.ts';
@@ -112,6 +113,18 @@ class UsageError extends Error {}
 /** What `npm run host` says when its arguments will not do. */
 const USAGE = 'usage: npm run host -- --nats nats://host:4222 --id <name> [--capacity <avatars>] [--cluster <name>] [--database postgres://…]';
 
+/**
+ * The avatars' leases in the database of `url` (the PostgreSQL client loaded only then): renewed in one statement
+ * every few seconds, so two connections are plenty, and a query that gets no answer fails within seconds instead
+ * of waiting for TCP.
+ */
+async function leasesIn(url: string, id: string, log: Logger): Promise<{ db: Database; leases: Leases }> {
+  const [{ openDatabase, shownUrl }, leases] = await Promise.all([import('./db/connect.ts'), import('./db/leases.ts')]);
+  const db = openDatabase(url, log, { max: 2, name: `mindlink host ${id}`, queryTimeoutMs: 5000 });
+  log.info({ db: shownUrl(url) }, 'avatar leases in the database');
+  return { db, leases: new leases.Leases(db) };
+}
+
 /** A host on any machine, over NATS. */
 async function overNats(config: Config, args: string[]): Promise<void> {
   let values: { nats?: string | undefined; id?: string | undefined; capacity?: string | undefined; cluster?: string | undefined; database?: string | undefined };
@@ -148,10 +161,7 @@ async function overNats(config: Config, args: string[]): Promise<void> {
   const log = createLogger(config.LOG_LEVEL).child({ avatarHost: id });
   startHealthLog(log, config.HEALTH_LOG_MS, 'host health', readTickRates);
   const nc = await connectNats(settings, log);
-  // Its avatars' leases, renewed in one statement every few seconds: one connection is plenty, and a renewal that
-  // gets no answer fails within seconds instead of waiting for TCP.
-  const db = database ? openDatabase(database, log, { max: 2, name: `mindlink host ${id}`, queryTimeoutMs: 5000 }) : undefined;
-  if (database) log.info({ db: shownUrl(database) }, 'avatar leases in the database');
+  const { db, leases } = database ? await leasesIn(database, id, log) : {};
   // Before it looks for a core, what the first join would wait for (a host is usually started before its core, so
   // this costs no one any time). The version is this machine's guess at the core's (MC_VERSION, else the embedded
   // world's): the core's beat names the real one, and a join on another version compiles its own.
@@ -163,7 +173,7 @@ async function overNats(config: Config, args: string[]): Promise<void> {
     capacity,
     log,
     runtime: (world, send) => runtimeFor(config, log, world, send),
-    ...(db ? { leases: new Leases(db) } : {}),
+    ...(leases ? { leases } : {}),
   });
   let leaving = false;
   const leave = (why: string, code: number): void => {

@@ -13,7 +13,7 @@
 import { ConsoleBridge } from '../bridges/console.ts';
 import { loadConfig, type Config } from './config.ts';
 import type { Mindlink } from './core.ts';
-import { databaseSecrets } from './db/connect.ts';
+import { databaseSecrets } from './db/secrets.ts';
 import { ConfigError, StoreCorruptError, StoreWriteError, writeFailureReason } from './errors.ts';
 import { startGameProcesses, usesHosts } from './game/hosts/game-processes.ts';
 import { NatsAuthError, natsSecrets } from './game/hosts/nats/credentials.ts';

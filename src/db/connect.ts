@@ -25,23 +25,6 @@ export function shownUrl(url: string): string {
 }
 
 /**
- * The secrets of a database URL, to register with the logger: its password, as written and decoded.
- *
- * @example
- * for (const s of databaseSecrets(config.DATABASE_URL)) registerSecret(s);
- */
-export function databaseSecrets(url: string | undefined): string[] {
-  if (!url) return [];
-  try {
-    const { password } = new URL(url);
-    return password ? [password, decodeURIComponent(password)] : [];
-  } catch {
-    // A URL that does not parse has no password to find (and opening it fails with its own error).
-    return [];
-  }
-}
-
-/**
  * Open a pool on `url`. An idle connection's error (the server restarted, the network dropped) is logged and
  * the pool makes a new connection for the next query; it does not stop the process.
  *
