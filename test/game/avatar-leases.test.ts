@@ -36,7 +36,7 @@ const log = silentLogger();
 const TOKEN = 'leases-test-token';
 const SERVER: GameServer = { id: 'embedded', host: null, port: null, version: '1.21.4', auth: 'offline' };
 const BEAT_MS = 200;
-/** The lease time: renewed every 1.7 s, let go by a host 4.5 s after its last renewal (a test process that stands still for longer loses its leases). */
+/** The lease time: renewed every 1.7 s, let go by a host 4.2 s after its last renewal (a test process that stands still for longer loses its leases). */
 const LEASE_MS = 5000;
 /** Long: no host is taken as gone by silence in these tests. */
 const SILENCE_MS = 120_000;

@@ -6,9 +6,10 @@
  * core can no longer reach them.
  *
  * - A lease the database did not renew (it lapsed, or another host took it at a higher epoch) is let go at once.
- * - A lease that could not be renewed (the database did not answer, or the core was not heard) is let go a tenth
+ * - A lease that could not be renewed (the database did not answer, or the core was not heard) is let go a sixth
  *   of the lease time before it lapses, by this process's clock counted from when its last renewal was sent (the
- *   database's own expiry is later): the avatar has left this host before another host may take it.
+ *   database's own expiry is later), looked at every thirtieth of it: the avatar has left this host before the
+ *   core may give it to another.
  * - While the database does not answer, the host's beat says so (`failing`) and the core places no avatar here.
  */
 import type { Logger } from 'pino';
@@ -30,7 +31,7 @@ export interface LeaseKeeperOptions {
   /** A lease is lost (`why`): the host leaves that avatar's game. */
   lost(avatar: string, epoch: number, why: string): void;
   log: Logger;
-  /** How often it looks at its leases (at most a second, and a sixth of the lease time). */
+  /** How often it looks at its leases (a thirtieth of the lease time, at most a second: well within the sixth it lets go before). */
   tickMs?: number;
 }
 
@@ -82,7 +83,7 @@ export class LeaseKeeper {
   }
 
   start(): void {
-    const tickMs = this.#o.tickMs ?? Math.max(50, Math.min(1000, this.#o.leaseMs / 6));
+    const tickMs = this.#o.tickMs ?? Math.max(50, Math.min(1000, this.#o.leaseMs / 30));
     this.#timer = setInterval(() => this.tick(), tickMs);
     this.#timer.unref();
     this.tick();
@@ -115,7 +116,7 @@ export class LeaseKeeper {
     for (const [avatar, h] of this.#held) if (playing.get(avatar) !== h.epoch) this.#held.delete(avatar);
     const hears = this.#o.hearsCore();
     for (const [avatar, h] of [...this.#held]) {
-      if (now < h.validUntil - this.#o.leaseMs / 10) continue;
+      if (now < h.validUntil - this.#o.leaseMs / 6) continue;
       this.#held.delete(avatar);
       this.#o.lost(avatar, h.epoch, hears ? 'its lease could not be renewed: the database did not answer' : 'its lease ran out: the core was not heard');
     }
