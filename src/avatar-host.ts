@@ -14,7 +14,9 @@
  *   (docs/many-machines.md): it talks to the core over NATS, warms up while
  *   it waits for a core, plays for the core it hears (the core's beat names
  *   its world, so it never needs a `world` message), and runs until it is
- *   stopped (SIGTERM, Ctrl-C).
+ *   stopped (SIGTERM, Ctrl-C). With a database (`--database`, or
+ *   `DATABASE_URL`) it renews the leases of its avatars for a core that holds
+ *   them by leases.
  */
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -24,6 +26,9 @@ import type { CoreToHost, HostConfig, HostToCore, WorldAddress } from './game/ho
 import type { HostRuntime } from './game/hosts/host-runtime.ts';
 import { NatsAuthError, natsSecrets } from './game/hosts/nats/credentials.ts';
 import { SUBJECT_TOKEN } from './game/hosts/nats/subjects.ts';
+import type { Database } from './db/connect.ts';
+import type { Leases } from './db/leases.ts';
+import { databaseSecrets } from './db/secrets.ts';
 import type { GameAttachment } from './game/provider.ts';
 import { embeddedVersion } from './game/embedded/world-start.ts';
 import { warmUp } from './game/warm-up.ts';
@@ -131,13 +136,29 @@ async function child(config: Config, host: HostConfig): Promise<void> {
 class UsageError extends Error {}
 
 /** What `npm run host` says when its arguments will not do. */
-const USAGE = 'usage: npm run host -- --nats nats://host:4222 --id <name> [--capacity <avatars>] [--cluster <name>]';
+const USAGE = 'usage: npm run host -- --nats nats://host:4222 --id <name> [--capacity <avatars>] [--cluster <name>] [--database postgres://…]';
+
+/**
+ * The avatars' leases in the database of `url` (the PostgreSQL client loaded only then): renewed in one statement
+ * every few seconds, so two connections are plenty, and a query that gets no answer fails within seconds instead
+ * of waiting for TCP.
+ */
+async function leasesIn(url: string, id: string, log: Logger): Promise<{ db: Database; leases: Leases }> {
+  const [{ openDatabase, shownUrl }, leases] = await Promise.all([import('./db/connect.ts'), import('./db/leases.ts')]);
+  const db = openDatabase(url, log, { max: 2, name: `mindlink host ${id}`, queryTimeoutMs: 5000 });
+  log.info({ db: shownUrl(url) }, 'avatar leases in the database');
+  return { db, leases: new leases.Leases(db) };
+}
 
 /** A host on any machine, over NATS. */
 async function overNats(config: Config, args: string[]): Promise<void> {
-  let values: { nats?: string | undefined; id?: string | undefined; capacity?: string | undefined; cluster?: string | undefined };
+  let values: { nats?: string | undefined; id?: string | undefined; capacity?: string | undefined; cluster?: string | undefined; database?: string | undefined };
   try {
-    ({ values } = parseArgs({ args, options: { nats: { type: 'string' }, id: { type: 'string' }, capacity: { type: 'string' }, cluster: { type: 'string' } }, strict: true }));
+    ({ values } = parseArgs({
+      args,
+      options: { nats: { type: 'string' }, id: { type: 'string' }, capacity: { type: 'string' }, cluster: { type: 'string' }, database: { type: 'string' } },
+      strict: true,
+    }));
   } catch (err) {
     throw new UsageError(`${(err as Error).message}\n${USAGE}`);
   }
@@ -145,6 +166,7 @@ async function overNats(config: Config, args: string[]): Promise<void> {
   const id = values.id ?? '';
   const cluster = values.cluster ?? config.NATS_CLUSTER;
   const capacity = values.capacity === undefined ? config.HOST_CAPACITY : Number(values.capacity);
+  const database = values.database?.trim() || config.DATABASE_URL;
   const problem = !servers?.length
     ? '--nats (or HOSTS) names no NATS server'
     : !SUBJECT_TOKEN.test(id)
@@ -155,14 +177,17 @@ async function overNats(config: Config, args: string[]): Promise<void> {
           ? `--capacity ${JSON.stringify(values.capacity)} must be a whole number of avatars, 1 or more`
           : servers.some((s) => !/^(nats|tls|wss?):\/\/[^/]/.test(s))
             ? '--nats must be nats://host:port (or tls://, ws://, wss://), several comma-separated'
-            : undefined;
+            : database !== undefined && !/^postgres(ql)?:\/\/\S+$/.test(database)
+              ? '--database must be a postgres:// URL'
+              : undefined;
   if (problem || !servers) throw new UsageError(`${problem ?? '--nats is missing'}\n${USAGE}`);
   const settings = { servers, token: config.NATS_TOKEN, user: config.NATS_USER, pass: config.NATS_PASS, name: `mindlink host ${id}` };
-  for (const secret of natsSecrets(settings)) registerSecret(secret);
+  for (const secret of [...natsSecrets(settings), ...databaseSecrets(database)]) registerSecret(secret);
   const log = createLogger(config.LOG_LEVEL).child({ avatarHost: id });
   startHealthLog(log, config.HEALTH_LOG_MS, 'host health', readTickRates);
   const [{ connectNats }, { NatsHost }] = await Promise.all([import('./game/hosts/nats/connect.ts'), import('./game/hosts/nats/nats-host.ts')]);
   const nc = await connectNats(settings, log);
+  const { db, leases } = database ? await leasesIn(database, id, log) : {};
   // Before it looks for a core, what the first join would wait for (a host is usually started before its core, so
   // this costs no one any time). The version is this machine's guess at the core's (MC_VERSION, else the embedded
   // world's): the core's beat names the real one, and a join on another version compiles its own.
@@ -174,6 +199,7 @@ async function overNats(config: Config, args: string[]): Promise<void> {
     capacity,
     log,
     runtime: (world, send) => runtimeFor(config, log, world, send),
+    ...(leases ? { leases } : {}),
   });
   let leaving = false;
   const leave = (why: string, code: number): void => {
@@ -184,7 +210,7 @@ async function overNats(config: Config, args: string[]): Promise<void> {
     limit.unref();
     void host
       .leave()
-      .then(() => nc.close())
+      .then(() => Promise.all([nc.close(), db?.end()]))
       .catch((err: unknown) => log.warn({ err }, 'leaving the games failed'))
       .finally(() => process.exit(code));
   };

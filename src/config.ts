@@ -141,6 +141,16 @@ export const ConfigSchema = z.object({
   WORLD_HOST: z.string().trim().min(1).default('127.0.0.1'),
   /** The address NATS hosts reach the embedded world at (unset: `WORLD_HOST`; needed when that is `0.0.0.0` or `::`). */
   WORLD_PUBLIC_HOST: z.string().trim().min(1).optional(),
+  /**
+   * The PostgreSQL database (`postgres://user:pass@host:5432/db`, docs/many-machines.md). With `HOSTS`, each
+   * playing avatar is held by a lease there, renewed by its NATS host. Unset: no database.
+   */
+  DATABASE_URL: z.string().trim().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL').optional(),
+  /**
+   * How long an avatar's lease lasts unless its NATS host renews it (every third of it, while it hears the core);
+   * a host that dies or is cut off loses its avatars after this long (ms, docs/many-machines.md).
+   */
+  LEASE_MS: z.coerce.number().int().min(3000).max(600_000).default(15_000),
 });
 
 /** The parsed configuration: every key with its default, `ENGINE` decided. */
@@ -158,7 +168,7 @@ export function storeChecks(env: Record<string, string | undefined> = process.en
 }
 
 /** Keys whose values are secrets: never logged, never shown in chat. */
-export const SECRET_KEYS = ['TELEGRAM_TOKEN', 'DISCORD_TOKEN', 'LLM_API_KEY', 'ANTHROPIC_API_KEY', 'NATS_TOKEN', 'NATS_PASS', 'HOSTS'] as const;
+export const SECRET_KEYS = ['TELEGRAM_TOKEN', 'DISCORD_TOKEN', 'LLM_API_KEY', 'ANTHROPIC_API_KEY', 'NATS_TOKEN', 'NATS_PASS', 'HOSTS', 'DATABASE_URL'] as const;
 
 /** What an agent CLI may take from mindlink's own environment: where programs are, the locale, proxies and certificates. */
 const CHILD_ENV_KEYS = /^(PATH|LANG|LANGUAGE|LC_[A-Z]+|TZ|(HTTPS?|ALL|NO)_PROXY|(https?|all|no)_proxy|SSL_CERT_(FILE|DIR)|NODE_EXTRA_CA_CERTS|SYSTEMROOT|WINDIR|COMSPEC|PATHEXT)$/;

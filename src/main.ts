@@ -13,7 +13,8 @@
 import { ConsoleBridge } from '../bridges/console.ts';
 import { loadConfig, type Config } from './config.ts';
 import type { Mindlink } from './core.ts';
-import { StoreCorruptError, StoreWriteError, writeFailureReason } from './errors.ts';
+import { databaseSecrets } from './db/secrets.ts';
+import { ConfigError, StoreCorruptError, StoreWriteError, writeFailureReason } from './errors.ts';
 import { startGameProcesses, usesHosts } from './game/hosts/game-processes.ts';
 import { NatsAuthError, natsSecrets } from './game/hosts/nats/credentials.ts';
 import type { GameAttachment } from './game/provider.ts';
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
   }
   for (const secret of [config.TELEGRAM_TOKEN, config.DISCORD_TOKEN, config.LLM_API_KEY]) registerSecret(secret);
   for (const secret of natsSecrets({ servers: config.HOSTS ?? [], token: config.NATS_TOKEN, pass: config.NATS_PASS })) registerSecret(secret);
+  for (const secret of databaseSecrets(config.DATABASE_URL)) registerSecret(secret);
   const log: Logger = createLogger(config.LOG_LEVEL);
   routeConsoleToLog(log);
   // With one process the avatars play here: its health line says how many physics ticks they ran.
@@ -124,6 +126,10 @@ async function main(): Promise<void> {
     }
     if (err instanceof NatsAuthError) {
       process.stderr.write(`config: HOSTS: ${err.message}\n`);
+      process.exit(1);
+    }
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
       process.exit(1);
     }
     if (err instanceof StoreWriteError) {

@@ -34,6 +34,7 @@ export const SECONDS: Readonly<Record<string, number>> = {
   'test/bridges/discord-relay.test.ts': 33,
   'test/e2e/hosts.e2e.test.ts': 24,
   'test/e2e/nats-hosts.e2e.test.ts': 80,
+  'test/e2e/avatar-leases.e2e.test.ts': 90,
   'test/game/respawn.test.ts': 23,
   'test/e2e/ctrl-c-inventory.e2e.test.ts': 23,
   'test/e2e/crafting.e2e.test.ts': 22,

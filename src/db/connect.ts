@@ -33,8 +33,15 @@ export function shownUrl(url: string): string {
  * await db.query('select 1');
  * await db.end();
  */
-export function openDatabase(url: string, log: Logger, opts: { max?: number; name?: string } = {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, application_name: opts.name ?? 'mindlink', connectionTimeoutMillis: 10_000 });
+export function openDatabase(url: string, log: Logger, opts: { max?: number; name?: string; queryTimeoutMs?: number } = {}): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    application_name: opts.name ?? 'mindlink',
+    connectionTimeoutMillis: 10_000,
+    // A query that gets no answer (a network that drops packets) fails after this long instead of waiting for TCP.
+    ...(opts.queryTimeoutMs ? { query_timeout: opts.queryTimeoutMs } : {}),
+  });
   pool.on('error', (err) => log.warn({ db: shownUrl(url), err: err.message }, 'a database connection failed; the next query opens another'));
   return pool;
 }

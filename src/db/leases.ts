@@ -65,6 +65,27 @@ export class Leases {
     return res.rowCount === 1;
   }
 
+  /**
+   * Renew, in one statement, each of `held` that `holder` still holds at its epoch, unlapsed, by `ttlMs` from now;
+   * returns the names renewed (one not among them is lost). With nothing held it still asks the database (an
+   * answer shows it can be reached).
+   */
+  async renewMany(holder: string, held: ReadonlyArray<{ name: string; epoch: number }>, ttlMs: number): Promise<Set<string>> {
+    const res = await this.db.query<{ name: string }>(
+      `update leases set expires_at = now() + $2 * interval '1 millisecond'
+       from unnest($3::text[], $4::bigint[]) as held(name, epoch)
+       where leases.name = held.name and leases.epoch = held.epoch and leases.holder = $1 and leases.expires_at > now()
+       returning leases.name`,
+      [holder, ttlMs, held.map((h) => h.name), held.map((h) => h.epoch)],
+    );
+    return new Set(res.rows.map((r) => r.name));
+  }
+
+  /** Let every lease `holder` holds go at once (a holder that stops: the next ones need not wait for them to lapse). */
+  async releaseAll(holder: string): Promise<void> {
+    await this.db.query(`update leases set expires_at = now() where holder = $1 and expires_at > now()`, [holder]);
+  }
+
   /** Let the lease go at once (the next holder need not wait for it to lapse); nothing when it is no longer held so. */
   async release(name: string, holder: string, epoch: number): Promise<void> {
     await this.db.query(`update leases set expires_at = now() where name = $1 and holder = $2 and epoch = $3 and expires_at > now()`, [name, holder, epoch]);

@@ -97,4 +97,22 @@ describe.skipIf(!PG_BIN)('leases with epochs (real PostgreSQL)', () => {
     expect((await leases.list('avatar:d')).map((l) => [l.name, l.holder, l.live])).toEqual([['avatar:dee', 'host-b', true]]);
     expect(await leases.current('avatar:none')).toBeUndefined();
   });
+
+  it('GIVEN a holder with three leases, one lapsed and one taken by another THEN one renewal renews only the one it still holds, and releasing all it holds frees that one at once', async () => {
+    const kept = await leases.acquire('avatar:eve', 'host-a', LONG);
+    const gone = await leases.acquire('avatar:fay', 'host-a', 1);
+    const taken = await leases.acquire('avatar:gus', 'host-a', LONG);
+    await lapsed('avatar:fay');
+    await leases.acquire('avatar:gus', 'host-b', LONG, { force: true });
+    const held = [kept!, gone!, taken!].map((l) => ({ name: l.name, epoch: l.epoch }));
+    expect(await leases.renewMany('host-a', held, LONG)).toEqual(new Set(['avatar:eve']));
+    // Nothing held: the database still answers.
+    expect(await leases.renewMany('host-a', [], LONG)).toEqual(new Set());
+    await leases.releaseAll('host-a');
+    expect((await leases.list('avatar:')).filter((l) => ['avatar:eve', 'avatar:gus'].includes(l.name)).map((l) => [l.name, l.holder, l.live])).toEqual([
+      ['avatar:eve', 'host-a', false],
+      ['avatar:gus', 'host-b', true],
+    ]);
+    expect(await leases.acquire('avatar:eve', 'host-c', LONG)).toMatchObject({ holder: 'host-c', epoch: kept!.epoch + 1 });
+  });
 });

@@ -13,6 +13,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import { addressOf, startEmbeddedWorld } from '../embedded/world-start.ts';
 import type { WorldSupervisor } from '../embedded/world-supervisor.ts';
+import { ConfigError } from '../../errors.ts';
+import type { AvatarLeases } from './avatar-leases.ts';
 import { HostPool } from './pool.ts';
 import type { WorldAddress } from './protocol.ts';
 
@@ -55,20 +57,44 @@ export function startGameProcesses(config: Config, log: Logger): GameProcesses {
 
 /**
  * A pool over the NATS hosts: it connects while the world starts, and beats (which is how the hosts learn where
- * the world is, so none needs a `world` message) only once the world listens. Closing the pool closes the
- * connection.
+ * the world is, so none needs a `world` message) only once the world listens. With `DATABASE_URL`, each avatar
+ * is held by a lease in the database (`avatar-leases.ts`). Closing the pool closes the connection and the database.
  */
 async function natsPool(config: Config, servers: string[], world: Promise<WorldAddress | null>, log: Logger): Promise<HostPool> {
   const [{ connectNats }, { NatsHosts }] = await Promise.all([import('./nats/connect.ts'), import('./nats/nats-hosts.ts')]);
-  const nc = await connectNats({ servers, token: config.NATS_TOKEN, user: config.NATS_USER, pass: config.NATS_PASS, name: 'mindlink core' }, log);
+  const leases = config.DATABASE_URL ? await avatarLeases(config.DATABASE_URL, config.LEASE_MS, log) : undefined;
+  const nc = await connectNats({ servers, token: config.NATS_TOKEN, user: config.NATS_USER, pass: config.NATS_PASS, name: 'mindlink core' }, log).catch(async (err: unknown) => {
+    await leases?.close();
+    throw err;
+  });
   try {
     const address = await world;
     // NATS hosts on other machines reach the world at its public address.
     const shared = address && { ...address, host: config.WORLD_PUBLIC_HOST ?? address.host };
-    const source = new NatsHosts({ nc, cluster: config.NATS_CLUSTER, world: shared, silenceMs: config.HOST_SILENCE_MS, log, closesConnection: true });
-    return await HostPool.over(source, log);
+    const source = new NatsHosts({ nc, cluster: config.NATS_CLUSTER, world: shared, silenceMs: config.HOST_SILENCE_MS, log, closesConnection: true, ...(leases ? { leaseMs: leases.leaseMs } : {}) });
+    return await HostPool.over(source, log, leases ? { leases } : {});
   } catch (err) {
     await nc.close();
+    await leases?.close();
     throw err;
   }
+}
+
+/** The avatars' leases in the database of `url` (its schema brought up to date first); it stops the start when the database cannot be reached. */
+async function avatarLeases(url: string, leaseMs: number, log: Logger): Promise<AvatarLeases> {
+  const [{ openDatabase, shownUrl }, { migrate }, { Leases }, { AvatarLeases }] = await Promise.all([
+    import('../../db/connect.ts'),
+    import('../../db/migrate.ts'),
+    import('../../db/leases.ts'),
+    import('./avatar-leases.ts'),
+  ]);
+  const db = openDatabase(url, log, { name: 'mindlink core', queryTimeoutMs: 5000 });
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.end();
+    throw new ConfigError(`config: DATABASE_URL: the database ${shownUrl(url)} could not be used: ${(err as Error).message}`);
+  }
+  log.info({ db: shownUrl(url), leaseMs }, 'avatars are held by leases in the database');
+  return new AvatarLeases(new Leases(db), { leaseMs, log, close: () => db.end() });
 }

@@ -58,6 +58,8 @@ export interface HostRuntime {
   hearing(): string[];
   /** Each avatar's state and snapshot as they are now, for a core that may have missed what was said (over NATS). */
   current(): Array<{ state: GameStateMessage; snapshot: Snapshot | null }>;
+  /** Leave one avatar's game if it plays it under `placement` (its skills abort): the core gave it to another host, or its lease is lost (`why`). */
+  leave(avatar: string, placement: number, why: string): void;
   shutdown(): Promise<void>;
 }
 
@@ -133,6 +135,12 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
     o.games.release?.(h.game);
   };
 
+  const leave = (avatar: string, placement: number, why: string): void => {
+    if (hosted.get(avatar)?.placement !== placement) return;
+    log.info({ avatar, placement, why }, 'leaving the game');
+    void drop(avatar).catch((err: unknown) => log.warn({ err, avatar }, 'leaving the game failed'));
+  };
+
   const handle = (msg: CoreToHost): void => {
     switch (msg.type) {
       case 'start': {
@@ -166,9 +174,7 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
           .finally(() => send({ type: 'stopped', call: msg.call, placement: msg.placement }));
         return;
       case 'drop':
-        if (hosted.get(msg.avatar)?.placement !== msg.placement) return;
-        log.info({ avatar: msg.avatar, placement: msg.placement }, 'leaving the game: the avatar plays on another host now');
-        void drop(msg.avatar).catch((err: unknown) => log.warn({ err, avatar: msg.avatar }, 'leaving the game failed'));
+        leave(msg.avatar, msg.placement, 'the avatar plays on another host now');
         return;
       case 'skill': {
         const h = hosted.get(msg.avatar);
@@ -225,6 +231,7 @@ export function runHost(opts: HostRuntimeOptions): HostRuntime {
         h.lastKey = snapshot ? JSON.stringify({ ...snapshot, takenAt: 0 }) : 'none';
         return { state: stateOf(name, h), snapshot };
       }),
+    leave,
     async shutdown() {
       clearInterval(ticker);
       clearInterval(alive);

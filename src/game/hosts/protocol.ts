@@ -13,7 +13,10 @@
  * Each time the core places an avatar on a host it numbers that placement:
  * every call about the avatar carries the number, and every message and answer
  * about it carries it back, so the core drops what a host says about an avatar
- * it no longer holds there.
+ * it no longer holds there. Over NATS with a database (`DATABASE_URL`), the
+ * number is the epoch of the avatar's lease, which the host renews while it
+ * plays it: a host cut off that comes back late speaks under an older epoch,
+ * and is not heard (fencing, docs/many-machines.md).
  */
 import type { GameEvents, GameServer, GameState, SayOutcome, Scene, Snapshot } from '../game.ts';
 import type { SkillResult } from '../skill.ts';
@@ -95,6 +98,12 @@ export interface GameStateMessage {
   endReason: string | null;
 }
 
+/**
+ * Whether a NATS host can hold its avatars' leases now: `ok`, or `failing` when its database did not answer its
+ * last renewal (absent: it has no database).
+ */
+export type LeaseState = 'ok' | 'failing';
+
 /** A host tells the core. */
 export type HostToCore =
   /** The host is up and takes messages. */
@@ -103,7 +112,7 @@ export type HostToCore =
    * Sent every couple of seconds: the host is alive (a host silent for long is taken as hung), and the avatars
    * it plays, each with its placement (the core tells it to drop one it placed elsewhere since).
    */
-  | { type: 'alive'; avatars: Array<[avatar: string, placement: number]> }
+  | { type: 'alive'; avatars: Array<[avatar: string, placement: number]>; leases?: LeaseState | undefined }
   | GameStateMessage
   /** The avatar's snapshot: after every state change and skill, and whenever it changed (at most a few times a second). */
   | { type: 'snapshot'; avatar: string; placement: number; snapshot: Snapshot | null }
@@ -114,7 +123,9 @@ export type HostToCore =
   | { type: 'map'; call: number; placement: number; map: TopDownMap | null }
   | { type: 'scene'; call: number; placement: number; scene: Scene | null }
   /** An avatar of this host claimed a block or let it go. */
-  | ClaimMessage;
+  | ClaimMessage
+  /** Over NATS with leases: the host left the avatar's game on its own, its lease lost (`why`); the core places it elsewhere. */
+  | { type: 'left'; avatar: string; placement: number; why: string };
 
 /** Over NATS, every couple of seconds to every host: the core is there, where its world is and how long a host may be silent. */
 export interface CoreBeat {
@@ -137,6 +148,11 @@ export interface CoreBeat {
    * ({@link AvatarAgain}).
    */
   missed: Record<string, number>;
+  /**
+   * With a database: every avatar is held by a lease this long (ms), `avatar:<name>`, taken for the host session
+   * (`<id>/<session>`) at the placement's number as its epoch; the host renews it while it hears the core.
+   */
+  leaseMs?: number;
 }
 
 /** Over NATS, every couple of seconds (and at once when it hears a new core): a host is there, with room for how many and what it plays. */
@@ -156,6 +172,8 @@ export interface HostBeat {
   hearing?: string[];
   /** Its process's event-loop delay p99 and CPU over the last couple of seconds. */
   load: { loopDelayP99Ms: number; cpuPct: number };
+  /** Whether it can hold leases now (absent: it has no database, and takes no avatar from a core that holds them by leases). */
+  leases?: LeaseState;
   /** It is leaving (stopped on purpose): its avatars move at once. */
   leaving?: true;
   /**

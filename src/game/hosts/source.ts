@@ -6,7 +6,7 @@
  * `HOSTS=nats://…`, docs/many-machines.md).
  */
 import type { EventEmitter } from 'node:events';
-import type { CoreToHost, HostToCore } from './protocol.ts';
+import type { CoreToHost, HostToCore, LeaseState } from './protocol.ts';
 
 /** A host that is up and takes messages. */
 export interface HostInfo {
@@ -18,6 +18,8 @@ export interface HostInfo {
   pid: number;
   /** How many avatars it takes (null: no limit, placement only balances). */
   capacity: number | null;
+  /** Whether it can hold its avatars' leases (a NATS host with a database; absent: it has none). */
+  leases?: LeaseState | undefined;
 }
 
 /** How a host went down. */
@@ -29,6 +31,8 @@ export interface HostDown {
   kind: 'restarting' | 'gone';
   /** Why its avatars are out of the world meanwhile, for `/status` (`its avatar host stopped and is starting again`). */
   reason: string;
+  /** It said it stops (or started again under a new session): its avatars' leases may be taken from it at once. */
+  planned?: boolean;
 }
 
 /** Events of a {@link HostSource}. */

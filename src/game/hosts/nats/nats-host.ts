@@ -18,14 +18,19 @@
  *   calls it has not answered yet, and the number of the last message it
  *   sent: the core finds from it what NATS lost. When the core's beat says it
  *   missed messages of this session, it says again where each avatar is.
+ * - With a database, when the core's beat says its avatars are held by
+ *   leases, a {@link LeaseKeeper} renews theirs while it hears the core; an
+ *   avatar whose lease is lost, it tells the core of and leaves at once.
  */
 import { EventEmitter } from 'node:events';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { NatsConnection, Subscription } from 'nats';
 import type { Logger } from 'pino';
+import type { Leases } from '../../../db/leases.ts';
 import type { HostRuntime } from '../host-runtime.ts';
 import type { AvatarAgain, CoreBeat, FromHost, HostBeat, HostToCore, ToHost, WorldAddress } from '../protocol.ts';
 import { codec, guarded } from './connect.ts';
+import { LeaseKeeper } from './lease-keeper.ts';
 import { newSession, subjects, type Subjects } from './subjects.ts';
 
 /** Options of {@link NatsHost}. */
@@ -40,6 +45,8 @@ export interface NatsHostOptions {
   /** The runtime of the games it plays for one core, on that core's world. */
   runtime(world: WorldAddress | null, send: (m: HostToCore) => void): Promise<HostRuntime>;
   beatEveryMs?: number;
+  /** The leases in its database (`--database`, `DATABASE_URL`): it can hold avatars for a core that holds them by leases. */
+  leases?: Leases;
 }
 
 /** Defaults of {@link NatsHostOptions}. */
@@ -69,6 +76,10 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
   /** Whether the core's beat has named this session (from then on, a beat that does not means it was taken as gone). */
   #held = false;
   #runtime: HostRuntime | null = null;
+  /** The runtime's leases, when the core holds its avatars by leases. */
+  #keeper: LeaseKeeper | null = null;
+  /** Whether it said it has no database to a core that holds avatars by leases. */
+  #toldNoDatabase = false;
   /** Where each call being run is answered (its request's reply subject): the calls open. */
   #replyTo = new Map<number, string>();
   /** The highest message number of this session that reached it, or that the core's beat says it sent. */
@@ -155,6 +166,7 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
       avatars: this.#runtime?.playing() ?? [],
       hearing: this.#runtime?.hearing() ?? [],
       load: this.#load(),
+      ...(this.#o.leases ? { leases: this.#keeper?.state ?? 'ok' } : {}),
       ...(this.#leaving ? { leaving: true as const } : {}),
       seen: this.#seen,
       open: [...this.#replyTo.keys()],
@@ -193,7 +205,10 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
   /** Leave every game and take a new session (what is sent under the old one from now on is dropped). */
   async #drop(why: string): Promise<void> {
     const runtime = this.#runtime;
+    const keeper = this.#keeper;
     this.#runtime = null;
+    this.#keeper = null;
+    keeper?.stop();
     this.#session = newSession();
     this.#held = false;
     this.#replyTo.clear();
@@ -203,18 +218,50 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
     if (!runtime) return;
     this.#o.log.info({ why, avatars: runtime.playing().map(([a]) => a) }, 'leaving the games');
     await runtime.shutdown();
+    // The bots have left: the next hosts may take the avatars at once.
+    await keeper?.releaseAll();
   }
 
   /** Play for `core` from now on (a fresh runtime on its world), and say so at once. */
   async #playFor(core: CoreBeat): Promise<void> {
     const session = this.#session;
     const send = (m: HostToCore): void => this.#send(session, m);
-    this.#runtime = await this.#o.runtime(core.world, send);
+    const runtime = await this.#o.runtime(core.world, send);
+    this.#runtime = runtime;
     // Only now: the core places avatars on a host whose beat names it.
     this.#core = core;
     this.#coreHeard = Date.now();
+    this.#keeper = this.#keeperFor(core, session, runtime);
     this.#o.log.info({ core: core.session, world: core.world }, 'playing for a core');
     this.#beat();
+  }
+
+  /** The keeper of the runtime's leases, when the core holds avatars by leases and this host has a database. */
+  #keeperFor(core: CoreBeat, session: string, runtime: HostRuntime): LeaseKeeper | null {
+    const leaseMs = typeof core.leaseMs === 'number' && core.leaseMs > 0 ? core.leaseMs : undefined;
+    if (!leaseMs) return null;
+    if (!this.#o.leases) {
+      if (!this.#toldNoDatabase) this.#o.log.error('the core holds its avatars by leases, and this host has no database: it takes no avatar (give it --database or DATABASE_URL)');
+      this.#toldNoDatabase = true;
+      return null;
+    }
+    const keeper = new LeaseKeeper({
+      leases: this.#o.leases,
+      holder: `${this.#o.id}/${session}`,
+      leaseMs,
+      playing: () => runtime.playing(),
+      // Heard within a third of the lease time (and at least two of its beats).
+      hearsCore: () => Date.now() - this.#coreHeard <= Math.max(leaseMs / 3, 2 * this.#o.beatEveryMs),
+      lost: (avatar, epoch, why) => {
+        if (this.#session !== session) return;
+        this.#o.log.warn({ avatar, epoch, why }, 'lost the lease of an avatar; leaving its game');
+        this.#send(session, { type: 'left', avatar, placement: epoch, why });
+        runtime.leave(avatar, epoch, why);
+      },
+      log: this.#o.log,
+    });
+    keeper.start();
+    return keeper;
   }
 
   #onCoreBeat(data: Uint8Array): void {
@@ -280,6 +327,8 @@ export class NatsHost extends EventEmitter<NatsHostEvents> {
     if (!this.#runtime) return;
     if (reply && 'call' in m) this.#replyTo.set(m.call, reply);
     this.#runtime.handle(m);
+    // A new lease is renewed at once: its first renewal says from when it is surely held.
+    if (m.type === 'start') this.#keeper?.tick();
   }
 
   /** What the runtime of session `session` tells the core: answers to their reply subject, the rest on `out`. */

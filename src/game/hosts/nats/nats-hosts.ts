@@ -22,6 +22,8 @@
  * - NATS delivers at most once: what is published while the other side is
  *   reconnecting is lost. The messages are numbered both ways and the beats
  *   say how far each side got; `ledger.ts` finds and mends what was lost.
+ * - With a database, the beat says how long the avatars' leases last, and each
+ *   host's beat whether it can hold leases now (`avatar-leases.ts`).
  */
 import { EventEmitter } from 'node:events';
 import type { NatsConnection, Subscription } from 'nats';
@@ -47,6 +49,8 @@ export interface NatsHostsOptions {
   settleMs?: number;
   /** Close `nc` too when this closes (it was opened for it). */
   closesConnection?: boolean;
+  /** With a database: how long the avatars' leases last (the beat tells the hosts, which renew them). */
+  leaseMs?: number;
 }
 
 /** Defaults of {@link NatsHostsOptions}. */
@@ -175,6 +179,7 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
       hosts: live.map((l) => l.session),
       sent: Object.fromEntries(live.map((l) => [l.session, l.ledger.seq])),
       missed: Object.fromEntries(live.filter((l) => l.ledger.missed > 0).map((l) => [l.session, l.ledger.missed])),
+      ...(this.#o.leaseMs ? { leaseMs: this.#o.leaseMs } : {}),
     };
     try {
       this.#o.nc.publish(this.#s.coreBeat, codec.encode(beat));
@@ -198,10 +203,11 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
     }
   }
 
-  #takeGone(live: Live, reason: string): void {
+  /** `planned`: it said it leaves, or runs again under a new session (its avatars' leases may be taken at once). */
+  #takeGone(live: Live, reason: string, planned = false): void {
     this.#live.delete(live.id);
     remember(this.#gone, live.key, true, 1000);
-    this.emit('down', live.key, { kind: 'gone', reason });
+    this.emit('down', live.key, { kind: 'gone', reason, ...(planned ? { planned } : {}) });
   }
 
   #decode<T>(data: Uint8Array): T | undefined {
@@ -227,7 +233,7 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
     if (b.leaving) {
       if (live?.session === b.session) {
         this.#o.log.info({ avatarHost: b.id }, 'an avatar host is leaving');
-        this.#takeGone(live, HOST_LEFT);
+        this.#takeGone(live, HOST_LEFT, true);
       }
       return;
     }
@@ -239,18 +245,19 @@ export class NatsHosts extends EventEmitter<HostSourceEvents> implements HostSou
     }
     if (live && live.session !== b.session) {
       this.#o.log.warn({ avatarHost: b.id }, 'an avatar host started again under a new session; its avatars move');
-      this.#takeGone(live, HOST_LEFT);
+      this.#takeGone(live, HOST_LEFT, true);
     }
     let host = this.#live.get(b.id);
+    const leases = b.leases === 'ok' || b.leases === 'failing' ? b.leases : undefined;
     if (!host) {
       host = { id: b.id, session: b.session, key, lastHeard: Date.now(), ledger: new Ledger() };
       this.#live.set(b.id, host);
       const capacity = Number.isInteger(b.capacity) && b.capacity > 0 ? b.capacity : 1;
-      this.#o.log.info({ avatarHost: b.id, pid: b.pid, capacity, load: b.load }, 'avatar host joined');
-      this.emit('up', { key, name: b.id, pid: b.pid, capacity });
+      this.#o.log.info({ avatarHost: b.id, pid: b.pid, capacity, load: b.load, leases }, 'avatar host joined');
+      this.emit('up', { key, name: b.id, pid: b.pid, capacity, leases });
     }
     host.lastHeard = Date.now();
-    if (Array.isArray(b.avatars)) this.emit('message', key, { type: 'alive', avatars: b.avatars.filter(isPlaced) });
+    if (Array.isArray(b.avatars)) this.emit('message', key, { type: 'alive', avatars: b.avatars.filter(isPlaced), leases });
     this.#mend(host, b);
   }
 
