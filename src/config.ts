@@ -141,6 +141,11 @@ export const ConfigSchema = z.object({
   WORLD_HOST: z.string().trim().min(1).default('127.0.0.1'),
   /** The address NATS hosts reach the embedded world at (unset: `WORLD_HOST`; needed when that is `0.0.0.0` or `::`). */
   WORLD_PUBLIC_HOST: z.string().trim().min(1).optional(),
+  /**
+   * The store in PostgreSQL instead of the lowdb files in `DATA_DIR` (docs/many-machines.md "The store in
+   * PostgreSQL"): `postgres://user:password@host:5432/db`. Unset: the files.
+   */
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres://user:password@host:5432/database URL' }).optional(),
 });
 
 /** The parsed configuration: every key with its default, `ENGINE` decided. */
@@ -158,7 +163,7 @@ export function storeChecks(env: Record<string, string | undefined> = process.en
 }
 
 /** Keys whose values are secrets: never logged, never shown in chat. */
-export const SECRET_KEYS = ['TELEGRAM_TOKEN', 'DISCORD_TOKEN', 'LLM_API_KEY', 'ANTHROPIC_API_KEY', 'NATS_TOKEN', 'NATS_PASS', 'HOSTS'] as const;
+export const SECRET_KEYS = ['TELEGRAM_TOKEN', 'DISCORD_TOKEN', 'LLM_API_KEY', 'ANTHROPIC_API_KEY', 'NATS_TOKEN', 'NATS_PASS', 'HOSTS', 'DATABASE_URL'] as const;
 
 /** What an agent CLI may take from mindlink's own environment: where programs are, the locale, proxies and certificates. */
 const CHILD_ENV_KEYS = /^(PATH|LANG|LANGUAGE|LC_[A-Z]+|TZ|(HTTPS?|ALL|NO)_PROXY|(https?|all|no)_proxy|SSL_CERT_(FILE|DIR)|NODE_EXTRA_CA_CERTS|SYSTEMROOT|WINDIR|COMSPEC|PATHEXT)$/;
