@@ -33,6 +33,40 @@ interface RecordRow {
 }
 
 /**
+ * Run `fn` in a transaction (`begin` as given) on a connection of its own, committed when it returns, rolled
+ * back when it throws. A connection that fails meanwhile (the server gone) is closed, not reused; its error
+ * event is taken here (on a connection taken from the pool no one else listens, and an unheard one would
+ * stop the process).
+ *
+ * @example
+ * await transaction(db, 'begin', async (client) => { await client.query('…'); });
+ */
+export async function transaction<T>(db: Database, begin: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await db.connect();
+  let broken: Error | undefined;
+  const lost = (err: Error): void => {
+    broken = err;
+  };
+  client.on('error', lost);
+  try {
+    await client.query(begin);
+    const result = await fn(client);
+    await client.query('commit');
+    return result;
+  } catch (err) {
+    if (!broken) {
+      await client.query('rollback').catch((rollbackErr: unknown) => {
+        broken = rollbackErr as Error;
+      });
+    }
+    throw err;
+  } finally {
+    client.removeListener('error', lost);
+    client.release(broken);
+  }
+}
+
+/**
  * @example
  * const file = await DataFile.open('postgres:state', StateFileSchema, defaults, () => new PgDataFile(db, layoutOf('state')));
  */
@@ -48,32 +82,24 @@ export class PgDataFile implements DataSource<unknown> {
 
   /** The document the rows make, read in one snapshot; null when the file was never written. */
   async read(): Promise<unknown> {
-    const client = await this.db.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query('begin isolation level repeatable read read only');
-      const tables = new Map<string, { key: string; ord: number; text: string }[]>();
+    const tables = await transaction(this.db, 'begin isolation level repeatable read read only', async (client) => {
+      const read = new Map<string, { key: string; ord: number; text: string }[]>();
       const fields = await client.query<{ name: string; value: string }>('select name, value::text as value from store_fields where file = $1 order by name', [this.layout.file]);
-      tables.set(
+      read.set(
         FIELDS,
         fields.rows.map((r) => ({ key: r.name, ord: 0, text: r.value })),
       );
       for (const c of this.layout.collections) {
         const res = await client.query<RecordRow>(`select key, ord, body::text as body from ${c.table} order by ord, key`);
-        tables.set(
+        read.set(
           c.table,
           res.rows.map((r) => ({ key: r.key, ord: Number(r.ord), text: r.body })),
         );
       }
-      await client.query('commit');
-      for (const [table, rows] of tables) this.known.set(table, new Map(rows.map((r) => [r.key, { ord: r.ord, text: r.text }])));
-      return documentOf(this.layout, tables);
-    } catch (err) {
-      broken = err as Error;
-      throw err;
-    } finally {
-      client.release(broken);
-    }
+      return read;
+    });
+    for (const [table, rows] of tables) this.known.set(table, new Map(rows.map((r) => [r.key, { ord: r.ord, text: r.text }])));
+    return documentOf(this.layout, tables);
   }
 
   /** Write what changed since the rows known, in one transaction (nothing when nothing changed). */
@@ -90,23 +116,16 @@ export class PgDataFile implements DataSource<unknown> {
       if (change.upserts.length > 0 || change.deletes.length > 0) changes.push(change);
     }
     if (changes.length === 0) return;
-    const client = await this.db.connect();
-    let broken: Error | undefined;
     try {
-      await client.query('begin');
-      if (this.fence && !(await this.fence(client))) throw new StoreFencedError(this.layout.file);
-      for (const change of changes) await this.apply(client, change);
-      await client.query('commit');
-      for (const [table, rows] of next) this.known.set(table, rows);
+      await transaction(this.db, 'begin', async (client) => {
+        if (this.fence && !(await this.fence(client))) throw new StoreFencedError(this.layout.file);
+        for (const change of changes) await this.apply(client, change);
+      });
     } catch (err) {
       this.forget(changes);
-      await client.query('rollback').catch((rollbackErr: unknown) => {
-        broken = rollbackErr as Error;
-      });
       throw err;
-    } finally {
-      client.release(broken);
     }
+    for (const [table, rows] of next) this.known.set(table, rows);
   }
 
   /**
