@@ -1,5 +1,6 @@
 /**
- * The store: mindlink's lowdb files under DATA_DIR.
+ * The store: mindlink's lowdb files under DATA_DIR, or the same records in
+ * PostgreSQL (`DATABASE_URL`: `src/store/pg/`, one row per record).
  *
  * - `state.json`: avatars (goal, state, parked goals, direction), persons and
  *   their identities, links, servers, guild shares, MCP tokens (hashed).
@@ -7,7 +8,9 @@
  * - `goal-record.json`: every finished goal, and engine usage.
  * - `schedules.json`: scheduled goals, daily digests, minutes played.
  *
- * Per-avatar TASK.md and lab log live in `DATA_DIR/avatars/<name>/`.
+ * Each avatar's own files (TASK.md, lab log, kept skills, engine sessions)
+ * live in `DATA_DIR/avatars/<name>/`, or in the database
+ * ({@link Store.avatarFiles}).
  *
  * Every module reads the files through the read-only views here; each kind
  * of record has one owner, the only module that writes it, through its
@@ -23,7 +26,9 @@ import { filesOf, holdFiles } from './files.ts';
 import type { z } from 'zod';
 import type { Database } from '../db/connect.ts';
 import { migrate } from '../db/migrate.ts';
+import { DiskAvatarFiles, type AvatarFiles } from './avatar-files.ts';
 import { DataFile, type AdapterFactory, type DataFileEvents } from './json-file.ts';
+import { PgAvatarFiles } from './pg/avatar-files.ts';
 import { layoutOf, type FileLayout } from './pg/layout.ts';
 import { PgDataFile, type Fence } from './pg/pg-file.ts';
 import type { QuarantinedRecord } from './quarantine.ts';
@@ -93,6 +98,8 @@ export class Store {
     readonly record: FileView<RecordFile>,
     /** `schedules.json`: scheduled goals, digests, minutes played. */
     readonly schedules: FileView<ScheduleFile>,
+    /** The avatars' own files (TASK.md, lab log, kept skills, engine sessions): in `DATA_DIR/avatars/`, or in the database with the rest. */
+    readonly avatarFiles: AvatarFiles,
   ) {}
 
   /**
@@ -142,7 +149,7 @@ export class Store {
       digests: [],
       played: keyed<number>(),
     }));
-    const store = new Store(dir, state, outbox, record, schedules);
+    const store = new Store(dir, state, outbox, record, schedules, database ? new PgAvatarFiles(database) : new DiskAvatarFiles(dir));
     holdFiles(store, { state, outbox, record, schedules });
     const log = opts.log;
     for (const file of [state, outbox, record, schedules]) {
@@ -192,7 +199,7 @@ export class Store {
     }
   }
 
-  /** The folder of one avatar's TASK.md and lab log. */
+  /** The folder of one avatar's files on this machine (`DATA_DIR/avatars/<name>`; its files themselves: {@link Store.avatarFiles}). */
   avatarDir(name: string): string {
     return join(this.dir, 'avatars', name);
   }
