@@ -58,8 +58,11 @@ export interface MindlinkOptions {
   commands: CommandDispatcher;
   checkGoal?: GoalChecker;
   now?: () => Date;
-  /** How the store writes its files (tests inject failing writes). */
-  store?: Pick<StoreOptions, 'adapter'>;
+  /**
+   * Where the store keeps its data: the files (tests inject failing writes with `adapter`), or a PostgreSQL
+   * database (`DATABASE_URL`), its writes fenced by `fence` when given.
+   */
+  store?: Pick<StoreOptions, 'adapter' | 'database' | 'fence'>;
 }
 
 /** How long shutdown lets the couriers deliver before it stops them. */
