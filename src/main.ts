@@ -225,6 +225,12 @@ async function reachDatabase(url: string, log: Logger): Promise<Database> {
   return database;
 }
 
+if (process.argv[2] === 'migrate') {
+  // `mindlink migrate --from-files DATA_DIR`: a one-off command, not a start.
+  const { migrateCommand } = await import('./migrate-command.ts');
+  process.exit(await migrateCommand(process.argv.slice(3)));
+}
+
 main().catch((err: unknown) => {
   process.stderr.write(`mindlink: start-up failed: ${(err as Error)?.stack ?? String(err)}\n`);
   process.exit(1);

@@ -66,6 +66,48 @@ export async function transaction<T>(db: Database, begin: string, fn: (client: p
   }
 }
 
+/** Write one table's changes on `client` (inside the caller's transaction). */
+async function applyChange(client: pg.ClientBase, file: string, change: TableChange): Promise<void> {
+  const { table, upserts, deletes } = change;
+  if (table === FIELDS) {
+    if (deletes.length > 0) await client.query('delete from store_fields where file = $1 and name = any($2::text[])', [file, deletes]);
+    if (upserts.length > 0) {
+      await client.query(
+        `insert into store_fields (file, name, value) select $1, n, v::json from unnest($2::text[], $3::text[]) as u(n, v)
+         on conflict (file, name) do update set value = excluded.value`,
+        [file, upserts.map((u) => u.key), upserts.map((u) => u.text)],
+      );
+    }
+    return;
+  }
+  if (deletes.length > 0) await client.query(`delete from ${table} where key = any($1::text[])`, [deletes]);
+  if (upserts.length > 0) {
+    await client.query(
+      `insert into ${table} (key, ord, body) select k, o, b::json from unnest($1::text[], $2::float8[], $3::text[]) as u(k, o, b)
+       on conflict (key) do update set ord = excluded.ord, body = excluded.body`,
+      [upserts.map((u) => u.key), upserts.map((u) => u.ord), upserts.map((u) => u.text)],
+    );
+  }
+}
+
+/**
+ * Write a whole document of the file `layout` as rows on `client`, inside the caller's transaction, into tables that
+ * hold none of it yet (`migrate --from-files`). Returns how many records each table got.
+ *
+ * @example
+ * await transaction(db, 'begin', (client) => writeDocument(client, layoutOf('state'), state));
+ */
+export async function writeDocument(client: pg.ClientBase, layout: FileLayout, data: unknown): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const [table, list] of recordsOf(layout, data as Record<string, unknown>)) {
+    const none = new Map<string, Row | null>();
+    const rows = table === FIELDS ? new Map(list.map((r) => [r.key, { ord: 0, text: r.text }])) : rowsOf(list, none);
+    await applyChange(client, layout.file, changesOf(table, rows, none));
+    if (table !== FIELDS) counts.set(table, list.length);
+  }
+  return counts;
+}
+
 /**
  * @example
  * const file = await DataFile.open('postgres:state', StateFileSchema, defaults, () => new PgDataFile(db, layoutOf('state')));
@@ -119,7 +161,7 @@ export class PgDataFile implements DataSource<unknown> {
     try {
       await transaction(this.db, 'begin', async (client) => {
         if (this.fence && !(await this.fence(client))) throw new StoreFencedError(this.layout.file);
-        for (const change of changes) await this.apply(client, change);
+        for (const change of changes) await applyChange(client, this.layout.file, change);
       });
     } catch (err) {
       this.forget(changes);
@@ -139,29 +181,6 @@ export class PgDataFile implements DataSource<unknown> {
       [this.layout.file, records.map((r) => r.record), records.map((r) => r.reason), records.map((r) => JSON.stringify(r.value) ?? 'null'), now],
     );
     return 'the table store_quarantine';
-  }
-
-  private async apply(client: pg.ClientBase, change: TableChange): Promise<void> {
-    const { table, upserts, deletes } = change;
-    if (table === FIELDS) {
-      if (deletes.length > 0) await client.query('delete from store_fields where file = $1 and name = any($2::text[])', [this.layout.file, deletes]);
-      if (upserts.length > 0) {
-        await client.query(
-          `insert into store_fields (file, name, value) select $1, n, v::json from unnest($2::text[], $3::text[]) as u(n, v)
-           on conflict (file, name) do update set value = excluded.value`,
-          [this.layout.file, upserts.map((u) => u.key), upserts.map((u) => u.text)],
-        );
-      }
-      return;
-    }
-    if (deletes.length > 0) await client.query(`delete from ${table} where key = any($1::text[])`, [deletes]);
-    if (upserts.length > 0) {
-      await client.query(
-        `insert into ${table} (key, ord, body) select k, o, b::json from unnest($1::text[], $2::float8[], $3::text[]) as u(k, o, b)
-         on conflict (key) do update set ord = excluded.ord, body = excluded.body`,
-        [upserts.map((u) => u.key), upserts.map((u) => u.ord), upserts.map((u) => u.text)],
-      );
-    }
   }
 
   /** After a failed write, the rows it touched may hold the old values or the new: they are unknown until written again. */
