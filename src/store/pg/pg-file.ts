@@ -14,7 +14,7 @@ import { StoreFencedError } from '../../errors.ts';
 import type { DataSource } from '../json-file.ts';
 import type { QuarantinedRecord } from '../quarantine.ts';
 import type { FileLayout } from './layout.ts';
-import { changesOf, documentOf, FIELDS, recordsOf, rowsOf, type Known, type Row, type TableChange } from './rows.ts';
+import { changesOf, CONTENT_KEY_LENGTH, documentOf, FIELDS, recordsOf, rowsOf, type KeyMemo, type Known, type Row, type TableChange } from './rows.ts';
 
 /**
  * A check made first in every write transaction of the store (on its connection): false stops the write
@@ -115,6 +115,8 @@ export async function writeDocument(client: pg.ClientBase, layout: FileLayout, d
 export class PgDataFile implements DataSource<unknown> {
   /** Per table (and {@link FIELDS}), the rows the database holds as far as this process knows. */
   private readonly known = new Map<string, Known>();
+  /** The content keys of the last write's records (see {@link recordsOf}). */
+  private readonly keys: KeyMemo = new Map();
 
   constructor(
     private readonly db: Database,
@@ -141,13 +143,17 @@ export class PgDataFile implements DataSource<unknown> {
       return read;
     });
     for (const [table, rows] of tables) this.known.set(table, new Map(rows.map((r) => [r.key, { ord: r.ord, text: r.text }])));
+    // Records keyed by their content: their keys as read (without a twin's `~n`), so the first write hashes none of them again.
+    for (const c of this.layout.collections) {
+      if (c.kind === 'list' && !c.id) this.keys.set(c.table, new Map((tables.get(c.table) ?? []).map((r) => [r.text, r.key.slice(0, CONTENT_KEY_LENGTH)])));
+    }
     return documentOf(this.layout, tables);
   }
 
   /** Write what changed since the rows known, in one transaction (nothing when nothing changed). */
   async write(data: unknown): Promise<void> {
     // Everything is taken from the data before the first await: it may change while the write runs.
-    const records = recordsOf(this.layout, data as Record<string, unknown>);
+    const records = recordsOf(this.layout, data as Record<string, unknown>, this.keys);
     const next = new Map<string, Map<string, Row>>();
     const changes: TableChange[] = [];
     for (const [table, list] of records) {

@@ -32,9 +32,12 @@ export interface TableChange {
   deletes: string[];
 }
 
+/** How long a key made of a record's content is: `~` and 24 characters of its hash (a twin's key adds `~n`). */
+export const CONTENT_KEY_LENGTH = 25;
+
 /** A key made of a record's content, for records without an id. */
 function contentKey(text: string): string {
-  return `~${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+  return `~${createHash('sha256').update(text).digest('base64url').slice(0, CONTENT_KEY_LENGTH - 1)}`;
 }
 
 /** The prefix of a map's key written as JSON: one PostgreSQL cannot hold as text (a NUL), or one that begins so itself. */
@@ -50,11 +53,15 @@ function fromMapKey(key: string): string {
   return key.startsWith(JSON_KEY) ? (JSON.parse(key.slice(JSON_KEY.length)) as string) : key;
 }
 
+/** Per table, the content keys of the records of the last call (a record's JSON → its key), so unchanged records are not hashed again. */
+export type KeyMemo = Map<string, Map<string, string>>;
+
 /**
  * The keyed records of each table of `data` in their order, and its other fields under {@link FIELDS}. Each
- * record's JSON is taken now, so the data may change as soon as this returns.
+ * record's JSON is taken now, so the data may change as soon as this returns. `memo` keeps the content keys
+ * from one call to the next.
  */
-export function recordsOf(layout: FileLayout, data: Record<string, unknown>): Map<string, { key: string; text: string }[]> {
+export function recordsOf(layout: FileLayout, data: Record<string, unknown>, memo?: KeyMemo): Map<string, { key: string; text: string }[]> {
   const out = new Map<string, { key: string; text: string }[]>();
   const collected = new Set(layout.collections.map((c) => c.field));
   out.set(
@@ -67,9 +74,16 @@ export function recordsOf(layout: FileLayout, data: Record<string, unknown>): Ma
     const value = data[c.field];
     const records: { key: string; text: string }[] = [];
     const seen = new Map<string, number>();
+    const before = memo?.get(c.table);
+    const hashed = new Map<string, string>();
+    const hash = (text: string): string => {
+      const key = hashed.get(text) ?? before?.get(text) ?? contentKey(text);
+      hashed.set(text, key);
+      return key;
+    };
     const add = (id: string | undefined, text: string): void => {
       // A key PostgreSQL cannot hold as text (a NUL) falls back to the content's.
-      const base = id === undefined || id.includes('\u0000') ? contentKey(text) : id;
+      const base = id === undefined || id.includes('\u0000') ? hash(text) : id;
       const n = seen.get(base) ?? 0;
       seen.set(base, n + 1);
       records.push({ key: n === 0 ? base : `${base}~${n}`, text });
@@ -80,6 +94,7 @@ export function recordsOf(layout: FileLayout, data: Record<string, unknown>): Ma
       for (const k of Object.keys(value)) records.push({ key: mapKey(k), text: JSON.stringify((value as Record<string, unknown>)[k]) });
     }
     out.set(c.table, records);
+    memo?.set(c.table, hashed);
   }
   return out;
 }
