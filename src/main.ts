@@ -13,6 +13,7 @@
 import { ConsoleBridge } from '../bridges/console.ts';
 import { loadConfig, type Config } from './config.ts';
 import { openDatabase, shownUrl, type Database } from './db/connect.ts';
+import { urlSecrets } from './db/url-secrets.ts';
 import type { Mindlink } from './core.ts';
 import { StoreCorruptError, StoreWriteError, writeFailureReason } from './errors.ts';
 import { startGameProcesses, usesHosts } from './game/hosts/game-processes.ts';
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${(err as Error).message}\n`);
     process.exit(1);
   }
-  for (const secret of [config.TELEGRAM_TOKEN, config.DISCORD_TOKEN, config.LLM_API_KEY, ...databaseSecrets(config.DATABASE_URL)]) registerSecret(secret);
+  for (const secret of [config.TELEGRAM_TOKEN, config.DISCORD_TOKEN, config.LLM_API_KEY, ...urlSecrets(config.DATABASE_URL)]) registerSecret(secret);
   for (const secret of natsSecrets({ servers: config.HOSTS ?? [], token: config.NATS_TOKEN, pass: config.NATS_PASS })) registerSecret(secret);
   const log: Logger = createLogger(config.LOG_LEVEL);
   routeConsoleToLog(log);
@@ -203,13 +204,6 @@ async function main(): Promise<void> {
   const detail = playing.length > 0 ? `playing: ${playing.join(', ')}` : 'no avatar is playing; /play starts one';
   consoleBridge?.ready(detail);
   log.info({ playing }, 'mindlink ready');
-}
-
-/** What of a database URL is secret: its password (as written and decoded). */
-function databaseSecrets(url: string | undefined): string[] {
-  if (!url) return [];
-  const password = new URL(url).password;
-  return password ? [password, decodeURIComponent(password)] : [];
 }
 
 /** A pool on the store's database once it answers; a database that does not stops the start with one line (exit code 1). */

@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import { loadConfig } from './config.ts';
 import { openDatabase, shownUrl } from './db/connect.ts';
+import { urlSecrets } from './db/url-secrets.ts';
 import { createLogger, registerSecret } from './logger.ts';
 import { MigrateRefusedError, migrateFromFiles, type MigrationReport } from './store/pg/from-files.ts';
 
@@ -53,9 +54,7 @@ export async function migrateCommand(args: readonly string[]): Promise<number> {
     return fail(2, (err as Error).message);
   }
   if (!url) return fail(2, `mindlink migrate: DATABASE_URL is not set. ${USAGE}`);
-  const password = new URL(url).password;
-  registerSecret(password);
-  registerSecret(decodeURIComponent(password));
+  for (const secret of urlSecrets(url)) registerSecret(secret);
   const db = openDatabase(url, createLogger(level), { max: 2, name: 'mindlink-migrate' });
   try {
     const report = await migrateFromFiles(db, dir);
