@@ -199,11 +199,6 @@ export class Store {
     }
   }
 
-  /** The folder of one avatar's files on this machine (`DATA_DIR/avatars/<name>`; its files themselves: {@link Store.avatarFiles}). */
-  avatarDir(name: string): string {
-    return join(this.dir, 'avatars', name);
-  }
-
   /**
    * Wait until every update is on disk, writing again now what failed before. Throws StoreWriteError for
    * the first file the disk still refuses (after trying every file).
