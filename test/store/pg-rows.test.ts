@@ -94,8 +94,9 @@ describe('a data file as rows', () => {
     expect(goals[2]?.key).not.toBe(goals[0]?.key);
   });
 
-  it('GIVEN no fields THEN the file was never written (null)', () => {
+  it('GIVEN no rows THEN the file was never written (null); GIVEN records without the fields THEN a document without them (which its schema refuses)', () => {
     expect(documentOf(layoutOf('outbox'), new Map())).toBeNull();
+    expect(documentOf(layoutOf('outbox'), new Map([['outbox_answered', [{ key: 'k', text: '"k"' }]]]))).toEqual({ pending: [], answered: ['k'] });
   });
 
   it('GIVEN the layout THEN each table holds one field of one file, and no table twice', () => {

@@ -159,12 +159,12 @@ export function changesOf(table: string, next: ReadonlyMap<string, Row>, known: 
 }
 
 /**
- * The document the rows make: the fields, each list in its order, each map. `null` when the file has no
- * fields at all (it was never written).
+ * The document the rows make: the fields, each list in its order, each map. `null` when the file has no row
+ * at all (it was never written); records without the file's fields make a document its schema refuses.
  */
 export function documentOf(layout: FileLayout, tables: ReadonlyMap<string, readonly { key: string; text: string }[]>): Record<string, unknown> | null {
   const fields = tables.get(FIELDS) ?? [];
-  if (fields.length === 0) return null;
+  if ([...tables.values()].every((rows) => rows.length === 0)) return null;
   const doc: Record<string, unknown> = {};
   // Defined, not assigned: a key such as `__proto__` stays a key like any other (`src/keyed.ts`).
   const put = (o: Record<string, unknown>, k: string, v: unknown): void => void Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
