@@ -11,6 +11,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { openDatabase } from '../src/db/connect.ts';
+import { layoutOf, type FileLayout } from '../src/store/pg/layout.ts';
+import { PgDataFile } from '../src/store/pg/pg-file.ts';
 import { FakeTelegram, privateChat, user, type SentMessage } from '../test/fakes/telegram-api.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -233,6 +237,24 @@ export function readJson<T>(file: string): { ok: true; value: T } | { ok: false;
     return { ok: true, value: JSON.parse(readFileSync(file, 'utf8')) as T };
   } catch (err) {
     return { ok: false, error: (err as Error).message };
+  }
+}
+
+/**
+ * One data file as stored now, parsed, or the error that kept it from reading: the file in `dataDir`, or, with
+ * `databaseUrl`, the rows of the store in PostgreSQL (read as the store reads them, in one snapshot).
+ */
+export async function readStored<T>(dataDir: string, file: FileLayout['name'], databaseUrl?: string): Promise<{ ok: true; value: T } | { ok: false; error: string }> {
+  const layout = layoutOf(file);
+  if (!databaseUrl) return readJson<T>(path.join(dataDir, layout.file));
+  const db = openDatabase(databaseUrl, pino({ level: 'silent' }), { max: 1, name: 'mindlink-chaos' });
+  try {
+    const doc = await new PgDataFile(db, layout).read();
+    return doc === null ? { ok: false, error: `${layout.file}: nothing stored` } : { ok: true, value: doc as T };
+  } catch (err) {
+    return { ok: false, error: (err as Error).message };
+  } finally {
+    await db.end();
   }
 }
 

@@ -6,6 +6,7 @@
  *   npm run chaos -- --small           # the round CI runs (also in `npm test`)
  *   npm run chaos -- --only kill,input # some scenarios
  *   npm run chaos -- --seed 7          # another seeded run
+ *   npm run chaos -- --db              # the kill rounds with the store in PostgreSQL (a real server it starts)
  */
 import { removeEvidence } from './harness.ts';
 import { runChaos, type ChaosOptions, FULL, SMALL } from './run.ts';
@@ -25,6 +26,7 @@ function parseArgs(argv: string[]): ChaosOptions {
     else if (arg === '--seed') opts.seed = Number(next());
     else if (arg === '--rounds') opts.killRounds = Number(next());
     else if (arg === '--inputs') opts.inputs = Number(next());
+    else if (arg === '--db') opts.db = true;
     else throw new Error(`chaos: unknown option ${arg}`);
   }
   return opts;

@@ -4,15 +4,16 @@
  * round. Counts what the promise "a restart loses nothing, nothing is posted
  * twice" allows to be zero.
  */
-import path from 'node:path';
 import type { Message } from 'grammy/types';
+import { startPostgres, type TestPostgres } from '../test/postgres-server.ts';
 import {
+  evidence,
   ALICE,
   ALICE_DM,
   startTelegram,
   kill9,
   polling,
-  readJson,
+  readStored,
   repliesTo,
   rng,
   startProcess,
@@ -54,14 +55,17 @@ export interface KillFigures {
 /**
  * Run `rounds` rounds of: start → a burst of goals, directions and questions
  * from the admin over Telegram → kill -9 after a random delay. Then one last
- * start that settles everything, and the checks.
+ * start that settles everything, and the checks. With `db`, the store is in a
+ * real PostgreSQL this run starts and stops (`DATABASE_URL`), read from there.
  */
-export async function killRounds(opts: { rounds: number; seed: number; log?: (line: string) => void }): Promise<KillFigures> {
+export async function killRounds(opts: { rounds: number; seed: number; db?: boolean; log?: (line: string) => void }): Promise<KillFigures> {
   const random = rng(opts.seed);
   const say = opts.log ?? (() => undefined);
+  const db: TestPostgres | undefined = opts.db ? await startPostgres() : undefined;
+  if (db) evidence.secrets.add(db.password);
   const tg = await startTelegram();
   const dataDir = await tempDir('kill');
-  const env = telegramEnv(tg, dataDir, { LOOP_PACE_MS: '200', LOOP_MAX_PACE_MS: '2000' });
+  const env = telegramEnv(tg, dataDir, { LOOP_PACE_MS: '200', LOOP_MAX_PACE_MS: '2000', ...(db ? { DATABASE_URL: db.url } : {}) });
   const figures: KillFigures = {
     rounds: opts.rounds,
     unloadable: 0,
@@ -124,7 +128,7 @@ export async function killRounds(opts: { rounds: number; seed: number; log?: (li
       kills.push(Date.now());
       const { orphans } = await kill9(proc);
       // What the restart will see: the posts still pending on disk right after the kill.
-      const onDisk = readJson<OutboxView>(path.join(dataDir, 'outbox.json'));
+      const onDisk = await readStored<OutboxView>(dataDir, 'outbox', db?.url);
       pendingAfterKill.push({ at: Date.now(), replyTo: new Set(onDisk.ok ? onDisk.value.pending.map((p) => p.replyTo ?? '') : []) });
       figures.orphans += orphans;
       say(`round ${round}/${opts.rounds}: ${burst} messages, killed`);
@@ -143,6 +147,9 @@ export async function killRounds(opts: { rounds: number; seed: number; log?: (li
   } finally {
     await tg.close();
   }
+  const state = await readStored<StateView>(dataDir, 'state', db?.url);
+  const record = await readStored<RecordView>(dataDir, 'record', db?.url);
+  await db?.close();
 
   // What was acknowledged, from the replies the platform accepted.
   const unanswered: Message[] = [];
@@ -172,8 +179,6 @@ export async function killRounds(opts: { rounds: number; seed: number; log?: (li
     }
   }
 
-  const state = readJson<StateView>(path.join(dataDir, 'state.json'));
-  const record = readJson<RecordView>(path.join(dataDir, 'goal-record.json'));
   if (!state.ok || !record.ok) {
     figures.unloadable += 1;
     return figures;

@@ -18,6 +18,8 @@ export interface ChaosOptions {
   chatFaultMs: number;
   /** How long the game stays down in each game fault (ms). */
   gameDownMs: number;
+  /** The kill rounds with the store in a real PostgreSQL (`DATABASE_URL`) instead of the files. */
+  db?: boolean;
   log?: (line: string) => void;
 }
 
@@ -48,10 +50,10 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
   const rows: Row[] = [];
   const log = opts.log ?? (() => undefined);
   if (want('kill')) {
-    log(`kill -9: ${opts.killRounds} rounds`);
-    const f = await killRounds({ rounds: opts.killRounds, seed: opts.seed, log });
+    log(`kill -9: ${opts.killRounds} rounds${opts.db ? ', the store in PostgreSQL' : ''}`);
+    const f = await killRounds({ rounds: opts.killRounds, seed: opts.seed, db: opts.db === true, log });
     rows.push(
-      { scenario: `kill -9 ×${f.rounds}`, figure: 'stores that failed to load', value: f.unloadable, max: 0 },
+      { scenario: `kill -9 ×${f.rounds}${opts.db ? ' (PostgreSQL)' : ''}`, figure: 'stores that failed to load', value: f.unloadable, max: 0 },
       { scenario: '', figure: `acknowledged goals lost (of ${f.goalsAcked})`, value: f.goalsLost, max: 0 },
       { scenario: '', figure: `acknowledged directions lost (of ${f.directionsAcked})`, value: f.directionsLost, max: 0 },
       { scenario: '', figure: 'directions stored twice', value: f.directionsDoubled, max: 0 },

@@ -142,10 +142,11 @@ export const ConfigSchema = z.object({
   /** The address NATS hosts reach the embedded world at (unset: `WORLD_HOST`; needed when that is `0.0.0.0` or `::`). */
   WORLD_PUBLIC_HOST: z.string().trim().min(1).optional(),
   /**
-   * The PostgreSQL database (`postgres://user:pass@host:5432/db`, docs/many-machines.md). With `HOSTS`, each
-   * playing avatar is held by a lease there, renewed by its NATS host. Unset: no database.
+   * The PostgreSQL database (`postgres://user:password@host:5432/db`, docs/many-machines.md): the store is kept
+   * there instead of the lowdb files in `DATA_DIR`, and with `HOSTS` each playing avatar is held by a lease there,
+   * renewed by its NATS host. Unset: the files.
    */
-  DATABASE_URL: z.string().trim().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL').optional(),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres://user:password@host:5432/database URL' }).optional(),
   /**
    * How long an avatar's lease lasts unless its NATS host renews it (every third of it, while it hears the core);
    * a host that dies or is cut off loses its avatars after this long (ms, docs/many-machines.md).

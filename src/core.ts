@@ -9,7 +9,6 @@ import { AvatarRecords } from './avatars/avatar-records.ts';
 import { GoalHistory } from './avatars/goal-history.ts';
 import { AvatarManager } from './avatars/manager.ts';
 import { Places } from './avatars/places.ts';
-import { purgeRemoved } from './avatars/retire.ts';
 import { UsageBook } from './avatars/usage.ts';
 import { firstStart } from './first-start.ts';
 import type { Bridge } from './chat.ts';
@@ -59,8 +58,11 @@ export interface MindlinkOptions {
   commands: CommandDispatcher;
   checkGoal?: GoalChecker;
   now?: () => Date;
-  /** How the store writes its files (tests inject failing writes). */
-  store?: Pick<StoreOptions, 'adapter'>;
+  /**
+   * Where the store keeps its data: the files (tests inject failing writes with `adapter`), or a PostgreSQL
+   * database (`DATABASE_URL`), its writes fenced by `fence` when given.
+   */
+  store?: Pick<StoreOptions, 'adapter' | 'database' | 'fence'>;
 }
 
 /** How long shutdown lets the couriers deliver before it stops them. */
@@ -116,7 +118,7 @@ export class Mindlink {
     const now = opts.now ?? (() => new Date());
     const store = await Store.open(config.DATA_DIR, { log, ...opts.store });
     // Removed avatars' folders are kept a week (docs/commands.md, `/avatar remove`).
-    const purged = await purgeRemoved(config.DATA_DIR, now());
+    const purged = await store.avatarFiles.purgeRetired(now());
     if (purged.length > 0) log.info({ purged }, 'removed avatars deleted after a week');
     // The owners of the records: each kind is written by one of them only.
     const outbox = new Outbox(store);
@@ -134,7 +136,7 @@ export class Mindlink {
     const poster = new Poster(store, outbox, config, news);
     const thoughts = new ThoughtStream({ store, news, post: (dest, avatar, text) => poster.to(dest, avatar, text), now: () => now().getTime() });
     const recent = new RecentActivity(() => now().getTime(), news);
-    const learned = new SkillLibrary(config.DATA_DIR, log.child({ module: 'learned' }), now);
+    const learned = new SkillLibrary(store.avatarFiles, log.child({ module: 'learned' }), now);
     const avatars = new AvatarManager({
       config,
       store,

@@ -148,7 +148,7 @@ export class Dashboard {
     const sight = people.rightsOf(viewer).sight(avatar);
     const lines = (l: readonly RecentLine[]): { at: number; kind: string; text: string }[] => l.map((x) => ({ at: x.at, kind: x.kind, text: scrubSecrets(x.text) }));
     let notes: string | null = null;
-    if (controls) notes = scrubSecrets(ownPart(await new TaskFile(store.avatarDir(avatar.name), avatar.name).read())).trim();
+    if (controls) notes = scrubSecrets(ownPart(await new TaskFile(store.avatarFiles.of(avatar.name), avatar.name).read())).trim();
     return {
       ...row,
       directions: avatar.directions.open.map((d) => ({ n: d.n, day: d.at.slice(0, 10), text: scrubSecrets(directionText(d.text, sight.fullDirection)) })),

@@ -147,7 +147,27 @@ export function writeFailureReason(err: unknown): string {
       return 'no permission to write the data folder';
     case 'EIO':
       return 'disk error';
+    case 'EFENCED':
+      return 'another mindlink core holds the store now';
+    case 'ECONNREFUSED':
+    case 'ECONNRESET':
+    case 'ETIMEDOUT':
+    case 'EHOSTUNREACH':
+    case 'ENOTFOUND':
+    case 'EPIPE':
+      return 'the database is unreachable';
+    // PostgreSQL's own codes (SQLSTATE)
+    case '53100':
+      return "the database's disk is full";
+    case '25006':
+      return 'the database is read-only';
+    case '57P01':
+    case '57P02':
+    case '57P03':
+      return 'the database is restarting';
     default:
+      if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return `the database refused it (${code})`;
+      if (code === undefined && /^Connection terminated/.test((err as Error | undefined)?.message ?? '')) return 'the database connection was lost';
       return `the write failed (${code ?? 'unknown error'})`;
   }
 }
@@ -165,7 +185,7 @@ export class StoreWriteError extends UserError {
   constructor(file: string, cause: unknown, avatar?: string) {
     super(
       'not_saved',
-      `Could not save: ${writeFailureReason(cause)}. The change is kept and saved as soon as the disk takes it again; a restart before then loses it.`,
+      `Could not save: ${writeFailureReason(cause)}. The change is kept and saved as soon as the ${file.startsWith('postgres:') ? 'database' : 'disk'} takes it again; a restart before then loses it.`,
       avatar,
     );
     this.name = 'StoreWriteError';
@@ -176,6 +196,18 @@ export class StoreWriteError extends UserError {
   /** The same failure, told as a line about one avatar (the console prefixes it with `[name] `). */
   about(avatar: string | null | undefined): StoreWriteError {
     return avatar ? new StoreWriteError(this.file, this.cause, avatar) : this;
+  }
+}
+
+/**
+ * The store's fence refused a write (`src/store/pg/pg-file.ts`): this process no longer holds the lease its
+ * writes are fenced by, so another core writes the store now. The write is rolled back; `code` is `EFENCED`.
+ */
+export class StoreFencedError extends Error {
+  readonly code = 'EFENCED';
+  constructor(file: string) {
+    super(`the write of ${file} was fenced off: this process no longer holds the store`);
+    this.name = 'StoreFencedError';
   }
 }
 

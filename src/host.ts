@@ -4,7 +4,6 @@
  * comes only from `watch` or `control`), each act handed to the part that
  * owns it.
  */
-import { relative } from 'node:path';
 import type { AvatarManager } from './avatars/manager.ts';
 import type { Places } from './avatars/places.ts';
 import type { ChatContext } from './chat.ts';
@@ -168,7 +167,7 @@ export function createCommandHost({ avatars, people, links, pairing, schedules, 
         ownerOrAdmin('remove it');
         if (!confirmed) return null;
         const { keptIn, forgotten } = await avatars.remove(record.name);
-        return { keptIn: relative(config.DATA_DIR, keptIn), unlinked: forgotten.links ?? 0, schedules: forgotten.schedules ?? 0 };
+        return { keptIn, unlinked: forgotten.links ?? 0, schedules: forgotten.schedules ?? 0 };
       },
       async rename(to) {
         ownerOrAdmin('rename it');

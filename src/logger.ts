@@ -20,6 +20,8 @@ const REDACT = [
   'config.NATS_PASS',
   'NATS_TOKEN',
   'NATS_PASS',
+  'config.DATABASE_URL',
+  'DATABASE_URL',
   'pass',
   '*.pass',
   'apiKey',

@@ -12,6 +12,8 @@
  */
 import { ConsoleBridge } from '../bridges/console.ts';
 import { loadConfig, type Config } from './config.ts';
+import { openDatabase, shownUrl, type Database } from './db/connect.ts';
+import { urlSecrets } from './db/url-secrets.ts';
 import type { Mindlink } from './core.ts';
 import { databaseSecrets } from './db/secrets.ts';
 import { ConfigError, StoreCorruptError, StoreWriteError, writeFailureReason } from './errors.ts';
@@ -46,13 +48,15 @@ async function main(): Promise<void> {
     process.stderr.write(`${(err as Error).message}\n`);
     process.exit(1);
   }
-  for (const secret of [config.TELEGRAM_TOKEN, config.DISCORD_TOKEN, config.LLM_API_KEY]) registerSecret(secret);
+  for (const secret of [config.TELEGRAM_TOKEN, config.DISCORD_TOKEN, config.LLM_API_KEY, ...urlSecrets(config.DATABASE_URL)]) registerSecret(secret);
   for (const secret of natsSecrets({ servers: config.HOSTS ?? [], token: config.NATS_TOKEN, pass: config.NATS_PASS })) registerSecret(secret);
   for (const secret of databaseSecrets(config.DATABASE_URL)) registerSecret(secret);
   const log: Logger = createLogger(config.LOG_LEVEL);
   routeConsoleToLog(log);
   // With one process the avatars play here: its health line says how many physics ticks they ran.
   startHealthLog(log, config.HEALTH_LOG_MS, 'health', readTickRates);
+  // The store in PostgreSQL: reachable now, or the start stops here with one line.
+  const database = config.DATABASE_URL ? await reachDatabase(config.DATABASE_URL, log) : undefined;
   // The world and the hosts start now (or the NATS hosts are looked for), while the rest of mindlink loads.
   const processes = usesHosts(config) ? startGameProcesses(config, log) : undefined;
   const [{ Mindlink }, { createEngineProvider }, { commandList, createDispatcher, telegramMenus }, { createSkillRegistry, skills: skillList }, { Reflexes }, { llmOffered }, { readItemNames }] =
@@ -84,6 +88,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS);
     void (core?.stop() ?? Promise.resolve())
+      .then(() => database?.end())
       .then(() => {
         log.info({ signal }, 'stopped');
         process.exit(0);
@@ -111,7 +116,7 @@ async function main(): Promise<void> {
       ? await (await import('./game/hosts/hosted-provider.ts')).createHostedProvider(config, log, { attach }, processes)
       : await (await import('./game/provider.ts')).createGameProvider(config, log, { attach });
     const skillRegistry = processes ? (await import('./game/hosts/remote-skills.ts')).hostedSkills(skillList, createSkillRegistry) : createSkillRegistry;
-    core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills: skillRegistry, commands: createDispatcher() }).catch(
+    core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills: skillRegistry, commands: createDispatcher(), store: database ? { database } : {} }).catch(
       async (err: unknown) => {
         // The world and the avatar hosts run in processes of their own: a start that fails stops them, so none is
         // left running (and writing into DATA_DIR) after mindlink has exited.
@@ -133,7 +138,8 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     if (err instanceof StoreWriteError) {
-      process.stderr.write(`config: DATA_DIR=${JSON.stringify(config.DATA_DIR)}: could not write ${err.file}: ${writeFailureReason(err.cause)}\n`);
+      const where = config.DATABASE_URL ? `DATABASE_URL=${shownUrl(config.DATABASE_URL)}` : `DATA_DIR=${JSON.stringify(config.DATA_DIR)}`;
+      process.stderr.write(`config: ${where}: could not write ${err.file}: ${writeFailureReason(err.cause)}\n`);
       process.exit(1);
     }
     throw err;
@@ -208,6 +214,25 @@ async function main(): Promise<void> {
   const detail = playing.length > 0 ? `playing: ${playing.join(', ')}` : 'no avatar is playing; /play starts one';
   consoleBridge?.ready(detail);
   log.info({ playing }, 'mindlink ready');
+}
+
+/** A pool on the store's database once it answers; a database that does not stops the start with one line (exit code 1). */
+async function reachDatabase(url: string, log: Logger): Promise<Database> {
+  const database = openDatabase(url, log);
+  try {
+    await database.query('select 1');
+  } catch (err) {
+    process.stderr.write(`config: DATABASE_URL=${shownUrl(url)} cannot be used: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  log.info({ db: shownUrl(url) }, 'the store is in PostgreSQL');
+  return database;
+}
+
+if (process.argv[2] === 'migrate') {
+  // `mindlink migrate --from-files DATA_DIR`: a one-off command, not a start.
+  const { migrateCommand } = await import('./migrate-command.ts');
+  process.exit(await migrateCommand(process.argv.slice(3)));
 }
 
 main().catch((err: unknown) => {

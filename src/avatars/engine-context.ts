@@ -9,6 +9,7 @@ import type { EngineContext } from '../engines/engine.ts';
 import { withPlaces } from '../engines/place-skills.ts';
 import type { AvatarGame } from '../game/game.ts';
 import type { SkillRegistryFactory } from '../game/skill.ts';
+import type { AvatarFiles } from '../store/avatar-files.ts';
 import { learnedSkills } from '../learned/learned-skills.ts';
 import type { SkillLibrary } from '../learned/library.ts';
 import type { TaskFile } from '../task/task-file.ts';
@@ -21,6 +22,8 @@ export interface EngineContextParts {
   learned?: SkillLibrary | undefined;
   /** The places avatars remember; absent, engines get none. */
   places?: Places | undefined;
+  /** The store, whose avatars' files hold each engine's saved session. */
+  store: { readonly avatarFiles: AvatarFiles };
   now(): Date;
 }
 
@@ -35,5 +38,5 @@ export function engineContext(parts: EngineContextParts, name: string, game: Ava
   const places = parts.places?.bookOf(name);
   const skills = places ? withPlaces(parts.skills(game), places, game) : parts.skills(game);
   const learned = parts.learned ? { learned: learnedSkills(parts.learned, { avatar: name, game, skills, now: parts.now }) } : {};
-  return { avatar: name, game, log, skills, task, ...learned, ...(places ? { places } : {}) };
+  return { avatar: name, game, log, skills, task, files: parts.store.avatarFiles.of(name), ...learned, ...(places ? { places } : {}) };
 }

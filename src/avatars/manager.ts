@@ -16,7 +16,6 @@ import { avatarUsage, type AvatarUsage } from './usage.ts';
 import type { DisplayState, GoalOrigin } from '../loop/goal-loop.ts';
 import { settledWithin } from '../settle.ts';
 import { checkName } from './names.ts';
-import { moveToRemoved, purgeRemoved, renameFolder } from './retire.ts';
 import { Runtimes, type AvatarParts } from './runtimes.ts';
 import type { DeepReadonly } from '../store/readonly.ts';
 import type { Avatar, Destination, ParkedGoal } from '../store/schema.ts';
@@ -241,8 +240,8 @@ export class AvatarManager {
 
   /**
    * Remove an avatar: it stops and leaves the game; its record and its history in the goal record go, and
-   * every follower forgets it (links, shares of it alone, thought streams, chat relays, schedules); its folder moves to
-   * `DATA_DIR/removed/`, its record and history beside it, for a week. Returns that folder and how many
+   * every follower forgets it (links, shares of it alone, thought streams, chat relays, schedules); its files move to
+   * `removed/<name>-<time>` (`DATA_DIR/removed/`, or the database's), its record and history beside them, for a week. Returns where, and how many
    * records each follower forgot (`links`: the chats it was linked to).
    */
   async remove(name: string): Promise<{ keptIn: string; forgotten: Record<string, number> }> {
@@ -254,9 +253,11 @@ export class AvatarManager {
     const forgotten: Record<string, number> = {};
     for (const [what, follower] of this.followers) forgotten[what] = follower.removeAllFor(avatar.name);
     records.remove(avatar.name);
-    const keptIn = await moveToRemoved(this.deps.config.DATA_DIR, avatar, kept, this.deps.now());
+    const files = this.deps.store.avatarFiles;
+    const now = this.deps.now();
+    const keptIn = await files.retire(avatar.name, { removedAt: now.toISOString(), avatar, ...kept }, now);
     this.deps.games.forget?.(avatar.name);
-    const purged = await purgeRemoved(this.deps.config.DATA_DIR, this.deps.now());
+    const purged = await files.purgeRetired(this.deps.now());
     this.deps.log.info({ avatar: avatar.name, keptIn, purged }, 'avatar removed');
     return { keptIn, forgotten };
   }
@@ -275,7 +276,7 @@ export class AvatarManager {
     }
     const old = avatar.name;
     await this.runtimes.retire(old);
-    await renameFolder(this.deps.config.DATA_DIR, old, to);
+    await this.deps.store.avatarFiles.renameAvatar(old, to);
     this.deps.games.renamed?.(old, to);
     this.deps.history.rename(old, to);
     this.deps.usage.rename(old, to);

@@ -112,7 +112,7 @@ export class Runtimes {
     if (!server) throw new UserError('unknown_server', `Avatar ${name} is on server "${avatar.server}", which is not configured.`);
     const log = this.deps.log.child({ avatar: name });
     const game = this.deps.games.create(avatar, server, log);
-    const task = new TaskFile(this.deps.store.avatarDir(name), name);
+    const task = new TaskFile(this.deps.store.avatarFiles.of(name), name);
     let engine: Engine;
     try {
       engine = this.deps.engines(avatar.engine, engineContext(this.deps, name, game, log, task));
@@ -132,7 +132,7 @@ export class Runtimes {
 
   /** An avatar's TASK.md and lab log (writes to one file are serialised however many of these there are). */
   taskFile(name: string): TaskFile {
-    return this.built.get(name)?.task ?? new TaskFile(this.deps.store.avatarDir(name), name);
+    return this.built.get(name)?.task ?? new TaskFile(this.deps.store.avatarFiles.of(name), name);
   }
 
   /** The goal loop and TASK.md of an avatar around its game and engine. */

@@ -15,6 +15,7 @@ import type { AvatarGame } from '../game/game.ts';
 import type { SkillRegistry } from '../game/skill.ts';
 import type { PlaceBook } from '../goals/places.ts';
 import type { LearnedSkills } from '../learned/learned-skills.ts';
+import type { AvatarFolder } from '../store/avatar-files.ts';
 import type { TaskFile } from '../task/task-file.ts';
 import type { EngineKind } from './kinds.ts';
 
@@ -205,6 +206,11 @@ export interface EngineContext {
   skills: SkillRegistry;
   /** The avatar's TASK.md, where the engine keeps its own part (the loop keeps mindlink's sections in it). */
   task: TaskFile;
+  /**
+   * The avatar's own files (on disk or in the database: `src/store/avatar-files.ts`), where an engine keeps its
+   * saved session. Absent, an engine keeps it in the avatar's folder on disk (some tests).
+   */
+  files?: AvatarFolder;
   /**
    * The skills the avatar wrote and kept (docs/skills.md): a model-driven engine offers the relevant ones as tools
    * and writes new ones through it. Absent where no library is kept (some tests).

@@ -1,6 +1,7 @@
 /**
  * The skill library: the one writer of the skills avatars wrote and kept
- * (docs/skills.md). Per avatar, `DATA_DIR/avatars/<name>/skills/` holds each
+ * (docs/skills.md). Per avatar, the folder `skills/` of its files
+ * (`DATA_DIR/avatars/<name>/skills/`, or the database: `src/store/avatar-files.ts`) holds each
  * skill's code (`<skill>.js`) and manifest (`<skill>.json`, {@link ManifestSchema}),
  * each written atomically, an avatar's writes one after another. The folder
  * is part of the avatar's own: it moves with a renamed avatar and goes to
@@ -9,11 +10,9 @@
  * its schema, its code missing) is set aside beside it as
  * `<skill>.json.corrupt-<time>` with a log line, and the rest are used.
  */
-import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { KeyedQueue } from '../keyed-queue.ts';
-import { writeAtomic } from '../store/atomic-write.ts';
+import { DiskAvatarFiles, type AvatarFiles, type AvatarFolder } from '../store/avatar-files.ts';
 import { ManifestSchema, SKILL_NAME, type KeptSkill } from './manifest.ts';
 
 /** The most skills one avatar keeps. */
@@ -28,41 +27,41 @@ export interface KeptSkillCode {
   code: string;
 }
 
-function missing(err: unknown): boolean {
-  return (err as NodeJS.ErrnoException)?.code === 'ENOENT';
-}
+/** The folder of the kept skills among an avatar's files. */
+const SKILLS = 'skills';
+const js = (name: string): string => `${SKILLS}/${name}.js`;
+const manifest = (name: string): string => `${SKILLS}/${name}.json`;
 
 /**
  * @example
- * const library = new SkillLibrary(config.DATA_DIR, log);
+ * const library = new SkillLibrary(store.avatarFiles, log);
  * for (const s of await library.list('steve')) console.info(s.name, s.successes, '/', s.runs);
  */
 export class SkillLibrary {
-  readonly #dataDir: string;
+  readonly #files: AvatarFiles;
   readonly #log: Logger;
   readonly #writes = new KeyedQueue();
   readonly #now: () => Date;
 
-  constructor(dataDir: string, log: Logger, now: () => Date = () => new Date()) {
-    this.#dataDir = dataDir;
+  /** `files`: the avatars' files (`store.avatarFiles`), or the data folder whose `avatars/` holds them. */
+  constructor(files: AvatarFiles | string, log: Logger, now: () => Date = () => new Date()) {
+    this.#files = typeof files === 'string' ? new DiskAvatarFiles(files) : files;
     this.#log = log;
     this.#now = now;
   }
 
-  /** The folder of an avatar's kept skills. */
+  /** Where an avatar's kept skills are: its folder `skills/` on disk (or the database's rows, named so). */
   dir(avatar: string): string {
-    return join(this.#dataDir, 'avatars', avatar, 'skills');
+    return this.#folder(avatar).where(SKILLS);
+  }
+
+  #folder(avatar: string): AvatarFolder {
+    return this.#files.of(avatar);
   }
 
   /** Every skill the avatar keeps, by name; an unreadable manifest is set aside (logged) and left out. */
   async list(avatar: string): Promise<KeptSkill[]> {
-    let files: string[];
-    try {
-      files = await readdir(this.dir(avatar));
-    } catch (err) {
-      if (missing(err)) return [];
-      throw err;
-    }
+    const files = await this.#folder(avatar).list(SKILLS);
     const names = files.filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length)).filter((n) => SKILL_NAME.test(n));
     const read = await Promise.all(names.sort().map((name) => this.#read(avatar, name)));
     return read.flatMap((r) => (r ? [r.skill] : []));
@@ -81,10 +80,9 @@ export class SkillLibrary {
   async keep(avatar: string, skill: KeptSkill, code: string): Promise<void> {
     const parsed = ManifestSchema.parse(skill);
     await this.#writes.run(avatar, async () => {
-      const dir = this.dir(avatar);
-      await mkdir(dir, { recursive: true });
-      await writeAtomic(join(dir, `${parsed.name}.js`), code);
-      await writeAtomic(join(dir, `${parsed.name}.json`), `${JSON.stringify(parsed, null, 2)}\n`);
+      const folder = this.#folder(avatar);
+      await folder.write(js(parsed.name), code);
+      await folder.write(manifest(parsed.name), `${JSON.stringify(parsed, null, 2)}\n`);
     });
   }
 
@@ -101,7 +99,7 @@ export class SkillLibrary {
         lastRunAt: at,
         lastError: outcome.ok ? found.skill.lastError : { message: outcome.message.slice(0, 1000), line: outcome.line, at },
       };
-      await writeAtomic(join(this.dir(avatar), `${name}.json`), `${JSON.stringify(next, null, 2)}\n`);
+      await this.#folder(avatar).write(manifest(name), `${JSON.stringify(next, null, 2)}\n`);
     });
   }
 
@@ -109,45 +107,40 @@ export class SkillLibrary {
   async remove(avatar: string, name: string): Promise<boolean> {
     if (!SKILL_NAME.test(name)) return false;
     return this.#writes.run(avatar, async () => {
-      const dir = this.dir(avatar);
-      try {
-        await rm(join(dir, `${name}.json`));
-      } catch (err) {
-        if (missing(err)) return false;
-        throw err;
-      }
-      await rm(join(dir, `${name}.js`), { force: true });
+      const folder = this.#folder(avatar);
+      if (!(await folder.remove(manifest(name)))) return false;
+      await folder.remove(js(name));
       return true;
     });
   }
 
   /** Read and check one manifest and its code; set both aside when they do not read. */
   async #read(avatar: string, name: string): Promise<KeptSkillCode | undefined> {
-    const dir = this.dir(avatar);
-    const manifestPath = join(dir, `${name}.json`);
-    let text: string;
+    const folder = this.#folder(avatar);
+    let text: string | null;
     try {
-      text = await readFile(manifestPath, 'utf8');
+      text = await folder.read(manifest(name));
     } catch (err) {
       // A file the disk will not give (a folder in its place, no permission) is left where it is: one skill less.
-      if (!missing(err)) this.#log.warn({ err, avatar, skill: name }, 'a kept skill cannot be read; it is left out');
+      this.#log.warn({ err, avatar, skill: name }, 'a kept skill cannot be read; it is left out');
       return undefined;
     }
+    if (text === null) return undefined;
     let problem: string;
     try {
       const parsed = ManifestSchema.safeParse(JSON.parse(text));
       if (!parsed.success) problem = parsed.error.issues.map((i) => `${i.path.join('.') || 'manifest'}: ${i.message}`).join('; ');
       else if (parsed.data.name !== name) problem = `it names the skill ${parsed.data.name}`;
       else {
+        let code: string | null;
         try {
-          return { skill: parsed.data, code: await readFile(join(dir, `${name}.js`), 'utf8') };
+          code = await folder.read(js(name));
         } catch (err) {
-          if (!missing(err)) {
-            this.#log.warn({ err, avatar, skill: name }, 'a kept skill cannot be read; it is left out');
-            return undefined;
-          }
-          problem = 'its code file is missing';
+          this.#log.warn({ err, avatar, skill: name }, 'a kept skill cannot be read; it is left out');
+          return undefined;
         }
+        if (code !== null) return { skill: parsed.data, code };
+        problem = 'its code file is missing';
       }
     } catch (err) {
       if (!(err instanceof SyntaxError)) throw err;
@@ -160,16 +153,11 @@ export class SkillLibrary {
   /** Move an unreadable skill's files aside (`<file>.corrupt-<time>`), logged; a later skill of the name is written anew. */
   async #setAside(avatar: string, name: string, problem: string): Promise<void> {
     await this.#writes.run(`${avatar}\u0000aside`, async () => {
-      const dir = this.dir(avatar);
+      const folder = this.#folder(avatar);
       const stamp = this.#now().toISOString().replace(/[:.]/g, '-');
       const moved: string[] = [];
       for (const file of [`${name}.json`, `${name}.js`]) {
-        try {
-          await rename(join(dir, file), join(dir, `${file}.corrupt-${stamp}`));
-          moved.push(`${file}.corrupt-${stamp}`);
-        } catch (err) {
-          if (!missing(err)) throw err;
-        }
+        if (await folder.rename(`${SKILLS}/${file}`, `${SKILLS}/${file}.corrupt-${stamp}`)) moved.push(`${file}.corrupt-${stamp}`);
       }
       if (moved.length > 0) this.#log.warn({ avatar, skill: name, problem, keptAs: moved }, 'a kept skill does not read; it is set aside');
     });

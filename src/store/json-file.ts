@@ -36,8 +36,22 @@ export const RETRY_FIRST_MS = 500;
 /** The longest pause between tries of a failed write. */
 export const RETRY_MAX_MS = 30_000;
 
-/** Builds the adapter of a data file (tests inject one whose writes fail). */
-export type AdapterFactory = (path: string) => Adapter<unknown>;
+/**
+ * Where a data file is kept when it is not a file on disk (PostgreSQL: `src/store/pg/pg-file.ts`): lowdb's
+ * adapter, whose `read` gives null when nothing was ever written (then the file is new) and whose errors are
+ * the source's own (not a corrupt file), and where records found unreadable at start are kept aside.
+ */
+export interface DataSource<T> extends Adapter<T> {
+  /** Keep `records` aside; returns where (for the log line). */
+  keepAside(records: readonly QuarantinedRecord[], now: Date): Promise<string>;
+}
+
+/** Builds the adapter of a data file (tests inject one whose writes fail), or the {@link DataSource} it is kept in. */
+export type AdapterFactory = (path: string) => Adapter<unknown> | DataSource<unknown>;
+
+function isSource<T>(io: Adapter<T> | DataSource<T>): io is DataSource<T> {
+  return typeof (io as Partial<DataSource<T>>).keepAside === 'function';
+}
 
 /** Events of a {@link DataFile}. */
 export interface DataFileEvents {
@@ -91,18 +105,24 @@ export class DataFile<S extends z.ZodType> extends EventEmitter<DataFileEvents> 
    * file (or the side file) cannot be written.
    */
   static async open<S extends z.ZodType>(path: string, schema: S, defaults: () => z.infer<S>, adapter?: AdapterFactory, checked = false): Promise<DataFile<S>> {
-    await mkdir(dirname(path), { recursive: true });
-    const existed = existsSync(path);
+    const io = (adapter ?? ((p: string) => new SafeJSONFile<unknown>(p)))(path) as Adapter<z.infer<S>> | DataSource<z.infer<S>>;
+    const source = isSource(io) ? io : undefined;
+    let raw: unknown = null;
+    if (source) raw = await source.read();
+    else {
+      await mkdir(dirname(path), { recursive: true });
+      if (existsSync(path)) {
+        try {
+          raw = await io.read();
+        } catch (err) {
+          throw new StoreCorruptError(path, `not valid JSON (${(err as Error).message.split('\n')[0]})`);
+        }
+      }
+    }
+    const existed = raw !== null;
     let quarantined: QuarantinedRecord[] = [];
-    const io = (adapter ?? ((p: string) => new SafeJSONFile<unknown>(p)))(path) as Adapter<z.infer<S>>;
     const db = new Low<z.infer<S>>(io, defaults());
     if (existed) {
-      let raw: unknown;
-      try {
-        raw = await io.read();
-      } catch (err) {
-        throw new StoreCorruptError(path, `not valid JSON (${(err as Error).message.split('\n')[0]})`);
-      }
       const parsed = parseQuarantining(raw, schema);
       if ('issue' in parsed) throw new StoreCorruptError(path, `${parsed.issue.path.join('.') || '(root)'}: ${parsed.issue.message}`);
       db.data = parsed.data;
@@ -111,7 +131,7 @@ export class DataFile<S extends z.ZodType> extends EventEmitter<DataFileEvents> 
     const file = new DataFile(path, db, checked);
     if (quarantined.length > 0) {
       try {
-        file.quarantine = { side: await keepAside(path, quarantined, new Date()), records: quarantined };
+        file.quarantine = { side: source ? await source.keepAside(quarantined, new Date()) : await keepAside(path, quarantined, new Date()), records: quarantined };
       } catch (err) {
         throw new StoreWriteError(path, err);
       }

@@ -1,5 +1,6 @@
 /**
- * The store: mindlink's lowdb files under DATA_DIR.
+ * The store: mindlink's lowdb files under DATA_DIR, or the same records in
+ * PostgreSQL (`DATABASE_URL`: `src/store/pg/`, one row per record).
  *
  * - `state.json`: avatars (goal, state, parked goals, direction), persons and
  *   their identities, links, servers, guild shares, MCP tokens (hashed).
@@ -7,7 +8,9 @@
  * - `goal-record.json`: every finished goal, and engine usage.
  * - `schedules.json`: scheduled goals, daily digests, minutes played.
  *
- * Per-avatar TASK.md and lab log live in `DATA_DIR/avatars/<name>/`.
+ * Each avatar's own files (TASK.md, lab log, kept skills, engine sessions)
+ * live in `DATA_DIR/avatars/<name>/`, or in the database
+ * ({@link Store.avatarFiles}).
  *
  * Every module reads the files through the read-only views here; each kind
  * of record has one owner, the only module that writes it, through its
@@ -20,7 +23,14 @@ import { StoreWriteError } from '../errors.ts';
 import { storeChecks } from '../config.ts';
 import { keyed } from '../keyed.ts';
 import { filesOf, holdFiles } from './files.ts';
+import type { z } from 'zod';
+import type { Database } from '../db/connect.ts';
+import { migrate } from '../db/migrate.ts';
+import { DiskAvatarFiles, type AvatarFiles } from './avatar-files.ts';
 import { DataFile, type AdapterFactory, type DataFileEvents } from './json-file.ts';
+import { PgAvatarFiles } from './pg/avatar-files.ts';
+import { layoutOf, type FileLayout } from './pg/layout.ts';
+import { PgDataFile, type Fence } from './pg/pg-file.ts';
 import type { QuarantinedRecord } from './quarantine.ts';
 import type { DeepReadonly } from './readonly.ts';
 import { OutboxFileSchema, RecordFileSchema, ScheduleFileSchema, StateFileSchema, type Avatar, type OutboxFile, type RecordFile, type ScheduleFile, type StateFile, type Usage } from './schema.ts';
@@ -55,6 +65,13 @@ export interface StoreOptions {
   adapter?: AdapterFactory;
   /** Frozen data, and a copy as each update's draft, so a write outside an owner's update throws (default: `STORE_CHECKS`). */
   checked?: boolean;
+  /**
+   * Keep the data in this PostgreSQL database instead of the files (`DATABASE_URL`; its schema is brought up to
+   * date first): one row per record, each write one transaction (`src/store/pg/`). `adapter` is then unused.
+   */
+  database?: Database;
+  /** With `database`: checked first in every write transaction; false refuses the write (see {@link Fence}). */
+  fence?: Fence;
 }
 
 /** The versions of the data files at one moment; see {@link Store.mark}. */
@@ -81,6 +98,8 @@ export class Store {
     readonly record: FileView<RecordFile>,
     /** `schedules.json`: scheduled goals, digests, minutes played. */
     readonly schedules: FileView<ScheduleFile>,
+    /** The avatars' own files (TASK.md, lab log, kept skills, engine sessions): in `DATA_DIR/avatars/`, or in the database with the rest. */
+    readonly avatarFiles: AvatarFiles,
   ) {}
 
   /**
@@ -88,9 +107,16 @@ export class Store {
    * StoreWriteError when a new file cannot be written.
    */
   static async open(dir: string, opts: StoreOptions = {}): Promise<Store> {
-    const { adapter } = opts;
+    const { database, fence } = opts;
     const checked = opts.checked ?? storeChecks();
-    const state = await DataFile.open(join(dir, 'state.json'), StateFileSchema, () => ({
+    if (database) await migrate(database);
+    // Each file's place: its path and adapter on disk, or its name and rows in the database.
+    const open = <S extends z.ZodType>(name: FileLayout['name'], schema: S, defaults: () => z.infer<S>): Promise<DataFile<S>> => {
+      const layout = layoutOf(name);
+      if (database) return DataFile.open(`postgres:${layout.file}`, schema, defaults, () => new PgDataFile(database, layout, fence), checked);
+      return DataFile.open(join(dir, layout.file), schema, defaults, opts.adapter, checked);
+    };
+    const state = await open('state', StateFileSchema, () => ({
       version: 1 as const,
       avatars: [],
       persons: [],
@@ -104,26 +130,26 @@ export class Store {
       sayCommands: [],
       places: [],
       handled: [],
-    }), adapter, checked);
-    const outbox = await DataFile.open(join(dir, 'outbox.json'), OutboxFileSchema, () => ({
+    }));
+    const outbox = await open('outbox', OutboxFileSchema, () => ({
       version: 1 as const,
       seq: 0,
       pending: [],
       answered: [],
-    }), adapter, checked);
-    const record = await DataFile.open(join(dir, 'goal-record.json'), RecordFileSchema, () => ({
+    }));
+    const record = await open('record', RecordFileSchema, () => ({
       version: 1 as const,
       goals: [],
       usage: keyed<Usage>(),
-    }), adapter, checked);
-    const schedules = await DataFile.open(join(dir, 'schedules.json'), ScheduleFileSchema, () => ({
+    }));
+    const schedules = await open('schedules', ScheduleFileSchema, () => ({
       version: 1 as const,
       next: 1,
       schedules: [],
       digests: [],
       played: keyed<number>(),
-    }), adapter, checked);
-    const store = new Store(dir, state, outbox, record, schedules);
+    }));
+    const store = new Store(dir, state, outbox, record, schedules, database ? new PgAvatarFiles(database) : new DiskAvatarFiles(dir));
     holdFiles(store, { state, outbox, record, schedules });
     const log = opts.log;
     for (const file of [state, outbox, record, schedules]) {
@@ -171,11 +197,6 @@ export class Store {
     } catch (err) {
       throw err instanceof StoreWriteError ? err.about(avatar) : err;
     }
-  }
-
-  /** The folder of one avatar's TASK.md and lab log. */
-  avatarDir(name: string): string {
-    return join(this.dir, 'avatars', name);
   }
 
   /**

@@ -3,11 +3,9 @@
  * mindlink's sections, the avatar's own rewrites and lab-log entries. What the
  * file says is `task-md.ts`'s job (pure text functions).
  */
-import { appendFile, mkdir, open, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { KeyedQueue } from '../keyed-queue.ts';
+import { DiskAvatarFiles, type AvatarFolder } from '../store/avatar-files.ts';
 import { cutOnWord, oneLine } from '../text.ts';
-import { writeAtomic } from '../store/atomic-write.ts';
 import { initialTask, MINDLINK_SECTIONS, ownPart, regions, renderTask, withSections, type MindlinkParts } from './task-md.ts';
 
 /** Most characters of one lesson in a prompt. */
@@ -16,63 +14,37 @@ const LESSON_MAX = 100;
 /** How much of the end of the lab log is read for its last lessons. */
 const LAB_TAIL_BYTES = 32 * 1024;
 
-/** The last `bytes` of a file as text (all of it when shorter), and whether it was cut; empty when there is no file. */
-async function readTail(path: string, bytes: number): Promise<{ text: string; cut: boolean }> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { text: '', cut: false };
-    throw err;
-  }
-  try {
-    const { size } = await handle.stat();
-    const start = Math.max(0, size - bytes);
-    const buffer = Buffer.alloc(size - start);
-    await handle.read(buffer, 0, buffer.length, start);
-    // A cut UTF-8 character at the start becomes U+FFFD; it is in the entry that is dropped.
-    return { text: buffer.toString('utf8'), cut: start > 0 };
-  } finally {
-    await handle.close();
-  }
-}
+/** The file names in the avatar's folder. */
+const TASK = 'TASK.md';
+const LAB = 'lab-log.md';
 
-/** One queue per file path, so writes to one file never overlap (even from two TaskFile objects). */
+/** One queue per file, so writes to one file never overlap (even from two TaskFile objects). */
 const files = new KeyedQueue();
 
-async function readIfExists(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-}
-
 /**
- * One avatar's TASK.md and lab log on disk.
+ * One avatar's TASK.md and lab log, in its folder of {@link AvatarFolder} (on disk, or in the database).
  *
  * @example
- * const task = new TaskFile(join(dataDir, 'avatars', 'steve'), 'steve');
+ * const task = new TaskFile(store.avatarFiles.of('steve'), 'steve');
  * const md = await task.read();
  * await task.update({ open: book.open, done: book.done, finished });
  * await task.appendLab('Trees are east of spawn; bring an axe.', new Date());
  */
 export class TaskFile {
-  /** `<dir>/TASK.md` */
+  /** Where TASK.md is (`<dir>/TASK.md` on disk). */
   readonly path: string;
-  /** `<dir>/lab-log.md` */
+  /** Where the lab log is (`<dir>/lab-log.md` on disk). */
   readonly labPath: string;
 
-  private readonly dir: string;
+  private readonly folder: AvatarFolder;
   private readonly avatar: string;
 
-  /** `dir` holds this avatar's TASK.md and lab-log.md (created on first use). */
-  constructor(dir: string, avatar: string) {
-    this.dir = dir;
+  /** `where` holds this avatar's TASK.md and lab-log.md (created on first use): its folder, or a folder on disk. */
+  constructor(where: AvatarFolder | string, avatar: string) {
+    this.folder = typeof where === 'string' ? DiskAvatarFiles.folderAt(where, avatar) : where;
     this.avatar = avatar;
-    this.path = join(dir, 'TASK.md');
-    this.labPath = join(dir, 'lab-log.md');
+    this.path = this.folder.where(TASK);
+    this.labPath = this.folder.where(LAB);
   }
 
   /**
@@ -83,7 +55,7 @@ export class TaskFile {
   read(): Promise<string> {
     return files.run(this.path, () =>
       this.readOrCreate().catch(async (err: unknown) => {
-        if ((await readIfExists(this.path)) !== null) throw err;
+        if ((await this.folder.read(TASK)) !== null) throw err;
         return initialTask(this.avatar);
       }),
     );
@@ -94,7 +66,7 @@ export class TaskFile {
     return files.run(this.path, async () => {
       const current = await this.readOrCreate();
       const next = renderTask(current, parts);
-      if (next !== current) await writeAtomic(this.path, next);
+      if (next !== current) await this.folder.write(TASK, next);
     });
   }
 
@@ -125,10 +97,10 @@ export class TaskFile {
   /** Append `## <ISO date>` and the entry to the lab log. */
   appendLab(entry: string, now: Date): Promise<void> {
     return files.run(this.labPath, async () => {
-      await mkdir(this.dir, { recursive: true });
-      const existing = await readIfExists(this.labPath);
-      const lead = existing === null || existing === '' ? '' : existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
-      await appendFile(this.labPath, `${lead}## ${now.toISOString()}\n${entry.trim()}\n`, 'utf8');
+      // Only the last two bytes tell how the log ends.
+      const { text: end } = await this.folder.tail(LAB, 2);
+      const lead = end === '' ? '' : end.endsWith('\n\n') ? '' : end.endsWith('\n') ? '\n' : '\n\n';
+      await this.folder.append(LAB, `${lead}## ${now.toISOString()}\n${entry.trim()}\n`);
     });
   }
 
@@ -143,7 +115,7 @@ export class TaskFile {
   lessons(n: number, max = LESSON_MAX): Promise<string[]> {
     return files.run(this.labPath, async () => {
       // Only the end of a long lab log is read: the last lessons are there.
-      const { text, cut } = await readTail(this.labPath, LAB_TAIL_BYTES);
+      const { text, cut } = await this.folder.tail(LAB, LAB_TAIL_BYTES);
       const entries = text
         .split(/^## .*$/m)
         // Where the tail was cut, its first entry begins mid-way: only whole entries count.
@@ -175,15 +147,14 @@ export class TaskFile {
       .join('');
     const mine = own.trim() === '' ? '' : `${own.replace(/\s+$/, '')}\n`;
     const next = mine && ours ? `${mine}\n${ours.replace(/^\n+/, '')}` : mine + ours;
-    if (next !== current) await writeAtomic(this.path, next);
+    if (next !== current) await this.folder.write(TASK, next);
   }
 
   private async readOrCreate(): Promise<string> {
-    const existing = await readIfExists(this.path);
+    const existing = await this.folder.read(TASK);
     if (existing !== null) return existing;
-    await mkdir(this.dir, { recursive: true });
     const text = initialTask(this.avatar);
-    await writeAtomic(this.path, text);
+    await this.folder.write(TASK, text);
     return text;
   }
 }

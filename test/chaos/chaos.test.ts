@@ -8,6 +8,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeEvidence } from '../../chaos/harness.ts';
 import { runChaos, SMALL, type Row } from '../../chaos/run.ts';
+import { PG_BIN } from '../postgres-server.ts';
 
 const lines: string[] = [];
 const log = (l: string): void => {
@@ -27,6 +28,11 @@ describe('chaos, small round (real process, fake Telegram, embedded world)', () 
 
   it('GIVEN 3 kill -9 at random moments while goals, directions and posts are written THEN nothing acknowledged is lost and nothing is posted twice', async () => {
     const { rows } = await runChaos({ ...SMALL, killRounds: 3, only: ['kill'], log });
+    expect(misses(rows)).toEqual([]);
+  }, 600_000);
+
+  it.skipIf(!PG_BIN)('GIVEN the store in PostgreSQL (DATABASE_URL, a real server) and 3 kill -9 at random moments THEN nothing acknowledged is lost and nothing is posted twice there either', async () => {
+    const { rows } = await runChaos({ ...SMALL, killRounds: 3, only: ['kill'], db: true, log });
     expect(misses(rows)).toEqual([]);
   }, 600_000);
 

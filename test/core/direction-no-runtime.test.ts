@@ -3,7 +3,7 @@
  * game cannot be built (its server is not configured) still takes its owner's direction. Real core
  * over the console bridge.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,8 +34,8 @@ describe('a direction for an avatar with no live parts', () => {
     await r.line(/^\[ghost\] Noted as direction #1\.$/);
     expect(r.core.avatars.get('ghost')?.directions.open.map((d) => d.text)).toEqual(['stay near the village']);
     // The write is queued on the file; waiting for that queue waits for it (no game, engine or loop involved).
-    await new TaskFile(r.core.store.avatarDir('ghost'), 'ghost').idle();
-    const task = await readFile(join(r.core.store.avatarDir('ghost'), 'TASK.md'), 'utf8');
+    await new TaskFile(r.core.store.avatarFiles.of('ghost'), 'ghost').idle();
+    const task = (await r.core.store.avatarFiles.of('ghost').read('TASK.md')) ?? '';
     expect(task).toMatch(/^## Owner direction\n[\s\S]*#1 \(\d{4}-\d{2}-\d{2}\) stay near the village/m);
     expect(r.core.avatars.displayState('ghost')).toBe('stopped');
   });

@@ -334,8 +334,8 @@ describe('llm engine against the fake endpoint', () => {
     const e = engine();
     await e.turn(request('continue', 'collect 1 dirt'), signal());
     e.resetSession();
-    expect(existsSync(join(dir, 'llm-session.prev.json'))).toBe(true);
     await e.turn(request('fresh', 'collect 1 dirt'), signal());
+    expect(existsSync(join(dir, 'llm-session.prev.json'))).toBe(true);
     expect(llm.requests[1]?.body.messages.map((m) => m.role)).toEqual(['system', 'user']);
     expect(lastUserText(llm.requests[1] as RecordedRequest)).toContain('This is a fresh session');
   });

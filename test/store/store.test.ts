@@ -4,16 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StoreCorruptError } from '../../src/errors.ts';
 import type { Adapter } from 'lowdb';
 import { SafeJSONFile } from '../../src/store/safe-json-file.ts';
 import { Store } from '../../src/store/store.ts';
 import { filesOf } from '../../src/store/files.ts';
+import { BACKENDS } from './backends.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const storeModule = pathToFileURL(join(repoRoot, 'src/store/store.ts')).href;
 const filesModule = pathToFileURL(join(repoRoot, 'src/store/files.ts')).href;
+const connectModule = pathToFileURL(join(repoRoot, 'src/db/connect.ts')).href;
 
 /**
  * A writer in a tight loop: each round it adds a person and a post, drops old
@@ -21,9 +23,11 @@ const filesModule = pathToFileURL(join(repoRoot, 'src/store/files.ts')).href;
  * says `wrote N` once round N is on disk — then starts the next round at once.
  */
 const WRITER = `
+import { openDatabase } from ${JSON.stringify(connectModule)};
 import { Store } from ${JSON.stringify(storeModule)};
 import { filesOf } from ${JSON.stringify(filesModule)};
-const store = await Store.open(process.argv[2]);
+const url = process.argv[3];
+const store = await Store.open(process.argv[2], url ? { database: openDatabase(url, { warn: () => undefined }) } : {});
 let n = 0;
 // Resume after the last round any of whose ids is on disk (a kill can land after some of a round's
 // persons were saved but before its marker): a round is never written twice.
@@ -74,15 +78,23 @@ function nthWrote(child: ChildProcess, n: number): Promise<number> {
   });
 }
 
-describe('Store', () => {
+describe.each(BACKENDS)('Store ($name)', (backend) => {
   let dir: string;
 
-  beforeEach(async () => {
+  beforeAll(async () => {
+    if (backend.available) await backend.start();
+  }, 120_000);
+  afterAll(() => backend.stop());
+
+  beforeEach(async ({ skip }) => {
+    if (!backend.available) skip('PostgreSQL is not installed');
     dir = await mkdtemp(join(tmpdir(), 'mindlink-store-'));
+    await backend.fresh();
   });
 
   afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
+    await backend.done();
+    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('GIVEN a child process writing updates in a tight loop WHEN it is killed with SIGKILL at moments spread over its rounds THEN the store opens, validates, and holds every round it reported', async () => {
@@ -92,7 +104,7 @@ describe('Store', () => {
     // Kill points spread over the rounds, the same on every run.
     const killAfter = [3, 17, 1, 24, 9];
     for (let run = 0; run < 5; run++) {
-      const child = spawn(process.execPath, ['--import', 'tsx', script, data], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', script, data, ...(backend.url ? [backend.url] : [])], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       let lastReported: number;
       try {
@@ -103,12 +115,83 @@ describe('Store', () => {
         await exited;
       }
 
-      const store = await Store.open(data);
+      const store = await backend.open(data);
       const ids = new Set(store.state.data.persons.map((p) => p.id));
       expect(ids.has(`n${lastReported}`)).toBe(true);
       expect(store.outbox.data.pending.length).toBeGreaterThan(0);
       await store.flush();
+      store.close();
     }
+  }, 120_000);
+
+  it('GIVEN an empty dir THEN Store.open creates every file with its defaults', async () => {
+    const store = await backend.open(join(dir, 'nested', 'data'));
+    await store.flush();
+    const state = await backend.stored(join(dir, 'nested', 'data'), 'state');
+    expect(state).toEqual({ version: 1, avatars: [], persons: [], links: [], servers: [], shares: [], streams: [], readMarks: {}, mcpTokens: [], relays: [], sayCommands: [], places: [], handled: [] });
+    const outbox = await backend.stored(join(dir, 'nested', 'data'), 'outbox');
+    expect(outbox).toEqual({ version: 1, seq: 0, pending: [], answered: [] });
+  });
+
+  it('GIVEN 1000 updates in one tick THEN at most 2 writes reach the disk and the last value is there', async () => {
+    const store = await backend.open(dir);
+    const before = store.state.writes;
+    for (let i = 0; i < 1000; i++) {
+      filesOf(store).state.update((s) => {
+        s.shares = [{ guild: String(i), role: 'r', server: 's' }];
+      });
+    }
+    await store.flush();
+    expect(store.state.writes - before).toBeGreaterThanOrEqual(1);
+    expect(store.state.writes).toBeLessThanOrEqual(2);
+    const onDisk = (await backend.stored(dir, 'state')) as { shares: { guild: string }[] };
+    expect(onDisk.shares).toEqual([{ guild: '999', role: 'r', server: 's' }]);
+  });
+
+  it('GIVEN updates in 20 ticks while writes are in flight THEN they collapse into fewer disk writes, each counted once, and the last state is on disk', async () => {
+    const store = await backend.open(dir);
+    const before = store.state.writes;
+    for (let i = 0; i < 20; i++) {
+      filesOf(store).state.update((s) => {
+        s.shares.push({ guild: String(i), role: 'r', server: 's' });
+      });
+      await new Promise((r) => setImmediate(r));
+    }
+    await store.flush();
+    const written = store.state.writes - before;
+    expect(written).toBeGreaterThanOrEqual(2);
+    expect(written).toBeLessThan(20);
+    const onDisk = (await backend.stored(dir, 'state')) as { shares: { guild: string }[] };
+    expect(onDisk.shares).toHaveLength(20);
+  });
+
+  it('GIVEN an update made while a write is in flight THEN flush resolves only after that update is on disk', async () => {
+    const store = await backend.open(dir);
+    filesOf(store).state.update((s) => {
+      s.shares.push({ guild: 'first', role: 'r', server: 's' });
+    });
+    await new Promise((r) => setImmediate(r)); // the first write has started
+    filesOf(store).state.update((s) => {
+      s.shares.push({ guild: 'second', role: 'r', server: 's' });
+    });
+    await store.flush();
+    const onDisk = (await backend.stored(dir, 'state')) as { shares: { guild: string }[] };
+    expect(onDisk.shares.map((s) => s.guild)).toEqual(['first', 'second']);
+    const reopened = await backend.open(dir);
+    expect(reopened.state.data.shares).toHaveLength(2);
+  });
+
+});
+
+describe('Store (files)', () => {
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mindlink-store-'));
+  });
+
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('GIVEN a state.json that is not JSON THEN Store.open rejects with StoreCorruptError naming the file AND the file is unchanged', async () => {
@@ -144,63 +227,6 @@ describe('Store', () => {
     expect(err).toBeInstanceOf(StoreCorruptError);
     expect((err as StoreCorruptError).file).toBe(file);
     expect(await readFile(file)).toEqual(bytes);
-  });
-
-  it('GIVEN an empty dir THEN Store.open creates every file with its defaults', async () => {
-    const store = await Store.open(join(dir, 'nested', 'data'));
-    await store.flush();
-    const state = JSON.parse(await readFile(join(dir, 'nested', 'data', 'state.json'), 'utf8'));
-    expect(state).toEqual({ version: 1, avatars: [], persons: [], links: [], servers: [], shares: [], streams: [], readMarks: {}, mcpTokens: [], relays: [], sayCommands: [], places: [], handled: [] });
-    const outbox = JSON.parse(await readFile(join(dir, 'nested', 'data', 'outbox.json'), 'utf8'));
-    expect(outbox).toEqual({ version: 1, seq: 0, pending: [], answered: [] });
-  });
-
-  it('GIVEN 1000 updates in one tick THEN at most 2 writes reach the disk and the last value is there', async () => {
-    const store = await Store.open(dir);
-    const before = store.state.writes;
-    for (let i = 0; i < 1000; i++) {
-      filesOf(store).state.update((s) => {
-        s.shares = [{ guild: String(i), role: 'r', server: 's' }];
-      });
-    }
-    await store.flush();
-    expect(store.state.writes - before).toBeGreaterThanOrEqual(1);
-    expect(store.state.writes).toBeLessThanOrEqual(2);
-    const onDisk = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
-    expect(onDisk.shares).toEqual([{ guild: '999', role: 'r', server: 's' }]);
-  });
-
-  it('GIVEN updates in 20 ticks while writes are in flight THEN they collapse into fewer disk writes, each counted once, and the last state is on disk', async () => {
-    const store = await Store.open(dir);
-    const before = store.state.writes;
-    for (let i = 0; i < 20; i++) {
-      filesOf(store).state.update((s) => {
-        s.shares.push({ guild: String(i), role: 'r', server: 's' });
-      });
-      await new Promise((r) => setImmediate(r));
-    }
-    await store.flush();
-    const written = store.state.writes - before;
-    expect(written).toBeGreaterThanOrEqual(2);
-    expect(written).toBeLessThan(20);
-    const onDisk = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
-    expect(onDisk.shares).toHaveLength(20);
-  });
-
-  it('GIVEN an update made while a write is in flight THEN flush resolves only after that update is on disk', async () => {
-    const store = await Store.open(dir);
-    filesOf(store).state.update((s) => {
-      s.shares.push({ guild: 'first', role: 'r', server: 's' });
-    });
-    await new Promise((r) => setImmediate(r)); // the first write has started
-    filesOf(store).state.update((s) => {
-      s.shares.push({ guild: 'second', role: 'r', server: 's' });
-    });
-    await store.flush();
-    const onDisk = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
-    expect(onDisk.shares.map((s: { guild: string }) => s.guild)).toEqual(['first', 'second']);
-    const reopened = await Store.open(dir);
-    expect(reopened.state.data.shares).toHaveLength(2);
   });
 
   it('GIVEN updates coming during every write (many avatars at work) WHEN a change is confirmed THEN saved() resolves once a write carried it, while the writer still goes on', async () => {

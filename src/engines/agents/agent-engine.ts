@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProviderRefusedError } from '../../errors.ts';
+import { DiskAvatarFiles, type AvatarFolder } from '../../store/avatar-files.ts';
 import type { McpEndpoint } from '../../mcp/http-endpoint.ts';
 import { saying, TurnInterruptedError, type Engine, type EngineContext, type SessionInfo, type TurnReply, type TurnRequest, type TurnUsage } from '../engine.ts';
 import { turnMessage } from '../llm/prompts.ts';
@@ -61,7 +62,11 @@ function actionOf(name: string, outcome: ToolOutcome): { skill: string; ok: bool
  */
 export class AgentEngine implements Engine {
   readonly name: AgentKind;
-  private readonly saved: AgentSession;
+  /** The CLI session to resume: a new one until the saved one is read (every turn waits for that first). */
+  private saved: AgentSession;
+  /** Reading the saved session (again at the next turn when it failed). */
+  private loading: Promise<AgentSession> | undefined;
+  private readonly folder: AvatarFolder;
   private readonly system: string;
   private readonly host: ToolHost;
   private readonly whispers: WhisperInbox;
@@ -73,7 +78,9 @@ export class AgentEngine implements Engine {
     private readonly options: AgentEngineOptions,
   ) {
     this.name = cli.kind;
-    this.saved = AgentSession.open(options.avatarDir, cli.kind, ctx.log, () => this.now().getTime());
+    this.folder = ctx.files ?? DiskAvatarFiles.folderAt(options.avatarDir, ctx.avatar);
+    this.saved = AgentSession.fresh(this.folder, cli.kind, ctx.log, () => this.now().getTime());
+    void this.ready().catch((err: unknown) => ctx.log.warn({ err }, 'the saved agent session could not be read yet; the next turn tries again'));
     this.system = agentSystemPrompt(ctx.avatar, ctx.game.capabilities);
     this.host = {
       skills: ctx.skills,
@@ -97,7 +104,21 @@ export class AgentEngine implements Engine {
 
   /** The next run starts a new CLI session. */
   resetSession(): void {
-    this.saved.reset();
+    void this.saved.reset();
+  }
+
+  /** The saved session, read once (the first turn waits for it), with every save asked for so far done. */
+  private async ready(): Promise<AgentSession> {
+    this.loading ??= AgentSession.open(this.folder, this.cli.kind, this.ctx.log, () => this.now().getTime()).then(
+      (session) => (this.saved = session),
+      (err: unknown) => {
+        this.loading = undefined;
+        throw err;
+      },
+    );
+    const session = await this.loading;
+    await session.settled();
+    return session;
   }
 
   /** Stop listening to the game's whispers (the avatar's engine is being replaced). */
@@ -109,6 +130,7 @@ export class AgentEngine implements Engine {
   async turn(req: TurnRequest, signal: AbortSignal): Promise<TurnReply> {
     const usage: Required<TurnUsage> = { promptTokens: 0, completionTokens: 0, requests: 0, costUsd: 0 };
     if (signal.aborted) throw new TurnInterruptedError(usage, signal.reason);
+    await this.ready();
     const question = req.kind === 'question';
     const heard = question ? [] : this.whispers.take();
     const snap = this.ctx.game.snapshot();
@@ -135,7 +157,7 @@ export class AgentEngine implements Engine {
       this.add(usage, ran.result);
       if (ran.result.failure?.kind === 'no_session' && resume !== undefined && !signal.aborted) {
         this.ctx.log.warn({ session: resume, engine: this.name }, 'the agent session to resume is gone; starting a new one');
-        if (!question) this.saved.reset();
+        if (!question) await this.saved.reset();
         ran = await this.runOnce(req, prompt, endpoint, undefined, signal);
         this.add(usage, ran.result);
       }
@@ -146,7 +168,7 @@ export class AgentEngine implements Engine {
     const { exit, result } = ran;
     // A CLI that reports the session's running cost: the run cost the difference (a question's fork starts from it too).
     if (result.sessionCostUsd !== undefined) usage.costUsd += Math.max(0, result.sessionCostUsd - (ran.fresh ? 0 : this.saved.costUsd));
-    if (!question && (result.sessionId !== undefined || result.contextTokens !== undefined)) this.saved.ran(result.sessionId, result.contextTokens, result.sessionCostUsd);
+    if (!question && (result.sessionId !== undefined || result.contextTokens !== undefined)) await this.saved.ran(result.sessionId, result.contextTokens, result.sessionCostUsd);
     const used: TurnUsage = { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, requests: usage.requests, ...(usage.costUsd > 0 ? { costUsd: usage.costUsd } : {}) };
     if (signal.aborted) {
       if (!question) this.whispers.putBack(heard);

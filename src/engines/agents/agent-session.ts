@@ -1,16 +1,15 @@
 /**
- * Which session of its CLI an avatar's agent engine resumes, kept in
- * `DATA_DIR/avatars/<name>/<engine>-session.json` so that a restart
- * continues the same conversation. The conversation itself lives in the
+ * Which session of its CLI an avatar's agent engine resumes, kept in its
+ * files as `<engine>-session.json` (`DATA_DIR/avatars/<name>/`, or the
+ * database: `src/store/avatar-files.ts`) so that a restart continues the
+ * same conversation. The conversation itself lives in the
  * CLI's own store (its config folder under `DATA_DIR/agents/<engine>/`);
  * this file holds its id, when it started and how big its context was at
  * the last request (the loop rotates it when it is a day old or too big).
  */
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { writeAtomicSync } from '../../store/atomic-write.ts';
+import type { AvatarFolder } from '../../store/avatar-files.ts';
 import type { SessionInfo } from '../engine.ts';
 
 const SessionFileSchema = z.object({
@@ -32,35 +31,49 @@ const CHARS_PER_TOKEN = 4;
 
 /**
  * @example
- * const session = AgentSession.open(avatarDir, 'opencode', log);
+ * const session = await AgentSession.open(folder, 'opencode', log);
  * const resume = session.id;                 // undefined: a new session
- * session.ran('ses_abc', 12_000);            // after the run
+ * await session.ran('ses_abc', 12_000);      // after the run
  */
 export class AgentSession {
+  /** The saves, one after the other (never rejects: a failed save is logged). */
+  private saving: Promise<void> = Promise.resolve();
+
   private constructor(
+    private readonly folder: AvatarFolder,
     private readonly file: string,
     private readonly log: Logger,
     private readonly now: () => number,
     private data: SessionFile,
   ) {}
 
-  /** The session of `engine` saved in `dir` (a missing or unreadable file starts a new one; an unreadable one is moved aside). */
-  static open(dir: string, engine: string, log: Logger, now: () => number = Date.now): AgentSession {
-    const file = join(dir, `${engine}-session.json`);
-    const fresh = (): SessionFile => ({ version: 1, id: null, startedAt: now(), contextTokens: 0, previous: null, costUsd: 0 });
-    if (!existsSync(file)) return new AgentSession(file, log, now, fresh());
+  /** A new session of `engine` in `folder` (nothing read or written yet). */
+  static fresh(folder: AvatarFolder, engine: string, log: Logger, now: () => number = Date.now): AgentSession {
+    return new AgentSession(folder, `${engine}-session.json`, log, now, { version: 1, id: null, startedAt: now(), contextTokens: 0, previous: null, costUsd: 0 });
+  }
+
+  /** The session of `engine` saved in `folder` (a missing or unreadable file starts a new one; an unreadable one is moved aside). */
+  static async open(folder: AvatarFolder, engine: string, log: Logger, now: () => number = Date.now): Promise<AgentSession> {
+    const file = `${engine}-session.json`;
+    const raw = await folder.read(file);
+    if (raw === null) return AgentSession.fresh(folder, engine, log, now);
     let problem: string | undefined;
     try {
-      const checked = SessionFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-      if (checked.success) return new AgentSession(file, log, now, checked.data);
+      const checked = SessionFileSchema.safeParse(JSON.parse(raw));
+      if (checked.success) return new AgentSession(folder, file, log, now, checked.data);
       problem = checked.error.issues[0]?.message;
     } catch (err) {
       problem = (err as Error).message;
     }
     const aside = `${file}.unreadable-${now()}`;
-    renameSync(file, aside);
-    log.warn({ file, movedTo: aside, problem }, 'agent session file unreadable; starting a new session');
-    return new AgentSession(file, log, now, fresh());
+    await folder.rename(file, aside);
+    log.warn({ file: folder.where(file), movedTo: folder.where(aside), problem }, 'agent session file unreadable; starting a new session');
+    return AgentSession.fresh(folder, engine, log, now);
+  }
+
+  /** Resolves once every save asked for so far is done (or its failure logged). */
+  settled(): Promise<void> {
+    return this.saving;
   }
 
   /** The session to resume, or undefined for a new one. */
@@ -79,25 +92,27 @@ export class AgentSession {
   }
 
   /** A run of this session ended: its id (as the CLI named it), the size of its last context, its running cost when the CLI reports one. */
-  ran(id: string | undefined, contextTokens: number | undefined, sessionCostUsd?: number): void {
+  ran(id: string | undefined, contextTokens: number | undefined, sessionCostUsd?: number): Promise<void> {
     if (id !== undefined) this.data.id = id;
     if (contextTokens !== undefined && contextTokens > 0) this.data.contextTokens = contextTokens;
     if (sessionCostUsd !== undefined) this.data.costUsd = Math.max(this.data.costUsd, sessionCostUsd);
-    this.save();
+    return this.save();
   }
 
   /** Start a new session next run (between turns only); the old id is kept as `previous`. */
-  reset(): void {
+  reset(): Promise<void> {
     this.data = { version: 1, id: null, startedAt: this.now(), contextTokens: 0, previous: this.data.id ?? this.data.previous, costUsd: 0 };
-    this.save();
+    return this.save();
   }
 
-  private save(): void {
-    try {
-      mkdirSync(dirname(this.file), { recursive: true });
-      writeAtomicSync(this.file, JSON.stringify(this.data));
-    } catch (err) {
-      this.log.error({ err, file: this.file }, 'agent session could not be saved; the next start begins a new session');
-    }
+  /** Write the session after the saves before it; resolves once written, or once its failure is logged. */
+  private save(): Promise<void> {
+    const text = JSON.stringify(this.data);
+    this.saving = this.saving
+      .then(() => this.folder.write(this.file, text))
+      .catch((err: unknown) => {
+        this.log.error({ err, file: this.folder.where(this.file) }, 'agent session could not be saved; the next start begins a new session');
+      });
+    return this.saving;
   }
 }

@@ -11,6 +11,7 @@
  */
 import { join } from 'node:path';
 import { ProviderRefusedError } from '../../errors.ts';
+import { DiskAvatarFiles, type AvatarFolder } from '../../store/avatar-files.ts';
 import { saying, TurnInterruptedError, type Engine, type EngineContext, type SessionInfo, type TurnReply, type TurnRequest } from '../engine.ts';
 import { messageChars, type ChatMessage, type ToolSchema } from './messages.ts';
 import { readReport } from './protocol.ts';
@@ -29,7 +30,7 @@ export interface LlmEngineOptions {
   maxSteps: number;
   /** Most characters of messages in one request (tool schemas excluded). */
   budgetChars: number;
-  /** The avatar's folder (`DATA_DIR/avatars/<name>`): TASK.md, lab log, the saved session. */
+  /** The avatar's folder (`DATA_DIR/avatars/<name>`): the saved session, unless the context brings the avatar's files. */
   avatarDir: string;
   now?: () => Date;
 }
@@ -63,7 +64,11 @@ export class LlmEngine implements Engine {
   onRequest: ((size: RequestSize) => void) | undefined;
 
   private readonly transport: LlmTransport;
-  private readonly convo: LlmSession;
+  /** The conversation: an empty one until the saved one is read (every turn waits for that first). */
+  private convo: LlmSession;
+  /** Reading the saved conversation (again at the next turn when it failed). */
+  private loading: Promise<LlmSession> | undefined;
+  private readonly folder: AvatarFolder;
   private readonly system: string;
   private readonly tools: ToolSchema[];
   private readonly host: ToolHost;
@@ -75,7 +80,9 @@ export class LlmEngine implements Engine {
     private readonly options: LlmEngineOptions,
   ) {
     this.transport = new LlmTransport({ ...options.transport, log: ctx.log });
-    this.convo = LlmSession.open(options.avatarDir, ctx.log, () => this.now().getTime());
+    this.folder = ctx.files ?? DiskAvatarFiles.folderAt(options.avatarDir, ctx.avatar);
+    this.convo = LlmSession.fresh(this.folder, ctx.log, () => this.now().getTime());
+    void this.ready().catch((err: unknown) => ctx.log.warn({ err }, 'the saved engine session could not be read yet; the next turn tries again'));
     this.system = systemPrompt(ctx.avatar, options.maxSteps, ctx.game.capabilities);
     this.tools = toolSchemas(ctx.skills);
     this.host = {
@@ -100,7 +107,21 @@ export class LlmEngine implements Engine {
 
   /** Start a fresh conversation (between turns only; the old one is kept as llm-session.prev.json). */
   resetSession(): void {
-    this.convo.reset();
+    void this.convo.reset();
+  }
+
+  /** The saved conversation, read once (the first turn waits for it), with every save asked for so far done. */
+  private async ready(): Promise<LlmSession> {
+    this.loading ??= LlmSession.open(this.folder, this.ctx.log, () => this.now().getTime()).then(
+      (session) => (this.convo = session),
+      (err: unknown) => {
+        this.loading = undefined;
+        throw err;
+      },
+    );
+    const session = await this.loading;
+    await session.settled();
+    return session;
   }
 
   /** Stop listening to the game's whispers (the avatar's engine is being replaced). */
@@ -110,6 +131,7 @@ export class LlmEngine implements Engine {
 
   /** One turn: requests and tool steps until the model replies (see the class). */
   async turn(req: TurnRequest, signal: AbortSignal): Promise<TurnReply> {
+    await this.ready();
     if (req.kind === 'question') return this.question(req, signal);
     this.turnNo++;
     const heard = this.whispers.take();
@@ -160,7 +182,7 @@ export class LlmEngine implements Engine {
       if (signal.aborted) throw signal.reason;
     } catch (err) {
       if (signal.aborted) {
-        this.convo.noteInterrupted(req.kind, calls);
+        await this.convo.noteInterrupted(req.kind, calls);
         // The chat heard before this turn is still news for the next one.
         this.whispers.putBack(heard);
         throw new TurnInterruptedError({ ...usage }, signal.reason);
@@ -168,14 +190,14 @@ export class LlmEngine implements Engine {
       if (err instanceof ProviderUnavailableError) {
         // Rate limited or down past every retry: this turn ends as "working", and the loop backs off.
         this.ctx.log.warn({ err: err.message }, 'model unavailable; the turn ends without an answer');
-        this.convo.noteInterrupted(req.kind, calls);
+        await this.convo.noteInterrupted(req.kind, calls);
         return { report: saying(`(${err.message})`), usage: { ...usage } };
       }
-      if (!(err instanceof ProviderRefusedError)) this.convo.noteInterrupted(req.kind, calls);
+      if (!(err instanceof ProviderRefusedError)) await this.convo.noteInterrupted(req.kind, calls);
       throw err;
     }
     turn.push({ role: 'assistant', content: text });
-    this.convo.commit(req.kind, turn, calls);
+    await this.convo.commit(req.kind, turn, calls);
     return { report: readReport(text), usage: { ...usage }, actions };
   }
 

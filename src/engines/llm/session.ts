@@ -1,6 +1,7 @@
 /**
- * The llm engine's conversation with one avatar, kept in
- * `DATA_DIR/avatars/<name>/llm-session.json` so that a restart continues it.
+ * The llm engine's conversation with one avatar, kept in its files as
+ * `llm-session.json` (`DATA_DIR/avatars/<name>/`, or the database: `src/store/avatar-files.ts`)
+ * so that a restart continues it.
  *
  * It holds whole turns (the user prompt, the model's tool calls and their
  * results, the final reply) and a summary: older turns are condensed into one
@@ -9,16 +10,16 @@
  * extra request to the model. A fresh session (a day old, or too big) starts
  * empty; the previous file is kept as `llm-session.prev.json`.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { writeAtomicSync } from '../../store/atomic-write.ts';
+import type { AvatarFolder } from '../../store/avatar-files.ts';
 import type { SessionInfo, TurnKind } from '../engine.ts';
 import { ChatMessageSchema, messageChars, type ChatMessage } from './messages.ts';
 
 /** The file name of a session, in the avatar's folder. */
 export const SESSION_FILE = 'llm-session.json';
+/** The session before the last fresh start, kept for a look. */
+const PREVIOUS_FILE = 'llm-session.prev.json';
 /** Characters of whole recent turns kept before the oldest is condensed. */
 export const KEEP_CHARS = 900;
 /** Most whole turns kept. */
@@ -86,15 +87,17 @@ function summaryText(lines: readonly string[]): string {
 
 /**
  * @example
- * const session = LlmSession.open(dir, log);
+ * const session = await LlmSession.open(folder, log);
  * const context = session.context();        // messages to send before this turn's
- * session.commit('continue', turnMessages, calls);
+ * await session.commit('continue', turnMessages, calls);
  */
 export class LlmSession {
   private data: SessionFile;
+  /** The saves, one after the other (never rejects: a failed save is logged). */
+  private saving: Promise<void> = Promise.resolve();
 
   private constructor(
-    private readonly file: string,
+    private readonly folder: AvatarFolder,
     private readonly log: Logger,
     private readonly now: () => number,
     data: SessionFile,
@@ -102,12 +105,15 @@ export class LlmSession {
     this.data = data;
   }
 
+  /** A new, empty session in `folder` (nothing read or written yet). */
+  static fresh(folder: AvatarFolder, log: Logger, now: () => number = Date.now): LlmSession {
+    return new LlmSession(folder, log, now, { version: 1, startedAt: now(), summary: [], turns: [] });
+  }
+
   /** Read the saved session (a missing file starts one; an unreadable one is moved aside and a new one starts). */
-  static open(dir: string, log: Logger, now: () => number = Date.now): LlmSession {
-    const file = join(dir, SESSION_FILE);
-    const fresh = (): SessionFile => ({ version: 1, startedAt: now(), summary: [], turns: [] });
-    if (!existsSync(file)) return new LlmSession(file, log, now, fresh());
-    const raw = readFileSync(file, 'utf8');
+  static async open(folder: AvatarFolder, log: Logger, now: () => number = Date.now): Promise<LlmSession> {
+    const raw = await folder.read(SESSION_FILE);
+    if (raw === null) return LlmSession.fresh(folder, log, now);
     let parsed: unknown;
     let problem: string | undefined;
     try {
@@ -116,12 +122,12 @@ export class LlmSession {
       problem = (err as Error).message;
     }
     const checked = problem === undefined ? SessionFileSchema.safeParse(parsed) : undefined;
-    if (checked?.success) return new LlmSession(file, log, now, checked.data);
+    if (checked?.success) return new LlmSession(folder, log, now, checked.data);
     // Nothing is lost: the unreadable file stays next to the new one for a look.
-    const aside = `${file}.unreadable-${now()}`;
-    renameSync(file, aside);
-    log.warn({ file, movedTo: aside, problem: problem ?? checked?.error.issues[0]?.message }, 'engine session unreadable; starting a fresh one');
-    return new LlmSession(file, log, now, fresh());
+    const aside = `${SESSION_FILE}.unreadable-${now()}`;
+    await folder.rename(SESSION_FILE, aside);
+    log.warn({ file: folder.where(SESSION_FILE), movedTo: folder.where(aside), problem: problem ?? checked?.error.issues[0]?.message }, 'engine session unreadable; starting a fresh one');
+    return LlmSession.fresh(folder, log, now);
   }
 
   /** Age and size, for the loop's fresh-session rotation. */
@@ -172,10 +178,10 @@ export class LlmSession {
   }
 
   /**
-   * Keep the turn, compact to the keep size, save. The turn's prompt is kept as its first line only
+   * Keep the turn, compact to the keep size, save (resolves once saved, or the failure logged). The turn's prompt is kept as its first line only
    * (the next prompt restates goal, direction and state), and each tool result as its first line.
    */
-  commit(kind: TurnKind, messages: ChatMessage[], calls: string[]): void {
+  commit(kind: TurnKind, messages: ChatMessage[], calls: string[]): Promise<void> {
     const kept = messages.map((m, i): ChatMessage => {
       if (i === 0 && m.role === 'user') return { role: 'user', content: promptLine(kind, m.content) };
       if (m.role === 'tool') return { ...m, content: cut(m.content.split('\n')[0] ?? '', KEPT_RESULT_MAX) };
@@ -186,31 +192,45 @@ export class LlmSession {
     while (this.data.turns.length > KEEP_TURNS || (this.data.turns.length > 0 && messageChars(this.data.turns.flatMap((t) => t.messages)) > KEEP_CHARS)) {
       this.condenseOldest();
     }
-    this.save();
+    return this.save();
   }
 
   /** A turn that did not finish (stopped, replaced): only its tool calls are remembered. */
-  noteInterrupted(kind: TurnKind, calls: string[]): void {
-    if (calls.length === 0) return;
+  noteInterrupted(kind: TurnKind, calls: string[]): Promise<void> {
+    if (calls.length === 0) return this.saving;
     this.data.summary.push(cut(`${kind} (interrupted): ${calls.join('; ')}`, SUMMARY_LINE_MAX));
     if (this.data.summary.length > SUMMARY_LINES) this.data.summary.splice(0, this.data.summary.length - SUMMARY_LINES);
-    this.save();
+    return this.save();
   }
 
-  /** Start a fresh, empty session; the old file is kept as `llm-session.prev.json`. */
-  reset(): void {
-    if (existsSync(this.file)) renameSync(this.file, join(dirname(this.file), 'llm-session.prev.json'));
+  /** Start a fresh, empty session; the old file is kept as `llm-session.prev.json` (resolves once both are saved). */
+  reset(): Promise<void> {
     this.data = { version: 1, startedAt: this.now(), summary: [], turns: [] };
-    this.save();
+    const text = JSON.stringify(this.data);
+    return this.queue(async () => {
+      await this.folder.rename(SESSION_FILE, PREVIOUS_FILE);
+      await this.folder.write(SESSION_FILE, text);
+    });
   }
 
-  /** Write the session atomically (a temp file, then rename). It is a few KB, so this is synchronous: a turn is on disk when it ends. */
-  save(): void {
-    mkdirSync(dirname(this.file), { recursive: true });
-    try {
-      writeAtomicSync(this.file, JSON.stringify(this.data));
-    } catch (err) {
-      this.log.error({ err, file: this.file }, 'engine session could not be saved; the conversation goes on in memory');
-    }
+  /** Resolves once every save asked for so far is done (or its failure logged). */
+  settled(): Promise<void> {
+    return this.saving;
+  }
+
+  /**
+   * Write the session (replacing the file at once), after the saves before it; resolves once written, or once its
+   * failure is logged: a turn is saved when it ends.
+   */
+  save(): Promise<void> {
+    const text = JSON.stringify(this.data);
+    return this.queue(() => this.folder.write(SESSION_FILE, text));
+  }
+
+  private queue(job: () => Promise<void>): Promise<void> {
+    this.saving = this.saving.then(job).catch((err: unknown) => {
+      this.log.error({ err, file: this.folder.where(SESSION_FILE) }, 'engine session could not be saved; the conversation goes on in memory');
+    });
+    return this.saving;
   }
 }
