@@ -28,7 +28,7 @@ import { NatsAuthError, natsSecrets } from './game/hosts/nats/credentials.ts';
 import { SUBJECT_TOKEN } from './game/hosts/nats/subjects.ts';
 import type { Database } from './db/connect.ts';
 import type { Leases } from './db/leases.ts';
-import { databaseSecrets } from './db/secrets.ts';
+import { urlSecrets } from './db/url-secrets.ts';
 import type { GameAttachment } from './game/provider.ts';
 import { embeddedVersion } from './game/embedded/world-start.ts';
 import { warmUp } from './game/warm-up.ts';
@@ -182,7 +182,7 @@ async function overNats(config: Config, args: string[]): Promise<void> {
               : undefined;
   if (problem || !servers) throw new UsageError(`${problem ?? '--nats is missing'}\n${USAGE}`);
   const settings = { servers, token: config.NATS_TOKEN, user: config.NATS_USER, pass: config.NATS_PASS, name: `mindlink host ${id}` };
-  for (const secret of [...natsSecrets(settings), ...databaseSecrets(database)]) registerSecret(secret);
+  for (const secret of [...natsSecrets(settings), ...urlSecrets(database)]) registerSecret(secret);
   const log = createLogger(config.LOG_LEVEL).child({ avatarHost: id });
   startHealthLog(log, config.HEALTH_LOG_MS, 'host health', readTickRates);
   const [{ connectNats }, { NatsHost }] = await Promise.all([import('./game/hosts/nats/connect.ts'), import('./game/hosts/nats/nats-host.ts')]);

@@ -15,7 +15,6 @@ import { loadConfig, type Config } from './config.ts';
 import { openDatabase, shownUrl, type Database } from './db/connect.ts';
 import { urlSecrets } from './db/url-secrets.ts';
 import type { Mindlink } from './core.ts';
-import { databaseSecrets } from './db/secrets.ts';
 import { ConfigError, StoreCorruptError, StoreWriteError, writeFailureReason } from './errors.ts';
 import { startGameProcesses, usesHosts } from './game/hosts/game-processes.ts';
 import { NatsAuthError, natsSecrets } from './game/hosts/nats/credentials.ts';
@@ -50,7 +49,6 @@ async function main(): Promise<void> {
   }
   for (const secret of [config.TELEGRAM_TOKEN, config.DISCORD_TOKEN, config.LLM_API_KEY, ...urlSecrets(config.DATABASE_URL)]) registerSecret(secret);
   for (const secret of natsSecrets({ servers: config.HOSTS ?? [], token: config.NATS_TOKEN, pass: config.NATS_PASS })) registerSecret(secret);
-  for (const secret of databaseSecrets(config.DATABASE_URL)) registerSecret(secret);
   const log: Logger = createLogger(config.LOG_LEVEL);
   routeConsoleToLog(log);
   // With one process the avatars play here: its health line says how many physics ticks they ran.
