@@ -148,8 +148,9 @@ export const ConfigSchema = z.object({
    */
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres://user:password@host:5432/database URL' }).optional(),
   /**
-   * How long an avatar's lease lasts unless its NATS host renews it (every third of it, while it hears the core);
-   * a host that dies or is cut off loses its avatars after this long (ms, docs/many-machines.md).
+   * How long a lease lasts unless renewed (every third of it), in ms (docs/many-machines.md): an avatar's, renewed
+   * by its NATS host while it hears the core (a host that dies or is cut off loses its avatars after this long),
+   * and the front end's, renewed by the running core (a standby core takes over this long after it dies).
    */
   LEASE_MS: z.coerce.number().int().min(3000).max(600_000).default(15_000),
 });

@@ -13,6 +13,7 @@
 import { ConsoleBridge } from '../bridges/console.ts';
 import { loadConfig, type Config } from './config.ts';
 import { openDatabase, shownUrl, type Database } from './db/connect.ts';
+import type { FrontendLease } from './db/frontend-lease.ts';
 import { urlSecrets } from './db/url-secrets.ts';
 import type { Mindlink } from './core.ts';
 import { ConfigError, StoreCorruptError, StoreWriteError, writeFailureReason } from './errors.ts';
@@ -55,18 +56,15 @@ async function main(): Promise<void> {
   startHealthLog(log, config.HEALTH_LOG_MS, 'health', readTickRates);
   // The store in PostgreSQL: reachable now, or the start stops here with one line.
   const database = config.DATABASE_URL ? await reachDatabase(config.DATABASE_URL, log) : undefined;
+  // With the store in PostgreSQL one core at a time runs: a second one stands by here until the first one's lease
+  // lapses, with the rest of mindlink loaded meanwhile so that it takes over sooner.
+  const preloaded = database ? loadCore() : undefined;
+  preloaded?.catch(() => undefined); // awaited below, where a failure to load stops the start
+  const front = database ? await holdFrontEnd(database, config, log) : undefined;
   // The world and the hosts start now (or the NATS hosts are looked for), while the rest of mindlink loads.
   const processes = usesHosts(config) ? startGameProcesses(config, log) : undefined;
   const [{ Mindlink }, { createEngineProvider }, { commandList, createDispatcher, telegramMenus }, { createSkillRegistry, skills: skillList }, { Reflexes }, { llmOffered }, { readItemNames }] =
-    await Promise.all([
-      import('./core.ts'),
-      import('./engines/index.ts'),
-      import('../commands/index.ts'),
-      import('../skills/index.ts'),
-      import('../skills/reflexes.ts'),
-      import('./command-host.ts'),
-      import('./game/known-items.ts'),
-    ]);
+    await (preloaded ?? loadCore());
   // What the first turn reads (the item names goals are checked against), read while the world and the hosts start.
   readItemNames();
 
@@ -86,6 +84,8 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS);
     void (core?.stop() ?? Promise.resolve())
+      // A standby takes over at once instead of waiting for the lease to lapse.
+      .then(() => front?.release())
       .then(() => database?.end())
       .then(() => {
         log.info({ signal }, 'stopped');
@@ -114,7 +114,7 @@ async function main(): Promise<void> {
       ? await (await import('./game/hosts/hosted-provider.ts')).createHostedProvider(config, log, { attach }, processes)
       : await (await import('./game/provider.ts')).createGameProvider(config, log, { attach });
     const skillRegistry = processes ? (await import('./game/hosts/remote-skills.ts')).hostedSkills(skillList, createSkillRegistry) : createSkillRegistry;
-    core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills: skillRegistry, commands: createDispatcher(), store: database ? { database } : {} }).catch(
+    core = await Mindlink.start({ config, log, games, engines: createEngineProvider(config), skills: skillRegistry, commands: createDispatcher(), store: database ? { database, ...(front ? { fence: front.fence } : {}) } : {} }).catch(
       async (err: unknown) => {
         // The world and the avatar hosts run in processes of their own: a start that fails stops them, so none is
         // left running (and writing into DATA_DIR) after mindlink has exited.
@@ -212,6 +212,57 @@ async function main(): Promise<void> {
   const detail = playing.length > 0 ? `playing: ${playing.join(', ')}` : 'no avatar is playing; /play starts one';
   consoleBridge?.ready(detail);
   log.info({ playing }, 'mindlink ready');
+}
+
+/** The rest of mindlink, loaded once the config is read (while the game's processes start). */
+function loadCore() {
+  return Promise.all([
+    import('./core.ts'),
+    import('./engines/index.ts'),
+    import('../commands/index.ts'),
+    import('../skills/index.ts'),
+    import('../skills/reflexes.ts'),
+    import('./command-host.ts'),
+    import('./game/known-items.ts'),
+  ]);
+}
+
+/**
+ * Wait until this core holds the front end's lease (docs/many-machines.md "Two cores"), saying on stderr who holds
+ * it meanwhile; Ctrl-C or SIGTERM while standing by ends the process. Once held, a lost lease ends the process at
+ * once (code 1), before it writes or posts anything more: another core runs mindlink then.
+ */
+async function holdFrontEnd(database: Database, config: Config, log: Logger): Promise<FrontendLease> {
+  const [{ migrate }, { takeFrontend }] = await Promise.all([import('./db/migrate.ts'), import('./db/frontend-lease.ts')]);
+  await migrate(database);
+  const stop = new AbortController();
+  const onSignal = (): void => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let front: FrontendLease;
+  try {
+    front = await takeFrontend(database, {
+      ttlMs: config.LEASE_MS,
+      log,
+      signal: stop.signal,
+      onStandby: (holder, until) =>
+        process.stderr.write(`mindlink: standing by: another core (${holder}) runs mindlink on this database; this one takes over once its lease lapses (${until.toISOString()} unless renewed).\n`),
+    });
+  } catch (err) {
+    if (!stop.signal.aborted) throw err;
+    process.stderr.write('mindlink: stopped while standing by.\n');
+    await database.end();
+    process.exit(0);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  void front.lost.then((why) => {
+    log.error({ why }, 'lost the front end: another core runs mindlink now; stopping at once');
+    process.stderr.write(`mindlink: ${why}; another core runs mindlink now, so this one stops.\n`);
+    process.exit(1);
+  });
+  return front;
 }
 
 /** A pool on the store's database once it answers; a database that does not stops the start with one line (exit code 1). */

@@ -42,6 +42,8 @@ export interface FrontendOptions {
   signal?: AbortSignal;
   /** This core's name (default: host name, pid and a random part). */
   holder?: string;
+  /** Told once for each other holder seen while this core stands by. */
+  onStandby?: (holder: string, until: Date) => void;
 }
 
 /**
@@ -66,6 +68,7 @@ export async function takeFrontend(db: Database, opts: FrontendOptions): Promise
     if (now && now.holder !== said) {
       said = now.holder;
       opts.log.info({ holder: now.holder, until: now.expiresAt.toISOString() }, 'standing by: another core holds the front end; this one takes it once that lease lapses');
+      opts.onStandby?.(now.holder, now.expiresAt);
     }
     await delay(Math.min(every, STANDBY_ASK_MS), undefined, { signal: opts.signal });
     lease = await leases.acquire(FRONTEND, holder, opts.ttlMs).catch((err: unknown) => {
