@@ -240,6 +240,8 @@ describe.skipIf(!NATS_SERVER || !PG_BIN)('avatars held by leases (real NATS, rea
     expect(c.records.some((r) => r.msg === 'the lease of an avatar lapsed on its avatar host (or was taken); it moves to another host' && r.avatar === 'ann')).toBe(true);
     // a let her go on its own when her lease ran out (it heard the core no more), skill and all.
     await waitFor(() => a.games.get('ann')?.state === 'idle' && !a.running.has('ann'), 10_000, 'a to leave ann');
+    // b has said where ann is (her first snapshot there), so a late snapshot would show in her inventory.
+    await waitFor(() => ann.snapshot() !== undefined, 10_000, "ann's first snapshot from b");
 
     // a comes back under the same session (the core still holds it: the silence bound is long).
     proxy.mend();
