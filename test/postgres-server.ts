@@ -8,7 +8,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
+import { freePort } from './free-port.ts';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
@@ -38,17 +39,6 @@ export interface TestPostgres {
   start(): Promise<void>;
   /** Stop it for good and remove its dir. */
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 /** The command line to run a PostgreSQL program as a user it accepts. */
