@@ -1,14 +1,16 @@
 /**
  * A new bot for one join attempt, fitted out as every avatar's is: mineflayer's options for an avatar (the
  * view distance its searches need, no respawn of its own, the client brand), its packet handling guarded
- * (`packet-guard.ts`), the pathfinder and the answers to a server's login prompts (`server-asks.ts`); once
- * it spawns, cheap block reads (`block-cache.ts`) and the meter of its physics ticks (`tick-meter.ts`).
+ * (`packet-guard.ts`), the pathfinder, the answers to a server's login prompts (`server-asks.ts`) and no
+ * light levels kept (`light.ts`); once it spawns, cheap block reads (`block-cache.ts`) and the meter of
+ * its physics ticks (`tick-meter.ts`).
  */
 import type { Bot } from 'mineflayer';
 import type { Logger } from '../logger.ts';
 import type { BotCode } from './bot-code.ts';
 import { cacheBlocks } from './block-cache.ts';
 import { AVATAR_VIEW_DISTANCE } from './game-options.ts';
+import { dropLight } from './light.ts';
 import { guardBot, type PacketFault } from './packet-guard.ts';
 import type { PasswordBook } from './passwords.ts';
 import { answerServerAsks } from './server-asks.ts';
@@ -55,6 +57,7 @@ export function createAvatarBot(code: BotCode, o: NewBotOptions): Bot {
   const bot = code.mineflayer.createBot(options as Parameters<typeof code.mineflayer.createBot>[0]);
   // This bot's packet handling is its own: a throw in it ends this connection, not the process.
   guardBot(bot, bot._client, o.fault);
+  dropLight(bot);
   bot.loadPlugin(code.pathfinder);
   answerServerAsks(bot, { server: o.server, passwords: o.passwords, log: o.log });
   bot.once('spawn', () => {
