@@ -12,10 +12,10 @@
  * the crafting table and the furnace it sets down (`crafting-table`, `furnace`).
  */
 import { emptySnapshot, inventoryKey, type Snapshot } from '../game/game.ts';
-import { saying, TurnInterruptedError, type Engine, type EngineContext, type GoalView, type SessionInfo, type TurnReply, type TurnReport, type TurnRequest } from './engine.ts';
+import type { Engine, EngineContext, GoalView, SessionInfo, TurnReply, TurnReport, TurnRequest } from './engine.ts';
+import { interrupted, report, type Status } from './scripted-report.ts';
 import type { SkillResult } from '../game/skill.ts';
 import { goalKey, parseGoal } from '../goals/goal-language.ts';
-import { oneLine } from '../text.ts';
 import { keyed, type Keyed } from '../keyed.ts';
 import { answerFromSnapshot } from './answers.ts';
 import { nextSelfGoal } from './curriculum.ts';
@@ -23,8 +23,6 @@ import { surfaceGoal, surfaceRun, underRoofNow, watchForDusk } from './night-goa
 import { ScriptedNotes, type NotesState } from './scripted-notes.ts';
 import { planInWords, planSkill, selfTarget, serverCannot } from './scripted-plan.ts';
 import { acknowledge, asGoalText, inSentence, seconds } from './scripted-words.ts';
-
-type Status = 'working' | 'done' | 'blocked';
 
 /** Failures that trying again the same way will not fix. */
 const HARD_CODES = new Set(['unsupported_by_server', 'missing_tool', 'missing_material', 'bad_params', 'unknown_skill']);
@@ -56,21 +54,6 @@ interface GoalTrack {
   stalled: number;
   outcome: Status;
   blockedWhy: string | null;
-}
-
-/** One turn's report: its words, its status, and a new goal or a direction it retires. */
-function report(text: string, status: Status, extra: { goal?: string; directionDone?: number } = {}): TurnReport {
-  return {
-    ...saying(text.trim()),
-    status,
-    goal: extra.goal ? oneLine(extra.goal) : null,
-    directionsDone: extra.directionDone === undefined ? [] : [extra.directionDone],
-  };
-}
-
-/** The turn's signal aborted: the turn ends here (an engine never replies to an aborted turn). */
-function interrupted(signal: AbortSignal): TurnInterruptedError {
-  return new TurnInterruptedError({ promptTokens: 0, completionTokens: 0, requests: 0 }, signal.reason);
 }
 
 /**
