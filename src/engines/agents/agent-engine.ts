@@ -20,7 +20,7 @@ import { saying, TurnInterruptedError, type Engine, type EngineContext, type Ses
 import { turnMessage } from '../llm/prompts.ts';
 import { WhisperInbox } from '../llm/whispers.ts';
 import { readReport } from '../llm/protocol.ts';
-import { briefSnapshot, type ToolHost, type ToolOutcome } from '../llm/tools.ts';
+import { briefSnapshot, toolHostOf, type ToolHost, type ToolOutcome } from '../llm/tools.ts';
 import type { AgentCli, AgentKind, AgentSetup, CliLocation, RunResult, RunSpec } from './agent-cli.ts';
 import { AgentSession } from './agent-session.ts';
 import { avatarMcpSpec } from './avatar-mcp.ts';
@@ -82,14 +82,7 @@ export class AgentEngine implements Engine {
     this.saved = AgentSession.fresh(this.folder, cli.kind, ctx.log, () => this.now().getTime());
     void this.ready().catch((err: unknown) => ctx.log.warn({ err }, 'the saved agent session could not be read yet; the next turn tries again'));
     this.system = agentSystemPrompt(ctx.avatar, ctx.game.capabilities);
-    this.host = {
-      skills: ctx.skills,
-      game: ctx.game,
-      task: ctx.task,
-      ...(ctx.learned ? { learned: ctx.learned } : {}),
-      ...(ctx.places ? { places: ctx.places } : {}),
-      now: () => this.now(),
-    };
+    this.host = toolHostOf(ctx, () => this.now());
     this.whispers = new WhisperInbox(ctx.game);
   }
 

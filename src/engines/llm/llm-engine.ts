@@ -17,7 +17,7 @@ import { messageChars, type ChatMessage, type ToolSchema } from './messages.ts';
 import { readReport } from './protocol.ts';
 import { systemPrompt, turnMessage } from './prompts.ts';
 import { LlmSession } from './session.ts';
-import { briefSnapshot, learnedTurn, questionTools, runTool, toolSchemas, type ToolHost } from './tools.ts';
+import { briefSnapshot, learnedTurn, questionTools, runTool, toolHostOf, toolSchemas, type ToolHost } from './tools.ts';
 import { offeredTools } from './tool-offer.ts';
 import { LlmTransport, ProviderUnavailableError, type Completion, type TransportOptions } from './transport.ts';
 import { addUsage, noUsage, type UsageTotals } from './usage.ts';
@@ -85,14 +85,7 @@ export class LlmEngine implements Engine {
     void this.ready().catch((err: unknown) => ctx.log.warn({ err }, 'the saved engine session could not be read yet; the next turn tries again'));
     this.system = systemPrompt(ctx.avatar, options.maxSteps, ctx.game.capabilities);
     this.tools = toolSchemas(ctx.skills);
-    this.host = {
-      skills: ctx.skills,
-      game: ctx.game,
-      task: ctx.task,
-      ...(ctx.learned ? { learned: ctx.learned } : {}),
-      ...(ctx.places ? { places: ctx.places } : {}),
-      now: () => this.now(),
-    };
+    this.host = toolHostOf(ctx, () => this.now());
     this.whispers = new WhisperInbox(ctx.game);
   }
 

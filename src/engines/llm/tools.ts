@@ -12,7 +12,7 @@ import type { SkillRegistry } from '../../game/skill.ts';
 import { distanceTo, type KnownPlaces } from '../../goals/places.ts';
 import type { LearnedSkills } from '../../learned/learned-skills.ts';
 import type { TaskFile } from '../../task/task-file.ts';
-import type { CompletionCheck, TurnRequest } from '../engine.ts';
+import type { CompletionCheck, EngineContext, TurnRequest } from '../engine.ts';
 import type { ToolSchema } from './messages.ts';
 import { keptSkillTool, learnedTools, NO_LEARNED_TOOLS, WRITE_SKILL, writeSkillTool, type LearnedToolResult, type LearnedTools } from './skill-tools.ts';
 import type { RawToolCall } from './transport.ts';
@@ -32,6 +32,23 @@ export interface ToolHost {
   /** The places the avatar remembers (`look` names them; `go_to` takes one). */
   places?: KnownPlaces;
   now(): Date;
+}
+
+/**
+ * The tool host of an engine's avatar: its skills, game, TASK.md, and the kept skills and places it has.
+ *
+ * @example
+ * this.host = toolHostOf(ctx, () => this.now());
+ */
+export function toolHostOf(ctx: EngineContext, now: () => Date): ToolHost {
+  return {
+    skills: ctx.skills,
+    game: ctx.game,
+    task: ctx.task,
+    ...(ctx.learned ? { learned: ctx.learned } : {}),
+    ...(ctx.places ? { places: ctx.places } : {}),
+    now,
+  };
 }
 
 /** The learned-skill tools of the turn a call belongs to, and what `write_skill` needs to know of the turn. */
