@@ -10,6 +10,10 @@ import type { Logger } from 'pino';
 export interface HealthReading {
   rssMb: number;
   heapUsedMb: number;
+  /** The V8 heap's committed size (live objects, garbage not yet collected, room kept for new ones). */
+  heapTotalMb: number;
+  /** Memory outside the V8 heap that JS objects hold (Buffers, typed arrays' contents). */
+  externalMb: number;
   /** Event-loop delay over the interval, in ms. */
   loopDelayP50Ms: number;
   loopDelayP99Ms: number;
@@ -40,6 +44,8 @@ export function startHealthLog(log: Logger, intervalMs: number, message = 'healt
     const reading: HealthReading = {
       rssMb: round(mem.rss / 1048576),
       heapUsedMb: round(mem.heapUsed / 1048576),
+      heapTotalMb: round(mem.heapTotal / 1048576),
+      externalMb: round(mem.external / 1048576),
       loopDelayP50Ms: round(histogram.percentile(50) / 1e6),
       loopDelayP99Ms: round(histogram.percentile(99) / 1e6),
       loopDelayMaxMs: round(histogram.max / 1e6),

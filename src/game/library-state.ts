@@ -18,11 +18,14 @@
  *   -chat, prismarine-physics and mineflayer-pathfinder's `Movements`. Our
  *   own per-version caches are kept per bot or per registry (`block-search.ts`,
  *   `snapshot.ts`, `block-cache.ts`).
+ * - V8 may let a busy heap grow to four times what it keeps: a process that
+ *   plays avatars holds the growth at half as much again (`heap-growth.ts`).
  */
 import { rememberMinecraftData } from './minecraft-data-memo.ts';
 import { recipesPerVersion } from './recipes-per-version.ts';
 import { sharePathBudget } from './path-budget.ts';
 import { splitPacketsQuietly } from './framing.ts';
+import { limitHeapGrowth } from './heap-growth.ts';
 
 /**
  * Make the libraries' process-wide state safe for bots of any versions (once per process, before the first bot).
@@ -36,4 +39,5 @@ export function prepareLibraries(): void {
   recipesPerVersion();
   sharePathBudget();
   splitPacketsQuietly();
+  limitHeapGrowth();
 }

@@ -1,6 +1,7 @@
 /**
  * One avatar's mineflayer connection: find or check the server's version and
- * sign in with Microsoft when the server needs it (`join-prep.ts`), connect, wait
+ * sign in with Microsoft when the server needs it (`join-prep.ts`), connect (a
+ * bot fitted out as every avatar's is: `new-bot.ts`), wait
  * for the world around the spawn point, reconnect with capped exponential
  * backoff, stop for good on a kick the server means (a whitelist, a ban …,
  * said in words by `refusals.ts`), and expose a {@link Snapshot} and the
@@ -14,22 +15,20 @@ import { cleanLine } from '../sanitize.ts';
 import { formatAddress } from '../servers/address.ts';
 import type { AvatarGame, Death, GameCapabilities, GameEvents, GameState, SayOutcome, Scene, Snapshot } from './game.ts';
 import { InGameChat } from './in-game-chat.ts';
-import { AVATAR_VIEW_DISTANCE, DefaultMineflayerGameOptions, type MineflayerGameOptions } from './game-options.ts';
-import { guardBot, type PacketFault } from './packet-guard.ts';
+import { DefaultMineflayerGameOptions, type MineflayerGameOptions } from './game-options.ts';
+import type { PacketFault } from './packet-guard.ts';
 import { classifyKick, downPhrase, reasonText, serverWords } from './refusals.ts';
-import { answerServerAsks } from './server-asks.ts';
 import { prepareJoin } from './join-prep.ts';
-import { sessionAuth, type JavaSession } from './sign-in.ts';
+import type { JavaSession } from './sign-in.ts';
 import { SkillGate } from './skill-gate.ts';
 import { takeSnapshot } from './snapshot.ts';
 import { sceneOf } from './scene.ts';
 import { topDownMap, type TopDownMap } from './top-down.ts';
-import { cacheBlocks } from './block-cache.ts';
-import { meterTicks } from './tick-meter.ts';
 import { watchJoin, type JoinWatch } from './join-watch.ts';
 import { watchDeaths, type DeathWatch } from './death-watch.ts';
 import { leaveBot } from './leave-bot.ts';
 import { loadBotCode, type BotCode } from './bot-code.ts';
+import { createAvatarBot } from './new-bot.ts';
 import { prepareLibraries } from './library-state.ts';
 
 export { AVATAR_BRAND, DefaultMineflayerGameOptions, EMBEDDED_CAPABILITIES, VANILLA_CAPABILITIES, type MineflayerGameOptions } from './game-options.ts';
@@ -215,25 +214,22 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     );
   }
 
-  #join(version: string, session: JavaSession | undefined, { mineflayer, pathfinder, AvatarMovements }: BotCode): void {
+  #join(version: string, session: JavaSession | undefined, code: BotCode): void {
     const { host, port, username, spawnTimeoutMs, brand } = this.#opts;
     this.#log.debug({ host, port, version, attempt: this.#failures + 1 }, 'connecting');
+    let fault: PacketFault | undefined;
     let bot: Bot;
     try {
-      // Respawns are asked for by the death watch (mineflayer's own asks once and never again).
-      const options = {
-        host,
-        port,
-        version,
-        username,
-        auth: session ? sessionAuth(session) : 'offline',
-        hideErrors: true,
-        logErrors: false,
-        respawn: false,
-        brand,
-        viewDistance: AVATAR_VIEW_DISTANCE,
-      };
-      bot = mineflayer.createBot(options as Parameters<typeof mineflayer.createBot>[0]);
+      const server = this.#server;
+      bot = createAvatarBot(code, { host, port, version, username, session, brand, server, passwords: this.#opts.passwords, log: this.#log, fault: (f) => {
+        if (fault) {
+          this.#log.debug({ err: f.error, packet: f.packet }, 'another fault while leaving');
+          return;
+        }
+        fault = f;
+        this.#log.error({ err: f.error, packet: f.packet }, 'the bot failed while handling a packet; leaving the game to reconnect');
+        bot.end(`failed on ${f.packet}`);
+      } });
     } catch (err) {
       this.#log.warn({ err }, 'could not create the bot');
       this.#scheduleRetry('create failed');
@@ -243,19 +239,6 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     let kickReason: string | undefined;
     let lastError: Error | undefined;
     let spawned = false;
-    let fault: PacketFault | undefined;
-    // This bot's packet handling is its own: a throw in it ends this connection, not the process.
-    guardBot(bot, bot._client, (f) => {
-      if (fault) {
-        this.#log.debug({ err: f.error, packet: f.packet }, 'another fault while leaving');
-        return;
-      }
-      fault = f;
-      this.#log.error({ err: f.error, packet: f.packet }, 'the bot failed while handling a packet; leaving the game to reconnect');
-      bot.end(`failed on ${f.packet}`);
-    });
-    bot.loadPlugin(pathfinder);
-    answerServerAsks(bot, { server: this.#server, passwords: this.#opts.passwords, log: this.#log });
 
     const deaths = this.#watchDeaths(bot);
     const watch = watchJoin(bot, spawnTimeoutMs, () => {
@@ -267,8 +250,6 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
     this.#joinWatch = watch;
 
     bot.once('spawn', () => {
-      cacheBlocks(bot.world, bot.registry.version['>=']('1.18'));
-      meterTicks(bot);
       void (async () => {
         try {
           await bot.waitForChunksToLoad();
@@ -278,7 +259,7 @@ export class MineflayerGame extends EventEmitter<GameEvents> implements AvatarGa
         if (this.#attempt !== bot || this.#stopping || !bot.entity) return;
         watch.done();
         spawned = true;
-        bot.pathfinder.setMovements(new AvatarMovements(bot));
+        bot.pathfinder.setMovements(new code.AvatarMovements(bot));
         bot.pathfinder.thinkTimeout = 10_000;
         this.#bot = bot;
         this.#failures = 0;

@@ -163,4 +163,26 @@ describe('many avatars in one process and one world', () => {
     expect(received, `bob got ${received} moves for the ${sent} alice sent`).toBeLessThanOrEqual(sent / 2 + 2);
     expect(received).toBeGreaterThan(0);
   }, 180_000);
+
+  it('GIVEN a bot that goes where it has no columns yet WHEN the world sends them with their light THEN the bot keeps the blocks and none of the light', async () => {
+    const game = games[0] ?? (await connectedGame(shared.world, 'cachy', log));
+    const bot = game.bot!;
+    let withLight = 0;
+    // 'packet' comes before the packet's own name, where the light is dropped: what the world sent.
+    const count = (p: { skyLight?: unknown[] }, meta: { name: string }): void => {
+      if ((meta.name === 'map_chunk' || meta.name === 'update_light') && (p.skyLight?.length ?? 0) > 0) withLight += 1;
+    };
+    bot._client.on('packet', count);
+    await teleportAndSettle(shared.world, game, { x: -150.5, y: 64, z: 150.5 });
+    await bot.waitForChunksToLoad();
+    bot._client.off('packet', count);
+    expect(withLight, 'columns sent with their light').toBeGreaterThan(0);
+    const columns = Object.values((bot.world as unknown as { async: { columns: Record<string, { skyLightSections: unknown[]; blockLightSections: unknown[] }> } }).async.columns);
+    expect(columns.length).toBeGreaterThan(0);
+    const kept = columns.reduce((n, c) => n + [...c.skyLightSections, ...c.blockLightSections].filter((s) => s !== null).length, 0);
+    expect(kept, `light sections kept in ${columns.length} columns`).toBe(0);
+    const below = bot.blockAt(bot.entity.position.offset(0, -1, 0));
+    expect(below?.name, 'the ground under it').toMatch(/grass_block|sand|gravel|dirt/);
+    expect([below?.light, below?.skyLight]).toEqual([0, 0]);
+  }, 120_000);
 });
