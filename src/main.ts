@@ -145,6 +145,19 @@ async function main(): Promise<void> {
   if (stopping) return;
 
   const running = core;
+  /**
+   * A chat or the web refused at start: one line, then what started is stopped (the world and the hosts write into
+   * DATA_DIR, and the avatars leave their games) before the process ends with code 1.
+   */
+  const refuse = async (line: string): Promise<never> => {
+    process.stderr.write(line);
+    stopping = true;
+    setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS).unref();
+    await running.stop().catch((err: unknown) => log.error({ err }, 'could not stop after a refused start'));
+    await front?.release().catch((err: unknown) => log.error({ err }, 'could not release the front end'));
+    await database?.end().catch((err: unknown) => log.error({ err }, 'could not close the store'));
+    return process.exit(1);
+  };
   // The menus offer what /help offers: the llm engine's commands only where it is configured or used.
   const llm = llmOffered(config, core.avatars.all());
   if (consoleBridge) await core.addBridge(consoleBridge);
@@ -167,8 +180,7 @@ async function main(): Promise<void> {
       started.then(() => 'up' as const),
       new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), TELEGRAM_GRACE_MS).unref()),
     ]).catch((err: unknown) => {
-      process.stderr.write(`config: TELEGRAM_TOKEN was not accepted: ${(err as Error).message}\n`);
-      return process.exit(1);
+      return refuse(`config: TELEGRAM_TOKEN was not accepted: ${(err as Error).message}\n`);
     });
     if (first === 'pending') {
       log.warn('Telegram is not reachable yet; mindlink keeps trying in the background');
@@ -190,8 +202,7 @@ async function main(): Promise<void> {
       started.then(() => 'up' as const),
       new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), DISCORD_GRACE_MS).unref()),
     ]).catch((err: unknown) => {
-      process.stderr.write(`config: DISCORD_TOKEN was not accepted: ${(err as Error).message}\n`);
-      return process.exit(1);
+      return refuse(`config: DISCORD_TOKEN was not accepted: ${(err as Error).message}\n`);
     });
     if (first === 'pending') {
       log.warn('Discord is not reachable yet; mindlink keeps trying in the background');
@@ -204,8 +215,7 @@ async function main(): Promise<void> {
     const web = new WebBridge({ access: core.web, dashboard: core.dashboard, log: log.child({ bridge: 'web' }), host: config.WEB_HOST, port: config.WEB_PORT, ...(mcp ? { mcp } : {}) });
     await core.addBridge(web).catch((err: unknown) => {
       const what = err instanceof WebPortInUseError ? err.message : `WEB_HOST=${JSON.stringify(config.WEB_HOST)} cannot be listened on: ${(err as Error).message}`;
-      process.stderr.write(`config: ${what}\n`);
-      return process.exit(1);
+      return refuse(`config: ${what}\n`);
     });
   }
   const playing = core.avatars.all().filter((a) => a.playing).map((a) => a.name);

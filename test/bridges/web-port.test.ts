@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_WEB_PORT, WebBridge, WebPortInUseError } from '../../bridges/web/web-bridge.ts';
 import { parseConfig } from '../../src/config.ts';
 import { silentLogger } from '../../src/logger.ts';
-import { startMindlink, type MindlinkProcess } from '../e2e/process.ts';
+import { processesOn, startMindlink, type MindlinkProcess } from '../e2e/process.ts';
 import { startConsoleCore, type ConsoleCore } from '../core/console-harness.ts';
 
 async function hold(port: number): Promise<Server | null> {
@@ -64,12 +64,13 @@ describe('where the dashboard listens', () => {
     await expect(second.start(con.core.router)).rejects.toThrow(WebPortInUseError);
   }, 60_000);
 
-  it('GIVEN WEB_PORT held by another program THEN start-up stops with one line naming WEB_PORT', async () => {
+  it('GIVEN WEB_PORT held by another program THEN start-up stops with one line naming WEB_PORT, and nothing it started is left running', async () => {
     dir = await mkdtemp(join(tmpdir(), 'mindlink-web-busy-'));
     held = await hold(0);
     const port = (held?.address() as { port: number }).port;
     m = startMindlink({ DATA_DIR: dir, WEB_PORT: String(port), LOG_LEVEL: 'silent' });
     expect(await m.exited).toBe(1);
     expect(m.stderr.filter((l) => l.trim())).toEqual([`config: WEB_PORT=${port} is in use by another program: set WEB_PORT to a free port (0 picks one), or WEB=off`]);
+    expect(processesOn(dir)).toEqual([]);
   }, 120_000);
 });

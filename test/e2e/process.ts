@@ -3,6 +3,7 @@
  * and reads its stdout line by line.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -23,6 +24,23 @@ export function childrenOf(pid: number): number[] {
   } catch {
     return []; // ps exits 1 when there are none
   }
+}
+
+/** Pids of the live processes whose environment has `DATA_DIR=dir` (mindlink and the processes it started). */
+export function processesOn(dir: string): number[] {
+  const wanted = `DATA_DIR=${dir}`;
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(wanted);
+      } catch (err) {
+        // Gone since the listing, or another user's: not one of this test's.
+        if (['ENOENT', 'ESRCH', 'EACCES'].includes((err as NodeJS.ErrnoException).code ?? '')) return false;
+        throw err;
+      }
+    })
+    .map(Number);
 }
 
 export interface MindlinkProcess {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeTelegram, privateChat, user } from '../fakes/telegram-api.ts';
 import { freePort } from '../free-port.ts';
-import { startMindlink, type MindlinkProcess } from './process.ts';
+import { processesOn, startMindlink, type MindlinkProcess } from './process.ts';
 
 describe('the real process with Telegram configured', () => {
   let dir = '';
@@ -41,7 +41,7 @@ describe('the real process with Telegram configured', () => {
     expect(await m.exited).toBe(0);
   }, 180_000);
 
-  it('GIVEN a token Telegram refuses THEN start-up stops with one line naming TELEGRAM_TOKEN, without the token', async () => {
+  it('GIVEN a token Telegram refuses THEN start-up stops with one line naming TELEGRAM_TOKEN, without the token, and nothing it started is left running', async () => {
     dir = await mkdtemp(join(tmpdir(), 'mindlink-tgbad-'));
     tg = await FakeTelegram.start();
     m = startMindlink({ DATA_DIR: dir, TELEGRAM_TOKEN: '999:WRONGwrongWRONGwrong', TELEGRAM_API_ROOT: tg.apiRoot, LOG_LEVEL: 'silent' });
@@ -49,5 +49,7 @@ describe('the real process with Telegram configured', () => {
     const lines = m.stderr.filter((l) => l.trim());
     expect(lines).toEqual([expect.stringMatching(/^config: TELEGRAM_TOKEN was not accepted: .*401/)]);
     expect(lines.join('\n')).not.toContain('WRONGwrong');
+    // The world it started was stopped before it exited: nothing is left writing into DATA_DIR.
+    expect(processesOn(dir)).toEqual([]);
   }, 120_000);
 });

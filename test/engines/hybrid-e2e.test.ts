@@ -140,7 +140,9 @@ describe('hybrid engine end to end (core + embedded world + sandbox + openai cli
     first.send(`Goal: ${PILLAR}`);
     await first.until(() => first.lines.includes(`[demo] Done: ${PILLAR}`), 'the pillar Done');
     const firstRun = pillarRequests(llm, 0);
-    expect(firstRun.map((r) => lastMessage(r)?.role)).toEqual(['user', 'tool', 'tool']);
+    // On a mismatch, what each request ended with (the tool results say why a trial failed).
+    const said = firstRun.map((r) => `${lastMessage(r)?.role}: ${textOf(lastMessage(r)?.content ?? '').slice(0, 300)}`).join('\n');
+    expect(firstRun.map((r) => lastMessage(r)?.role), said).toEqual(['user', 'tool', 'tool']);
     expect(firstRun[0]?.body.tools?.map((t) => t.function.name)).toContain('write_skill');
     expect(lastUserText(firstRun[0]!)).toContain("This turn is yours: the goal is outside the scripted engine's language");
     expect(lastMessage(firstRun[2]!)?.content).toMatch(/^ok: kept build_dirt_pillar \(its trial: /);
