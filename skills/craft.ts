@@ -77,8 +77,11 @@ export const craft: Skill<typeof params> = {
           const placed = await placeItem(bot, sig, { item: 'crafting_table' });
           if (!placed.ok) return fail('no_target', `could not place a crafting table: ${placed.detail}`);
           placedTable = placed.placed;
-          table = findBlockFast(bot, [bot.registry.blocksByName.crafting_table?.id ?? -1], 8);
-          recipe = table ? bot.recipesFor(def.id, null, 1, table)[0] : undefined;
+          // The table just set down, where it was set (a search could pick another, or none while the world lags).
+          const at = placed.placed ? bot.blockAt(bot.entity.position.floored().set(placed.placed.x, placed.placed.y, placed.placed.z)) : null;
+          table = at?.name === 'crafting_table' ? at : findBlockFast(bot, [bot.registry.blocksByName.crafting_table?.id ?? -1], 8);
+          if (!table) return fail('not_placed', 'the crafting table I set down is gone');
+          recipe = bot.recipesFor(def.id, null, 1, table)[0];
         }
         if (!recipe) {
           if (bot.recipesAll(def.id, null, null).length === 0 && !needsTable) return fail('bad_params', `${name} cannot be crafted`);

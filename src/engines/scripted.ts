@@ -26,6 +26,11 @@ import { acknowledge, asGoalText, inSentence, seconds } from './scripted-words.t
 
 /** Failures that trying again the same way will not fix. */
 const HARD_CODES = new Set(['unsupported_by_server', 'missing_tool', 'missing_material', 'bad_params', 'unknown_skill']);
+/**
+ * Hard failures whose premise is what the avatar holds: when the inventory moved during the run (a table set down,
+ * an item used or dropped), the next turn plans again from what is held now instead of giving up.
+ */
+const HELD_CODES: ReadonlySet<string> = new Set(['missing_tool', 'missing_material']);
 /** Failures of the moment: keep working. */
 const TRANSIENT_CODES = new Set(['not_connected', 'aborted', 'preempted']);
 /** How long a goal this engine reported blocked is passed over when choosing. */
@@ -278,7 +283,8 @@ export function createScriptedEngine(ctx: EngineContext): Engine {
     t.lastFailure = result;
     const progress = check.checkable ? ` (${check.says})` : '';
     if (TRANSIENT_CODES.has(result.code)) return report(`${prefix}${result.detail}${progress}; I'll keep at it.`, 'working');
-    if (HARD_CODES.has(result.code)) return blocked(t, `${result.detail} (${result.code})`);
+    const heldMoved = HELD_CODES.has(result.code) && inventoryKey(after.inventory) !== inventoryKey(planFrom.inventory);
+    if (HARD_CODES.has(result.code) && !heldMoved) return blocked(t, `${result.detail} (${result.code})`);
     t.streak = t.streak.code === result.code ? { code: result.code, count: t.streak.count + 1 } : { code: result.code, count: 1 };
     if (t.streak.count >= SOFT_LIMIT) return blocked(t, `${result.detail} (${result.code}, ${t.streak.count} times in a row)`);
     if (result.code === 'no_target' && mayExplore) {

@@ -390,6 +390,33 @@ describe('scripted engine, skill results (test skills in the registry)', () => {
     ]);
   });
 
+  it('GIVEN a craft that fails for want of material while its run moved the inventory (the carried table set down) THEN the goal is not blocked: the next turn plans from what is held and crafts', async () => {
+    const inventory: Record<string, number> = { crafting_table: 1, oak_planks: 3, stick: 2 };
+    const set = (changes: Record<string, number>): void => {
+      for (const [k, n] of Object.entries(changes)) inventory[k] = (inventory[k] ?? 0) + n;
+      game.snap = makeSnapshot({ inventory: { ...inventory }, nearbyBlocks: (inventory.crafting_table ?? 0) > 0 ? {} : { crafting_table: 2 } });
+    };
+    set({});
+    let first = true;
+    useSkill('craft', (p) => {
+      if (first) {
+        first = false;
+        set({ crafting_table: -1 });
+        return { ok: false, code: 'missing_material', detail: 'I lack the ingredients for wooden_pickaxe' };
+      }
+      set({ oak_planks: -3, stick: -2, [String(p['item'])]: 1 });
+      return { ok: true, code: 'done', detail: `crafted ${String(p['item'])}` };
+    });
+    const engine = scripted(game, [...list.values()]);
+    const req = request('continue', { goal: goal('craft a wooden pickaxe', {}) });
+    const failed = await engine.turn(req, live());
+    expect(statusOf(failed)).toBe('working');
+    expect(failed.report.text).toMatch(/I lack the ingredients for wooden_pickaxe.*I'll try again/);
+    const done = await engine.turn(req, live());
+    expect(statusOf(done)).toBe('done');
+    expect(calls.map((c) => `${c.id} ${String((c.params as Record<string, unknown>)['item'])}`)).toEqual(['craft wooden_pickaxe', 'craft wooden_pickaxe']);
+  });
+
   it('GIVEN no_target twice in a row THEN it is blocked the second time', async () => {
     useSkill('collect', () => ({ ok: false, code: 'no_target', detail: 'no sand within 64 blocks' }));
     useSkill('explore', () => ({ ok: true, code: 'done', detail: 'explored' }));
