@@ -109,7 +109,8 @@ async function child(config: Config, host: HostConfig): Promise<void> {
   process.on('SIGTERM', () => leave('SIGTERM'));
   process.on('SIGINT', () => leave('SIGINT'));
   process.send?.({ type: 'ready', pid: process.pid });
-  log.info({ pid: process.pid }, 'avatar host ready');
+  // sinceStartMs (ms since this process started): for the start-up timeline (docs/benchmarks.md).
+  log.info({ pid: process.pid, sinceStartMs: Math.round(performance.now()) }, 'avatar host ready');
   // Alive while the games are not built yet (the runtime says so from then on).
   const alive = setInterval(() => send({ type: 'alive', avatars: [] }), 2000);
   alive.unref();
@@ -119,6 +120,11 @@ async function child(config: Config, host: HostConfig): Promise<void> {
   // and warms up on its first join.
   if (host.index === 0) {
     gamesCode ??= importGamesCode();
+    // A failure to load is thrown where the games are built (runtimeFor).
+    gamesCode.then(
+      () => log.debug({ sinceStartMs: Math.round(performance.now()) }, 'games code loaded'),
+      () => undefined,
+    );
     if (config.EMBEDDED) warmUp(embeddedVersion(config));
   }
   const world = await worldKnown;

@@ -65,6 +65,7 @@ async function main(): Promise<void> {
   const processes = usesHosts(config) ? startGameProcesses(config, log) : undefined;
   const [{ Mindlink }, { createEngineProvider }, { commandList, createDispatcher, telegramMenus }, { createSkillRegistry, skills: skillList }, { Reflexes }, { llmOffered }, { readItemNames }] =
     await (preloaded ?? loadCore());
+  log.debug({ sinceStartMs: Math.round(performance.now()) }, 'core loaded');
   // What the first turn reads (the item names goals are checked against), read while the world and the hosts start.
   readItemNames();
 

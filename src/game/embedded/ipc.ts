@@ -139,8 +139,11 @@ export type OpHandlers<Ops extends { [K in keyof Ops]: Op<unknown, unknown> }> =
 
 /** child → parent. */
 export type ChildMessage =
-  /** Once it listens. */
-  | { type: 'ready'; port: number }
+  /**
+   * Once it listens; with when (ms since the child's process started) its libraries were loaded and it listened,
+   * for the start-up timeline (docs/benchmarks.md).
+   */
+  | { type: 'ready'; port: number; loadedMs: number; listeningMs: number }
   /** Every `healthMs` when the config sets it. */
   | ({ type: 'health' } & WorldHealth)
   /** Start-up failed; it then exits with code 1. */
