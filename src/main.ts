@@ -12,9 +12,9 @@
  */
 import { ConsoleBridge } from '../bridges/console.ts';
 import { loadConfig, type Config } from './config.ts';
-import { openDatabase, shownUrl, type Database } from './db/connect.ts';
+import type { Database } from './db/connect.ts';
 import type { FrontendLease } from './db/frontend-lease.ts';
-import { urlSecrets } from './db/url-secrets.ts';
+import { shownUrl, urlSecrets } from './db/url-secrets.ts';
 import type { Mindlink } from './core.ts';
 import { ConfigError, StoreCorruptError, StoreWriteError, writeFailureReason } from './errors.ts';
 import { startGameProcesses, usesHosts } from './game/hosts/game-processes.ts';
@@ -278,6 +278,8 @@ async function holdFrontEnd(database: Database, config: Config, log: Logger): Pr
 
 /** A pool on the store's database once it answers; a database that does not stops the start with one line (exit code 1). */
 async function reachDatabase(url: string, log: Logger): Promise<Database> {
+  // The PostgreSQL client is loaded only when the store is there.
+  const { openDatabase } = await import('./db/connect.ts');
   const database = openDatabase(url, log);
   try {
     await database.query('select 1');
