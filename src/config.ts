@@ -189,6 +189,22 @@ export function childEnvironment(): Record<string, string> {
 }
 
 /**
+ * The environment the embedded world's process starts with: mindlink's, less `NODE_OPTIONS` (a loader or a
+ * preload meant for mindlink is not the world's) and less `NODE_EXTRA_CA_CERTS`: Node reads that file at every
+ * start (some 40 ms of CPU for a system-wide bundle), and the world makes no TLS connection (it plays in offline
+ * mode and signs no one in; the avatars' Microsoft sign-in runs where they play, which keeps it).
+ *
+ * @example
+ * spawn(process.execPath, [script], { env: worldEnvironment() });
+ */
+export function worldEnvironment(env: Record<string, string | undefined> = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && k !== 'NODE_EXTRA_CA_CERTS') out[k] = v;
+  out.NODE_OPTIONS = '';
+  return out;
+}
+
+/**
  * Parse a configuration from an environment-like record.
  *
  * @example

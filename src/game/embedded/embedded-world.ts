@@ -24,6 +24,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { worldEnvironment } from '../../config.ts';
 import type { Logger } from '../../logger.ts';
 import { childReady } from '../child-ready.ts';
 import { profilingArgs } from '../profiling-args.ts';
@@ -166,7 +167,7 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
       // The child's own cwd: flying-squid resolves nothing relative to it once logging is off, but keep it in the data dir.
       cwd: dataDir,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      env: { ...process.env, NODE_OPTIONS: '' },
+      env: worldEnvironment(),
       // Its own process group: a terminal's Ctrl-C reaches mindlink only, which stops the world last (see above).
       detached: true,
     });
