@@ -30,6 +30,8 @@ interface LogLine {
   ms?: number;
   loadedMs?: number;
   listeningMs?: number;
+  codecsMs?: number;
+  spawnAreaMs?: number;
 }
 
 /** The phases, in the order they usually come, each named by what happened. */
@@ -43,6 +45,8 @@ const PHASES = [
   'core: modules loaded',
   'world: modules loaded',
   'world: listening',
+  'world: codecs compiled',
+  'world: spawn area loaded',
   'host 0: games code loaded',
   'core: world ready',
   'core: avatar placed on a host',
@@ -64,6 +68,8 @@ function marksOf(l: LogLine, t0: number): Marks {
       return { 'core: process started': at - (l.sinceStartMs ?? NaN), 'core: modules loaded': at };
     case 'embedded world listening':
       return { 'world: process started': at - (l.listeningMs ?? NaN), 'world: modules loaded': at - (l.listeningMs ?? NaN) + (l.loadedMs ?? NaN), 'world: listening': at };
+    case 'embedded world warmed up':
+      return { 'world: codecs compiled': at - (l.spawnAreaMs ?? NaN) + (l.codecsMs ?? NaN), 'world: spawn area loaded': at };
     case 'embedded world ready':
       return { 'core: world ready': at };
     case 'avatar host ready':

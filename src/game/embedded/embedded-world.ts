@@ -128,6 +128,10 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
         this.#log.debug(reading, 'world health');
         return;
       }
+      if (m.type === 'warmedUp') {
+        this.#log.debug({ codecsMs: m.codecsMs, spawnAreaMs: m.spawnAreaMs }, 'embedded world warmed up');
+        return;
+      }
       if (m.type !== 'reply') return;
       const p = this.#pending.get(m.id);
       if (!p) return;

@@ -356,7 +356,11 @@ function start() {
     setImmediate(() => {
       const firstJoin = require('./first-join.cjs');
       firstJoin.warmUp(cfg.version || '1.21.4');
-      firstJoin.loadSpawnArea(serv, spawn).catch((/** @type {unknown} */ err) => process.stderr.write(`loading the spawn area failed: ${stackOf(err)}\n`));
+      const codecsMs = Math.round(performance.now());
+      firstJoin.loadSpawnArea(serv, spawn).then(
+        () => send({ type: 'warmedUp', codecsMs, spawnAreaMs: Math.round(performance.now()) }),
+        (/** @type {unknown} */ err) => process.stderr.write(`loading the spawn area failed: ${stackOf(err)}\n`),
+      );
     });
   });
 
