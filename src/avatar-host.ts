@@ -126,6 +126,14 @@ async function child(config: Config, host: HostConfig): Promise<void> {
       () => undefined,
     );
     if (config.EMBEDDED) warmUp(embeddedVersion(config));
+    // And the bot's own code (mineflayer, its pathfinder), which the first join would otherwise load before it
+    // connects. A failure to load is thrown by that join, which tries again.
+    import('./game/bot-code.ts')
+      .then((code) => code.loadBotCode())
+      .then(
+        () => log.debug({ sinceStartMs: Math.round(performance.now()) }, 'bot code loaded'),
+        () => undefined,
+      );
   }
   const world = await worldKnown;
   if (leaving) return;

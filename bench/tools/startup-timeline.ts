@@ -48,6 +48,7 @@ const PHASES = [
   'world: codecs compiled',
   'world: spawn area loaded',
   'host 0: games code loaded',
+  'host 0: bot code loaded',
   'core: world ready',
   'core: avatar placed on a host',
   'core: ready line',
@@ -75,7 +76,8 @@ function marksOf(l: LogLine, t0: number): Marks {
     case 'avatar host ready':
       return { [`${host}: process started`]: at - (l.sinceStartMs ?? NaN), [`${host}: ready for messages`]: at };
     case 'games code loaded':
-      return { [`${host}: games code loaded`]: at };
+    case 'bot code loaded':
+      return { [`${host}: ${l.msg}`]: at };
     case 'placed on an avatar host':
       return { 'core: avatar placed on a host': at };
     case 'connecting':
