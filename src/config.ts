@@ -14,7 +14,7 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { ENGINE_KINDS, HYBRID_MODEL_KINDS, needsModel, type EngineKind } from './engines/kinds.ts';
 import { ConfigError } from './errors.ts';
-import { identityProblem } from './store/schema.ts';
+import { identityProblem } from './store/identity.ts';
 
 const onOff = z
   .string()
@@ -189,18 +189,17 @@ export function childEnvironment(): Record<string, string> {
 }
 
 /**
- * The environment the embedded world's process starts with: mindlink's, less `NODE_OPTIONS` (a loader or a
- * preload meant for mindlink is not the world's) and less `NODE_EXTRA_CA_CERTS`: Node reads that file at every
- * start (some 40 ms of CPU for a system-wide bundle), and the world makes no TLS connection (it plays in offline
- * mode and signs no one in; the avatars' Microsoft sign-in runs where they play, which keeps it).
+ * The environment mindlink's game processes (the embedded world, the avatar host children) start with: mindlink's,
+ * less `NODE_EXTRA_CA_CERTS`. Node reads that file at every start (some 40 ms of CPU for a system-wide bundle), and
+ * neither makes a TLS connection: the world plays in offline mode, and a host plays on the embedded world and
+ * offline servers only (an avatar with Microsoft sign-in plays from the core, which keeps the certificates).
  *
  * @example
- * spawn(process.execPath, [script], { env: worldEnvironment() });
+ * fork(entry, args, { env: gameProcessEnvironment() });
  */
-export function worldEnvironment(env: Record<string, string | undefined> = process.env): Record<string, string> {
+export function gameProcessEnvironment(env: Record<string, string | undefined> = process.env): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined && k !== 'NODE_EXTRA_CA_CERTS') out[k] = v;
-  out.NODE_OPTIONS = '';
   return out;
 }
 

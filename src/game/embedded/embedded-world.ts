@@ -24,7 +24,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { worldEnvironment } from '../../config.ts';
+import { gameProcessEnvironment } from '../../config.ts';
 import type { Logger } from '../../logger.ts';
 import { childReady } from '../child-ready.ts';
 import { profilingArgs } from '../profiling-args.ts';
@@ -171,7 +171,8 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
       // The child's own cwd: flying-squid resolves nothing relative to it once logging is off, but keep it in the data dir.
       cwd: dataDir,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      env: worldEnvironment(),
+      // A loader or a preload given to mindlink is not the world's.
+      env: { ...gameProcessEnvironment(), NODE_OPTIONS: '' },
       // Its own process group: a terminal's Ctrl-C reaches mindlink only, which stops the world last (see above).
       detached: true,
     });
