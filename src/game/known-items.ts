@@ -10,8 +10,10 @@
  * they are in (items and entities) alone.
  */
 import { createRequire } from 'node:module';
-import minecraftData from 'minecraft-data';
+import type minecraftData from 'minecraft-data';
 import { distance } from 'fastest-levenshtein';
+
+const requireHere = createRequire(import.meta.url);
 
 /** The part of one version's item and entity tables read here. */
 interface NameTables {
@@ -24,18 +26,21 @@ interface NameTables {
  * `minecraftData(version)` would read every table of the version (its protocol, recipes, languages…) and index them
  * all: a fifth of a second each, for two tables.
  */
-const dataFiles = createRequire(import.meta.url)('minecraft-data/data.js') as { pc: Record<string, NameTables | undefined> };
+const dataFiles = requireHere('minecraft-data/data.js') as { pc: Record<string, NameTables | undefined> };
 
 /** The item and entity tables of `version` (through `minecraftData` for a name that is not a folder of its own). */
 function nameTables(version: string): NameTables {
   const files = dataFiles.pc[version];
   if (files) return { items: files.items, entities: files.entities };
-  const data = minecraftData(version);
+  const data = (requireHere('minecraft-data') as typeof minecraftData)(version);
   return { items: data?.itemsArray, entities: data?.entitiesArray };
 }
 
-/** The versions whose names count: the first flattened one and the newest. */
-const NAME_VERSIONS = ['1.13.2', minecraftData.supportedVersions.pc.at(-1) ?? '1.21.4'];
+/**
+ * The versions whose names count: the first flattened one and the newest (minecraft-data's list of them, read from its
+ * own file: minecraft-data's index reads and indexes its version lists and schemas, which the names need none of).
+ */
+const NAME_VERSIONS = ['1.13.2', (requireHere('minecraft-data/minecraft-data/data/pc/common/versions.json') as string[]).at(-1) ?? '1.21.4'];
 
 interface Names {
   items: ReadonlySet<string>;
