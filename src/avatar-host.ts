@@ -265,7 +265,7 @@ async function overNats(args: string[]): Promise<void> {
   const leave = (why: string, code: number): void => {
     if (leaving) return;
     leaving = true;
-    log?.info({ why }, 'avatar host stopping');
+    log.info({ why }, 'avatar host stopping');
     const limit = setTimeout(() => process.exit(code), 15_000);
     limit.unref();
     void host
