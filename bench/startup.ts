@@ -8,7 +8,7 @@
  * its processes had used when the first avatar line came: on a loaded machine a figure that moves less than
  * the times do. Asserts nothing.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,13 +23,22 @@ function load(): string {
   return loadavg()[0]?.toFixed(1) ?? '?';
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
-interface Marks {
+export interface Marks {
   [name: string]: number;
+}
+
+/**
+ * Build dist/ now when the source changed since its build, as `npm start` would on its first run (which would then
+ * time the build too).
+ */
+export function buildFirst(): void {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', "const { ensureBuilt } = await import('./scripts/build.mjs'); ensureBuilt();"], { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`building dist/ failed (${r.signal ?? `code ${r.status}`})`);
 }
 
 /** Linux's clock ticks per second, the unit of /proc/<pid>/stat's CPU times. */
@@ -39,7 +48,7 @@ const CLOCK_TICKS = 100;
  * The CPU (user and system, ms) used so far by `root` and every process under it, by role: npm, the core, the
  * world, the first avatar host and the others. Empty where there is no /proc.
  */
-function cpuByRole(root: number): Marks {
+export function cpuByRole(root: number): Marks {
   const stats = new Map<number, { ppid: number; ms: number }>();
   let pids: string[];
   try {
@@ -173,7 +182,7 @@ async function bare(dir: string): Promise<{ server: number; bot: number }> {
 }
 
 /** CPU by role, in words: the core, the world, the first host, the other hosts, npm and all of them. */
-function cpuLine(cpu: Marks, all = Object.values(cpu).reduce((a, b) => a + b, 0)): string {
+export function cpuLine(cpu: Marks, all = Object.values(cpu).reduce((a, b) => a + b, 0)): string {
   const names: Array<[string, string]> = [['core', 'core'], ['world', 'world'], ['host0', 'first host'], ['hosts', 'other hosts'], ['npm', 'npm']];
   const parts = names.filter(([role]) => cpu[role] !== undefined).map(([role, words]) => `${words} ${(cpu[role]! / 1000).toFixed(2)} s`);
   return `${parts.join(', ')}; all ${(all / 1000).toFixed(2)} s`;
@@ -183,6 +192,7 @@ export default async function bench(): Promise<void> {
   const say = (line: string): void => {
     process.stdout.write(`${line}\n`);
   };
+  buildFirst();
   say(`start-up, ${RUNS} runs of each (load ${load()})`);
   const ours: Marks[] = [];
   const cpus: Marks[] = [];

@@ -100,11 +100,20 @@ async function pickUp(bot: Bot, query: string, before: number, at: Vec3, signal:
  */
 const TUNNEL_WEIGHT = 4;
 
-/** A goal whose distance estimate counts each block as a tunnel step (a weighted search: quick, near the best). */
-class TunnelGoal extends goals.GoalCompositeAny<InstanceType<typeof goals.Goal>> {
-  override heuristic(node: Parameters<InstanceType<typeof goals.Goal>['heuristic']>[0]): number {
-    return super.heuristic(node) * TUNNEL_WEIGHT;
-  }
+type Goal = InstanceType<typeof goals.Goal>;
+let tunnelGoal: (new (spots: Goal[]) => Goal) | undefined;
+
+/**
+ * A goal whose distance estimate counts each block as a tunnel step (a weighted search: quick, near the best). Its
+ * class is made on first use: it extends the pathfinder's, which is loaded only when a skill first walks.
+ */
+function newTunnelGoal(spots: Goal[]): Goal {
+  tunnelGoal ??= class TunnelGoal extends goals.GoalCompositeAny<Goal> {
+    override heuristic(node: Parameters<Goal['heuristic']>[0]): number {
+      return super.heuristic(node) * TUNNEL_WEIGHT;
+    }
+  };
+  return new tunnelGoal(spots);
 }
 
 /**
@@ -113,10 +122,10 @@ class TunnelGoal extends goals.GoalCompositeAny<InstanceType<typeof goals.Goal>>
  * still standing), so only the spot beside it ends a tunnel; looking for a view alone, the search ran to its time
  * limit every time. Under ground the search is weighted toward digging ahead.
  */
-function digSpot(bot: Bot, block: Block, tunnel: boolean): InstanceType<typeof goals.Goal> {
+function digSpot(bot: Bot, block: Block, tunnel: boolean): Goal {
   const { x, y, z } = block.position;
   const spots = [new goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), new goals.GoalGetToBlock(x, y, z)];
-  return tunnel ? new TunnelGoal(spots) : new goals.GoalCompositeAny(spots);
+  return tunnel ? newTunnelGoal(spots) : new goals.GoalCompositeAny(spots);
 }
 
 /** Wait (briefly) until the bot stands on the ground: digging in the air takes five times as long. */

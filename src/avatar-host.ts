@@ -21,7 +21,7 @@
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { foreignClaim, shareClaims } from '../skills/claims.ts';
-import { loadConfig, type Config } from './config.ts';
+import type { Config } from './config.ts';
 import type { CoreToHost, HostConfig, HostToCore, WorldAddress } from './game/hosts/protocol.ts';
 import type { HostRuntime } from './game/hosts/host-runtime.ts';
 import { NatsAuthError, natsSecrets } from './game/hosts/nats/credentials.ts';
@@ -30,11 +30,33 @@ import type { Database } from './db/connect.ts';
 import type { Leases } from './db/leases.ts';
 import { urlSecrets } from './db/url-secrets.ts';
 import type { GameAttachment } from './game/provider.ts';
-import { embeddedVersion } from './game/embedded/world-start.ts';
 import { warmUp } from './game/warm-up.ts';
-import { startHealthLog } from './health.ts';
-import { readTickRates } from './game/tick-meter.ts';
-import { createLogger, registerSecret, type Logger } from './logger.ts';
+import type { Logger } from './logger.ts';
+
+/**
+ * What a host reads before it plays, loaded when first needed: a child host other than the first reads none of it
+ * until the core first asks something of it (see {@link child}). The config (one that will not do is a
+ * {@link UsageError}; its secrets are registered with the log), the log, the health line and the embedded world's
+ * version.
+ */
+async function hostParts() {
+  const [{ loadConfig }, { createLogger, registerSecret }, { startHealthLog }, { readTickRates }, { embeddedVersion }] = await Promise.all([
+    import('./config.ts'),
+    import('./logger.ts'),
+    import('./health.ts'),
+    import('./game/tick-meter.ts'),
+    import('./game/embedded/world-start.ts'),
+  ]);
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  for (const secret of [config.TELEGRAM_TOKEN, config.DISCORD_TOKEN, config.LLM_API_KEY, config.NATS_TOKEN, config.NATS_PASS]) registerSecret(secret);
+  const startHealth = (log: Logger, message: string): void => void startHealthLog(log, config.HEALTH_LOG_MS, message, readTickRates);
+  return { config, createLogger, registerSecret, startHealth, embeddedVersion };
+}
 
 /**
  * The games' code (mineflayer, the pathfinder, the skills), loaded once, when first needed: a child host says it is
@@ -68,10 +90,22 @@ async function runtimeFor(config: Config, log: Logger, world: WorldAddress | nul
   return runHost({ games, skills: createSkillRegistry, log, send, foreignClaim });
 }
 
-/** A child of mindlink, on its IPC channel. */
-async function child(config: Config, host: HostConfig): Promise<void> {
-  const log = createLogger(config.LOG_LEVEL, { sync: true }).child({ avatarHost: host.index });
-  startHealthLog(log, config.HEALTH_LOG_MS, 'host health', readTickRates);
+/** The config, the log (its health line started) and the world's version of a child host. */
+async function childParts(host: HostConfig): Promise<{ config: Config; log: Logger; embeddedVersion: (config: Config) => string }> {
+  const parts = await hostParts();
+  const log = parts.createLogger(parts.config.LOG_LEVEL, { sync: true }).child({ avatarHost: host.index });
+  parts.startHealth(log, 'host health');
+  return { config: parts.config, log, embeddedVersion: parts.embeddedVersion };
+}
+
+/**
+ * A child of mindlink, on its IPC channel. The first host reads its config and starts its log at once; the others
+ * say they are ready having read nothing, keep what the core tells them (where the world is, other hosts' block
+ * claims) and read their config, start their log and load the games' code only when the core first asks something
+ * of them (an avatar placed on them): at start-up they take no CPU from the world, the core and the first host.
+ */
+async function child(host: HostConfig): Promise<void> {
+  let log: Logger | undefined;
   const send = (m: HostToCore): void => {
     if (process.connected) process.send?.(m);
   };
@@ -84,12 +118,12 @@ async function child(config: Config, host: HostConfig): Promise<void> {
   const leave = (why: string): void => {
     if (leaving) return;
     leaving = true;
-    log.info({ why }, 'avatar host stopping');
+    log?.info({ why }, 'avatar host stopping');
     // Without its core there is no one to carry on for: a second at most to leave the games.
     const limit = setTimeout(() => process.exit(0), why === 'the core is gone' ? 1000 : 15_000);
     limit.unref();
     void (runtime?.shutdown() ?? Promise.resolve())
-      .catch((err: unknown) => log.warn({ err }, 'leaving the games failed'))
+      .catch((err: unknown) => log?.warn({ err }, 'leaving the games failed'))
       .finally(() => process.exit(0));
   };
   let asked: () => void = () => undefined;
@@ -108,8 +142,13 @@ async function child(config: Config, host: HostConfig): Promise<void> {
   process.on('disconnect', () => leave('the core is gone'));
   process.on('SIGTERM', () => leave('SIGTERM'));
   process.on('SIGINT', () => leave('SIGINT'));
+  const first = host.index === 0 ? await childParts(host) : undefined;
+  log = first?.log;
+  if (leaving) return;
   process.send?.({ type: 'ready', pid: process.pid });
-  log.info({ pid: process.pid }, 'avatar host ready');
+  // sinceStartMs (ms since this process started): for the start-up timeline (docs/benchmarks.md).
+  const saidReady = (hostLog: Logger): void => hostLog.info({ pid: process.pid, sinceStartMs: Math.round(performance.now()) }, 'avatar host ready');
+  if (log) saidReady(log);
   // Alive while the games are not built yet (the runtime says so from then on).
   const alive = setInterval(() => send({ type: 'alive', avatars: [] }), 2000);
   alive.unref();
@@ -117,15 +156,35 @@ async function child(config: Config, host: HostConfig): Promise<void> {
   // first host only, where the first avatar is placed. The others would only take CPU from the world, the core and
   // the first host now: each loads its code when the core first asks something of it (an avatar placed on it),
   // and warms up on its first join.
-  if (host.index === 0) {
+  if (first) {
+    const firstLog = first.log;
     gamesCode ??= importGamesCode();
-    if (config.EMBEDDED) warmUp(embeddedVersion(config));
+    // A failure to load is thrown where the games are built (runtimeFor).
+    gamesCode.then(
+      () => firstLog.debug({ sinceStartMs: Math.round(performance.now()) }, 'games code loaded'),
+      () => undefined,
+    );
+    if (first.config.EMBEDDED) warmUp(first.embeddedVersion(first.config));
+    // And the bot's own code (mineflayer, its pathfinder), which the first join would otherwise load before it
+    // connects. A failure to load is thrown by that join, which tries again.
+    import('./game/bot-code.ts')
+      .then((code) => code.loadBotCode())
+      .then(
+        () => firstLog.debug({ sinceStartMs: Math.round(performance.now()) }, 'bot code loaded'),
+        () => undefined,
+      );
   }
   const world = await worldKnown;
   if (leaving) return;
-  if (host.index !== 0) await askedOnce;
+  if (!first) await askedOnce;
   if (leaving) return;
-  const built = await runtimeFor(config, log, world, send);
+  const { config, log: hostLog } = first ?? (await childParts(host));
+  if (!log) {
+    log = hostLog;
+    saidReady(hostLog);
+  }
+  if (leaving) return;
+  const built = await runtimeFor(config, hostLog, world, send);
   clearInterval(alive);
   if (leaving) return;
   runtime = built;
@@ -151,7 +210,8 @@ async function leasesIn(url: string, id: string, log: Logger): Promise<{ db: Dat
 }
 
 /** A host on any machine, over NATS. */
-async function overNats(config: Config, args: string[]): Promise<void> {
+async function overNats(args: string[]): Promise<void> {
+  const { config, createLogger, registerSecret, startHealth, embeddedVersion } = await hostParts();
   let values: { nats?: string | undefined; id?: string | undefined; capacity?: string | undefined; cluster?: string | undefined; database?: string | undefined };
   try {
     ({ values } = parseArgs({
@@ -184,7 +244,7 @@ async function overNats(config: Config, args: string[]): Promise<void> {
   const settings = { servers, token: config.NATS_TOKEN, user: config.NATS_USER, pass: config.NATS_PASS, name: `mindlink host ${id}` };
   for (const secret of [...natsSecrets(settings), ...urlSecrets(database)]) registerSecret(secret);
   const log = createLogger(config.LOG_LEVEL).child({ avatarHost: id });
-  startHealthLog(log, config.HEALTH_LOG_MS, 'host health', readTickRates);
+  startHealth(log, 'host health');
   const [{ connectNats }, { NatsHost }] = await Promise.all([import('./game/hosts/nats/connect.ts'), import('./game/hosts/nats/nats-host.ts')]);
   const nc = await connectNats(settings, log);
   const { db, leases } = database ? await leasesIn(database, id, log) : {};
@@ -228,16 +288,9 @@ async function overNats(config: Config, args: string[]): Promise<void> {
 
 async function main(): Promise<void> {
   process.umask(0o077);
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  for (const secret of [config.TELEGRAM_TOKEN, config.DISCORD_TOKEN, config.LLM_API_KEY, config.NATS_TOKEN, config.NATS_PASS]) registerSecret(secret);
   const args = process.argv.slice(2);
-  if (args[0]?.startsWith('{')) await child(config, JSON.parse(args[0]) as HostConfig);
-  else await overNats(config, args);
+  if (args[0]?.startsWith('{')) await child(JSON.parse(args[0]) as HostConfig);
+  else await overNats(args);
 }
 
 main().catch((err: unknown) => {

@@ -15,7 +15,8 @@ const STOP = /^\s*stop\s*[!.]*\s*$/i;
 const GOAL_PREFIX = /^\s*(?:new\s+goal\s*:|goal\s*:|your\s+goal\s+is(?:\s*:|\s+to\b|(?=\s)|$))\s*/i;
 const QUESTION_WORD = /^\s*(?:why|what|how|when|where|who|which)\b/i;
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/** Made by the first count (making one loads ICU's break rules: some milliseconds the start need not spend). */
+let graphemes: Intl.Segmenter | undefined;
 
 /**
  * How many characters a person sees in a text: an emoji, a flag or an accented letter made of several
@@ -26,6 +27,7 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
  */
 export function characterCount(text: string): number {
   let n = 0;
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   for (const _ of graphemes.segment(text)) n++;
   return n;
 }

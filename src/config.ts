@@ -14,7 +14,7 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { ENGINE_KINDS, HYBRID_MODEL_KINDS, needsModel, type EngineKind } from './engines/kinds.ts';
 import { ConfigError } from './errors.ts';
-import { identityProblem } from './store/schema.ts';
+import { identityProblem } from './store/identity.ts';
 
 const onOff = z
   .string()
@@ -185,6 +185,21 @@ const CHILD_ENV_KEYS = /^(PATH|LANG|LANGUAGE|LC_[A-Z]+|TZ|(HTTPS?|ALL|NO)_PROXY|
 export function childEnvironment(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && CHILD_ENV_KEYS.test(k)) out[k] = v;
+  return out;
+}
+
+/**
+ * The environment mindlink's game processes (the embedded world, the avatar host children) start with: mindlink's,
+ * less `NODE_EXTRA_CA_CERTS`. Node reads that file at every start (some 40 ms of CPU for a system-wide bundle), and
+ * neither makes a TLS connection: the world plays in offline mode, and a host plays on the embedded world and
+ * offline servers only (an avatar with Microsoft sign-in plays from the core, which keeps the certificates).
+ *
+ * @example
+ * fork(entry, args, { env: gameProcessEnvironment() });
+ */
+export function gameProcessEnvironment(env: Record<string, string | undefined> = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && k !== 'NODE_EXTRA_CA_CERTS') out[k] = v;
   return out;
 }
 

@@ -12,9 +12,9 @@
  */
 import { ConsoleBridge } from '../bridges/console.ts';
 import { loadConfig, type Config } from './config.ts';
-import { openDatabase, shownUrl, type Database } from './db/connect.ts';
+import type { Database } from './db/connect.ts';
 import type { FrontendLease } from './db/frontend-lease.ts';
-import { urlSecrets } from './db/url-secrets.ts';
+import { shownUrl, urlSecrets } from './db/url-secrets.ts';
 import type { Mindlink } from './core.ts';
 import { ConfigError, StoreCorruptError, StoreWriteError, writeFailureReason } from './errors.ts';
 import { startGameProcesses, usesHosts } from './game/hosts/game-processes.ts';
@@ -65,6 +65,7 @@ async function main(): Promise<void> {
   const processes = usesHosts(config) ? startGameProcesses(config, log) : undefined;
   const [{ Mindlink }, { createEngineProvider }, { commandList, createDispatcher, telegramMenus }, { createSkillRegistry, skills: skillList }, { Reflexes }, { llmOffered }, { readItemNames }] =
     await (preloaded ?? loadCore());
+  log.debug({ sinceStartMs: Math.round(performance.now()) }, 'core loaded');
   // What the first turn reads (the item names goals are checked against), read while the world and the hosts start.
   readItemNames();
 
@@ -277,6 +278,8 @@ async function holdFrontEnd(database: Database, config: Config, log: Logger): Pr
 
 /** A pool on the store's database once it answers; a database that does not stops the start with one line (exit code 1). */
 async function reachDatabase(url: string, log: Logger): Promise<Database> {
+  // The PostgreSQL client is loaded only when the store is there.
+  const { openDatabase } = await import('./db/connect.ts');
   const database = openDatabase(url, log);
   try {
     await database.query('select 1');

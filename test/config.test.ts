@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConfigSchema, loadConfig, parseConfig } from '../src/config.ts';
+import { ConfigSchema, gameProcessEnvironment, loadConfig, parseConfig } from '../src/config.ts';
 import { ConfigError } from '../src/errors.ts';
 
 /** The ConfigError a bad environment gives (fails the test if none is thrown). */
@@ -116,6 +116,13 @@ describe('parseConfig', () => {
     const err = configError({ DISCORD_TOKEN: 'short-secret' });
     expect(err.message).toContain('DISCORD_TOKEN');
     expect(err.message).not.toContain('short-secret');
+  });
+});
+
+describe('gameProcessEnvironment', () => {
+  it('GIVEN extra CA certificates in mindlink\'s environment THEN the world and the avatar hosts start without them, with the rest kept', () => {
+    const env = gameProcessEnvironment({ PATH: '/bin', NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt', NODE_OPTIONS: '--import x', DATA_DIR: '/tmp/d', UNSET: undefined });
+    expect(env).toEqual({ PATH: '/bin', NODE_OPTIONS: '--import x', DATA_DIR: '/tmp/d' });
   });
 });
 

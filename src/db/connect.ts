@@ -4,25 +4,12 @@
  */
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { shownUrl } from './url-secrets.ts';
+
+export { shownUrl };
 
 /** A pool of connections to the database. */
 export type Database = pg.Pool;
-
-/**
- * The URL as it may be logged: the password replaced by `***` (an unparsable URL is not shown at all).
- *
- * @example
- * shownUrl('postgres://app:secret@db:5432/mindlink') // → 'postgres://app:***@db:5432/mindlink'
- */
-export function shownUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(a database URL that does not parse)';
-  }
-}
 
 /**
  * Open a pool on `url`. An idle connection's error (the server restarted, the network dropped) is logged and

@@ -6,13 +6,41 @@
  * are those of two versions together: 1.13.2, the first with today's names
  * (`oak_log`, not `log` with a number), and the newest minecraft-data knows.
  * An item renamed since (`grass`, now `short_grass`) is known by both names.
- * They are read once, when a goal first names an item.
+ * They are read once, when a goal first names an item, from the two tables
+ * they are in (items and entities) alone.
  */
-import minecraftData from 'minecraft-data';
+import { createRequire } from 'node:module';
+import type minecraftData from 'minecraft-data';
 import { distance } from 'fastest-levenshtein';
 
-/** The versions whose names count: the first flattened one and the newest. */
-const NAME_VERSIONS = ['1.13.2', minecraftData.supportedVersions.pc.at(-1) ?? '1.21.4'];
+const requireHere = createRequire(import.meta.url);
+
+/** The part of one version's item and entity tables read here. */
+interface NameTables {
+  items?: ReadonlyArray<{ name: string }> | undefined;
+  entities?: ReadonlyArray<{ name: string; type?: string }> | undefined;
+}
+
+/**
+ * minecraft-data's tables by version, each table read from its file when first asked (its `data.js`).
+ * `minecraftData(version)` would read every table of the version (its protocol, recipes, languages…) and index them
+ * all: a fifth of a second each, for two tables.
+ */
+const dataFiles = requireHere('minecraft-data/data.js') as { pc: Record<string, NameTables | undefined> };
+
+/** The item and entity tables of `version` (through `minecraftData` for a name that is not a folder of its own). */
+function nameTables(version: string): NameTables {
+  const files = dataFiles.pc[version];
+  if (files) return { items: files.items, entities: files.entities };
+  const data = (requireHere('minecraft-data') as typeof minecraftData)(version);
+  return { items: data?.itemsArray, entities: data?.entitiesArray };
+}
+
+/**
+ * The versions whose names count: the first flattened one and the newest (minecraft-data's list of them, read from its
+ * own file: minecraft-data's index reads and indexes its version lists and schemas, which the names need none of).
+ */
+const NAME_VERSIONS = ['1.13.2', (requireHere('minecraft-data/minecraft-data/data/pc/common/versions.json') as string[]).at(-1) ?? '1.21.4'];
 
 interface Names {
   items: ReadonlySet<string>;
@@ -28,9 +56,9 @@ function loaded(): Names {
   const items = new Set<string>();
   const mobs = new Set<string>();
   for (const version of NAME_VERSIONS) {
-    const data = minecraftData(version);
-    for (const item of data?.itemsArray ?? []) items.add(item.name);
-    for (const entity of data?.entitiesArray ?? []) if (entity.type !== 'projectile' && entity.type !== 'other') mobs.add(entity.name);
+    const data = nameTables(version);
+    for (const item of data.items ?? []) items.add(item.name);
+    for (const entity of data.entities ?? []) if (entity.type !== 'projectile' && entity.type !== 'other') mobs.add(entity.name);
   }
   names = { items, words: [...items].sort().map((name) => ({ name, words: name.split('_') })), mobs };
   return names;

@@ -9,10 +9,9 @@
  */
 import { createHash } from 'node:crypto';
 import net from 'node:net';
-import minecraftData from 'minecraft-data';
 import type mcProtocol from 'minecraft-protocol';
 import { reasonText, serverWords } from './refusals.ts';
-import { detectVersion, playableVersion } from './versions.ts';
+import { detectVersion, playableVersion, protocolOf } from './versions.ts';
 
 /** minecraft-protocol, loaded by the first probe (mindlink starts without it: its avatars join from their hosts). */
 let protocolLib: Promise<typeof mcProtocol> | undefined;
@@ -147,7 +146,7 @@ export function offlineUuid(name: string): string {
 export async function loginProbe(address: ServerAddress, version: string, timeoutMs: number): Promise<LoginProbe> {
   const verdict = playableVersion(version);
   if (!verdict.ok) throw new ServerProbeError('unsupported_version', `${verdict.reason}.`);
-  const protocolVersion = minecraftData(verdict.version)?.version.version;
+  const protocolVersion = protocolOf(verdict.version);
   const mc = await minecraftProtocol();
   return new Promise<LoginProbe>((resolve, reject) => {
     const client = new mc.Client(false, verdict.version);

@@ -3,14 +3,16 @@
  * and which version a server speaks, from what its status ping says.
  */
 import { createRequire } from 'node:module';
-import minecraftData from 'minecraft-data';
+import type minecraftData from 'minecraft-data';
+
+const requireHere = createRequire(import.meta.url);
 
 /**
  * mineflayer's own list of the versions it plays (what `mineflayer.latestSupportedVersion` and
  * `oldestSupportedVersion` are), read from its file alone: loading mineflayer here would load its whole
  * protocol stack into a core whose avatars all play on hosts.
  */
-const mineflayerVersions = createRequire(import.meta.url)('mineflayer/lib/version.js') as { oldestSupportedVersion: string; latestSupportedVersion: string };
+const mineflayerVersions = requireHere('mineflayer/lib/version.js') as { oldestSupportedVersion: string; latestSupportedVersion: string };
 
 /** The versions mineflayer plays, oldest and newest (e.g. `1.8.8` and `26.1`). */
 export const PLAYABLE = { oldest: mineflayerVersions.oldestSupportedVersion, newest: mineflayerVersions.latestSupportedVersion } as const;
@@ -23,15 +25,23 @@ interface DataVersion {
   '<'(other: string): boolean;
 }
 
+/**
+ * minecraft-data, loaded by the first question about a version (a server added or probed, a join): at start-up the
+ * core asks none, and loading it reads and indexes its version lists and schemas.
+ */
+function mcData(): typeof minecraftData {
+  return requireHere('minecraft-data') as typeof minecraftData;
+}
+
 /** minecraft-data's tables by protocol number and by name (typed loosely upstream). */
-const tables = minecraftData as unknown as {
-  postNettyVersionsByProtocolVersion: { pc: Record<string, { minecraftVersion: string; releaseType?: string }[] | undefined> };
-};
+function tables(): { postNettyVersionsByProtocolVersion: { pc: Record<string, { minecraftVersion: string; releaseType?: string }[] | undefined> } } {
+  return mcData() as unknown as ReturnType<typeof tables>;
+}
 
 /** The version data of a Minecraft version name, when minecraft-data has the protocol of it. */
 function dataOf(version: string): DataVersion | undefined {
   try {
-    return (minecraftData(version)?.version as DataVersion | undefined) ?? undefined;
+    return (mcData()(version)?.version as DataVersion | undefined) ?? undefined;
   } catch {
     // minecraft-data throws on a name it has never heard of: not a version it has.
     return undefined;
@@ -87,7 +97,7 @@ export function playableVersion(version: string): VersionVerdict {
  * detectVersion(5, '1.7.10')          // { ok: false, reason: 'Minecraft 1.7.10 is older than avatars can play (…)' }
  */
 export function detectVersion(protocol: number, name: string): VersionVerdict {
-  const byProtocol = tables.postNettyVersionsByProtocolVersion.pc[String(protocol)] ?? [];
+  const byProtocol = tables().postNettyVersionsByProtocolVersion.pc[String(protocol)] ?? [];
   const releases = byProtocol.filter((v) => v.releaseType === 'release' || /^\d+\.\d+(\.\d+)?$/.test(v.minecraftVersion));
   const fromName = name.match(/\b\d+\.\d+(?:\.\d+)?\b/g) ?? [];
   const candidates = [...releases.map((v) => v.minecraftVersion), ...fromName];

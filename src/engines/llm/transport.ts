@@ -11,8 +11,11 @@
  *   {@link ProviderUnavailableError};
  * - the caller's abort → the client's abort error, at once;
  * - anything else the endpoint refuses (400, 404…) → {@link ProviderRequestError}.
+ *
+ * The client library is loaded by the first request: a mindlink whose avatars use no llm engine never loads it.
  */
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
+import type { APIError } from 'openai';
 import type { Logger } from 'pino';
 import { ProviderRefusedError } from '../../errors.ts';
 import type { ChatMessage, ToolSchema } from './messages.ts';
@@ -23,6 +26,17 @@ export const REFUSAL_CODES = new Set(['insufficient_quota', 'invalid_api_key', '
 export const REFUSAL_STATUSES = new Set([401, 402, 403]);
 /** HTTP statuses worth another try. */
 const RETRY_STATUSES = new Set([408, 409, 429]);
+
+/** The `openai` package. */
+type OpenAIModule = typeof import('openai');
+let openaiModule: Promise<OpenAIModule> | undefined;
+
+/** Load the client library once (a failed load is tried again by the next request). */
+function loadOpenAI(): Promise<OpenAIModule> {
+  openaiModule ??= import('openai');
+  openaiModule.catch(() => (openaiModule = undefined));
+  return openaiModule;
+}
 
 /** The endpoint could not answer after every retry (rate limit, server errors, timeouts). The turn gives up, the loop goes on. */
 export class ProviderUnavailableError extends Error {
@@ -149,12 +163,17 @@ type Verdict = { kind: 'refused'; reason: string } | { kind: 'retry'; waitMs: nu
  * const c = await t.complete({ messages, tools, toolChoice: 'auto' }, signal);
  */
 export class LlmTransport {
-  private readonly client: OpenAI;
+  private client: OpenAI | undefined;
   private readonly options: TransportOptions;
 
   constructor(opts: TransportOptions) {
     this.options = opts;
-    this.client = new OpenAI({
+  }
+
+  /** The client, made on the first request. */
+  private clientOf(sdk: OpenAIModule): OpenAI {
+    const opts = this.options;
+    this.client ??= new sdk.default({
       baseURL: opts.baseURL,
       // The client insists on a key; a local server without one gets no Authorization header at all.
       apiKey: opts.apiKey ?? 'unused',
@@ -170,16 +189,18 @@ export class LlmTransport {
       maxRetries: 0,
       timeout: opts.timeoutMs + 1000,
     });
+    return this.client;
   }
 
   /** Send one request; retries what is worth retrying. */
   async complete(req: CompletionRequest, signal: AbortSignal): Promise<Completion> {
+    const sdk = await loadOpenAI();
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.once(req, signal);
+        return await this.once(this.clientOf(sdk), req, signal);
       } catch (err) {
         if (signal.aborted) throw err;
-        const verdict = this.judge(err);
+        const verdict = this.judge(sdk, err);
         if (verdict.kind === 'refused') throw new ProviderRefusedError(verdict.reason);
         if (verdict.kind === 'fail') throw verdict.error;
         if (attempt >= this.options.maxRetries) {
@@ -192,10 +213,10 @@ export class LlmTransport {
     }
   }
 
-  private judge(err: unknown): Verdict {
-    if (err instanceof RequestTimeout || err instanceof APIUserAbortError) return { kind: 'retry', waitMs: null, why: 'timeout' };
-    if (err instanceof APIConnectionError) return { kind: 'retry', waitMs: null, why: shortReason(err.message || 'connection failed') };
-    if (err instanceof APIError) {
+  private judge(sdk: OpenAIModule, err: unknown): Verdict {
+    if (err instanceof RequestTimeout || err instanceof sdk.APIUserAbortError) return { kind: 'retry', waitMs: null, why: 'timeout' };
+    if (err instanceof sdk.APIConnectionError) return { kind: 'retry', waitMs: null, why: shortReason(err.message || 'connection failed') };
+    if (err instanceof sdk.APIError) {
       const code = typeof err.code === 'string' ? err.code : undefined;
       const message = providerMessage(err);
       if ((code && REFUSAL_CODES.has(code)) || (err.status !== undefined && REFUSAL_STATUSES.has(err.status))) {
@@ -210,11 +231,11 @@ export class LlmTransport {
   }
 
   /** One try, under its own time limit (covering a stream that stalls halfway, which the client's timeout does not). */
-  private async once(req: CompletionRequest, signal: AbortSignal): Promise<Completion> {
+  private async once(client: OpenAI, req: CompletionRequest, signal: AbortSignal): Promise<Completion> {
     const limit = new AbortController();
     const timer = setTimeout(() => limit.abort(new RequestTimeout(this.options.timeoutMs)), this.options.timeoutMs);
     try {
-      return await this.send(req, AbortSignal.any([signal, limit.signal]));
+      return await this.send(client, req, AbortSignal.any([signal, limit.signal]));
     } catch (err) {
       if (limit.signal.aborted && !signal.aborted) throw new RequestTimeout(this.options.timeoutMs);
       throw err;
@@ -223,14 +244,14 @@ export class LlmTransport {
     }
   }
 
-  private async send(req: CompletionRequest, signal: AbortSignal): Promise<Completion> {
+  private async send(client: OpenAI, req: CompletionRequest, signal: AbortSignal): Promise<Completion> {
     const body = {
       model: this.options.model,
       messages: req.messages as OpenAI.Chat.Completions.ChatCompletionMessageParam[],
       ...(req.tools.length > 0 ? { tools: req.tools, tool_choice: req.toolChoice } : {}),
     };
     if (!this.options.stream) {
-      const res = await this.client.chat.completions.create({ ...body, stream: false }, { signal });
+      const res = await client.chat.completions.create({ ...body, stream: false }, { signal });
       const choice = res.choices?.[0];
       const message = choice?.message;
       return {
@@ -242,7 +263,7 @@ export class LlmTransport {
         finishReason: choice?.finish_reason ?? null,
       };
     }
-    const stream = await this.client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, { signal });
+    const stream = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, { signal });
     let content = '';
     let finishReason: string | null = null;
     let usage: Completion['usage'] = null;

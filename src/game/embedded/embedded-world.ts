@@ -24,6 +24,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { gameProcessEnvironment } from '../../config.ts';
 import type { Logger } from '../../logger.ts';
 import { childReady } from '../child-ready.ts';
 import { profilingArgs } from '../profiling-args.ts';
@@ -127,6 +128,10 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
         this.#log.debug(reading, 'world health');
         return;
       }
+      if (m.type === 'warmedUp') {
+        this.#log.debug({ codecsMs: m.codecsMs, spawnAreaMs: m.spawnAreaMs }, 'embedded world warmed up');
+        return;
+      }
       if (m.type !== 'reply') return;
       const p = this.#pending.get(m.id);
       if (!p) return;
@@ -166,7 +171,8 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
       // The child's own cwd: flying-squid resolves nothing relative to it once logging is off, but keep it in the data dir.
       cwd: dataDir,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      env: { ...process.env, NODE_OPTIONS: '' },
+      // A loader or a preload given to mindlink is not the world's.
+      env: { ...gameProcessEnvironment(), NODE_OPTIONS: '' },
       // Its own process group: a terminal's Ctrl-C reaches mindlink only, which stops the world last (see above).
       detached: true,
     });
@@ -185,15 +191,17 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
     pipe(child.stderr, 'stderr');
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-    const port = await childReady<ChildMessage, number>(child, {
+    const ready = await childReady<ChildMessage, Extract<ChildMessage, { type: 'ready' }>>(child, {
       timeoutMs: o.startTimeoutMs,
       answer: (m) =>
-        m.type === 'ready' ? { ready: m.port } : m.type === 'failed' ? { failed: new Error(`the embedded world failed to start: ${m.message}`) } : undefined,
+        m.type === 'ready' ? { ready: m } : m.type === 'failed' ? { failed: new Error(`the embedded world failed to start: ${m.message}`) } : undefined,
       timedOut: () => new Error(`the embedded world did not start within ${o.startTimeoutMs} ms: ${tail.slice(-3).join(' | ')}`),
       // The whole tail: a crash's first lines (the error itself) come well before its last (the stack's end).
       exited: (code) => new Error(`the embedded world exited during start-up (code ${code}): ${tail.join(' | ')}`),
     });
-    log.info({ port, version: o.version, ms: Date.now() - started, dataDir }, 'embedded world listening');
+    const port = ready.port;
+    // The child's own marks (ms since its process started) are for the start-up timeline (docs/benchmarks.md).
+    log.info({ port, version: o.version, ms: Date.now() - started, loadedMs: ready.loadedMs, listeningMs: ready.listeningMs, dataDir }, 'embedded world listening');
     return new EmbeddedWorld(child, localAddress(o.listenHost), port, o.version, dataDir, log, exited);
   }
 

@@ -139,8 +139,16 @@ export type OpHandlers<Ops extends { [K in keyof Ops]: Op<unknown, unknown> }> =
 
 /** child → parent. */
 export type ChildMessage =
-  /** Once it listens. */
-  | { type: 'ready'; port: number }
+  /**
+   * Once it listens; with when (ms since the child's process started) its libraries were loaded and it listened,
+   * for the start-up timeline (docs/benchmarks.md).
+   */
+  | { type: 'ready'; port: number; loadedMs: number; listeningMs: number }
+  /**
+   * Once what the first join would wait for is done (see first-join.cjs): when (ms since the child's process started)
+   * the packet codecs were compiled and the spawn's columns loaded, for the start-up timeline.
+   */
+  | { type: 'warmedUp'; codecsMs: number; spawnAreaMs: number }
   /** Every `healthMs` when the config sets it. */
   | ({ type: 'health' } & WorldHealth)
   /** Start-up failed; it then exits with code 1. */

@@ -166,6 +166,7 @@ function start() {
   const { createMCServer } = require('flying-squid');
   const defaults = require('flying-squid/config/default-settings.json');
   const { Vec3 } = require('vec3');
+  const loadedMs = Math.round(performance.now());
 
   const serv = /** @type {Serv} */ (createMCServer({
     ...defaults,
@@ -349,13 +350,17 @@ function start() {
   const listening = new Promise((resolve) => serv.once('listening', resolve));
   void Promise.all([pluginsReady, listening]).then(() => {
     ready = true;
-    send({ type: 'ready', port: serv.listeningPort });
+    send({ type: 'ready', port: serv.listeningPort, loadedMs, listeningMs: Math.round(performance.now()) });
     if (cfg.healthMs) reportHealth(cfg.healthMs);
     // Compile the packet codecs now and load the spawn's columns, while no one has joined yet, not on the first login.
     setImmediate(() => {
       const firstJoin = require('./first-join.cjs');
       firstJoin.warmUp(cfg.version || '1.21.4');
-      firstJoin.loadSpawnArea(serv, spawn).catch((/** @type {unknown} */ err) => process.stderr.write(`loading the spawn area failed: ${stackOf(err)}\n`));
+      const codecsMs = Math.round(performance.now());
+      firstJoin.loadSpawnArea(serv, spawn).then(
+        () => send({ type: 'warmedUp', codecsMs, spawnAreaMs: Math.round(performance.now()) }),
+        (/** @type {unknown} */ err) => process.stderr.write(`loading the spawn area failed: ${stackOf(err)}\n`),
+      );
     });
   });
 

@@ -12,6 +12,7 @@ import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
+import { gameProcessEnvironment } from '../../config.ts';
 import type { CoreToHost, HostConfig, HostToCore } from './protocol.ts';
 import { childReady } from '../child-ready.ts';
 import { profilingArgs } from '../profiling-args.ts';
@@ -86,6 +87,7 @@ export class HostProcess extends EventEmitter<HostProcessEvents> {
     const child = fork(o.entry, [JSON.stringify(o.config)], {
       execArgv: [...loaderArgs(o.entry), ...profilingArgs()],
       cwd: process.cwd(),
+      env: gameProcessEnvironment(),
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       detached: true,
       serialization: 'advanced',
