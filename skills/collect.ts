@@ -23,6 +23,9 @@ const params = z.object({
 
 /** How far collect looks for blocks. */
 const SEARCH_RADIUS = 64;
+/** How many of the nearest blocks collect looks at first, and at most (more when none of the first is free). */
+const FIRST_LOOK = 32;
+const MOST_LOOK = 4096;
 /** Blocks that could not be reached are skipped; this many in a row ends the skill. */
 const MAX_UNREACHABLE = 5;
 /** Digs in a row that gave nothing before the skill gives up: few for blocks that always drop, many for leaves. */
@@ -74,21 +77,27 @@ function nearestTarget(bot: Bot, ids: number[], skip: Set<string>, maxY = Infini
   const lowFirst = ids.every((id) => dropsByChance(bot.registry.blocks[id]?.name ?? ''));
   // Under a roof every block is shut in, and dug to.
   const underRoof = roofOver(bot) !== null;
-  // All of them within the radius, nearest first: with a hundred avatars collecting around one spot, the nearest
-  // few dozen were all claimed, and every avatar that came later went for the same claimed log.
-  const found = findBlocksFast(bot, ids, { maxDistance: SEARCH_RADIUS });
+  // Nearest first, more and more of them until one is free on every count: with a hundred avatars collecting around
+  // one spot, the 16 nearest logs were all claimed and every avatar that came later went for the same claimed one.
+  // (Read a few at a time: all the stone within the radius is 230,000 blocks.)
   let best: { block: Block; rank: number } | undefined;
-  for (const p of found) {
-    if (p.y > maxY || skip.has(p.toString())) continue;
-    const crowded = crowding(bot, p);
-    let rank = (crowded === 2 ? 16 : 0) + (outOfReach(bot, p) ? 8 : 0) + (crowded === 1 ? 2 : 0) + (lowFirst && p.y - feetY > GROUND_REACH ? 1 : 0);
-    if (best && rank >= best.rank) continue;
-    // Read only for a block that could still be the best (six block reads).
-    if (!underRoof && shutInAbove(bot, p, feetY)) rank += 4;
-    if (best && rank >= best.rank) continue;
-    const block = bot.blockAt(p);
-    if (block && ids.includes(block.type)) best = { block, rank };
-    if (best?.rank === 0) break;
+  const most = MOST_LOOK + skip.size;
+  for (let count = FIRST_LOOK + skip.size, from = 0; ; count = Math.min(count * 8, most)) {
+    const found = findBlocksFast(bot, ids, { maxDistance: SEARCH_RADIUS, count });
+    for (const p of found.slice(from)) {
+      if (p.y > maxY || skip.has(p.toString())) continue;
+      const crowded = crowding(bot, p);
+      let rank = (crowded === 2 ? 16 : 0) + (outOfReach(bot, p) ? 8 : 0) + (crowded === 1 ? 2 : 0) + (lowFirst && p.y - feetY > GROUND_REACH ? 1 : 0);
+      if (best && rank >= best.rank) continue;
+      // Read only for a block that could still be the best (six block reads).
+      if (!underRoof && shutInAbove(bot, p, feetY)) rank += 4;
+      if (best && rank >= best.rank) continue;
+      const block = bot.blockAt(p);
+      if (block && ids.includes(block.type)) best = { block, rank };
+      if (best?.rank === 0) return best.block;
+    }
+    if (found.length < count || count >= most) break;
+    from = found.length;
   }
   return best?.block;
 }
