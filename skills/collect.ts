@@ -80,7 +80,7 @@ function nearestTarget(bot: Bot, ids: number[], skip: Set<string>, maxY = Infini
   // Nearest first, more and more of them until one is free on every count: with a hundred avatars collecting around
   // one spot, the 16 nearest logs were all claimed and every avatar that came later went for the same claimed one.
   // (Read a few at a time: all the stone within the radius is 230,000 blocks.)
-  let best: { block: Block; rank: number } | undefined;
+  let best: { block: Block; rank: number; d2: number } | undefined;
   const most = MOST_LOOK + skip.size;
   for (let count = FIRST_LOOK + skip.size, from = 0; ; count = Math.min(count * 8, most)) {
     const found = findBlocksFast(bot, ids, { maxDistance: SEARCH_RADIUS, count });
@@ -88,15 +88,18 @@ function nearestTarget(bot: Bot, ids: number[], skip: Set<string>, maxY = Infini
       if (p.y > maxY || skip.has(p.toString())) continue;
       const crowded = crowding(bot, p);
       let rank = (crowded === 2 ? 16 : 0) + (outOfReach(bot, p) ? 8 : 0) + (crowded === 1 ? 2 : 0) + (lowFirst && p.y - feetY > GROUND_REACH ? 1 : 0);
-      if (best && rank >= best.rank) continue;
+      // Between blocks as good, the nearest from where the bot stands (not from its block): in a pit, the stone
+      // beside the feet before the one under them, so it does not dig itself deeper than it needs to.
+      const d2 = p.distanceSquared(me);
+      const worse = (): boolean => !!best && (rank > best.rank || (rank === best.rank && d2 >= best.d2));
+      if (worse()) continue;
       // Read only for a block that could still be the best (six block reads).
       if (!underRoof && shutInAbove(bot, p, feetY)) rank += 4;
-      if (best && rank >= best.rank) continue;
+      if (worse()) continue;
       const block = bot.blockAt(p);
-      if (block && ids.includes(block.type)) best = { block, rank };
-      if (best?.rank === 0) return best.block;
+      if (block && ids.includes(block.type)) best = { block, rank, d2 };
     }
-    if (found.length < count || count >= most) break;
+    if (best?.rank === 0 || found.length < count || count >= most) break;
     from = found.length;
   }
   return best?.block;

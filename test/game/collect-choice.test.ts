@@ -1,7 +1,7 @@
 /**
- * Which log the collect skill goes for, on the embedded world with real mineflayer: not one another avatar has
- * claimed however many are claimed around it, not one shut in above its head (a trunk's top inside the canopy), and
- * not one it could not get to in its last run. Each test records the claims the avatar makes (the first is the
+ * Which block the collect skill goes for, on the embedded world with real mineflayer: not a log another avatar has
+ * claimed however many are claimed around it, not one shut in above its head (a trunk's top inside the canopy), not
+ * one it could not get to in its last run; and in its pit, the stone beside its feet before the stone under them. Each test records the claims the avatar makes (the first is the
  * block it went for first) through the claims' listener, as the avatar hosts share them. The world's trees stand
  * 19 blocks and more from the spawn point, so the blocks the tests set down near it are the nearest logs.
  */
@@ -99,5 +99,14 @@ describe('which log collect goes for', () => {
     expect(firstClaimOf('bea')).toBeDefined();
     expect(firstClaimOf('bea')).not.toBe('-40,71,0');
     expect(held(bot, 'oak_log')).toBe(2);
+  }, 180_000);
+
+  it('GIVEN an avatar with a wooden pickaxe on the grass WHEN it collects 3 cobblestone THEN it digs down to the stone and takes the stone beside its feet, not ever deeper under them', async () => {
+    const { game, bot } = await shared.avatar('eve', -4, -4, [['wooden_pickaxe', 1]]);
+    const r = await runSkill(skillNamed('collect'), game, { item: 'cobblestone', count: 3 }, new AbortController().signal);
+    expect(r, r.detail).toMatchObject({ ok: true, code: 'done' });
+    expect(held(bot, 'cobblestone')).toBe(3);
+    // The stone's top is at 59: standing there, a table set down beside the pit is still within reach.
+    expect(Math.floor(bot.entity.position.y)).toBeGreaterThanOrEqual(59);
   }, 180_000);
 });
