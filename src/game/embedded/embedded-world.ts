@@ -58,6 +58,8 @@ export interface EmbeddedWorldOptions {
   viewDistance?: number;
   /** How long to wait for the child to listen. */
   startTimeoutMs?: number;
+  /** Items lying about at most: a drop beyond is not made (the block is dug all the same). */
+  maxItems?: number;
   /** Log a `world health` line (memory, CPU, event-loop delay of the world's process) at debug this often; 0 never. */
   healthMs?: number;
   log: Logger;
@@ -71,6 +73,7 @@ export const DefaultEmbeddedWorldOptions = {
   seed: 20240601,
   viewDistance: 4,
   startTimeoutMs: 30_000,
+  maxItems: 400,
   healthMs: 0,
 } satisfies Required<Omit<EmbeddedWorldOptions, 'dataDir' | 'log'>>;
 
@@ -165,6 +168,7 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
       seed: o.seed,
       viewDistance: Math.max(3, o.viewDistance),
       healthMs: o.healthMs,
+      maxItems: o.maxItems,
     } satisfies WorldConfig);
     const started = Date.now();
     const child = spawn(process.execPath, [...profilingArgs(), SERVER_SCRIPT, config], {

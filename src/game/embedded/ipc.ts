@@ -18,6 +18,8 @@ export interface WorldConfig {
   seed: number;
   viewDistance: number;
   maxPlayers?: number;
+  /** Items lying about at most (a drop beyond is not made): entity-cap.cjs. */
+  maxItems?: number;
   /** Write flying-squid's debug lines to stdout. */
   verbose?: boolean;
   /** Send a `health` message this often (ms); 0 or absent never. */

@@ -24,6 +24,8 @@ const path = require('node:path');
 
 const cfg = /** @type {import('./ipc.ts').WorldConfig} */ (JSON.parse(process.argv[2] || '{}'));
 const PARENT_PID = process.ppid;
+/** Items lying about at most, by default (flying-squid's own cap was 500 entities, players included). */
+const MAX_ITEMS = 400;
 
 /** @param {unknown} err an error's stack, or the thing thrown as text */
 const stackOf = (err) => String((err && /** @type {{ stack?: unknown }} */ (err).stack) || err);
@@ -182,7 +184,8 @@ function start() {
     generation: { name: path.join(__dirname, 'generator.cjs'), options: { seed: cfg.seed ?? 20240601 } },
     'view-distance': Math.max(3, cfg.viewDistance ?? 4),
     'everybody-op': true,
-    'max-entities': 500,
+    // No cap of flying-squid's (it throws from a dig's drop, ending the world): entity-cap.cjs caps the items.
+    'max-entities': Number.MAX_SAFE_INTEGER,
     version: cfg.version || '1.21.4',
     // minecraft-protocol checks the whole protocol's schema (ajv) for every login unless told not to: a quarter
     // of a second of the world's one thread per player joining, for a schema that does not change.
@@ -196,6 +199,7 @@ function start() {
 
   const { known } = require('./registry-util.cjs');
   require('./spawn-gate.cjs').install(serv);
+  require('./entity-cap.cjs').install(serv, { maxItems: cfg.maxItems ?? MAX_ITEMS });
   const { registry } = serv;
   const Item = /** @type {import('./types.cjs').ItemLoader} */ (/** @type {unknown} */ (require('prismarine-item')))(registry);
   const playerTypeId = known(registry.entitiesByName, 'player', 'entity').id;

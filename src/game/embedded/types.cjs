@@ -123,6 +123,7 @@
  * @typedef {object} Serv
  * @property {Registry} registry
  * @property {Player[]} players
+ * @property {Record<number, unknown>} entities every entity by id: the players and the items lying about
  * @property {number} entityMaxId
  * @property {number} time
  * @property {number} [difficulty]
