@@ -28,7 +28,7 @@ import { NatsAuthError, natsSecrets } from './game/hosts/nats/credentials.ts';
 import { SUBJECT_TOKEN } from './game/hosts/nats/subjects.ts';
 import type { Database } from './db/connect.ts';
 import type { Leases } from './db/leases.ts';
-import { urlSecrets } from './db/url-secrets.ts';
+import { shownUrl, urlSecrets } from './db/url-secrets.ts';
 import type { GameAttachment } from './game/provider.ts';
 import { warmUp } from './game/warm-up.ts';
 import type { Logger } from './logger.ts';
@@ -203,7 +203,7 @@ const USAGE = 'usage: npm run host -- --nats nats://host:4222 --id <name> [--cap
  * of waiting for TCP.
  */
 async function leasesIn(url: string, id: string, log: Logger): Promise<{ db: Database; leases: Leases }> {
-  const [{ openDatabase, shownUrl }, leases] = await Promise.all([import('./db/connect.ts'), import('./db/leases.ts')]);
+  const [{ openDatabase }, leases] = await Promise.all([import('./db/connect.ts'), import('./db/leases.ts')]);
   const db = openDatabase(url, log, { max: 2, name: `mindlink host ${id}`, queryTimeoutMs: 5000 });
   log.info({ db: shownUrl(url) }, 'avatar leases in the database');
   return { db, leases: new leases.Leases(db) };

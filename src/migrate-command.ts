@@ -6,7 +6,8 @@
  */
 import { resolve } from 'node:path';
 import { loadConfig } from './config.ts';
-import { openDatabase, shownUrl } from './db/connect.ts';
+import { openDatabase } from './db/connect.ts';
+import { shownUrl } from './db/url-secrets.ts';
 import { urlSecrets } from './db/url-secrets.ts';
 import { createLogger, registerSecret } from './logger.ts';
 import { MigrateRefusedError, migrateFromFiles, type MigrationReport } from './store/pg/from-files.ts';

@@ -6,8 +6,6 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { shownUrl } from './url-secrets.ts';
 
-export { shownUrl };
-
 /** A pool of connections to the database. */
 export type Database = pg.Pool;
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { openDatabase, shownUrl, type Database } from '../../src/db/connect.ts';
+import { openDatabase, type Database } from '../../src/db/connect.ts';
+import { shownUrl } from '../../src/db/url-secrets.ts';
 import { migrate, type Migration } from '../../src/db/migrate.ts';
 import { PG_BIN, startPostgres, type TestPostgres } from '../postgres-server.ts';
 

@@ -168,7 +168,6 @@ function generation(options) {
       chunk.setBlockStateId(p, s);
     };
 
-
     // Ores in the stone.
     const coal = 4 + Math.floor(rnd() * 5);
     for (let i = 0; i < coal; i++) {

@@ -14,6 +14,7 @@ import type { Config } from '../../config.ts';
 import { addressOf, startEmbeddedWorld } from '../embedded/world-start.ts';
 import type { WorldSupervisor } from '../embedded/world-supervisor.ts';
 import { ConfigError } from '../../errors.ts';
+import { shownUrl } from '../../db/url-secrets.ts';
 import type { AvatarLeases } from './avatar-leases.ts';
 import { HostPool } from './pool.ts';
 import type { WorldAddress } from './protocol.ts';
@@ -82,7 +83,7 @@ async function natsPool(config: Config, servers: string[], world: Promise<WorldA
 
 /** The avatars' leases in the database of `url` (its schema brought up to date first); it stops the start when the database cannot be reached. */
 async function avatarLeases(url: string, leaseMs: number, log: Logger): Promise<AvatarLeases> {
-  const [{ openDatabase, shownUrl }, { migrate }, { Leases }, { AvatarLeases }] = await Promise.all([
+  const [{ openDatabase }, { migrate }, { Leases }, { AvatarLeases }] = await Promise.all([
     import('../../db/connect.ts'),
     import('../../db/migrate.ts'),
     import('../../db/leases.ts'),
