@@ -41,6 +41,27 @@ function compile({ quiet }) {
   cpSync(path.join(ROOT, 'src', 'engines', 'agents', 'pi-extension.ts'), path.join(DIST, 'src', 'engines', 'agents', 'pi-extension.ts'));
   symlinkSync(path.join('..', 'agents'), path.join(DIST, 'agents'), 'dir');
   writeFileSync(path.join(DIST, 'build.json'), `${JSON.stringify({ startedAt, files })}\n`);
+  writeCodecs();
+}
+
+/**
+ * The packet codecs of the embedded world's version, both directions and every state, written to the codec cache
+ * (src/game/codec-cache.cjs) so that the first start finds them. Without them (this failed) the first start
+ * writes them itself.
+ */
+function writeCodecs() {
+  const script = `
+    import { createRequire } from 'node:module';
+    const dist = process.argv[1];
+    const require = createRequire(dist + '/');
+    const { DefaultEmbeddedWorldOptions } = await import(dist + '/src/game/embedded/embedded-world.js');
+    const mineflayer = require.resolve('mineflayer');
+    require(dist + '/src/game/lean-protocol.cjs').leanProtocol(mineflayer);
+    const protocol = createRequire(mineflayer)('minecraft-protocol');
+    for (const state of Object.values(protocol.states)) {
+      for (const isServer of [false, true]) protocol.createSerializer({ state, isServer, version: DefaultEmbeddedWorldOptions.version });
+    }`;
+  spawnSync(process.execPath, ['--input-type=module', '-e', script, DIST], { cwd: ROOT, stdio: 'ignore' });
 }
 
 /** Whether process `pid` still runs. */

@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import type mineflayer from 'mineflayer';
 import type pf from 'mineflayer-pathfinder';
+import { leanProtocol } from './lean-protocol.cjs';
 import type { AvatarMovements } from './movements.ts';
 
 /** What {@link loadBotCode} resolves with. */
@@ -25,11 +26,15 @@ let botCode: Promise<BotCode> | undefined;
  * const { mineflayer, pathfinder } = await loadBotCode();
  */
 export function loadBotCode(): Promise<BotCode> {
-  botCode ??= import('./movements.ts').then((moves) => ({
-    mineflayer: requireHere('mineflayer') as typeof mineflayer,
-    pathfinder: (requireHere('mineflayer-pathfinder') as typeof pf).pathfinder,
-    AvatarMovements: moves.AvatarMovements,
-  }));
+  // minecraft-protocol without what an avatar never runs, and its codecs from the cache (lean-protocol.cjs).
+  botCode ??= Promise.resolve()
+    .then(() => leanProtocol(requireHere.resolve('mineflayer')))
+    .then(() => import('./movements.ts'))
+    .then((moves) => ({
+      mineflayer: requireHere('mineflayer') as typeof mineflayer,
+      pathfinder: (requireHere('mineflayer-pathfinder') as typeof pf).pathfinder,
+      AvatarMovements: moves.AvatarMovements,
+    }));
   botCode.catch(() => (botCode = undefined));
   return botCode;
 }

@@ -53,6 +53,9 @@ export function createAvatarBot(code: BotCode, o: NewBotOptions): Bot {
     respawn: false,
     brand: o.brand,
     viewDistance: AVATAR_VIEW_DISTANCE,
+    // minecraft-protocol would check the version's whole protocol schema (ajv) for every bot it makes, for the
+    // plugin channels: a fifth of a second of the host's one thread per join, for a schema that does not change.
+    validateChannelProtocol: false,
   };
   const bot = code.mineflayer.createBot(options as Parameters<typeof code.mineflayer.createBot>[0]);
   // This bot's packet handling is its own: a throw in it ends this connection, not the process.

@@ -9,14 +9,19 @@
  */
 import { createHash } from 'node:crypto';
 import net from 'node:net';
+import { fileURLToPath } from 'node:url';
 import type mcProtocol from 'minecraft-protocol';
+import { leanProtocol } from './lean-protocol.cjs';
 import { reasonText, serverWords } from './refusals.ts';
 import { detectVersion, playableVersion, protocolOf } from './versions.ts';
 
 /** minecraft-protocol, loaded by the first probe (mindlink starts without it: its avatars join from their hosts). */
 let protocolLib: Promise<typeof mcProtocol> | undefined;
 function minecraftProtocol(): Promise<typeof mcProtocol> {
-  protocolLib ??= import('minecraft-protocol').then((m) => m.default);
+  protocolLib ??= Promise.resolve()
+    .then(() => leanProtocol(fileURLToPath(import.meta.url)))
+    .then(() => import('minecraft-protocol'))
+    .then((m) => m.default);
   return protocolLib;
 }
 

@@ -6,6 +6,7 @@
  * the world is, so the first join starts with them done.
  */
 import { createRequire } from 'node:module';
+import { leanProtocol } from './lean-protocol.cjs';
 
 interface Protocol {
   createSerializer(opts: { state: string; isServer: boolean; version: string }): unknown;
@@ -20,7 +21,9 @@ interface Protocol {
  * warmUp('1.21.4');
  */
 export function warmUp(version: string): void {
-  const fromMineflayer = createRequire(createRequire(import.meta.url).resolve('mineflayer'));
+  const mineflayerFile = createRequire(import.meta.url).resolve('mineflayer');
+  leanProtocol(mineflayerFile);
+  const fromMineflayer = createRequire(mineflayerFile);
   const protocol = fromMineflayer('minecraft-protocol') as Protocol;
   // The states a join goes through: the status ping's is compiled when a ping first needs it.
   for (const state of Object.values(protocol.states).filter((s) => s !== protocol.states.STATUS)) {

@@ -165,6 +165,8 @@ function fixSaving(world) {
 }
 
 function start() {
+  // minecraft-protocol without what a local world never runs, and its codecs from the cache (lean-protocol.cjs).
+  require('../lean-protocol.cjs').leanProtocol(require.resolve('flying-squid'));
   const { createMCServer } = require('flying-squid');
   const defaults = require('flying-squid/config/default-settings.json');
   const { Vec3 } = require('vec3');
