@@ -192,6 +192,8 @@ function start() {
     // minecraft-protocol checks the whole protocol's schema (ajv) for every login unless told not to: a quarter
     // of a second of the world's one thread per player joining, for a schema that does not change.
     validateChannelProtocol: false,
+    // Players are on this machine: no compression (plain-packets.cjs).
+    beforeLogin: require('./plain-packets.cjs').withoutCompression,
     // A debug function also stops flying-squid from installing a process-wide uncaughtException handler that exits.
     debug: (/** @type {string} */ msg) => {
       if (cfg.verbose) process.stdout.write(`[debug] ${msg}\n`);
