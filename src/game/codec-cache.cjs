@@ -8,24 +8,39 @@
  * states a join goes through) and evaluates it, once per process: a third of a second of a process's start.
  * The written code depends only on the versions of the libraries that make it and on the Minecraft version, so
  * it is kept in `node_modules/.cache/mindlink-codecs/` (the build writes the embedded world's; any other is
- * written the first time one is compiled) and a later process only evaluates it, with protodef's own
- * `compile`, as minecraft-protocol would. A packet set of a server's own (`customPackets`) is compiled as
- * before. A cache file that is missing, unreadable, of other library versions or not whole is written again.
+ * written the first time one is compiled) and a later process only evaluates it. A packet set of a server's own
+ * (`customPackets`) is compiled as before. A cache file that is missing, unreadable, of other library versions
+ * or not whole is written again.
+ *
+ * The code is evaluated as protodef's `compile` does, given the same two names (`native`, the compiler's own
+ * functions, and `PartialReadError`), as a script whose V8 code cache is kept beside it in the file: evaluating
+ * it then skips most of the parsing. Code that names anything else `compile` would have given it (protodef's
+ * module scope, `this`) is evaluated by protodef's `compile` itself, without a code cache.
  */
 const fs = require('node:fs');
 const path = require('node:path');
+const vm = require('node:vm');
 
 /** Bumped when what a cache file holds changes shape. */
-const FORMAT = 1;
+const FORMAT = 2;
+/** The V8 code caches are this Node's own (V8 refuses another's). */
+const RUNTIME = `${process.version} ${process.arch}`;
+/**
+ * Names the code may not use to be run outside protodef's `compile`: its module scope, `compile`'s own
+ * parameter, `this`, and `arguments` (but in the forwarding functions protodef writes, where it is their own).
+ */
+const OUTSIDE = /(?<![.\w$])(numeric|utils|conditionalDatatypes|structuresDatatypes|utilsDatatypes|tryCatch|ProtoDefCompiler|CompiledProtodef|Compiler|ReadCompiler|WriteCompiler|SizeOfCompiler|module|exports|require|__filename|__dirname|code|eval|this|arguments)(?![\w$])/;
+const FORWARDING = /function \(\) \{ return ctx\.[\w$]+\(\.\.\.arguments\) \}/g;
 
 /**
- * @typedef {{ generate(): string, compile(code: string): Record<string, unknown> }} PartCompiler
+ * @typedef {{ generate(): string, compile(code: string): Record<string, unknown>, native: Record<string, unknown> }} PartCompiler
  * @typedef {{ sizeOfCompiler: PartCompiler, writeCompiler: PartCompiler, readCompiler: PartCompiler,
  *   addTypes(types: unknown): void, addProtocol(protocol: unknown, path: string[]): void }} Compiler
  * @typedef {{ createSerializer(opts?: CodecOptions): unknown, createDeserializer(opts?: CodecOptions): unknown }} SerializerModule
  * @typedef {{ state?: string, isServer?: boolean, version: string, customPackets?: Record<string, unknown>,
  *   compiled?: boolean, noErrorLogging?: boolean }} CodecOptions
  * @typedef {[sizeOf: string, write: string, read: string]} Codes the code protodef's three compilers write
+ * @typedef {{ codes: Codes, caches: (Buffer | undefined)[] }} Held a cache file's codes and V8 code caches
  * @typedef {{ version: { majorVersion: string, minecraftVersion: string, version: number }, protocol: unknown }} McData
  */
 
@@ -55,6 +70,7 @@ function cacheCodecs(mpDir, cacheDir) {
   const protodef = require(protodefDir);
   const { ProtoDefCompiler, CompiledProtodef } = protodef.Compiler;
   const { Serializer, FullPacketParser } = protodef;
+  const { PartialReadError } = protodef.utils;
   const nbt = require(nbtDir);
   const minecraftData = require(dataDir);
   const compilerTypes = require(path.join(mpDir, 'src', 'datatypes', 'compiler-minecraft.js'));
@@ -88,17 +104,28 @@ function cacheCodecs(mpDir, cacheDir) {
     if (known) return known;
     const label = `${FORMAT} ${libraries} mc ${mcData.version.minecraftVersion} ${state} ${direction}`;
     const file = path.join(cacheDir, `${mcData.version.minecraftVersion}-${state}-${direction}.json`);
-    let codes = readCodes(file, label);
+    const held = readHeld(file, label);
     const compiler = compilerWithNatives();
-    if (!codes) {
-      compiler.addProtocol(mcData.protocol, [state, direction]);
-      nbt.addTypesToCompiler('big', compiler);
-      codes = /** @type {Codes} */ ([compiler.sizeOfCompiler.generate(), compiler.writeCompiler.generate(), compiler.readCompiler.generate()]);
-      writeCodes(file, label, codes);
-    } else {
-      nbt.addTypesToCompiler('big', compiler);
-    }
-    const proto = new CompiledProtodef(compiler.sizeOfCompiler.compile(codes[0]), compiler.writeCompiler.compile(codes[1]), compiler.readCompiler.compile(codes[2]));
+    if (!held) compiler.addProtocol(mcData.protocol, [state, direction]);
+    nbt.addTypesToCompiler('big', compiler);
+    const parts = [compiler.sizeOfCompiler, compiler.writeCompiler, compiler.readCompiler];
+    const codes = held?.codes ?? /** @type {Codes} */ (parts.map((part) => part.generate()));
+    const caches = held?.caches ?? [];
+    /** @type {boolean} whether the file is to be written again (new code, or new code caches) */
+    let changed = !held;
+    const contexts = parts.map((part, i) => {
+      const code = codes[i] ?? '';
+      if (OUTSIDE.test(code.replace(FORWARDING, ''))) return part.compile(code);
+      const script = new vm.Script(`(function (native, PartialReadError) {\nreturn (${code})()\n})`, { filename: `${file}#${i}`, cachedData: caches[i] });
+      const context = script.runInThisContext()(part.native, PartialReadError);
+      if (!caches[i] || script.cachedDataRejected) {
+        caches[i] = script.createCachedData();
+        changed = true;
+      }
+      return context;
+    });
+    if (changed) writeHeld(file, label, { codes, caches });
+    const proto = new CompiledProtodef(...contexts);
     compiled.set(key, proto);
     return proto;
   }
@@ -116,30 +143,34 @@ function cacheCodecs(mpDir, cacheDir) {
 }
 
 /**
- * The three codes in `file` when it was written for `label` and is whole, else undefined.
- * @param {string} file @param {string} label @returns {Codes | undefined}
+ * The three codes in `file` when it was written for `label` and is whole, else undefined; with their code caches
+ * when those were made by this Node.
+ * @param {string} file @param {string} label @returns {Held | undefined}
  */
-function readCodes(file, label) {
+function readHeld(file, label) {
   try {
     const held = JSON.parse(fs.readFileSync(file, 'utf8'));
     if (held.label !== label || !Array.isArray(held.codes) || held.codes.length !== 3) return undefined;
     if (!held.codes.every((/** @type {unknown} */ c) => typeof c === 'string' && c.startsWith('() => {'))) return undefined;
-    return held.codes;
+    const ours = held.runtime === RUNTIME && Array.isArray(held.caches);
+    const caches = [0, 1, 2].map((i) => (ours && typeof held.caches[i] === 'string' ? Buffer.from(held.caches[i], 'base64') : undefined));
+    return { codes: held.codes, caches };
   } catch {
     return undefined;
   }
 }
 
 /**
- * Write the codes for later processes, whole or not at all (a file beside, then renamed); a cache that cannot be
- * written (a read-only install, a full disk) only means the next process compiles them again.
- * @param {string} file @param {string} label @param {Codes} codes
+ * Write the codes and their code caches for later processes, whole or not at all (a file beside, then renamed): a
+ * code cache is only ever read with the code it was made from. A cache that cannot be written (a read-only
+ * install, a full disk) only means the next process compiles them again.
+ * @param {string} file @param {string} label @param {Held} held
  */
-function writeCodes(file, label, codes) {
+function writeHeld(file, label, { codes, caches }) {
   const aside = `${file}.${process.pid}.tmp`;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(aside, JSON.stringify({ label, codes }));
+    fs.writeFileSync(aside, JSON.stringify({ label, codes, runtime: RUNTIME, caches: caches.map((c) => c?.toString('base64') ?? null) }));
     fs.renameSync(aside, file);
   } catch {
     fs.rmSync(aside, { force: true });

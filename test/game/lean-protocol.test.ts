@@ -146,4 +146,30 @@ describe('minecraft-protocol made lean', () => {
     // Nothing left half-written beside them.
     expect(readdirSync(dir).sort()).toEqual(['1.21.4-play-toClient.json', '1.21.4-play-toServer.json']);
   }, 60_000);
+  it('GIVEN a cache file THEN it holds this Node’s code caches of its codes; GIVEN caches of another Node THEN they are made again, and the packets are the library’s', () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'mindlink-lean-'));
+    const plain = inProcess(false, dir, ROUND_TRIP);
+    inProcess(true, dir, ROUND_TRIP);
+    const toClient = path.join(dir, '1.21.4-play-toClient.json');
+    const held = JSON.parse(readFileSync(toClient, 'utf8')) as { runtime: string; caches: (string | null)[] };
+    expect(held.runtime).toBe(`${process.version} ${process.arch}`);
+    expect(held.caches.map((c) => typeof c === 'string' && c.length > 100)).toEqual([true, true, true]);
+    writeFileSync(toClient, JSON.stringify({ ...held, runtime: 'v0.0.0 other', caches: held.caches.map(() => Buffer.from('not a code cache').toString('base64')) }));
+    expect(inProcess(true, dir, ROUND_TRIP).packets).toEqual(plain.packets);
+    const again = JSON.parse(readFileSync(toClient, 'utf8')) as { runtime: string; caches: string[] };
+    expect(again.runtime).toBe(held.runtime);
+    expect(again.caches.map((c) => c.length > 100)).toEqual([true, true, true]);
+  }, 60_000);
+
+  it('GIVEN cached code that uses a name of protodef’s own module THEN protodef evaluates it (where that name is), and the packets are the library’s', () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'mindlink-lean-'));
+    const plain = inProcess(false, dir, ROUND_TRIP);
+    inProcess(true, dir, ROUND_TRIP);
+    const toClient = path.join(dir, '1.21.4-play-toClient.json');
+    const held = JSON.parse(readFileSync(toClient, 'utf8')) as { codes: string[]; caches: unknown[] };
+    // Evaluated anywhere but in protodef's compile, this code throws.
+    const needsProtodef = (code: string): string => code.replace('() => {', "() => {\n  if (typeof tryCatch !== 'function') throw new Error('not in protodef')");
+    writeFileSync(toClient, JSON.stringify({ ...held, codes: held.codes.map(needsProtodef), caches: [] }));
+    expect(inProcess(true, dir, ROUND_TRIP).packets).toEqual(plain.packets);
+  }, 60_000);
 });
