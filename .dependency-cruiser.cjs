@@ -139,10 +139,18 @@ module.exports = {
     {
       name: 'embedded-child-plain-commonjs',
       comment:
-        "The embedded world's child process runs its .cjs files with plain node: they require only each other, JSON data, node and libraries (its IPC types reach them through JSDoc only).",
+        "The embedded world's child process runs its .cjs files with plain node: they require only each other, the game's plain protocol shims (src/game/*.cjs), JSON data, node and libraries (its IPC types reach them through JSDoc only).",
       severity: 'error',
       from: { path: '^src/game/embedded/[^/]+\\.cjs$' },
-      to: { path: '^(src|bridges|commands|skills)/', pathNot: '^src/game/embedded/[^/]+\\.cjs$|\\.json$' },
+      to: { path: '^(src|bridges|commands|skills)/', pathNot: '^src/game/(embedded/)?[^/]+\\.cjs$|\\.json$' },
+    },
+    {
+      name: 'protocol-shims-plain-commonjs',
+      comment:
+        "The game's protocol shims (src/game/*.cjs: lean-protocol, codec-cache) run before minecraft-protocol loads, in the hosts and in the embedded world's plain-node child: they require only each other, node and libraries.",
+      severity: 'error',
+      from: { path: '^src/game/[^/]+\\.cjs$' },
+      to: { path: '^(src|bridges|commands|skills)/', pathNot: '^src/game/[^/]+\\.cjs$' },
     },
     {
       name: 'embedded-world-through-its-host',

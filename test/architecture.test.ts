@@ -122,7 +122,7 @@ describe('import rules', () => {
       if (dir) await rm(dir, { recursive: true, force: true });
     });
 
-    it('THEN each is reported (the pi extension reaching mindlink too; a record written by another module than its owner; the loop reaching the Store), and the entry point src/main.ts may wire everything, a command may use its host, an embedded-world plugin its neighbours and JSON, and a record owner its writer', async () => {
+    it('THEN each is reported (the pi extension reaching mindlink too; a record written by another module than its owner; the loop reaching the Store), and the entry point src/main.ts may wire everything, a command may use its host, an embedded-world plugin its neighbours, the protocol shims and JSON, a protocol shim another, and a record owner its writer', async () => {
       dir = await mkdtemp(join(tmpdir(), 'mindlink-rules-'));
       const files: Record<string, string> = {
         'src/main.ts': "import '../bridges/b.ts';\nimport '../commands/c.ts';\nimport '../skills/s.ts';\n",
@@ -141,7 +141,9 @@ describe('import rules', () => {
         'commands/c.ts': "import '../src/command-host.ts';\nimport '../src/loop/goal-loop.ts';\n",
         'commands/d.ts': "import '../bridges/b.ts';\n",
         'skills/s.ts': "import '../src/chat.ts';\nimport '../src/game/game.ts';\n",
-        'src/game/embedded/plugin.cjs': "require('../game.ts');\nrequire('./other.cjs');\nrequire('../data.json');\n",
+        'src/game/embedded/plugin.cjs': "require('../game.ts');\nrequire('./other.cjs');\nrequire('../data.json');\nrequire('../shim.cjs');\n",
+        'src/game/shim.cjs': "require('./skill.ts');\nrequire('./other-shim.cjs');\n",
+        'src/game/other-shim.cjs': 'module.exports = {};\n',
         'src/game/embedded/other.cjs': 'module.exports = {};\n',
         'src/game/data.json': '{}\n',
         'src/game/provider.ts': "import './embedded/other.cjs';\n",
@@ -178,6 +180,7 @@ describe('import rules', () => {
         'loop-behind-its-port: src/loop/turn.ts → src/store/store.ts',
         'no-circular: src/schedule/digests.ts → src/schedule/scheduler.ts',
         'pi-extension-alone: src/engines/agents/pi-extension.ts → src/engines/engine.ts',
+        'protocol-shims-plain-commonjs: src/game/shim.cjs → src/game/skill.ts',
         'record-owner-avatars: src/avatars/manager.ts → src/store/writers/avatars.ts',
         'record-owner-links: src/sharing.ts → src/store/writers/links.ts',
         'script-worker-plain-commonjs: src/game/sandbox/worker.cjs → src/game/skill.ts',
