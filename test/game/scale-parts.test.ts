@@ -137,7 +137,9 @@ describe('many avatars in one process and one world', () => {
       for (const [proto, get] of originals) proto.get = get;
     }
     expect(nearest).toHaveLength(32);
-    expect(reads, 'blocks read for the 32 nearest stone').toBeLessThanOrEqual(4 * 4096);
+    // The sections around the bot's feet (its block is at a chunk corner: four columns) and a few more whose palette
+    // names stone (a stone set and taken away above ground stays in it); all the stone within 64 is over 100 sections.
+    expect(reads, 'blocks read for the 32 nearest stone').toBeLessThanOrEqual(8 * 4096);
     const origin = bot.entity.position.floored();
     const all = findBlocksFast(bot, ids, { maxDistance: 64 });
     expect(all.length, 'stone within 64 blocks').toBeGreaterThan(100_000);
