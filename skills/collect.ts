@@ -23,7 +23,7 @@ const params = z.object({
 
 /** How far collect looks for blocks. */
 const SEARCH_RADIUS = 64;
-/** How many of the nearest blocks collect looks at first, and at most (more when none of the first is free). */
+/** How many of the nearest blocks collect looks at first, and then at most (when none of the first is free). */
 const FIRST_LOOK = 32;
 const MOST_LOOK = 4096;
 /** Blocks that could not be reached are skipped; this many in a row ends the skill. */
@@ -77,12 +77,12 @@ function nearestTarget(bot: Bot, ids: number[], skip: Set<string>, maxY = Infini
   const lowFirst = ids.every((id) => dropsByChance(bot.registry.blocks[id]?.name ?? ''));
   // Under a roof every block is shut in, and dug to.
   const underRoof = roofOver(bot) !== null;
-  // Nearest first, more and more of them until one is free on every count: with a hundred avatars collecting around
-  // one spot, the 16 nearest logs were all claimed and every avatar that came later went for the same claimed one.
-  // (Read a few at a time: all the stone within the radius is 230,000 blocks.)
+  // Nearest first, the nearest few and then, when none of them is free on every count, many more: with a hundred
+  // avatars collecting around one spot, the 16 nearest logs were all claimed and every avatar that came later went
+  // for the same claimed one. (Not all of them: the stone within the radius is 230,000 blocks.)
   let best: { block: Block; rank: number; d2: number } | undefined;
   const most = MOST_LOOK + skip.size;
-  for (let count = FIRST_LOOK + skip.size, from = 0; ; count = Math.min(count * 8, most)) {
+  for (let count = FIRST_LOOK + skip.size, from = 0; ; count = most) {
     const found = findBlocksFast(bot, ids, { maxDistance: SEARCH_RADIUS, count });
     for (const p of found.slice(from)) {
       if (p.y > maxY || skip.has(p.toString())) continue;
