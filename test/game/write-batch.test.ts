@@ -45,9 +45,11 @@ describe('socket writes of the world', () => {
     }
     const from = readings.length;
     const full = (): Array<(typeof readings)[number]> => readings.slice(from).filter((r) => r.players === 5 && r.packetsPerWrite !== undefined);
-    await waitFor(() => full().length >= 3, 30_000, () => `three health readings with the five players and their writes counted (got ${JSON.stringify(readings.slice(from))})`);
+    // The first reading began before the last players jumped (it read 1.8 and 1.9 in runs where the next read 3.5-4):
+    // three more after it.
+    await waitFor(() => full().length >= 4, 30_000, () => `four health readings with the five players and their writes counted (got ${JSON.stringify(readings.slice(from))})`);
     const ratios = full().map((r) => r.packetsPerWrite!);
     // Each player gets the four others' moves every 100 ms in one turn; one at a time, it would be 1.
-    expect(Math.min(...ratios.slice(-3)), `packets per write: ${ratios.join(', ')}`).toBeGreaterThanOrEqual(2);
+    expect(Math.min(...ratios.slice(1)), `packets per write: ${ratios.join(', ')}`).toBeGreaterThanOrEqual(2);
   }, 120_000);
 });
