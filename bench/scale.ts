@@ -13,9 +13,13 @@
  * host settings (`AVATAR_HOSTS` of each run); `SCALE_WINDOW_S` the measuring
  * window of each step. `SCALE_CPU_PROF=dir` runs every process of the run (mindlink, its hosts, the world)
  * with `--cpu-prof` into `dir/hosts=N/`, and prints each step's measuring window in the profiles' clock
- * (`bench/tools/cpu-profile.ts --from … --to …` summarises that window).
+ * (`bench/tools/cpu-profile.ts --from … --to …` summarises that window). `SCALE_LOG=file` keeps every line the
+ * process wrote (stdout and its JSON log on stderr), each stamped with the seconds since start and `out`/`err`
+ * (`.hosts=N` is added to the name per host setting), to count skill results afterwards.
  */
+import { createWriteStream } from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { removeEvidence, startProcess, stopGracefully, tempDir, until, type Proc } from '../chaos/harness.ts';
 import { comparison, natsAsked, overNats, type OverNats } from './scale-nats.ts';
 import { fmt, hostsHeap, load, LogReader, marks, median, pct, processes, rssMb, window } from './tools/scale-readings.ts';
@@ -24,6 +28,7 @@ const STEPS = list(process.env.SCALE_STEPS, [1, 25, 50, 100]);
 const HOSTS = list(process.env.SCALE_HOSTS, [1, 2]);
 const WINDOW_MS = Number(process.env.SCALE_WINDOW_S ?? 60) * 1000;
 const CPU_PROF = process.env.SCALE_CPU_PROF;
+const LOG = process.env.SCALE_LOG;
 /** A step whose spawn count has not moved for this long is reported as stalled, and the run ends there. */
 const STALL_MS = 180_000;
 const PROGRESS_EVERY_MS = 10_000;
@@ -99,6 +104,13 @@ async function run(hosts: number, say: (line: string) => void, nats?: OverNats):
     { build: true },
   );
   const figures: RunFigures = { hosts, idleStatusP50: NaN, steps: [] };
+  const keep = LOG ? createWriteStream(`${LOG}.hosts=${hosts}`) : undefined;
+  if (keep) {
+    const t0 = performance.now();
+    const stamp = (from: string) => (line: string): void => void keep.write(`${((performance.now() - t0) / 1000).toFixed(1)} ${from} ${line}\n`);
+    createInterface({ input: proc.child.stdout as NodeJS.ReadableStream }).on('line', stamp('out'));
+    createInterface({ input: proc.child.stderr as NodeJS.ReadableStream }).on('line', stamp('err'));
+  }
   const tag = nats?.tag ?? `[hosts=${hosts}]`;
   nats?.attach(proc);
   // Each avatar is given a collect goal as it joins, then works on its own goals (the curriculum): every
@@ -227,6 +239,7 @@ async function run(hosts: number, say: (line: string) => void, nats?: OverNats):
     }
   } finally {
     await stopGracefully(proc, 180_000);
+    keep?.end();
     await removeEvidence();
   }
   return figures;

@@ -6,16 +6,24 @@
  * the others get nothing. Players the avatar sees standing at a block (other
  * processes' bots, people) count the same way. Both only reorder: a block
  * someone else is at is taken last, never refused.
+ *
+ * Each avatar also remembers, for a while, the blocks it could not get to
+ * ({@link markOutOfReach}): its next runs take them last too, instead of
+ * walking (and searching a path) to the same block run after run.
  */
 import type { Bot } from 'mineflayer';
 import type { Vec3 } from 'vec3';
 
 /** A claim lapses after this long (an avatar that left or hung does not hold its block for ever). */
 export const CLAIM_MS = 60_000;
+/** How long an avatar takes a block it could not get to last (the world around it changes: a tree is cut down). */
+export const OUT_OF_REACH_MS = 120_000;
 /** A player within this many blocks (horizontally) of a block is at it. */
 const AT_BLOCK = 2.5;
 
 const claims = new Map<string, { by: string; until: number }>();
+/** Per avatar (and server), the blocks it could not get to, each until when. */
+const outOfReachOf = new Map<string, Map<string, number>>();
 
 /** Told of every claim this process's avatars make (`until`: epoch ms) or release (`null`). */
 export type ClaimListener = (key: string, by: string, until: number | null) => void;
@@ -83,4 +91,30 @@ export function claim(bot: Bot, p: Vec3, now = Date.now()): () => void {
     claims.delete(key);
     shared?.(key, mine.by, null);
   };
+}
+
+function avatarKey(bot: Bot): string {
+  return `${serverOf(bot)}|${bot.username}`;
+}
+
+/**
+ * Remember that this bot could not get to block `p` (no path, or none in time), for {@link OUT_OF_REACH_MS}.
+ *
+ * @example
+ * try { await walk(bot, goal, signal); } catch (err) { if (err instanceof UnreachableError) markOutOfReach(bot, block.position); }
+ */
+export function markOutOfReach(bot: Bot, p: Vec3, now = Date.now()): void {
+  const key = avatarKey(bot);
+  let mine = outOfReachOf.get(key);
+  if (!mine) {
+    mine = new Map();
+    outOfReachOf.set(key, mine);
+  }
+  if (mine.size > 200) for (const [k, until] of mine) if (until <= now) mine.delete(k);
+  mine.set(`${p.x},${p.y},${p.z}`, now + OUT_OF_REACH_MS);
+}
+
+/** Whether this bot could not get to block `p` within the last {@link OUT_OF_REACH_MS}. */
+export function outOfReach(bot: Bot, p: Vec3, now = Date.now()): boolean {
+  return (outOfReachOf.get(avatarKey(bot))?.get(`${p.x},${p.y},${p.z}`) ?? 0) > now;
 }

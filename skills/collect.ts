@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { findBlocksFast } from '../src/game/block-search.ts';
 import type { Skill } from '../src/game/skill.ts';
 import { keepUnderRoof, minedUnderground } from '../src/game/night.ts';
-import { claim, crowding } from './claims.ts';
+import { claim, crowding, markOutOfReach, outOfReach } from './claims.ts';
 import { roofOver, toSurface } from './climb.ts';
 import { digIn, dugIn, roofLine } from './dig-in.ts';
 import { digSurely, done, equipToDig, fail, goals, itemIds, newDropNear, onBot, sleep, toolDigMs, UnreachableError, walk } from './common.ts';
@@ -23,6 +23,9 @@ const params = z.object({
 
 /** How far collect looks for blocks. */
 const SEARCH_RADIUS = 64;
+/** How many of the nearest blocks collect looks at first, and then at most (when none of the first is free). */
+const FIRST_LOOK = 32;
+const MOST_LOOK = 4096;
 /** Blocks that could not be reached are skipped; this many in a row ends the skill. */
 const MAX_UNREACHABLE = 5;
 /** Digs in a row that gave nothing before the skill gives up: few for blocks that always drop, many for leaves. */
@@ -41,22 +44,65 @@ function dropsByChance(name: string): boolean {
 /** Blocks whose top is at most this far above the feet can be dug standing on the ground. */
 const GROUND_REACH = 3;
 
+/** The six blocks next to a block. */
+const SIDES: ReadonlyArray<readonly [number, number, number]> = [
+  [1, 0, 0],
+  [-1, 0, 0],
+  [0, 1, 0],
+  [0, -1, 0],
+  [0, 0, 1],
+  [0, 0, -1],
+];
+
+/**
+ * Whether block `p` is shut in above the bot's head: every side against a full block (a log at the top of a trunk,
+ * inside the canopy, with the trunk under it). No face of it can be seen from anywhere, so the path search, asked
+ * for a spot to dig it from, searched until its time was up (10 s) and found none. Below that height the bot digs its
+ * way to a block (a tunnel); up there it would have to build its way.
+ */
+function shutInAbove(bot: Bot, p: Vec3, feetY: number): boolean {
+  if (p.y <= feetY + 1) return false;
+  return SIDES.every(([dx, dy, dz]) => bot.blockAt(p.offset(dx, dy, dz))?.boundingBox === 'block');
+}
+
+/**
+ * The block to go for next: the nearest that nobody else is going for, that this avatar could get to lately and that
+ * is not shut in above its head (leaves: within reach from the ground first). Each of these only puts a block after
+ * the others, in that order of weight; the nearest of the best is taken.
+ */
 function nearestTarget(bot: Bot, ids: number[], skip: Set<string>, maxY = Infinity): Block | undefined {
   const me = bot.entity.position;
-  // Leaves grow in canopies: look at more of them and take those within reach from the ground first.
+  const feetY = Math.floor(me.y);
+  // Leaves grow in canopies: take those within reach from the ground first.
   const lowFirst = ids.every((id) => dropsByChance(bot.registry.blocks[id]?.name ?? ''));
-  const high = (p: Vec3): number => (lowFirst && p.y - Math.floor(me.y) > GROUND_REACH ? 1 : 0);
-  // Blocks another avatar went for or a player stands at come last: several avatars collecting at once spread out.
-  const found = findBlocksFast(bot, ids, { maxDistance: SEARCH_RADIUS, count: skip.size + (lowFirst ? 64 : 16) })
-    .filter((p) => !skip.has(p.toString()) && p.y <= maxY)
-    .map((p) => ({ p, crowded: crowding(bot, p) }))
-    .sort((a, b) => a.crowded - b.crowded || high(a.p) - high(b.p) || a.p.distanceSquared(me) - b.p.distanceSquared(me))
-    .map(({ p }) => p);
-  for (const p of found) {
-    const b = bot.blockAt(p);
-    if (b && ids.includes(b.type)) return b;
+  // Under a roof every block is shut in, and dug to.
+  const underRoof = roofOver(bot) !== null;
+  // Nearest first, the nearest few and then, when none of them is free on every count, many more: with a hundred
+  // avatars collecting around one spot, the 16 nearest logs were all claimed and every avatar that came later went
+  // for the same claimed one. (Not all of them: the stone within the radius is 230,000 blocks.)
+  let best: { block: Block; rank: number; d2: number } | undefined;
+  const most = MOST_LOOK + skip.size;
+  for (let count = FIRST_LOOK + skip.size, from = 0; ; count = most) {
+    const found = findBlocksFast(bot, ids, { maxDistance: SEARCH_RADIUS, count });
+    for (const p of found.slice(from)) {
+      if (p.y > maxY || skip.has(p.toString())) continue;
+      const crowded = crowding(bot, p);
+      let rank = (crowded === 2 ? 16 : 0) + (outOfReach(bot, p) ? 8 : 0) + (crowded === 1 ? 2 : 0) + (lowFirst && p.y - feetY > GROUND_REACH ? 1 : 0);
+      // Between blocks as good, the nearest from where the bot stands (not from its block): in a pit, the stone
+      // beside the feet before the one under them, so it does not dig itself deeper than it needs to.
+      const d2 = p.distanceSquared(me);
+      const worse = (): boolean => !!best && (rank > best.rank || (rank === best.rank && d2 >= best.d2));
+      if (worse()) continue;
+      // Read only for a block that could still be the best (six block reads).
+      if (!underRoof && shutInAbove(bot, p, feetY)) rank += 4;
+      if (worse()) continue;
+      const block = bot.blockAt(p);
+      if (block && ids.includes(block.type)) best = { block, rank, d2 };
+    }
+    if (best?.rank === 0 || found.length < count || count >= most) break;
+    from = found.length;
   }
-  return undefined;
+  return best?.block;
 }
 
 /** Whether the bot can harvest the block with something it carries (vanilla rules). */
@@ -218,6 +264,7 @@ export const collect: Skill<typeof params> = {
           } catch (err) {
             if (!(err instanceof UnreachableError)) throw err;
             skip.add(key);
+            markOutOfReach(bot, block.position);
             if (++unreachable >= MAX_UNREACHABLE) return fail('unreachable', `cannot reach any ${item} (got ${got} of ${count})`);
             continue;
           }
@@ -225,8 +272,11 @@ export const collect: Skill<typeof params> = {
           const target = bot.blockAt(block.position);
           // Someone else dug it meanwhile: not a dig that gave nothing, just the next block.
           if (!target || !ids.includes(target.type)) continue;
+          // Arrived where the path search could get nearest, and still out of reach (the pathfinder's goto takes a
+          // search whose best spot is where the bot stands as arrived): the next runs take it last too.
           if (!bot.canDigBlock(target)) {
             skip.add(key);
+            markOutOfReach(bot, block.position);
             continue;
           }
           const before = countCarried(bot, query);

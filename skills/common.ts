@@ -277,6 +277,11 @@ export async function digSurely(bot: Bot, block: Block, signal: AbortSignal, opt
 export interface WalkLimits {
   /** No block of the walker's body above this height: a walk under ground stays under its roof. */
   below?: number;
+  /**
+   * Items not to build with on the way (the pathfinder towers and bridges with dirt, then cobblestone): a skill
+   * walking to place a block keeps the blocks its caller counted on.
+   */
+  spare?: readonly number[];
 }
 
 /**
@@ -300,6 +305,9 @@ export async function walk(
   // A move that puts the body (feet or head) above the limit costs more than any path may (the pathfinder's cap is 100).
   const overhead = (b: { position: { y: number } }): number => (b.position.y > (below as number) ? 1000 : 0);
   steps?.push(overhead);
+  const movements = bot.pathfinder.movements;
+  const scaffolding = movements?.scafoldingBlocks;
+  if (movements && scaffolding && limits.spare?.length) movements.scafoldingBlocks = scaffolding.filter((id) => !limits.spare?.includes(id));
   try {
     await Promise.race([
       bot.pathfinder.goto(goal),
@@ -322,6 +330,7 @@ export async function walk(
   } finally {
     clearTimeout(timer);
     if (steps) steps.splice(steps.indexOf(overhead), 1);
+    if (movements && scaffolding) movements.scafoldingBlocks = scaffolding;
   }
   checkAborted(signal);
 }

@@ -3,6 +3,7 @@
  */
 import type { Bot } from 'mineflayer';
 import type { Block } from 'prismarine-block';
+import type { Item } from 'prismarine-item';
 import type { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { Skill, SkillResult } from '../src/game/skill.ts';
@@ -97,14 +98,19 @@ async function digRoom(bot: Bot, sig: AbortSignal): Promise<Vec3 | undefined> {
  * run the `place` skill.
  */
 export async function placeItem(bot: Bot, sig: AbortSignal, { item, x, y, z: zz }: z.infer<typeof params>): Promise<SkillResult> {
-  const stack = bot.inventory.items().find((i) => matchesItem(item, i.name) && bot.registry.blocksByName[i.name]);
+  const carried = (): Item | undefined => bot.inventory.items().find((i) => matchesItem(item, i.name) && bot.registry.blocksByName[i.name]);
+  let stack = carried();
   if (!stack) return fail('missing_material', `I have no ${item} to place`);
   let at: Vec3 | undefined;
   if (x !== undefined && y !== undefined && zz !== undefined) {
     at = bot.entity.position.floored().set(x, y, zz);
     if (!isFree(bot.blockAt(at))) return fail('precondition_failed', `${x} ${y} ${zz} is not free`);
     if (bot.entity.position.distanceTo(at.offset(0.5, 0.5, 0.5)) > 4) {
-      await walk(bot, new goals.GoalNear(x, y, zz, 3), sig, `near ${x} ${y} ${zz}`);
+      // Not up on the block to place: the pathfinder builds with dirt first, and the caller counted on every one.
+      await walk(bot, new goals.GoalNear(x, y, zz, 3), sig, `near ${x} ${y} ${zz}`, undefined, { spare: [stack.type] });
+      // The stack as it is now (the one found before the walk is a record of its slot then).
+      stack = carried();
+      if (!stack) return fail('missing_material', `I have no ${item} left to place`);
     }
   } else {
     at = spotNextTo(bot) ?? (await digRoom(bot, sig));

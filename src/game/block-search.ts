@@ -82,9 +82,29 @@ export function stateIdsOf(bot: Bot, blockIds: readonly number[]): Set<number> {
   });
 }
 
+/** A loaded section within reach, and the least squared distance from the origin to a block of it. */
+type NearSection = LoadedSection & { minD2: number };
+
+/** The loaded sections with a block within `r` of `origin`, nearest first (by their nearest block). */
+function sectionsNearestFirst(bot: Bot, origin: Vec3, r: number): NearSection[] {
+  const r2 = r * r;
+  const out: NearSection[] = [];
+  const clampD = (v: number, lo: number, hi: number): number => (v < lo ? lo - v : v > hi ? v - hi : 0);
+  for (const section of sectionsAround(bot, origin, r)) {
+    const dx = clampD(origin.x, section.bx, section.bx + 15);
+    const dy = clampD(origin.y, section.by, section.by + 15);
+    const dz = clampD(origin.z, section.bz, section.bz + 15);
+    const minD2 = dx * dx + dy * dy + dz * dz;
+    if (minD2 <= r2) out.push({ ...section, minD2 });
+  }
+  return out.sort((a, b) => a.minD2 - b.minD2);
+}
+
 /**
  * Positions of blocks whose id is in `blockIds`, within `maxDistance` of the bot (or `point`),
- * nearest first, at most `count`.
+ * nearest first, at most `count`. Sections are read nearest first, and once `count` are found a section
+ * wholly farther than the farthest of them is not read: the nearest 32 stone blocks of a 64-block radius
+ * read a section or two (all 230,000 took a second of the event loop).
  *
  * @example
  * const [nearest] = findBlocksFast(bot, [bot.registry.blocksByName.oak_log.id], { maxDistance: 64, count: 1 });
@@ -98,9 +118,13 @@ export function findBlocksFast(
   const origin = (opts.point ?? bot.entity.position).floored();
   const r = opts.maxDistance;
   const r2 = r * r;
-  const found: Array<{ d2: number; x: number; y: number; z: number }> = [];
-  for (const { data, palette, bx, by, bz } of sectionsAround(bot, origin, r)) {
-    if (by + 15 < origin.y - r || by > origin.y + r) continue;
+  const limit = opts.count ?? Infinity;
+  let found: Array<{ d2: number; x: number; y: number; z: number }> = [];
+  // The squared distance of the farthest of the `limit` nearest found so far (none farther can be in the answer).
+  let bound = r2;
+  const byDistance = (a: { d2: number }, b: { d2: number }): number => a.d2 - b.d2;
+  for (const { data, palette, bx, by, bz, minD2 } of sectionsNearestFirst(bot, origin, r)) {
+    if (minD2 > bound) break;
     if (palette) {
       if (!palette.some((s) => states.has(s))) continue;
     } else if (data.value !== undefined && !states.has(data.value)) {
@@ -115,11 +139,15 @@ export function findBlocksFast(
       const dy = y - origin.y;
       const dz = z - origin.z;
       const d2 = dx * dx + dy * dy + dz * dz;
-      if (d2 <= r2) found.push({ d2, x, y, z });
+      if (d2 <= bound) found.push({ d2, x, y, z });
+    }
+    if (found.length >= limit) {
+      found = found.sort(byDistance).slice(0, limit);
+      bound = found[found.length - 1]!.d2;
     }
   }
-  found.sort((a, b) => a.d2 - b.d2);
-  return found.slice(0, opts.count ?? found.length).map((f) => origin.offset(f.x - origin.x, f.y - origin.y, f.z - origin.z));
+  found.sort(byDistance);
+  return found.slice(0, limit).map((f) => origin.offset(f.x - origin.x, f.y - origin.y, f.z - origin.z));
 }
 
 /**
@@ -166,16 +194,7 @@ export function nearestOfEach(bot: Bot, groups: readonly (readonly number[])[], 
   const groupOf = groupMapOf(bot, groups);
   const origin = bot.entity.position.floored();
   const r2 = maxDistance * maxDistance;
-  const candidates: Array<LoadedSection & { minD2: number }> = [];
-  const clampD = (v: number, lo: number, hi: number): number => (v < lo ? lo - v : v > hi ? v - hi : 0);
-  for (const section of sectionsAround(bot, origin, maxDistance)) {
-    const dx = clampD(origin.x, section.bx, section.bx + 15);
-    const dy = clampD(origin.y, section.by, section.by + 15);
-    const dz = clampD(origin.z, section.bz, section.bz + 15);
-    const minD2 = dx * dx + dy * dy + dz * dz;
-    if (minD2 <= r2) candidates.push({ ...section, minD2 });
-  }
-  candidates.sort((a, b) => a.minD2 - b.minD2);
+  const candidates = sectionsNearestFirst(bot, origin, maxDistance);
   const best: Array<{ d2: number; x: number; y: number; z: number; stateId: number } | undefined> = groups.map(() => undefined);
   const wanted = (g: number, minD2: number): boolean => g >= 0 && (best[g] === undefined || best[g]!.d2 > minD2);
   for (const c of candidates) {

@@ -112,6 +112,40 @@ describe('many avatars in one process and one world', () => {
     }
   });
 
+  it('GIVEN stone under a bot WHEN the 32 nearest stone blocks are looked up THEN a few chunk sections are read, not all the stone within 64 blocks, and they are the nearest of a full search', async () => {
+    const game = games[0] ?? (await connectedGame(shared.world, 'cachy', log));
+    const bot = game.bot!;
+    await teleportAndSettle(shared.world, game, { x: 0.5, y: 64, z: 0.5 });
+    await bot.waitForChunksToLoad();
+    const ids = [bot.registry.blocksByName.stone!.id];
+    // Block reads counted on the loaded sections' own containers (their classes' get).
+    const world = bot.world as unknown as { getColumn(x: number, z: number): { sections?: Array<{ data?: object } | null> } | undefined };
+    const protos = new Set<{ get(i: number): number }>();
+    for (let cx = -5; cx <= 5; cx++) for (let cz = -5; cz <= 5; cz++) for (const s of world.getColumn(cx, cz)?.sections ?? []) if (s?.data) protos.add(Object.getPrototypeOf(s.data));
+    let reads = 0;
+    const originals = [...protos].map((proto) => [proto, proto.get] as const);
+    for (const [proto, get] of originals) {
+      proto.get = function counted(this: unknown, i: number): number {
+        reads += 1;
+        return get.call(this, i);
+      };
+    }
+    let nearest: Vec3[];
+    try {
+      nearest = findBlocksFast(bot, ids, { maxDistance: 64, count: 32 });
+    } finally {
+      for (const [proto, get] of originals) proto.get = get;
+    }
+    expect(nearest).toHaveLength(32);
+    // The nearest stone lies in the four columns round the origin; a section or more beside them may be read too, as
+    // where the bot settled and what earlier tests changed decide: a few sections, not the thirty and more within 64.
+    expect(reads, 'blocks read for the 32 nearest stone').toBeLessThanOrEqual(8 * 4096);
+    const origin = bot.entity.position.floored();
+    const all = findBlocksFast(bot, ids, { maxDistance: 64 });
+    expect(all.length, 'stone within 64 blocks').toBeGreaterThan(100_000);
+    expect(nearest.map((p) => p.distanceSquared(origin))).toEqual(all.slice(0, 32).map((p) => p.distanceSquared(origin)));
+  });
+
   it('GIVEN minecraft-data remembered WHEN prismarine-physics asks it for a version again THEN it gets the same data, and the rest of minecraft-data is as it was', () => {
     rememberMinecraftData();
     const fromMineflayer = createRequire(createRequire(import.meta.url).resolve('mineflayer'));

@@ -302,6 +302,11 @@ export class EmbeddedWorld extends EventEmitter<EmbeddedWorldEvents> {
     return this.#request('players', {});
   }
 
+  /** Where the items lying about are (server side). */
+  items(): Promise<Vec3Like[]> {
+    return this.#request('items', {});
+  }
+
   /** Teleport a player (server side). */
   teleport(username: string, pos: Vec3Like): Promise<void> {
     return this.#request('teleport', { username, ...pos });

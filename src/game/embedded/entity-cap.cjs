@@ -9,9 +9,10 @@
  * passed the 500 in a minute and a half, and every avatar was thrown out while the world started again. A player's
  * login would have been refused the same way.
  *
- * Here the cap holds back items only: a drop that would make more than `maxItems` lie about is not made (the block
- * is dug all the same; items lie five minutes, then go), and a player always joins (`max-players` caps those).
- * The server is started with no cap of its own (server.cjs).
+ * Here the cap is on items only: a drop that would make more than `maxItems` lie about takes the place of the one
+ * that has lain longest (vanilla's items go after five minutes; these do too), so a dig always drops, and a player
+ * always joins (`max-players` caps those). The server is started with no cap of its own (server.cjs). Refusing the
+ * drop instead left the avatars digging logs for nothing once 400 items lay about.
  */
 
 /**
@@ -21,13 +22,16 @@
 function install(serv, { maxItems }) {
   if (typeof serv.spawnObject !== 'function') throw new Error('entity-cap: flying-squid has no serv.spawnObject; this version is not supported');
   const spawnObject = serv.spawnObject;
-  let held = 0;
   /** @type {typeof serv.spawnObject} */
   serv.spawnObject = (type, world, position, opts) => {
-    const items = Object.keys(serv.entities).length - serv.players.length;
-    if (items >= maxItems) {
-      if (held++ % 100 === 0) serv.debug?.(`[entity-cap] ${items} items lie about; ${held} drops not made`);
-      return undefined;
+    let items = Object.keys(serv.entities).length - serv.players.length;
+    // Entities by id, so oldest first.
+    for (const entity of Object.values(serv.entities)) {
+      if (items < Math.max(1, maxItems)) break;
+      const e = /** @type {{ type?: string, destroy?: () => void }} */ (entity);
+      if (e.type !== 'object' || typeof e.destroy !== 'function') continue;
+      e.destroy();
+      items--;
     }
     return spawnObject(type, world, position, opts);
   };

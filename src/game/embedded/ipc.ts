@@ -36,6 +36,8 @@ export interface WorldHealth {
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
   players: number;
+  /** Packets sent to the players per socket write over the interval (write-batch.cjs); absent without writes. */
+  packetsPerWrite?: number;
 }
 
 /** An item as the server's admin operations report it. */
@@ -106,6 +108,8 @@ export interface ServerOps {
   /** The result: how many players wait. */
   holdLogins: Op<{ hold: boolean }, number>;
   players: Op<NoArgs, string[]>;
+  /** Where the items lying about are (entity-cap.cjs keeps their number). */
+  items: Op<NoArgs, Vec3Like[]>;
   teleport: Op<Vec3Like & { username: string }, void>;
   command: Op<{ text: string }, void>;
 }

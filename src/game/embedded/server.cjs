@@ -36,6 +36,8 @@ const messageOf = (err) => String((err && /** @type {{ message?: unknown }} */ (
 let running;
 /** @type {() => Promise<unknown>} The plugins' own state to write before exiting (see plugins.cjs). */
 let flushPlugins = async () => {};
+/** @type {{ counts(): { packets: number, writes: number } } | undefined} */
+let batching;
 let stopping = false;
 /** @type {Set<Promise<unknown>>} Player saves under way (player-sessions.cjs adds and removes them). */
 const pendingSaves = new Set();
@@ -92,6 +94,11 @@ setInterval(() => {
  * @param {number} ms
  */
 function reportHealth(ms) {
+  /** Packets sent to the players per socket write over the interval (write-batch.cjs); none without writes. */
+  const packetsPerWrite = () => {
+    const c = batching?.counts();
+    return c && c.writes > 0 ? { packetsPerWrite: round(c.packets / c.writes) } : {};
+  };
   const { monitorEventLoopDelay } = require('node:perf_hooks');
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
@@ -111,6 +118,7 @@ function reportHealth(ms) {
       loopDelayP99Ms: round(histogram.percentile(99) / 1e6),
       loopDelayMaxMs: round(histogram.max / 1e6),
       players: running ? running.players.length : 0,
+      ...packetsPerWrite(),
     });
     histogram.reset();
     cpu = process.cpuUsage();
@@ -202,6 +210,8 @@ function start() {
   running = serv;
 
   const { known } = require('./registry-util.cjs');
+  // First: its write is the innermost, so it counts the packets that are written.
+  batching = require('./write-batch.cjs').install(serv);
   require('./spawn-gate.cjs').install(serv);
   require('./entity-cap.cjs').install(serv, { maxItems: cfg.maxItems ?? MAX_ITEMS });
   const { registry } = serv;
@@ -310,6 +320,13 @@ function start() {
     /** Names of the players online. */
     players() {
       return serv.players.map((p) => p.username);
+    },
+    /** Where the items lying about are. */
+    items() {
+      return Object.values(serv.entities)
+        .map((e) => /** @type {{ type?: string, position: import('vec3').Vec3 }} */ (e))
+        .filter((e) => e.type === 'object')
+        .map((e) => ({ x: e.position.x, y: e.position.y, z: e.position.z }));
     },
     /** Teleport a player. */
     async teleport({ username, x, y, z }) {
