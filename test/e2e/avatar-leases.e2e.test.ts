@@ -209,7 +209,10 @@ describe.skipIf(!NATS_SERVER || !PG_BIN)('mindlink with avatars held by leases (
     // east let him go (it heard the core no more) before the core took his lease for the other host: never two bots.
     const left = JSON.parse(await east.logLine(/"avatar":"dan".*"msg":"lost the lease of an avatar; leaving its game"/, 30_000)) as LogEntry & { why?: string };
     expect(left.why).toMatch(/the core was not heard/);
-    const took = entries(coreLog).find((e) => e.msg === 'took the lease of an avatar for its avatar host' && e.avatar === 'dan' && e.avatarHost === survivor);
+    // The core writes its line after the lease's row, which the wait above reads: the line may come a moment later.
+    const tookLine = (): LogEntry | undefined => entries(coreLog).find((e) => e.msg === 'took the lease of an avatar for its avatar host' && e.avatar === 'dan' && e.avatarHost === survivor);
+    await until(async () => tookLine() !== undefined, `the core's line that ${survivor} took dan's lease`);
+    const took = tookLine();
     expect(took?.time).toBeGreaterThan(left.time ?? Infinity);
     // Within the lease time after east's last renewal, which comes at most two of the core's beats (4 s) after its
     // last word from the core; give or take the core's look at the leases on a busy machine.
