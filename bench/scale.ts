@@ -76,6 +76,8 @@ interface StepFigures {
   cpuPerAvatar: number;
   physicsTps: number;
   physicsTpsLow: number;
+  gcPct: number;
+  gcMaxMs: number;
   worldP99: number;
   worldCpu: number;
   statusP50: number;
@@ -212,6 +214,8 @@ async function run(hosts: number, say: (line: string) => void, nats?: OverNats):
         cpuPerAvatar: (hostPids.length ? w.hostsCpu : w.coreCpu) / target,
         physicsTps: w.physicsTps,
         physicsTpsLow: w.physicsTpsLow,
+        gcPct: w.gcPct,
+        gcMaxMs: w.gcMaxMs,
         worldP99: w.worldP99,
         worldCpu: w.worldCpu,
         statusP50: median(status),
@@ -229,7 +233,7 @@ async function run(hosts: number, say: (line: string) => void, nats?: OverNats):
           `core loop p50 ${fmt(step.coreP50)} / p99 ${fmt(step.coreP99)} ms (worst 1-s window ${fmt(step.coreWorstP99)}), CPU ${fmt(step.coreCpu)} %` +
           `${hostPids.length ? `; hosts ${fmt(hostsHeap(logs, start))} MB heap used, CPU ${fmt(step.hostsCpu)} %` : ''}; ` +
           `avatars' side: loop p50 ${fmt(step.avatarsP50)} / p99 ${fmt(step.avatarsP99)} ms, CPU ${fmt(step.cpuPerAvatar, 2)} % per working avatar, ` +
-          `physics ${fmt(step.physicsTps, 1)} ticks/s (slowest tenth ${fmt(step.physicsTpsLow, 1)}); ` +
+          `physics ${fmt(step.physicsTps, 1)} ticks/s (slowest tenth ${fmt(step.physicsTpsLow, 1)}), GC ${fmt(step.gcPct, 1)} % of the time, longest pause ${fmt(step.gcMaxMs)} ms; ` +
           `world loop p99 ${fmt(step.worldP99)} ms, CPU ${fmt(step.worldCpu)} %; ` +
           `/status p50 ${fmt(step.statusP50, 1)} ms, p99 ${fmt(step.statusP99, 1)} ms (${fmt(step.statusP50 / figures.idleStatusP50, 1)}× idle); ` +
           `${fmt(step.donePerMin, 1)} goals done/min, ${fmt(step.donePerMin / target, 2)} per avatar (load ${step.load})`,
@@ -249,8 +253,8 @@ async function run(hosts: number, say: (line: string) => void, nats?: OverNats):
 function table(runs: RunFigures[]): string {
   const head = runs.map((r) => `AVATAR_HOSTS=${r.hosts}`).join(' / ');
   const rows = [
-    `| working avatars (${head}) | spawned | RSS mindlink (+ hosts) per avatar | core event-loop p99 | /status round trip (× idle) | goals done / min (per avatar) | avatars' loop p50 / p99 | CPU per working avatar | physics ticks/s (slowest tenth) | world CPU, loop p99 | load |`,
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| working avatars (${head}) | spawned | RSS mindlink (+ hosts) per avatar | core event-loop p99 | /status round trip (× idle) | goals done / min (per avatar) | avatars' loop p50 / p99 | CPU per working avatar | physics ticks/s (slowest tenth) | avatars' GC (time, longest pause) | world CPU, loop p99 | load |`,
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const n of STEPS) {
     const cells = runs.map((r) => {
@@ -269,6 +273,7 @@ function table(runs: RunFigures[]): string {
         `${join((s) => `${fmt(s.avatarsP50)} / ${fmt(s.avatarsP99)} ms`)} | ` +
         `${join((s) => `${fmt(s.cpuPerAvatar, 2)} %`)} | ` +
         `${join((s) => `${fmt(s.physicsTps, 1)} (${fmt(s.physicsTpsLow, 1)})`)} | ` +
+        `${join((s) => `${fmt(s.gcPct, 1)} %, ${fmt(s.gcMaxMs)} ms`)} | ` +
         `${join((s) => `${fmt(s.worldCpu)} %, ${fmt(s.worldP99)} ms`)} | ` +
         `${join((s) => s.load)} |`,
     );

@@ -3,7 +3,7 @@
  * mindlink process, so an operator (and `npm run bench`) can see what a
  * number of avatars costs without attaching a profiler.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 
 /** One reading of the process's health. */
@@ -20,6 +20,9 @@ export interface HealthReading {
   loopDelayMaxMs: number;
   /** CPU time (user + system) over the interval, in percent of one core. */
   cpuPct: number;
+  /** Garbage collection pauses over the interval: their sum in percent of the interval, and the longest, in ms. */
+  gcPct: number;
+  gcMaxMs: number;
 }
 
 /**
@@ -35,6 +38,15 @@ export interface HealthReading {
 export function startHealthLog(log: Logger, intervalMs: number, message = 'health', extra: () => Record<string, number | undefined> = () => ({})): () => void {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
+  let gcMs = 0;
+  let gcMaxMs = 0;
+  const gc = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      gcMs += entry.duration;
+      gcMaxMs = Math.max(gcMaxMs, entry.duration);
+    }
+  });
+  gc.observe({ entryTypes: ['gc'] });
   let cpu = process.cpuUsage();
   let at = performance.now();
   const timer = setInterval(() => {
@@ -50,7 +62,11 @@ export function startHealthLog(log: Logger, intervalMs: number, message = 'healt
       loopDelayP99Ms: round(histogram.percentile(99) / 1e6),
       loopDelayMaxMs: round(histogram.max / 1e6),
       cpuPct: round((used.user + used.system) / 10 / Math.max(1, now - at)),
+      gcPct: round((gcMs * 100) / Math.max(1, now - at)),
+      gcMaxMs: round(gcMaxMs),
     };
+    gcMs = 0;
+    gcMaxMs = 0;
     cpu = process.cpuUsage();
     at = now;
     histogram.reset();
@@ -60,6 +76,7 @@ export function startHealthLog(log: Logger, intervalMs: number, message = 'healt
   return () => {
     clearInterval(timer);
     histogram.disable();
+    gc.disconnect();
   };
 }
 

@@ -28,6 +28,9 @@ export interface Reading {
   /** The avatars' physics ticks per second in that process (mean, slowest tenth); 20 when they keep up. */
   physicsTps?: number;
   physicsTpsLow?: number;
+  /** Garbage collection pauses: their share of the reading's interval (%), the longest (ms). */
+  gcPct?: number;
+  gcMaxMs?: number;
 }
 
 export interface LogLine extends Reading {
@@ -99,6 +102,12 @@ export function worstOf(byProcess: LogLine[][], pick: (h: LogLine) => number | u
   return medians.length ? worst(...medians) : NaN;
 }
 
+/** The largest of `values` that are numbers (NaN for none). */
+export function longest(values: number[]): number {
+  const known = values.filter(Number.isFinite);
+  return known.length ? Math.max(...known) : NaN;
+}
+
 /** The world's process and the avatar hosts' processes, as their latest health lines name them. */
 export function processes(logs: LogReader): { worldPid: number | undefined; hostPids: number[] } {
   const latest = new Map<number, number>();
@@ -128,6 +137,9 @@ export function window(logs: LogReader, from: { core: number; world: number; hos
     // The avatars play on the hosts, or in mindlink's own process when there is none.
     physicsTps: worstOf(byHost.size ? [...byHost.values()] : [core as LogLine[]], (h) => h.physicsTps, Math.min),
     physicsTpsLow: worstOf(byHost.size ? [...byHost.values()] : [core as LogLine[]], (h) => h.physicsTpsLow, Math.min),
+    // Garbage collection where the avatars play: the worst process's median share, and the longest pause of the window.
+    gcPct: worstOf(byHost.size ? [...byHost.values()] : [core as LogLine[]], (h) => h.gcPct, Math.max),
+    gcMaxMs: longest((byHost.size ? hosts : core).map((h) => h.gcMaxMs ?? NaN)),
   };
 }
 
