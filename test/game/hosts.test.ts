@@ -4,6 +4,7 @@
  * boundary.
  */
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedWorld } from '../../src/game/embedded/embedded-world.ts';
 import type { Death, GameServer, HeardLine, Snapshot } from '../../src/game/game.ts';
@@ -132,6 +133,12 @@ describe('avatar hosts', () => {
     await cy.start();
     await di.start();
     expect(new Set([pool.slotOf(cy), pool.slotOf(di)])).toEqual(new Set([0, 1]));
+    // Each host runs with a young generation of at least 32 MB a half.
+    expect(pool.pids().length).toBe(2);
+    for (const pid of pool.pids()) {
+      const flag = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').find((a) => a.startsWith('--max-semi-space-size='));
+      expect(Number(flag?.split('=')[1])).toBeGreaterThanOrEqual(32);
+    }
     await waitFor(() => cy.state === 'connected', 60_000, 'cy to join');
     expect(await cy.runSkill('collect', { item: 'oak_log', count: 0 }, new AbortController().signal)).toMatchObject({ ok: false, code: 'bad_params' });
     expect(await cy.runSkill('no_such_skill', {}, new AbortController().signal)).toMatchObject({ ok: false, code: 'unknown_skill' });
